@@ -46,7 +46,6 @@ func scorePoints(n int) []float64 {
 // the interval can no longer be halved in floating point. ok is false unless
 // min φ < 0 < max φ.
 func secular(p, phi []float64) (x float64, ok bool) {
-	lo, hi := math.Inf(-1), math.Inf(1)
 	minPhi, maxPhi := math.Inf(1), math.Inf(-1)
 	for _, v := range phi {
 		minPhi = math.Min(minPhi, v)
@@ -55,7 +54,7 @@ func secular(p, phi []float64) (x float64, ok bool) {
 	if !(minPhi < 0 && maxPhi > 0) {
 		return 0, false
 	}
-	lo, hi = -1/maxPhi, -1/minPhi
+	lo, hi := -1/maxPhi, -1/minPhi
 	f := func(x float64) float64 {
 		var s float64
 		for i, v := range phi {
