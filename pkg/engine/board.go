@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// Bitboard is a set of squares in a variant's padded bit layout: the dark squares are
+// numbered row by row from the top (Black's side), and after every two rows one ghost bit
+// is left free so that diagonal steps are fixed shifts that never wrap round the board.
+// On a board with c dark squares per row the four diagonal steps are ±c and ±(c+1).
+type Bitboard uint64
+
+// Index is a bit position in a Bitboard (0-63). Square is the PDN square number used at
+// the API; Variant.Index and Variant.Square convert between them.
+type Index uint8
+
+// Square is a 1-based PDN square number.
+type Square int
+
+// Has reports whether index i is in b.
+func (b Bitboard) Has(i Index) bool { return b&(1<<i) != 0 }
+
+// Count returns the number of squares in b.
+func (b Bitboard) Count() int { return bits.OnesCount64(uint64(b)) }
+
+// First returns the lowest index in b; b must not be empty.
+func (b Bitboard) First() Index { return Index(bits.TrailingZeros64(uint64(b))) }
+
+// bit returns the one-square set of index i.
+func bit(i Index) Bitboard { return 1 << i }
+
+// direction numbers: up moves towards square 1 (White's forward), down towards Black's.
+const (
+	upLeft = iota
+	upRight
+	downLeft
+	downRight
+)
+
+// Variant is a Rules value with the tables the move generator needs. Build one with
+// NewVariant or take a registered one with Lookup; a Variant is immutable and safe for
+// concurrent use.
+type Variant struct {
+	Rules
+
+	perRow   int             // dark squares per row
+	squares  int             // number of dark squares
+	board    Bitboard        // the real squares
+	step     [4]uint         // shift amount per direction
+	idx      []Index         // square number -> index (idx[0] unused)
+	sq       [64]Square      // index -> square number (0 for ghosts)
+	promo    [2]Bitboard     // the row where each colour's men are crowned
+	start    Position        // the initial position
+	manDirs  [2][]int        // directions men capture in, per colour
+	fwd      [2][2]int       // forward directions per colour
+	perp     [4][2]int       // the two directions perpendicular to each direction
+	allDirs  []int           // all four directions
+	rays     [4][64]Bitboard // squares from an index to the edge, per direction
+	notReady error
+}
+
+// shift moves every square of b one step in direction d; squares that leave the board or
+// land on a ghost square are dropped.
+func (v *Variant) shift(b Bitboard, d int) Bitboard {
+	if d < downLeft {
+		return (b >> v.step[d]) & v.board
+	}
+	return (b << v.step[d]) & v.board
+}
+
+// ErrUnsupported is returned by NewVariant for rules the generator cannot play yet.
+var ErrUnsupported = errors.New("engine: rules not supported yet")
+
+// NewVariant checks r and builds its tables.
+func NewVariant(r Rules) (*Variant, error) {
+	if r.Name == "" {
+		return nil, errors.New("engine: rules have no name")
+	}
+	if r.Width < 4 || r.Height < 4 || r.Width%2 != 0 || r.Height%2 != 0 {
+		return nil, fmt.Errorf("engine: %s: board %dx%d: width and height must be even and at least 4", r.Name, r.Width, r.Height)
+	}
+	c := r.Width / 2
+	bitsNeeded := (r.Height/2)*(2*c+1) - 1
+	if bitsNeeded > 64 {
+		return nil, fmt.Errorf("%w: %s: a %dx%d board does not fit 64 bits", ErrUnsupported, r.Name, r.Width, r.Height)
+	}
+	if r.OrthogonalCaptures {
+		return nil, fmt.Errorf("%w: %s: orthogonal captures", ErrUnsupported, r.Name)
+	}
+	if r.Rows < 1 || 2*r.Rows >= r.Height {
+		return nil, fmt.Errorf("engine: %s: %d rows of men do not fit a board of height %d", r.Name, r.Rows, r.Height)
+	}
+	v := &Variant{Rules: r, perRow: c, squares: c * r.Height}
+	v.step = [4]uint{uint(c + 1), uint(c), uint(c), uint(c + 1)}
+	v.idx = make([]Index, v.squares+1)
+	for n := 1; n <= v.squares; n++ {
+		row, k := (n-1)/c, (n-1)%c
+		if r.Mirrored {
+			k = c - 1 - k
+		}
+		i := Index(row*c + k + row/2)
+		v.idx[n] = i
+		v.sq[i] = Square(n)
+		v.board |= bit(i)
+	}
+	for n := 1; n <= c; n++ {
+		v.promo[White] |= bit(v.idx[n])
+		v.promo[Black] |= bit(v.idx[v.squares+1-n])
+	}
+	v.fwd[White] = [2]int{upLeft, upRight}
+	v.fwd[Black] = [2]int{downLeft, downRight}
+	v.allDirs = []int{upLeft, upRight, downLeft, downRight}
+	for col := White; col <= Black; col++ {
+		if r.MenCaptureForwardOnly {
+			v.manDirs[col] = v.fwd[col][:]
+		} else {
+			v.manDirs[col] = v.allDirs
+		}
+	}
+	v.perp = [4][2]int{
+		upLeft:    {upRight, downLeft},
+		upRight:   {upLeft, downRight},
+		downLeft:  {upLeft, downRight},
+		downRight: {upRight, downLeft},
+	}
+	for d := 0; d < 4; d++ {
+		for i := Index(0); i < 64; i++ {
+			if !v.board.Has(i) {
+				continue
+			}
+			for s := v.shift(bit(i), d); s != 0; s = v.shift(s, d) {
+				v.rays[d][i] |= s
+			}
+		}
+	}
+	var black, white Bitboard
+	for n := 1; n <= c*r.Rows; n++ {
+		black |= bit(v.idx[n])
+		white |= bit(v.idx[v.squares+1-n])
+	}
+	v.start = newPosition(white, black, 0, r.FirstMover)
+	return v, nil
+}
+
+// opposite returns the direction opposite to d.
+func opposite(d int) int { return 3 - d }
+
+// Squares returns the number of playing squares (32, 50).
+func (v *Variant) Squares() int { return v.squares }
+
+// Index returns the bit index of square s, and false when s is not a square of the board.
+func (v *Variant) Index(s Square) (Index, bool) {
+	if s < 1 || int(s) > v.squares {
+		return 0, false
+	}
+	return v.idx[s], true
+}
+
+// Square returns the PDN number of index i (0 for an index that is not a square).
+func (v *Variant) Square(i Index) Square {
+	if i >= 64 {
+		return 0
+	}
+	return v.sq[i]
+}
+
+// Board returns the set of all playing squares.
+func (v *Variant) Board() Bitboard { return v.board }
+
+// PromotionRow returns the row on which c's men are crowned.
+func (v *Variant) PromotionRow(c Color) Bitboard { return v.promo[c] }
+
+// Start returns the initial position.
+func (v *Variant) Start() Position { return v.start }
+
+// coords returns the file (0 = a) and rank (1 = bottom row) of square s, seen from White.
+func (v *Variant) coords(s Square) (file, rank int) {
+	c := v.perRow
+	row, k := (int(s)-1)/c, (int(s)-1)%c
+	rank = v.Height - row
+	if v.Mirrored {
+		file = 2 * k
+		if row%2 == 1 {
+			file++
+		}
+	} else {
+		file = 2 * k
+		if row%2 == 0 {
+			file++
+		}
+	}
+	return file, rank
+}
+
+// squareAt returns the square at file, rank, or 0 when that is not a playing square.
+func (v *Variant) squareAt(file, rank int) Square {
+	if file < 0 || file >= v.Width || rank < 1 || rank > v.Height {
+		return 0
+	}
+	row := v.Height - rank
+	dark := file%2 == 1
+	if row%2 == 1 {
+		dark = !dark
+	}
+	if v.Mirrored {
+		dark = !dark
+	}
+	if !dark {
+		return 0
+	}
+	return Square(row*v.perRow + file/2 + 1)
+}

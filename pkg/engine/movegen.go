@@ -1,0 +1,285 @@
+package engine
+
+// Duplicates is the convention for capture sequences that take the same pieces, by the
+// same piece, from the same square to the same square, in a different order (round a ring
+// one way and the other). For the rules of the game they are one move.
+type Duplicates uint8
+
+const (
+	// Unique counts such sequences once: the rules' view, and the one Generate uses.
+	Unique Duplicates = iota
+	// Keep counts every order as its own move, as the published english lists do. A flying
+	// king that may stop on several squares behind a piece and goes on straight ahead is
+	// counted once, from the first of them (reference/PERFT.md).
+	Keep
+)
+
+// String returns "unique" or "keep".
+func (d Duplicates) String() string {
+	if d == Keep {
+		return "keep"
+	}
+	return "unique"
+}
+
+// capGen holds the state of one capture search.
+type capGen struct {
+	v          *Variant
+	dst        []Move
+	start      int      // where this position's captures begin in dst
+	from       Index    // square the capturing piece started on
+	king       bool     // the capturing piece was a king when the move began
+	empty      Bitboard // free squares (the mover's start square included)
+	opp        Bitboard // the opponent's pieces
+	oppKings   Bitboard
+	manTargets Bitboard // pieces a man may capture (opp, or opp men)
+	manDirs    []int
+	promo      Bitboard
+	best       uint64
+	found      bool
+}
+
+// Generate appends the legal moves of p to dst and returns the extended slice. Captures are
+// compulsory: when there is one, only captures (those the variant's precedence allows) are
+// generated. Sequences that differ only in the order of the same captured pieces are one move.
+func (v *Variant) Generate(dst []Move, p *Position) []Move {
+	return v.GenerateDup(dst, p, Unique)
+}
+
+// GenerateDup is Generate with a choice of duplicate-capture convention (for perft).
+func (v *Variant) GenerateDup(dst []Move, p *Position, dup Duplicates) []Move {
+	n := len(dst)
+	dst = v.generateCaptures(dst, p)
+	if len(dst) > n {
+		if dup == Unique {
+			dst = dedupe(dst, n)
+		}
+		return dst
+	}
+	return v.generateQuiet(dst, p)
+}
+
+// dedupe removes repeated moves from dst[start:].
+func dedupe(dst []Move, start int) []Move {
+	if len(dst)-start < 2 {
+		return dst
+	}
+	out := start
+	for i := start; i < len(dst); i++ {
+		m := dst[i]
+		dup := false
+		for j := start; j < out; j++ {
+			if dst[j] == m {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			dst[out] = m
+			out++
+		}
+	}
+	return dst[:out]
+}
+
+func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
+	us := p.Side
+	empty := v.board &^ p.Occupied()
+	men := p.Men(us)
+	for _, d := range v.fwd[us] {
+		back := opposite(d)
+		for t := v.shift(men, d) & empty; t != 0; t &= t - 1 {
+			to := t.First()
+			from := v.shift(bit(to), back).First()
+			dst = append(dst, Move{From: from, To: to, Promote: v.promo[us].Has(to)})
+		}
+	}
+	for k := p.KingsOf(us); k != 0; k &= k - 1 {
+		from := k.First()
+		for d := 0; d < 4; d++ {
+			for s := v.shift(bit(from), d); s&empty != 0; s = v.shift(s, d) {
+				dst = append(dst, Move{From: from, To: s.First()})
+				if v.ShortKings {
+					break
+				}
+			}
+		}
+	}
+	return dst
+}
+
+func (v *Variant) newCapGen(dst []Move, p *Position) capGen {
+	us, them := p.Side, p.Side.Other()
+	g := capGen{
+		v:        v,
+		dst:      dst,
+		start:    len(dst),
+		opp:      p.Pieces[them],
+		oppKings: p.Pieces[them] & p.Kings,
+		manDirs:  v.manDirs[us],
+		promo:    v.promo[us],
+	}
+	g.manTargets = g.opp
+	if v.MenCannotCaptureKings {
+		g.manTargets &^= p.Kings
+	}
+	return g
+}
+
+func (v *Variant) generateCaptures(dst []Move, p *Position) []Move {
+	us := p.Side
+	occ := p.Occupied()
+	g := v.newCapGen(dst, p)
+	for m := p.Men(us); m != 0; m &= m - 1 {
+		from := m.First()
+		g.from, g.king = from, false
+		g.empty = v.board&^occ | bit(from)
+		g.manCaptures(bit(from), 0, 0, -1)
+	}
+	for k := p.KingsOf(us); k != 0; k &= k - 1 {
+		from := k.First()
+		g.from, g.king = from, true
+		g.empty = v.board&^occ | bit(from)
+		g.kingCaptures(bit(from), 0, 0, -1)
+	}
+	return g.dst
+}
+
+// add records a complete capture sequence.
+func (g *capGen) add(to Bitboard, captured Bitboard, order uint64, promote bool) {
+	if prec := g.v.Precedence; prec != nil {
+		r := prec(CaptureSummary{
+			King:   g.king,
+			Pieces: captured.Count(),
+			Kings:  (captured & g.oppKings).Count(),
+			Order:  order,
+		})
+		switch {
+		case len(g.dst) == g.start:
+			g.best = r
+		case r < g.best:
+			return
+		case r > g.best:
+			g.best = r
+			g.dst = g.dst[:g.start]
+		}
+	}
+	g.dst = append(g.dst, Move{From: g.from, To: to.First(), Promote: promote, Captured: captured})
+}
+
+// manCaptures extends a man's capture sequence standing on s, having captured the pieces in
+// captured (order: which of them were kings); prev is the direction of the last jump (-1 at
+// the start). It reports whether any capture was found from s.
+func (g *capGen) manCaptures(s, captured Bitboard, order uint64, prev int) bool {
+	v := g.v
+	found := false
+	n := uint(captured.Count())
+	for _, d := range g.manDirs {
+		if prev >= 0 && d == opposite(prev) {
+			continue
+		}
+		mid := v.shift(s, d) & g.manTargets &^ captured
+		if mid == 0 {
+			continue
+		}
+		land := v.shift(mid, d) & g.empty
+		if land == 0 {
+			continue
+		}
+		found = true
+		caps := captured | mid
+		ord := order
+		if mid&g.oppKings != 0 {
+			ord |= 1 << n
+		}
+		if v.RemoveAtOnce {
+			g.empty |= mid
+		}
+		if land&g.promo != 0 && v.Promotion != PromoteAtEnd {
+			if v.Promotion == PromoteAndStop || !g.kingCaptures(land, caps, ord, d) {
+				g.add(land, caps, ord, true)
+			}
+		} else if !g.manCaptures(land, caps, ord, d) {
+			g.add(land, caps, ord, land&g.promo != 0)
+		}
+		if v.RemoveAtOnce {
+			g.empty &^= mid
+		}
+	}
+	return found
+}
+
+// kingCaptures extends a king's capture sequence standing on s; see manCaptures.
+func (g *capGen) kingCaptures(s, captured Bitboard, order uint64, prev int) bool {
+	found := false
+	for d := 0; d < 4; d++ {
+		if prev >= 0 && d == opposite(prev) && !g.v.KingCanReverse() {
+			continue
+		}
+		if g.kingJump(s, captured, order, d) {
+			found = true
+		}
+	}
+	return found
+}
+
+// kingJump tries a king's capture from s in direction d and everything that follows it.
+func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
+	v := g.v
+	x := v.shift(s, d)
+	if !v.ShortKings {
+		for x&g.empty != 0 {
+			x = v.shift(x, d)
+		}
+	}
+	if x&g.opp&^captured == 0 {
+		return false
+	}
+	first := v.shift(x, d) & g.empty
+	if first == 0 {
+		return false
+	}
+	caps := captured | x
+	ord := order
+	if x&g.oppKings != 0 {
+		ord |= 1 << uint(captured.Count())
+	}
+	if v.RemoveAtOnce {
+		g.empty |= x
+	}
+	// The landing squares: first, and for a flying king every free square after it.
+	landings, last := first, first
+	if !v.ShortKings && !v.LandRightBehind {
+		for l := v.shift(first, d) & g.empty; l != 0; l = v.shift(l, d) & g.empty {
+			landings |= l
+			last = l
+		}
+	}
+	// The sequence must be completed: when the king can go on from some landing squares, it
+	// may stop only on those. Turning happens from any landing square; going on straight
+	// ahead is searched once.
+	cont := false
+	for l := landings; l != 0; l &= l - 1 {
+		sq := bit(l.First())
+		for _, t := range v.perp[d] {
+			if g.kingJump(sq, caps, ord, t) {
+				cont = true
+			}
+		}
+	}
+	if g.kingJump(last, caps, ord, d) {
+		cont = true
+	}
+	if v.KingCanReverse() && g.kingJump(first, caps, ord, opposite(d)) {
+		cont = true
+	}
+	if !cont {
+		for l := landings; l != 0; l &= l - 1 {
+			g.add(bit(l.First()), caps, ord, false)
+		}
+	}
+	if v.RemoveAtOnce {
+		g.empty &^= x
+	}
+	return true
+}

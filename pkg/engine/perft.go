@@ -1,0 +1,281 @@
+package engine
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// HasCapture reports whether the side to move in p has a capture.
+func (v *Variant) HasCapture(p *Position) bool {
+	us, them := p.Side, p.Side.Other()
+	empty := v.board &^ p.Occupied()
+	targets := p.Pieces[them]
+	if v.MenCannotCaptureKings {
+		targets &^= p.Kings
+	}
+	if men := p.Men(us); men != 0 {
+		for _, d := range v.manDirs[us] {
+			if v.shift(v.shift(men, d)&targets, d)&empty != 0 {
+				return true
+			}
+		}
+	}
+	kings := p.KingsOf(us)
+	if kings == 0 {
+		return false
+	}
+	for d := 0; d < 4; d++ {
+		reach := kings
+		if !v.ShortKings {
+			for g := v.shift(kings, d) & empty; g != 0; g = v.shift(g, d) & empty {
+				reach |= g
+			}
+		}
+		if v.shift(v.shift(reach, d)&p.Pieces[them], d)&empty != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// countQuiet returns the number of non-capturing moves of p.
+func (v *Variant) countQuiet(p *Position) int {
+	us := p.Side
+	empty := v.board &^ p.Occupied()
+	men := p.Men(us)
+	n := (v.shift(men, v.fwd[us][0]) & empty).Count() + (v.shift(men, v.fwd[us][1]) & empty).Count()
+	kings := p.KingsOf(us)
+	if kings == 0 {
+		return n
+	}
+	for d := 0; d < 4; d++ {
+		if v.ShortKings {
+			n += (v.shift(kings, d) & empty).Count()
+			continue
+		}
+		for g := v.shift(kings, d) & empty; g != 0; g = v.shift(g, d) & empty {
+			n += g.Count()
+		}
+	}
+	return n
+}
+
+// Count returns the number of legal moves of p under the given duplicate convention,
+// without generating the quiet ones.
+func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
+	if v.HasCapture(p) {
+		return len(v.GenerateDup(scratch[:0], p, dup))
+	}
+	return v.countQuiet(p)
+}
+
+// HasMoves reports whether the side to move in p has a legal move.
+func (v *Variant) HasMoves(p *Position) bool {
+	return v.HasCapture(p) || v.countQuiet(p) > 0
+}
+
+// PerftOptions are the settings of a perft run. The zero value counts unique moves on one
+// thread without a hash table.
+type PerftOptions struct {
+	// Duplicates is the duplicate-capture convention.
+	Duplicates Duplicates
+	// Threads is the number of goroutines (0 or 1: one).
+	Threads int
+	// HashMB is the size of the transposition table in MiB (0: none).
+	HashMB int
+}
+
+// DivideEntry is one root move and the number of leaves below it.
+type DivideEntry struct {
+	Move  Move
+	Nodes uint64
+}
+
+// maxMoves bounds the number of moves of one position (the record for 10x10 is far below).
+const maxMoves = 256
+
+type perfter struct {
+	v    *Variant
+	dup  Duplicates
+	tt   *perftTable
+	bufs [][]Move
+}
+
+func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int) *perfter {
+	pf := &perfter{v: v, dup: dup, tt: tt, bufs: make([][]Move, depth+1)}
+	for i := range pf.bufs {
+		pf.bufs[i] = make([]Move, 0, maxMoves)
+	}
+	return pf
+}
+
+func (pf *perfter) perft(p *Position, depth int) uint64 {
+	if depth == 1 {
+		return uint64(pf.v.Count(p, pf.dup, pf.bufs[0]))
+	}
+	if depth == 0 {
+		return 1
+	}
+	if pf.tt != nil && depth >= 3 {
+		if n, ok := pf.tt.probe(p.Hash, depth); ok {
+			return n
+		}
+	}
+	moves := pf.v.GenerateDup(pf.bufs[depth][:0], p, pf.dup)
+	var n uint64
+	for _, m := range moves {
+		c := p.Play(m)
+		n += pf.perft(&c, depth-1)
+	}
+	if pf.tt != nil && depth >= 3 {
+		pf.tt.store(p.Hash, depth, n)
+	}
+	return n
+}
+
+// Perft returns the number of leaf positions depth plies below p (perft(0) = 1). Draw
+// rules are ignored, as by every published count. It stops early, returning ctx's error,
+// when ctx is cancelled.
+func (v *Variant) Perft(ctx context.Context, p Position, depth int, opt PerftOptions) (uint64, error) {
+	if depth == 0 {
+		return 1, nil
+	}
+	entries, err := v.Divide(ctx, p, depth, opt)
+	var n uint64
+	for _, e := range entries {
+		n += e.Nodes
+	}
+	return n, err
+}
+
+// Divide returns, for each root move of p (in generation order; with Keep a move may appear
+// once per capture order), the number of leaves depth-1 plies below it. depth must be at
+// least 1.
+func (v *Variant) Divide(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
+	if depth < 1 {
+		return nil, nil
+	}
+	var tt *perftTable
+	if opt.HashMB > 0 {
+		tt = newPerftTable(opt.HashMB)
+	}
+	root := v.GenerateDup(nil, &p, opt.Duplicates)
+	entries := make([]DivideEntry, len(root))
+	for i, m := range root {
+		entries[i].Move = m
+	}
+	if depth == 1 {
+		for i := range entries {
+			entries[i].Nodes = 1
+		}
+		return entries, nil
+	}
+	// Jobs are the positions two plies down (one ply when depth is 2), so that threads
+	// stay busy even when the root has few moves.
+	type job struct {
+		root  int
+		pos   Position
+		depth int
+	}
+	var jobs []job
+	for i, m := range root {
+		c := p.Play(m)
+		if depth == 2 {
+			jobs = append(jobs, job{i, c, 1})
+			continue
+		}
+		for _, m2 := range v.GenerateDup(nil, &c, opt.Duplicates) {
+			jobs = append(jobs, job{i, c.Play(m2), depth - 2})
+		}
+	}
+	threads := opt.Threads
+	if threads < 1 {
+		threads = 1
+	}
+	if threads > runtime.GOMAXPROCS(0)*4 {
+		threads = runtime.GOMAXPROCS(0) * 4
+	}
+	counts := make([]atomic.Uint64, len(root))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for t := 0; t < threads; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pf := newPerfter(v, opt.Duplicates, tt, depth)
+			for {
+				if ctx.Err() != nil {
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= len(jobs) {
+					return
+				}
+				j := &jobs[i]
+				counts[j.root].Add(pf.perft(&j.pos, j.depth))
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range entries {
+		entries[i].Nodes = counts[i].Load()
+	}
+	return entries, ctx.Err()
+}
+
+// perftTable is a shared transposition table for perft, in buckets of two slots: the first
+// keeps the deepest entry, the second the latest. Each slot holds the key xor the data and
+// the data, so that a slot torn by two threads writing at once is never taken for a hit
+// (Hyatt and Mann's lockless hashing). Data is the count shifted left 8 bits and the depth;
+// counts of 2^56 or more are not stored.
+type perftTable struct {
+	slots []perftSlot
+	mask  uint64
+}
+
+type perftSlot struct {
+	check, data atomic.Uint64
+}
+
+func newPerftTable(mb int) *perftTable {
+	n := uint64(mb) << 20 / 32
+	size := uint64(1)
+	for size*2 <= n {
+		size *= 2
+	}
+	return &perftTable{slots: make([]perftSlot, 2*size), mask: size - 1}
+}
+
+// depthKey makes the same position at different depths different keys.
+func depthKey(depth int) uint64 { return uint64(depth) * 0x9E3779B97F4A7C15 }
+
+func (t *perftTable) probe(hash uint64, depth int) (uint64, bool) {
+	key := hash ^ depthKey(depth)
+	b := 2 * (key & t.mask)
+	for s := &t.slots[b]; ; s = &t.slots[b+1] {
+		data := s.data.Load()
+		if s.check.Load()^data == key && int(data&0xFF) == depth {
+			return data >> 8, true
+		}
+		if s == &t.slots[b+1] {
+			return 0, false
+		}
+	}
+}
+
+func (t *perftTable) store(hash uint64, depth int, n uint64) {
+	if n >= 1<<56 {
+		return
+	}
+	key := hash ^ depthKey(depth)
+	b := 2 * (key & t.mask)
+	s := &t.slots[b]
+	if int(s.data.Load()&0xFF) > depth {
+		s = &t.slots[b+1]
+	}
+	data := n<<8 | uint64(depth)
+	s.check.Store(key ^ data)
+	s.data.Store(data)
+}

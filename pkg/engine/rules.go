@@ -1,0 +1,139 @@
+package engine
+
+import "math/bits"
+
+// Color is a side: White or Black.
+type Color uint8
+
+const (
+	// White is the zero Color.
+	White Color = iota
+	// Black is the other side.
+	Black
+)
+
+// Other returns the opponent of c.
+func (c Color) Other() Color { return c ^ 1 }
+
+// String returns "white" or "black".
+func (c Color) String() string {
+	if c == White {
+		return "white"
+	}
+	return "black"
+}
+
+// Promotion says what happens to a man that reaches the far row in the middle of a capture.
+// Outside a capture a man that ends its move on the far row is always crowned.
+type Promotion uint8
+
+const (
+	// PromoteAtEnd: the man goes on capturing as a man; it is crowned only if the move ends on
+	// the far row (international art. 3.8, brazilian, pool).
+	PromoteAtEnd Promotion = iota
+	// PromoteAndStop: the man is crowned and the move ends there (english, italian).
+	PromoteAndStop
+	// PromoteAndContinue: the man is crowned at once and goes on capturing as a king (russian).
+	PromoteAndContinue
+)
+
+// CaptureSummary describes one complete capture sequence for a precedence rule.
+type CaptureSummary struct {
+	King   bool   // the capturing piece was a king when the move began
+	Pieces int    // number of pieces captured
+	Kings  int    // number of kings among them
+	Order  uint64 // bit i set when the i-th piece captured (from 0) was a king
+}
+
+// Precedence ranks capture sequences: only the sequences of highest rank are legal. A nil
+// Precedence is free choice among captures.
+type Precedence func(CaptureSummary) uint64
+
+// MostPieces is the majority rule: the sequence that captures the largest number of pieces,
+// men and kings counting the same (international art. 4.13, brazilian, canadian).
+func MostPieces(s CaptureSummary) uint64 { return uint64(s.Pieces) }
+
+// EndgameRule is a draw rule that starts counting in the first position where Holds is true
+// and keeps counting while it stays true (RULES.md: a capture or promotion that keeps it true
+// does not restart it). The game is drawn when Limit moves have been counted with the
+// condition holding; Limit 0 draws at once.
+type EndgameRule struct {
+	// Reason names the draw, for instance "16-move-ending".
+	Reason string
+	// Holds reports whether the condition holds in p and which side is the stronger one.
+	Holds func(p *Position) (holds bool, strong Color)
+	// Limit is the number of counted moves after which the game is drawn.
+	Limit int
+	// StrongSideOnly counts only the stronger side's moves; otherwise every ply counts as one.
+	StrongSideOnly bool
+}
+
+// DrawRules are a variant's automatic draws. The zero value has none. Every field may be
+// paired with any board: they are read by Game, never by the move generator.
+type DrawRules struct {
+	// Repetition draws on the n-th occurrence of the same position with the same side to
+	// move (3 in every variant here); 0 disables it. The start position counts as the first.
+	Repetition int
+	// NoCapturePlies draws after this many consecutive plies without a capture (english: 100).
+	NoCapturePlies int
+	// KingMovePlies draws after this many consecutive plies made by kings without a capture
+	// (international: 50, that is 25 moves each).
+	KingMovePlies int
+	// Endgames are the special endings.
+	Endgames []EndgameRule
+}
+
+// Rules describes a variant as data. The zero value of every field is the most common
+// choice, so a variant states only what differs. Fields are read once by NewVariant, which
+// builds the tables the move generator uses; the generator never looks at a variant's name.
+type Rules struct {
+	// Name is the registered name, such as "international".
+	Name string
+	// Aliases are other names Lookup accepts.
+	Aliases []string
+	// GameType is the PDN GameType number (PDN 3.0 standard, section GameType).
+	GameType int
+	// Width and Height are the board size in squares (8x8, 10x10). The board must fit the
+	// 64-bit padded layout; 12x12 does not yet.
+	Width, Height int
+	// Rows is the number of rows of men each side has at the start.
+	Rows int
+	// FirstMover is the side that moves first (White unless stated).
+	FirstMover Color
+	// Mirrored boards have square 1 in the top-left corner (italian, spanish): White's
+	// lower-left corner is not a playing square.
+	Mirrored bool
+	// Algebraic notation (c3-d4, c3:e5) instead of PDN square numbers.
+	Algebraic bool
+	// ShortKings move and capture one square at a time; otherwise kings fly.
+	ShortKings bool
+	// MenCaptureForwardOnly: men capture forward only; otherwise forward and backward.
+	MenCaptureForwardOnly bool
+	// MenCannotCaptureKings: a man may not capture a king (italian).
+	MenCannotCaptureKings bool
+	// Promotion is what a man does when it reaches the far row during a capture.
+	Promotion Promotion
+	// Precedence chooses among capture sequences (nil: free choice).
+	Precedence Precedence
+	// RemoveAtOnce removes each captured piece as soon as it is jumped (thai); otherwise
+	// captured pieces stay on the board until the move ends, block, and cannot be jumped twice.
+	RemoveAtOnce bool
+	// LandRightBehind: a flying king that captures must land on the square right behind
+	// the captured piece (thai).
+	LandRightBehind bool
+	// OrthogonalCaptures: pieces also capture along rows and columns (frisian).
+	OrthogonalCaptures bool
+	// Draw holds the automatic draw rules.
+	Draw DrawRules
+	// PerftDuplicates is the duplicate-capture convention of the variant's published perft
+	// lists, the default of the perft command. It is not a rule of the game: for the rules
+	// the orders are one move (see Duplicates).
+	PerftDuplicates Duplicates
+}
+
+// KingCanReverse reports whether a flying king may capture back along the line it came from
+// during a sequence: only when captured pieces are removed at once, so that the square of
+// the piece just taken is free again.
+func (r *Rules) KingCanReverse() bool { return r.RemoveAtOnce && !r.ShortKings }
+
+func popcount(b Bitboard) int { return bits.OnesCount64(uint64(b)) }

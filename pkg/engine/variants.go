@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The built-in variants follow ../shared/RULES.md (written from the source texts in
+// seeds/); where it is silent they follow the official rules of the variant, as noted.
+var builtin = []Rules{
+	{
+		// English draughts / American checkers (RULES.md, seeds 001 and 003).
+		Name:                  "english",
+		Aliases:               []string{"checkers", "american", "en"},
+		GameType:              21,
+		Width:                 8,
+		Height:                8,
+		Rows:                  3,
+		FirstMover:            Black, // RULES.md decision: Black (dark) moves first (PDN standard)
+		ShortKings:            true,
+		MenCaptureForwardOnly: true,
+		Promotion:             PromoteAndStop,
+		Draw: DrawRules{
+			Repetition:     3,   // seed 003: third occurrence, the start counting as the first
+			NoCapturePlies: 100, // seed 003: 50 moves each without a capture
+		},
+		PerftDuplicates: Keep, // the published lists (OEIS A133046, Bik, Cake, dctl) count every order
+	},
+	{
+		// International draughts (RULES.md, seed 002).
+		Name:       "international",
+		Aliases:    []string{"intl", "10x10", "polish"},
+		GameType:   20,
+		Width:      10,
+		Height:     10,
+		Rows:       4,
+		Precedence: MostPieces,
+		Draw: DrawRules{
+			Repetition:    3,
+			KingMovePlies: 50, // 25 moves each with kings only and no capture
+			Endgames: []EndgameRule{{
+				Reason:         "16-move-ending",
+				Holds:          loneKingAgainstThree,
+				Limit:          32, // 16 moves each
+				StrongSideOnly: false,
+			}},
+		},
+		PerftDuplicates: Unique, // the published lists (BikDam, dctl, damforum t=2308) count once
+	},
+	{
+		// Russian draughts, shashki (RULES.md, seed 004).
+		Name:      "russian",
+		Aliases:   []string{"shashki", "ru"},
+		GameType:  25,
+		Width:     8,
+		Height:    8,
+		Rows:      3,
+		Algebraic: true,
+		Promotion: PromoteAndContinue,
+		Draw: DrawRules{
+			Repetition: 3,
+			Endgames: []EndgameRule{{
+				Reason:         "three-kings-15-moves",
+				Holds:          threeKingsAgainstLoneKing,
+				Limit:          15, // the stronger side's 15th move
+				StrongSideOnly: true,
+			}},
+		},
+		// Both lists are published; rafle's default is keep, the list with most sources at
+		// depth 8 (dctl, Kallisto, Kodra: reference/perft.tsv).
+		PerftDuplicates: Keep,
+	},
+	{
+		// Brazilian draughts: the international rules on 8x8 (RULES.md decision, seed 000).
+		Name:       "brazilian",
+		Aliases:    []string{"brazil", "br"},
+		GameType:   26,
+		Width:      8,
+		Height:     8,
+		Rows:       3,
+		Algebraic:  true,
+		Precedence: MostPieces,
+		Draw: DrawRules{
+			Repetition: 3,
+			Endgames: []EndgameRule{{
+				Reason: "one-king-each",
+				Holds:  oneKingEach,
+				Limit:  0, // an immediate draw
+			}},
+		},
+		// Both lists are published (dctl); rafle's default is keep, as for russian.
+		PerftDuplicates: Keep,
+	},
+}
+
+// loneKingAgainstThree: one side has a lone king, the other at most three pieces of which at
+// least one king (international, RULES.md).
+func loneKingAgainstThree(p *Position) (bool, Color) {
+	for weak := White; weak <= Black; weak++ {
+		strong := weak.Other()
+		w, s := p.Pieces[weak], p.Pieces[strong]
+		if w.Count() == 1 && w&p.Kings != 0 && s.Count() <= 3 && s&p.Kings != 0 {
+			return true, strong
+		}
+	}
+	return false, White
+}
+
+// threeKingsAgainstLoneKing: one side has three kings or more (men allowed), the other a lone
+// king and nothing else (russian, RULES.md).
+func threeKingsAgainstLoneKing(p *Position) (bool, Color) {
+	for weak := White; weak <= Black; weak++ {
+		strong := weak.Other()
+		w := p.Pieces[weak]
+		if w.Count() == 1 && w&p.Kings != 0 && (p.Pieces[strong]&p.Kings).Count() >= 3 {
+			return true, strong
+		}
+	}
+	return false, White
+}
+
+// oneKingEach: a single king on each side and nothing else (brazilian, RULES.md).
+func oneKingEach(p *Position) (bool, Color) {
+	w, b := p.Pieces[White], p.Pieces[Black]
+	return w.Count() == 1 && b.Count() == 1 && (w|b)&^p.Kings == 0, White
+}
+
+var registry = map[string]*Variant{}
+var byGameType = map[int]*Variant{}
+var ordered []*Variant
+
+func init() {
+	for _, r := range builtin {
+		v, err := NewVariant(r)
+		if err != nil {
+			panic(err) // the built-in rules are checked by the tests
+		}
+		Register(v)
+	}
+}
+
+// Register adds v to the registry under its name, its aliases and its GameType. It panics
+// when a name or GameType is already taken (a programming error).
+func Register(v *Variant) {
+	for _, name := range append([]string{v.Name}, v.Aliases...) {
+		key := strings.ToLower(name)
+		if _, dup := registry[key]; dup {
+			panic("engine: variant name registered twice: " + name)
+		}
+		registry[key] = v
+	}
+	if v.GameType != 0 {
+		if _, dup := byGameType[v.GameType]; dup {
+			panic("engine: GameType registered twice: " + strconv.Itoa(v.GameType))
+		}
+		byGameType[v.GameType] = v
+	}
+	ordered = append(ordered, v)
+}
+
+// Lookup returns the variant registered under name (case-insensitive, aliases accepted) or
+// under a PDN GameType number given as a string ("20", or a full "20,W,10,10,N2,0").
+func Lookup(name string) (*Variant, error) {
+	key := strings.ToLower(strings.TrimSpace(name))
+	if v, ok := registry[key]; ok {
+		return v, nil
+	}
+	num := key
+	if i := strings.IndexByte(num, ','); i >= 0 {
+		num = num[:i]
+	}
+	if n, err := strconv.Atoi(num); err == nil {
+		if v, ok := byGameType[n]; ok {
+			return v, nil
+		}
+		return nil, fmt.Errorf("engine: unknown GameType %d (known: %s)", n, strings.Join(gameTypes(), ", "))
+	}
+	return nil, fmt.Errorf("engine: unknown variant %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Variants returns the registered variants in registration order.
+func Variants() []*Variant { return append([]*Variant(nil), ordered...) }
+
+// Names returns the names of the registered variants.
+func Names() []string {
+	names := make([]string, len(ordered))
+	for i, v := range ordered {
+		names[i] = v.Name
+	}
+	return names
+}
+
+func gameTypes() []string {
+	var out []string
+	for n, v := range byGameType {
+		out = append(out, fmt.Sprintf("%d=%s", n, v.Name))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// MustLookup is Lookup for names known to exist; it panics otherwise.
+func MustLookup(name string) *Variant {
+	v, err := Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
