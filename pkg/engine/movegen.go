@@ -36,7 +36,11 @@ type capGen struct {
 	manDirs    []int
 	promo      Bitboard
 	best       uint64
-	found      bool
+
+	// record mode (for notation): the landing squares so far, and one path per move in dst
+	record bool
+	path   []Index
+	paths  [][]Index
 }
 
 // Generate appends the legal moves of p to dst and returns the extended slice. Captures are
@@ -162,9 +166,25 @@ func (g *capGen) add(to Bitboard, captured Bitboard, order uint64, promote bool)
 		case r > g.best:
 			g.best = r
 			g.dst = g.dst[:g.start]
+			g.paths = g.paths[:0]
 		}
 	}
 	g.dst = append(g.dst, Move{From: g.from, To: to.First(), Promote: promote, Captured: captured})
+	if g.record {
+		g.paths = append(g.paths, append([]Index{g.from}, g.path...))
+	}
+}
+
+func (g *capGen) push(s Bitboard) {
+	if g.record {
+		g.path = append(g.path, s.First())
+	}
+}
+
+func (g *capGen) pop() {
+	if g.record {
+		g.path = g.path[:len(g.path)-1]
+	}
 }
 
 // manCaptures extends a man's capture sequence standing on s, having captured the pieces in
@@ -195,6 +215,7 @@ func (g *capGen) manCaptures(s, captured Bitboard, order uint64, prev int) bool 
 		if v.RemoveAtOnce {
 			g.empty |= mid
 		}
+		g.push(land)
 		if land&g.promo != 0 && v.Promotion != PromoteAtEnd {
 			if v.Promotion == PromoteAndStop || !g.kingCaptures(land, caps, ord, d) {
 				g.add(land, caps, ord, true)
@@ -202,6 +223,7 @@ func (g *capGen) manCaptures(s, captured Bitboard, order uint64, prev int) bool 
 		} else if !g.manCaptures(land, caps, ord, d) {
 			g.add(land, caps, ord, land&g.promo != 0)
 		}
+		g.pop()
 		if v.RemoveAtOnce {
 			g.empty &^= mid
 		}
@@ -261,21 +283,32 @@ func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
 	cont := false
 	for l := landings; l != 0; l &= l - 1 {
 		sq := bit(l.First())
+		g.push(sq)
 		for _, t := range v.perp[d] {
 			if g.kingJump(sq, caps, ord, t) {
 				cont = true
 			}
 		}
+		g.pop()
 	}
+	g.push(last)
 	if g.kingJump(last, caps, ord, d) {
 		cont = true
 	}
-	if v.KingCanReverse() && g.kingJump(first, caps, ord, opposite(d)) {
-		cont = true
+	g.pop()
+	if v.KingCanReverse() {
+		g.push(first)
+		if g.kingJump(first, caps, ord, opposite(d)) {
+			cont = true
+		}
+		g.pop()
 	}
 	if !cont {
 		for l := landings; l != 0; l &= l - 1 {
-			g.add(bit(l.First()), caps, ord, false)
+			sq := bit(l.First())
+			g.push(sq)
+			g.add(sq, caps, ord, false)
+			g.pop()
 		}
 	}
 	if v.RemoveAtOnce {

@@ -1,0 +1,26 @@
+// Package corpus holds the data rafle ships with its binaries: the published perft suites
+// (perft/*.tsv, each row with its source) and small opening sets. Every file starts with a
+// header saying where its facts come from.
+package corpus
+
+import (
+	"embed"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// FS holds the embedded data files.
+//
+//go:embed perft/*.tsv
+var FS embed.FS
+
+// PerftSuite returns the published perft rows of a variant (nil when none are shipped).
+func PerftSuite(v *engine.Variant) ([]engine.PerftCase, error) {
+	name := "perft/" + v.Name + ".tsv"
+	f, err := FS.Open(name)
+	if err != nil {
+		return nil, nil
+	}
+	defer f.Close()
+	return engine.ReadPerftSuite(f, name, v)
+}

@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Move errors keep three kinds apart.
+var (
+	// ErrInvalidMove: the text is not a move (syntax, unknown square).
+	ErrInvalidMove = errors.New("invalid move")
+	// ErrIllegalMove: a well-formed move that is not legal in the position.
+	ErrIllegalMove = errors.New("illegal move")
+	// ErrAmbiguousMove: a short capture that fits more than one legal capture.
+	ErrAmbiguousMove = errors.New("ambiguous move")
+)
+
+// MoveError is a move text that cannot be resolved. Candidates lists, for an ambiguous
+// move, the full paths of the legal moves it fits.
+type MoveError struct {
+	Text       string
+	Err        error
+	Detail     string
+	Candidates []string
+}
+
+func (e *MoveError) Error() string {
+	msg := fmt.Sprintf("engine: %s %q", e.Err, e.Text)
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	if len(e.Candidates) > 0 {
+		msg += " (candidates: " + strings.Join(e.Candidates, ", ") + ")"
+	}
+	return msg
+}
+
+// Unwrap returns ErrInvalidMove, ErrIllegalMove or ErrAmbiguousMove.
+func (e *MoveError) Unwrap() error { return e.Err }
+
+// Paths returns every capture path of m in p: each path is the start square followed by the
+// square the piece lands on after each captured piece. A flying king that goes on straight
+// ahead is shown stopping on the last free square before the next piece. Paths returns nil
+// for a quiet move and for a move that is not legal.
+func (v *Variant) Paths(p *Position, m Move) [][]Square {
+	if !m.IsCapture() || !p.Pieces[p.Side].Has(m.From) {
+		return nil
+	}
+	g := v.newCapGen(nil, p)
+	g.record = true
+	g.from, g.king = m.From, p.Kings.Has(m.From)
+	g.empty = v.board&^p.Occupied() | bit(m.From)
+	if g.king {
+		g.kingCaptures(bit(m.From), 0, 0, -1)
+	} else {
+		g.manCaptures(bit(m.From), 0, 0, -1)
+	}
+	var out [][]Square
+	for i, got := range g.dst {
+		if got != m {
+			continue
+		}
+		path := make([]Square, len(g.paths[i]))
+		for j, idx := range g.paths[i] {
+			path[j] = v.sq[idx]
+		}
+		out = append(out, path)
+	}
+	return out
+}
+
+// separators returns the quiet and capture separators of the variant's notation.
+func (v *Variant) separators() (quiet, capture string) {
+	if v.Algebraic {
+		return "-", ":"
+	}
+	return "-", "x"
+}
+
+// FormatMove writes m in the variant's notation: "32-28" or "19x28" (numeric), "c3-d4" or
+// "c3:e5" (algebraic). A capture is written from-to unless another legal capture shares
+// both squares, or full is set; then it is written with its whole path ("28x19x10").
+func (v *Variant) FormatMove(p *Position, m Move, full bool) string {
+	quiet, capture := v.separators()
+	from, to := v.SquareName(v.sq[m.From]), v.SquareName(v.sq[m.To])
+	if !m.IsCapture() {
+		return from + quiet + to
+	}
+	if !full {
+		for _, o := range v.Generate(nil, p) {
+			if o.From == m.From && o.To == m.To && o != m {
+				full = true
+				break
+			}
+		}
+	}
+	if full {
+		if paths := v.Paths(p, m); len(paths) > 0 {
+			return v.formatPath(paths[0])
+		}
+	}
+	return from + capture + to
+}
+
+func (v *Variant) formatPath(path []Square) string {
+	_, capture := v.separators()
+	names := make([]string, len(path))
+	for i, s := range path {
+		names[i] = v.SquareName(s)
+	}
+	return strings.Join(names, capture)
+}
+
+// ParseMove resolves a move text in p: "32-28", "19x28", "28x19x10", "c3-d4", "c3:e5"
+// (numbers and algebraic squares are both accepted on every board; '-', 'x' and ':' are all
+// accepted as separators, and trailing marks such as "!" or "?" are ignored). A capture
+// given by its two ends is resolved to the unique legal capture between them; with more
+// squares, the piece must pass through them in order.
+func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
+	t := strings.TrimRight(strings.TrimSpace(text), "!?+#")
+	fail := func(err error, detail string, cands []string) (Move, error) {
+		return Move{}, &MoveError{Text: text, Err: err, Detail: detail, Candidates: cands}
+	}
+	parts := strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == 'x' || r == 'X' || r == ':' || r == '×' })
+	if len(parts) < 2 {
+		return fail(ErrInvalidMove, "want at least two squares", nil)
+	}
+	squares := make([]Square, len(parts))
+	for i, s := range parts {
+		sq, problem := v.parseSquare(s)
+		if problem != "" {
+			return fail(ErrInvalidMove, problem, nil)
+		}
+		squares[i] = sq
+	}
+	from, to := v.idx[squares[0]], v.idx[squares[len(squares)-1]]
+	var found []Move
+	var paths [][]Square
+	for _, m := range v.Generate(nil, p) {
+		if m.From != from || m.To != to {
+			continue
+		}
+		if len(squares) > 2 {
+			if !m.IsCapture() {
+				continue
+			}
+			var match []Square
+			for _, path := range v.Paths(p, m) {
+				if v.passesThrough(path, squares[1:len(squares)-1]) {
+					match = path
+					break
+				}
+			}
+			if match == nil {
+				continue
+			}
+			paths = append(paths, match)
+		} else if m.IsCapture() {
+			paths = append(paths, v.Paths(p, m)[0])
+		} else {
+			paths = append(paths, nil)
+		}
+		found = append(found, m)
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return fail(ErrIllegalMove, "", nil)
+	}
+	cands := make([]string, len(paths))
+	for i, path := range paths {
+		cands[i] = v.formatPath(path)
+	}
+	return fail(ErrAmbiguousMove, "", cands)
+}
+
+// passesThrough reports whether a piece following path (start and landing squares) visits
+// the squares of via in that order, counting every square it moves over.
+func (v *Variant) passesThrough(path, via []Square) bool {
+	k := 0
+	for i := 0; i+1 < len(path) && k < len(via); i++ {
+		a, b := v.idx[path[i]], v.idx[path[i+1]]
+		for d := 0; d < 4; d++ {
+			if !v.rays[d][a].Has(b) {
+				continue
+			}
+			for s := v.shift(bit(a), d); s != 0; s = v.shift(s, d) {
+				if k < len(via) && s == bit(v.idx[via[k]]) {
+					k++
+				}
+				if s == bit(b) {
+					break
+				}
+			}
+			break
+		}
+	}
+	return k == len(via)
+}

@@ -1,0 +1,68 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/rafle/rafle/corpus"
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// maxTestNodes bounds the rows `go test` runs; deeper rows run with `perft verify`.
+const maxTestNodes = 5_000_000
+
+// TestPerftSuite checks every shipped published count up to maxTestNodes, in each
+// convention the row holds for.
+func TestPerftSuite(t *testing.T) {
+	for _, v := range engine.Variants() {
+		cases, err := corpus.PerftSuite(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cases) == 0 {
+			t.Errorf("%s: no perft rows shipped", v.Name)
+		}
+		for _, c := range cases {
+			if c.Nodes > maxTestNodes {
+				continue
+			}
+			for _, dup := range c.Conventions() {
+				t.Run(fmt.Sprintf("%s/%s/%d/%s", v.Name, c.Position, c.Depth, dup), func(t *testing.T) {
+					p, err := v.ParseFEN(c.FEN)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := v.Perft(context.Background(), p, c.Depth, engine.PerftOptions{Duplicates: dup})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got != c.Nodes {
+						t.Errorf("Perft(%q, %d, %s) = %d, want %d (source %s)", c.FEN, c.Depth, dup, got, c.Nodes, c.Source)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestPerftThreadsAndHash checks that threads and the hash table give the same counts as a
+// plain single-threaded run.
+func TestPerftThreadsAndHash(t *testing.T) {
+	for _, v := range engine.Variants() {
+		for _, dup := range []engine.Duplicates{engine.Keep, engine.Unique} {
+			ctx := context.Background()
+			want, _ := v.Perft(ctx, v.Start(), 7, engine.PerftOptions{Duplicates: dup})
+			for _, opt := range []engine.PerftOptions{
+				{Duplicates: dup, Threads: 3},
+				{Duplicates: dup, HashMB: 1},
+				{Duplicates: dup, Threads: 4, HashMB: 2},
+			} {
+				got, err := v.Perft(ctx, v.Start(), 7, opt)
+				if err != nil || got != want {
+					t.Errorf("%s: Perft(start, 7, %+v) = %d, %v; want %d", v.Name, opt, got, err, want)
+				}
+			}
+		}
+	}
+}
