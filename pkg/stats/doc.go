@@ -64,7 +64,8 @@
 // 0.001 before the estimate, as fishtest and fastchess do.
 //
 // [SPRT.LLRApprox] gives the closed-form Brownian approximation
-// N·(s1-s0)·(2ŝ-s0-s1)/(2σ̂²) (Van den Bergh, "GSPRT approximation").
+// N·(s1-s0)·(2ŝ-s0-s1)/(2σ̂²) (Van den Bergh, "GSPRT approximation"); at
+// fishtest-sized samples it agrees with the exact statistic to well under 1%.
 //
 // # Ratings
 //
@@ -77,7 +78,8 @@
 // One player is anchored at a given rating. The log-likelihood is concave
 // and is maximized by Newton's method with gonum/mat; standard errors come
 // from the inverse of the observed information with the anchor held fixed.
-// A finite maximum exists only when every player has scored at least a draw
-// against, and conceded at least a draw to, the rest of the field in the
-// sense of strong connectivity; otherwise Rate returns an error.
+// A finite maximum exists only when the players cannot be split into two
+// groups one of which scored every point between them (Zermelo's
+// condition); Rate returns an error otherwise, and when the players are not
+// all linked by games.
 package stats

@@ -76,8 +76,11 @@ func Rate(results [][]WDL, anchor int, anchorElo float64) ([]Rating, error) {
 		elo[i] = anchorElo
 	}
 	free := make([]int, 0, n-1) // the players whose ratings move
+	pos := make([]int, n)       // pos[i]: index of player i in free, or -1
 	for i := range n {
+		pos[i] = -1
 		if i != anchor {
+			pos[i] = len(free)
 			free = append(free, i)
 		}
 	}
@@ -101,7 +104,7 @@ func Rate(results [][]WDL, anchor int, anchorElo float64) ([]Rating, error) {
 				g += eloK * (points[i*n+j] - nij*p)
 				w := eloK * eloK * nij * p * (1 - p)
 				h += w
-				if b := indexOf(free, j); b > a {
+				if b := pos[j]; b > a {
 					info.SetSym(a, b, -w)
 				}
 			}
@@ -172,15 +175,6 @@ func Rate(results [][]WDL, anchor int, anchorElo float64) ([]Rating, error) {
 
 // eloK is d/dElo of the logistic exponent: ln 10 / 400.
 var eloK = math.Ln10 / 400
-
-func indexOf(s []int, v int) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
-}
 
 // logSigmoid returns log(1/(1+e^-x)) without overflow.
 func logSigmoid(x float64) float64 {
