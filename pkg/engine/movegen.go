@@ -29,6 +29,7 @@ type capGen struct {
 	start      int      // where this position's captures begin in dst
 	from       Index    // square the capturing piece started on
 	king       bool     // the capturing piece was a king when the move began
+	crowned    bool     // the capturing man was crowned during this sequence (russian)
 	empty      Bitboard // free squares (the mover's start square included)
 	opp        Bitboard // the opponent's pieces
 	oppKings   Bitboard
@@ -169,7 +170,7 @@ func (g *capGen) add(to Bitboard, captured Bitboard, order uint64, promote bool)
 			g.paths = g.paths[:0]
 		}
 	}
-	g.dst = append(g.dst, Move{From: g.from, To: to.First(), Promote: promote, Captured: captured})
+	g.dst = append(g.dst, Move{From: g.from, To: to.First(), Promote: promote || g.crowned, Captured: captured})
 	if g.record {
 		g.paths = append(g.paths, append([]Index{g.from}, g.path...))
 	}
@@ -217,8 +218,14 @@ func (g *capGen) manCaptures(s, captured Bitboard, order uint64, prev int) bool 
 		}
 		g.push(land)
 		if land&g.promo != 0 && v.Promotion != PromoteAtEnd {
-			if v.Promotion == PromoteAndStop || !g.kingCaptures(land, caps, ord, d) {
+			if v.Promotion == PromoteAndStop {
 				g.add(land, caps, ord, true)
+			} else {
+				g.crowned = true
+				if !g.kingCaptures(land, caps, ord, d) {
+					g.add(land, caps, ord, true)
+				}
+				g.crowned = false
 			}
 		} else if !g.manCaptures(land, caps, ord, d) {
 			g.add(land, caps, ord, land&g.promo != 0)

@@ -97,13 +97,14 @@ func (v *Variant) FormatMove(p *Position, m Move, full bool) string {
 	}
 	if full {
 		if paths := v.Paths(p, m); len(paths) > 0 {
-			return v.formatPath(paths[0])
+			return v.FormatPath(paths[0])
 		}
 	}
 	return from + capture + to
 }
 
-func (v *Variant) formatPath(path []Square) string {
+// FormatPath writes a capture path (as returned by Paths) in the variant's notation: "28x19x10", "c3:e5:g3".
+func (v *Variant) FormatPath(path []Square) string {
 	_, capture := v.separators()
 	names := make([]string, len(path))
 	for i, s := range path {
@@ -171,7 +172,7 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 	}
 	cands := make([]string, len(paths))
 	for i, path := range paths {
-		cands[i] = v.formatPath(path)
+		cands[i] = v.FormatPath(path)
 	}
 	return fail(ErrAmbiguousMove, "", cands)
 }

@@ -1,0 +1,168 @@
+// Command perft counts the leaf positions of the move tree (perft), splits the count by
+// root move (divide), checks rafle against the published counts (verify), and finds where
+// another engine's move generator disagrees with rafle's (diff).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a bad command line: exit status 2. Any other error is bad data or a
+// failure: exit status 1.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// run is the whole command, with its streams, so that tests can call it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "perft: %v\n", err)
+	var u usageError
+	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "flag provided but not defined") ||
+		strings.Contains(err.Error(), "Required flag") || strings.HasPrefix(err.Error(), "invalid value") {
+		return 2
+	}
+	return 1
+}
+
+const duplicatesHelp = "duplicate captures: keep (every capture order counted) or unique (counted once); " +
+	"default: the convention of the variant's published lists (english keep, international unique, " +
+	"russian keep, brazilian keep; both are published for russian and brazilian)"
+
+// commonFlags are the flags of the counting commands.
+func commonFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "english", Usage: "variant: " + strings.Join(engine.Names(), ", ") + " (or an alias or PDN GameType)"},
+		&cli.StringFlag{Name: "fen", Usage: "start position (PDN FEN); default: the variant's initial position"},
+		&cli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "depth in plies (1-" + fmt.Sprint(maxDepth) + "), required"},
+		&cli.StringFlag{Name: "duplicates", Usage: duplicatesHelp},
+		&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Value: runtime.NumCPU(), Usage: "threads"},
+		&cli.IntFlag{Name: "hash", Value: 64, Usage: "transposition table size in MiB (0: none)"},
+		&cli.BoolFlag{Name: "json", Usage: "one JSON object per line"},
+	}
+}
+
+const maxDepth = 64
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "perft",
+		Usage:     "count move-tree leaves and check them against the published counts",
+		UsageText: "perft --variant V [--fen F] --depth N [--duplicates keep|unique] [--threads N] [--hash MB] [--json]\n   perft divide|verify|diff ...",
+		Description: "Perft counts the positions reached after exactly N plies; draw rules are ignored, as by\n" +
+			"every published count. Two capture sequences by one piece that take the same pieces and end on\n" +
+			"the same square in a different order are one move for the rules; published lists differ in\n" +
+			"whether they count them once (unique) or once per order (keep): see --duplicates.",
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		Flags:           commonFlags(),
+		Action:          perftAction,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageError{err}
+		},
+		Commands: []*cli.Command{
+			{
+				Name:      "divide",
+				Usage:     "count the leaves below each root move",
+				UsageText: "perft divide --variant V [--fen F] --depth N [--duplicates keep|unique] [--json]",
+				Flags:     commonFlags(),
+				Action:    divideAction,
+				OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+					return usageError{err}
+				},
+			},
+			verifyCommand(),
+			diffCommand(),
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to exit codes
+	}
+}
+
+// config is what the counting commands read from their flags.
+type config struct {
+	variant *engine.Variant
+	pos     engine.Position
+	fen     string
+	depth   int
+	opt     engine.PerftOptions
+	json    bool
+}
+
+func readConfig(c *cli.Context) (config, error) {
+	var cfg config
+	v, err := engine.Lookup(c.String("variant"))
+	if err != nil {
+		return cfg, usageError{err}
+	}
+	cfg.variant = v
+	cfg.pos = v.Start()
+	if f := c.String("fen"); f != "" {
+		p, err := v.ParseFEN(f)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.pos = p
+	}
+	cfg.fen = v.FEN(cfg.pos)
+	if !c.IsSet("depth") {
+		return cfg, usagef("--depth is required")
+	}
+	cfg.depth = c.Int("depth")
+	if cfg.depth < 1 || cfg.depth > maxDepth {
+		return cfg, usagef("--depth %d: out of range (1-%d)", cfg.depth, maxDepth)
+	}
+	cfg.opt.Duplicates, err = parseDuplicates(c.String("duplicates"), v)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.opt.Threads = c.Int("threads")
+	if cfg.opt.Threads < 1 {
+		return cfg, usagef("--threads %d: must be at least 1", cfg.opt.Threads)
+	}
+	cfg.opt.HashMB = c.Int("hash")
+	if cfg.opt.HashMB < 0 || cfg.opt.HashMB > 1<<16 {
+		return cfg, usagef("--hash %d: out of range (0-65536 MiB)", cfg.opt.HashMB)
+	}
+	cfg.json = c.Bool("json")
+	return cfg, nil
+}
+
+func parseDuplicates(s string, v *engine.Variant) (engine.Duplicates, error) {
+	switch s {
+	case "":
+		return v.PerftDuplicates, nil
+	case "keep":
+		return engine.Keep, nil
+	case "unique":
+		return engine.Unique, nil
+	}
+	return 0, usagef("--duplicates %q: want keep or unique", s)
+}

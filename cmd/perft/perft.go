@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// depthResult is one line of `perft` output.
+type depthResult struct {
+	Variant    string  `json:"variant"`
+	FEN        string  `json:"fen"`
+	Depth      int     `json:"depth"`
+	Nodes      uint64  `json:"nodes"`
+	Duplicates string  `json:"duplicates"`
+	Seconds    float64 `json:"seconds"`
+	NPS        float64 `json:"nps"`
+	Threads    int     `json:"threads"`
+	HashMB     int     `json:"hash_mb"`
+}
+
+func perftAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("unexpected argument %q (subcommands: divide, verify, diff)", c.Args().First())
+	}
+	cfg, err := readConfig(c)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	if !cfg.json {
+		fmt.Fprintf(w, "# %s %s, duplicates %s, %d threads, hash %d MiB\n", cfg.variant.Name, cfg.fen, cfg.opt.Duplicates, cfg.opt.Threads, cfg.opt.HashMB)
+		fmt.Fprintf(w, "%5s %22s %10s %14s\n", "depth", "nodes", "seconds", "nodes/s")
+	}
+	for d := 1; d <= cfg.depth; d++ {
+		start := time.Now()
+		n, err := cfg.variant.Perft(c.Context, cfg.pos, d, cfg.opt)
+		if err != nil {
+			return err
+		}
+		r := depthResult{Variant: cfg.variant.Name, FEN: cfg.fen, Depth: d, Nodes: n, Duplicates: cfg.opt.Duplicates.String(),
+			Seconds: time.Since(start).Seconds(), Threads: cfg.opt.Threads, HashMB: cfg.opt.HashMB}
+		if r.Seconds > 0 {
+			r.NPS = float64(n) / r.Seconds
+		}
+		if err := writeResult(w, cfg.json, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeResult(w io.Writer, asJSON bool, r depthResult) error {
+	if asJSON {
+		return json.NewEncoder(w).Encode(r)
+	}
+	_, err := fmt.Fprintf(w, "%5d %22d %10.3f %14.0f\n", r.Depth, r.Nodes, r.Seconds, r.NPS)
+	return err
+}
+
+// divideLine is one line of `perft divide --json`.
+type divideLine struct {
+	Move  string `json:"move"`
+	Nodes uint64 `json:"nodes"`
+}
+
+// divideNotation names the root moves of a divide: in the variant's notation, with the full
+// path where the short form would be ambiguous, and one line per capture order when
+// duplicates are kept.
+func divideNotation(v *engine.Variant, p *engine.Position, entries []engine.DivideEntry) []string {
+	names := make([]string, len(entries))
+	seen := map[engine.Move]int{}
+	for i, e := range entries {
+		k := seen[e.Move]
+		seen[e.Move]++
+		if k == 0 {
+			names[i] = v.FormatMove(p, e.Move, false)
+			continue
+		}
+		// a second capture order of the same move: show its own path
+		paths := v.Paths(p, e.Move)
+		names[i] = v.FormatMove(p, e.Move, true)
+		if k < len(paths) {
+			names[i] = v.FormatPath(paths[k])
+		}
+	}
+	return names
+}
+
+func divideAction(c *cli.Context) error {
+	cfg, err := readConfig(c)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	entries, err := cfg.variant.Divide(c.Context, cfg.pos, cfg.depth, cfg.opt)
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start).Seconds()
+	names := divideNotation(cfg.variant, &cfg.pos, entries)
+	w := c.App.Writer
+	var total uint64
+	for i, e := range entries {
+		total += e.Nodes
+		if cfg.json {
+			if err := json.NewEncoder(w).Encode(divideLine{names[i], e.Nodes}); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintf(w, "%-12s %d\n", names[i], e.Nodes)
+		}
+	}
+	r := depthResult{Variant: cfg.variant.Name, FEN: cfg.fen, Depth: cfg.depth, Nodes: total, Duplicates: cfg.opt.Duplicates.String(),
+		Seconds: elapsed, Threads: cfg.opt.Threads, HashMB: cfg.opt.HashMB}
+	if elapsed > 0 {
+		r.NPS = float64(total) / elapsed
+	}
+	if cfg.json {
+		return json.NewEncoder(w).Encode(struct {
+			depthResult
+			Moves int `json:"moves"`
+		}{r, len(entries)})
+	}
+	_, err = fmt.Fprintf(w, "\nmoves %d, nodes %d (%s, depth %d, duplicates %s, %.3f s)\n", len(entries), total, cfg.variant.Name, cfg.depth, cfg.opt.Duplicates, elapsed)
+	return err
+}
