@@ -1,0 +1,346 @@
+package engine
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The evaluation is a weighted sum of named features, exactly linear in the weights:
+//
+//	eval(p) = Σ weight[name] × feature[name](p)
+//
+// Every feature is a difference "side to move minus opponent", so the evaluation is from the
+// point of view of the side to move (negamax convention). Weights are in hundredths of a man
+// (the default "man" weight is 100). The search rounds the sum to the nearest integer: that
+// rounding, at the search boundary, is the only non-linear step, so a tuner (Texel method)
+// can fit the weights on the raw vectors Features returns.
+//
+// The features, by name:
+//
+//	man            men
+//	king           kings
+//	advance        sum over men of the rows they have advanced from their own back row
+//	back_rank      men still on their own back row (they guard it against promotion)
+//	centre         men on the central squares (the middle four files of the middle four rows)
+//	mobility       non-capturing moves of the men
+//	king_mobility  non-capturing moves of the kings
+//	runaway        men whose forward cone up to the promotion row is empty (free path)
+//	tempo          1 for the side to move (its weight is the value of having the move)
+//	king_diagonal  kings on the long diagonal (only in variants with flying kings)
+const (
+	featMan = iota
+	featKing
+	featAdvance
+	featBackRank
+	featCentre
+	featMobility
+	featKingMobility
+	featRunaway
+	featTempo
+	featKingDiagonal
+	numFeatures
+)
+
+var allFeatureNames = [numFeatures]string{
+	featMan:          "man",
+	featKing:         "king",
+	featAdvance:      "advance",
+	featBackRank:     "back_rank",
+	featCentre:       "centre",
+	featMobility:     "mobility",
+	featKingMobility: "king_mobility",
+	featRunaway:      "runaway",
+	featTempo:        "tempo",
+	featKingDiagonal: "king_diagonal",
+}
+
+// evalTables are the per-variant masks the features use, built once per Variant.
+type evalTables struct {
+	names    []string      // the variant's features, in order
+	index    []int         // the variant's features as indices into the full list
+	rowMask  [2][]Bitboard // rowMask[c][k]: squares k rows ahead of c's back row
+	back     [2]Bitboard   // each side's own back row
+	centre   Bitboard
+	cone     [2][64]Bitboard // squares a man of c on i could reach moving forward
+	diagonal Bitboard        // the long diagonal
+	flying   bool
+}
+
+var evalCache sync.Map // *Variant -> *evalTables
+
+// tablesFor returns the evaluation tables of v, building them on first use.
+func tablesFor(v *Variant) *evalTables {
+	if t, ok := evalCache.Load(v); ok {
+		return t.(*evalTables)
+	}
+	t, _ := evalCache.LoadOrStore(v, buildEvalTables(v))
+	return t.(*evalTables)
+}
+
+func buildEvalTables(v *Variant) *evalTables {
+	t := &evalTables{flying: !v.ShortKings}
+	for f := 0; f < numFeatures; f++ {
+		if f == featKingDiagonal && !t.flying {
+			continue
+		}
+		t.names = append(t.names, allFeatureNames[f])
+		t.index = append(t.index, f)
+	}
+	h, w := v.Height, v.Width
+	t.rowMask[White] = make([]Bitboard, h)
+	t.rowMask[Black] = make([]Bitboard, h)
+	var diagA, diagB Bitboard
+	for s := 1; s <= v.Squares(); s++ {
+		i, _ := v.Index(Square(s))
+		file, rank := v.coords(Square(s)) // file 0.., rank 1 = White's back row
+		t.rowMask[White][rank-1] |= bit(i)
+		t.rowMask[Black][h-rank] |= bit(i)
+		if file >= w/2-2 && file <= w/2+1 && rank >= h/2-1 && rank <= h/2+2 {
+			t.centre |= bit(i)
+		}
+		if file == rank-1 {
+			diagA |= bit(i)
+		}
+		if file+rank == w {
+			diagB |= bit(i)
+		}
+	}
+	t.diagonal = diagA
+	if diagB.Count() > diagA.Count() {
+		t.diagonal = diagB
+	}
+	t.back[White] = v.PromotionRow(Black)
+	t.back[Black] = v.PromotionRow(White)
+	for c := White; c <= Black; c++ {
+		for b := v.Board(); b != 0; b &= b - 1 {
+			i := b.First()
+			var cone Bitboard
+			front := bit(i)
+			for front != 0 {
+				next := v.shift(front, v.fwd[c][0]) | v.shift(front, v.fwd[c][1])
+				cone |= next
+				front = next
+			}
+			t.cone[c][i] = cone
+		}
+	}
+	return t
+}
+
+// FeatureNames returns the names of v's evaluation features, in the order Features fills
+// them. The caller may modify the returned slice.
+func FeatureNames(v *Variant) []string {
+	return slices.Clone(tablesFor(v).names)
+}
+
+// Features appends the raw feature vector of p to out[:0] and returns it, in the order of
+// FeatureNames(v). Each feature is the side to move's count minus the opponent's (tempo is
+// 1), so Evaluate(v, w, p) = Σ w.Values[FeatureNames(v)[i]] × Features(v, p, nil)[i] is
+// the evaluation from the side to move's point of view.
+func Features(v *Variant, p *Position, out []float64) []float64 {
+	t := tablesFor(v)
+	var all [numFeatures]float64
+	t.compute(v, p, &all)
+	out = out[:0]
+	for _, f := range t.index {
+		out = append(out, all[f])
+	}
+	return out
+}
+
+// Evaluate returns dot(w, Features(v, p)): the evaluation of p from the side to move's point
+// of view, in the units of the weights, before the search rounds it. It panics if w lacks a
+// feature of v (a programming error: LoadWeights and DefaultWeights return complete sets).
+func Evaluate(v *Variant, w *Weights, p *Position) float64 {
+	t := tablesFor(v)
+	vec := w.vector(t)
+	var all [numFeatures]float64
+	t.compute(v, p, &all)
+	var sum float64
+	for f := range all {
+		sum += vec[f] * all[f]
+	}
+	return sum
+}
+
+// compute fills every feature, from the side to move's point of view.
+func (t *evalTables) compute(v *Variant, p *Position, out *[numFeatures]float64) {
+	us, them := p.Side, p.Side.Other()
+	occ := p.Occupied()
+	empty := v.board &^ occ
+	var side [2][numFeatures]int
+	for k, c := range [2]Color{us, them} {
+		f := &side[k]
+		men, kings := p.Men(c), p.KingsOf(c)
+		f[featMan] = men.Count()
+		f[featKing] = kings.Count()
+		adv := 0
+		for r, m := range t.rowMask[c] {
+			if r > 0 {
+				adv += r * (men & m).Count()
+			}
+		}
+		f[featAdvance] = adv
+		f[featBackRank] = (men & t.back[c]).Count()
+		f[featCentre] = (men & t.centre).Count()
+		f[featMobility] = (v.shift(men, v.fwd[c][0]) & empty).Count() + (v.shift(men, v.fwd[c][1]) & empty).Count()
+		if kings != 0 {
+			km := 0
+			for d := 0; d < 4; d++ {
+				if !t.flying {
+					km += (v.shift(kings, d) & empty).Count()
+					continue
+				}
+				for g := v.shift(kings, d) & empty; g != 0; g = v.shift(g, d) & empty {
+					km += g.Count()
+				}
+			}
+			f[featKingMobility] = km
+			if t.flying {
+				f[featKingDiagonal] = (kings & t.diagonal).Count()
+			}
+		}
+		run := 0
+		for b := men; b != 0; b &= b - 1 {
+			if t.cone[c][b.First()]&occ == 0 {
+				run++
+			}
+		}
+		f[featRunaway] = run
+	}
+	for i := range out {
+		out[i] = float64(side[0][i] - side[1][i])
+	}
+	out[featTempo] = 1
+}
+
+// Weights are the evaluation weights of one variant: one value per feature name.
+type Weights struct {
+	// Variant is the name of the variant the weights are for.
+	Variant string `json:"variant"`
+	// Values maps each feature name (FeatureNames) to its weight, in hundredths of a man.
+	Values map[string]float64 `json:"values"`
+}
+
+// vector returns w's values indexed by feature number (0 for a feature the variant lacks).
+func (w *Weights) vector(t *evalTables) [numFeatures]float64 {
+	var vec [numFeatures]float64
+	for k, f := range t.index {
+		x, ok := w.Values[t.names[k]]
+		if !ok {
+			panic("engine: weights lack feature " + t.names[k])
+		}
+		vec[f] = x
+	}
+	return vec
+}
+
+// Clone returns a deep copy of w.
+func (w *Weights) Clone() *Weights {
+	c := &Weights{Variant: w.Variant, Values: make(map[string]float64, len(w.Values))}
+	for k, x := range w.Values {
+		c.Values[k] = x
+	}
+	return c
+}
+
+// Save writes w as indented JSON ({"variant": ..., "values": {...}}, keys sorted), the
+// format LoadWeights reads.
+func (w *Weights) Save(out io.Writer) error {
+	b, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return fmt.Errorf("engine: weights: %w", err)
+	}
+	b = append(b, '\n')
+	_, err = out.Write(b)
+	return err
+}
+
+// Check returns an error naming every feature of v that w lacks and every name in w that is
+// not a feature of v, or when w is for another variant.
+func (w *Weights) Check(v *Variant) error {
+	if w.Variant != "" {
+		if wv, err := Lookup(w.Variant); err != nil || wv != v {
+			return fmt.Errorf("engine: weights are for variant %q, not %s", w.Variant, v.Name)
+		}
+	}
+	names := tablesFor(v).names
+	var missing, unknown []string
+	for _, n := range names {
+		if _, ok := w.Values[n]; !ok {
+			missing = append(missing, n)
+		}
+	}
+	for n := range w.Values {
+		if !slices.Contains(names, n) {
+			unknown = append(unknown, n)
+		}
+	}
+	sort.Strings(unknown)
+	var parts []string
+	if len(unknown) > 0 {
+		parts = append(parts, "unknown features: "+strings.Join(unknown, ", "))
+	}
+	if len(missing) > 0 {
+		parts = append(parts, "missing features: "+strings.Join(missing, ", "))
+	}
+	if len(parts) > 0 {
+		return fmt.Errorf("engine: weights for %s: %s", v.Name, strings.Join(parts, "; "))
+	}
+	return nil
+}
+
+// LoadWeights reads weights for v in the JSON format Save writes. It rejects unknown fields,
+// weights for another variant, and a set of features that is not exactly FeatureNames(v),
+// with an error naming the unknown and the missing features. An empty "variant" means v.
+func LoadWeights(r io.Reader, v *Variant) (*Weights, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var w Weights
+	if err := dec.Decode(&w); err != nil {
+		return nil, fmt.Errorf("engine: weights: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("engine: weights: trailing data after the JSON object")
+	}
+	if err := w.Check(v); err != nil {
+		return nil, err
+	}
+	if w.Variant == "" {
+		w.Variant = v.Name
+	}
+	return &w, nil
+}
+
+//go:embed weights/*.json
+var weightFiles embed.FS
+
+// DefaultWeights returns a fresh copy of v's built-in weights, from the embedded file
+// weights/<variant>.json; a variant without a file gets generic weights (a king worth three
+// men when kings fly, one and a half otherwise).
+func DefaultWeights(v *Variant) *Weights {
+	if f, err := weightFiles.Open("weights/" + v.Name + ".json"); err == nil {
+		defer f.Close()
+		w, err := LoadWeights(f, v)
+		if err != nil {
+			panic(err) // the embedded files are checked by the tests
+		}
+		return w
+	}
+	w := &Weights{Variant: v.Name, Values: map[string]float64{
+		"man": 100, "king": 300, "advance": 1, "back_rank": 5, "centre": 3,
+		"mobility": 1, "king_mobility": 1, "runaway": 30, "tempo": 0, "king_diagonal": 10,
+	}}
+	if v.ShortKings {
+		w.Values["king"] = 150
+		delete(w.Values, "king_diagonal")
+	}
+	return w
+}

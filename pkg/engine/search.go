@@ -1,0 +1,596 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// The search is an iterative-deepening negamax alpha-beta with principal variation search,
+// a transposition table, and move ordering by the table's move, captures (largest first),
+// promotions, two killer moves per ply and a history table. At depth 0 a quiescence search
+// follows captures to the end: captures are compulsory, so a side that has one never stands
+// pat; a side without one stands on the static evaluation (or loses when it has no move at
+// all). Repetitions along the game and the search path score as draws, as do the variant's
+// move counters and special endings (DrawRules). Apart from the time and context limits the
+// search is deterministic: the same Searcher state, game and Limits give the same result.
+
+// Score bounds. A score above MateScore-MaxPly is a win in MateScore-score plies; below
+// -(MateScore-MaxPly) a loss in MateScore+score plies.
+const (
+	// MateScore is the score of a side to move that has already won (never reached: a win
+	// in n plies scores MateScore-n).
+	MateScore = 30000
+	// MaxDepth is the deepest nominal depth Search iterates to.
+	MaxDepth = 64
+	// MaxPly bounds the plies of the main search and the quiescence search together.
+	MaxPly = 128
+)
+
+const infinity = MateScore + 1
+
+// Limits bounds one search. The zero value has no limit other than MaxDepth. Depth and
+// Nodes give the same result on every run; MoveTime and the context do not.
+type Limits struct {
+	// Depth is the maximum nominal depth in plies (0: MaxDepth).
+	Depth int
+	// Nodes is the maximum number of nodes visited (0: no limit); the search never exceeds it.
+	Nodes int64
+	// MoveTime is the time allowed for the search (0: no limit). No new iteration starts
+	// after half of it has gone.
+	MoveTime time.Duration
+	// NoQuiescence evaluates the leaves statically instead of following captures.
+	NoQuiescence bool
+}
+
+// SearchResult is the outcome of a search.
+type SearchResult struct {
+	// Move is the move chosen; the zero Move when the side to move has no legal move.
+	Move Move
+	// Score is the score of Move for the side to move, in hundredths of a man (see MateScore).
+	Score int
+	// Depth is the last depth completed (0 when the root had a single legal move, or when
+	// not even depth 1 completed within the limits).
+	Depth int
+	// Nodes is the number of nodes visited (main and quiescence search).
+	Nodes int64
+	// PV is the principal variation, starting with Move.
+	PV []Move
+	// Elapsed is the time the search took.
+	Elapsed time.Duration
+	// Random is set when a player chose Move at random instead of searching.
+	Random bool
+}
+
+// TT entry bounds.
+const (
+	boundExact uint8 = iota + 1
+	boundLower
+	boundUpper
+)
+
+type ttEntry struct {
+	key   uint64
+	move  Move
+	score int32
+	depth int8
+	bound uint8
+}
+
+// Searcher searches positions of one variant with one set of weights. It keeps its
+// transposition table, killers and history between searches; call Clear between games for
+// reproducible games. A Searcher is not safe for concurrent use.
+type Searcher struct {
+	v      *Variant
+	t      *evalTables
+	w      [numFeatures]float64
+	tt     []ttEntry
+	ttMask uint64
+
+	killers [MaxPly][2]Move
+	history [2][64][64]int32
+
+	// the current search
+	ctx       context.Context
+	done      <-chan struct{}
+	deadline  time.Time
+	timed     bool
+	nodeLimit int64
+	nodes     int64
+	stopped   bool
+	noQS      bool
+	hist      []uint64 // hashes of the game since its last irreversible move, then the path
+	moves     [MaxPly][]Move
+	scores    [MaxPly][]int32
+	pv        [MaxPly][MaxPly]Move
+	pvLen     [MaxPly]int
+	rootBest  Move
+	rootScore int
+	rootFound bool
+}
+
+// NewSearcher returns a searcher for v using weights w (DefaultWeights(v) when nil) and a
+// transposition table of about hashMB MiB (at least 1). It panics when w does not fit v
+// (check with Weights.Check first).
+func NewSearcher(v *Variant, w *Weights, hashMB int) *Searcher {
+	if w == nil {
+		w = DefaultWeights(v)
+	}
+	if err := w.Check(v); err != nil {
+		panic(err)
+	}
+	s := &Searcher{v: v, t: tablesFor(v)}
+	s.w = w.vector(s.t)
+	if hashMB < 1 {
+		hashMB = 1
+	}
+	n := uint64(1)
+	for n*2*32 <= uint64(hashMB)<<20 {
+		n *= 2
+	}
+	s.tt = make([]ttEntry, n)
+	s.ttMask = n - 1
+	for i := range s.moves {
+		s.moves[i] = make([]Move, 0, 64)
+		s.scores[i] = make([]int32, 0, 64)
+	}
+	return s
+}
+
+// Variant returns the searcher's variant.
+func (s *Searcher) Variant() *Variant { return s.v }
+
+// Clear empties the transposition table, the killers and the history.
+func (s *Searcher) Clear() {
+	clear(s.tt)
+	s.killers = [MaxPly][2]Move{}
+	s.history = [2][64][64]int32{}
+}
+
+// Evaluate returns the static evaluation of p for the side to move, rounded to an integer.
+func (s *Searcher) Evaluate(p *Position) int {
+	var f [numFeatures]float64
+	s.t.compute(s.v, p, &f)
+	var sum float64
+	for i := range f {
+		sum += s.w[i] * f[i]
+	}
+	if sum >= 0 {
+		sum += 0.5
+	} else {
+		sum -= 0.5
+	}
+	e := int(sum)
+	const bound = MateScore - 2*MaxPly
+	return max(-bound, min(bound, e))
+}
+
+// drawState is the state of the variant's counted draw rules along the search path.
+type drawState struct {
+	noCapture, kingMoves int
+	eg                   [4]egState
+}
+
+type egState struct {
+	active bool
+	strong Color
+	count  int
+}
+
+// next returns the draw state after m is played from p to c (as Game.play counts).
+func (d drawState) next(v *Variant, p *Position, m Move, c *Position) drawState {
+	if m.IsCapture() {
+		d.noCapture, d.kingMoves = 0, 0
+	} else {
+		d.noCapture++
+		if p.Kings.Has(m.From) {
+			d.kingMoves++
+		} else {
+			d.kingMoves = 0
+		}
+	}
+	for i, rule := range v.Draw.Endgames {
+		if i >= len(d.eg) {
+			break
+		}
+		e := &d.eg[i]
+		if e.active && (!rule.StrongSideOnly || p.Side == e.strong) {
+			e.count++
+		}
+		holds, strong := rule.Holds(c)
+		if !holds || !e.active {
+			e.count = 0
+		}
+		e.active, e.strong = holds, strong
+	}
+	return d
+}
+
+// drawn reports whether a counted draw rule holds (repetitions are checked apart).
+func (d *drawState) drawn(v *Variant) bool {
+	r := &v.Draw
+	if r.NoCapturePlies > 0 && d.noCapture >= r.NoCapturePlies {
+		return true
+	}
+	if r.KingMovePlies > 0 && d.kingMoves >= r.KingMovePlies {
+		return true
+	}
+	for i, rule := range r.Endgames {
+		if i < len(d.eg) && d.eg[i].active && d.eg[i].count >= rule.Limit {
+			return true
+		}
+	}
+	return false
+}
+
+// irreversible reports whether m (played in p) can never be undone: a capture or a man move.
+func irreversible(p *Position, m Move) bool {
+	return m.IsCapture() || !p.Kings.Has(m.From)
+}
+
+// rootState replays g to find the draw state and the repetition history of its position.
+func (s *Searcher) rootState(g *Game) drawState {
+	positions, moves := g.Positions(), g.Moves()
+	var d drawState
+	for i, rule := range s.v.Draw.Endgames {
+		if i < len(d.eg) {
+			d.eg[i].active, d.eg[i].strong = rule.Holds(&positions[0])
+		}
+	}
+	from := 0
+	for i, m := range moves {
+		d = d.next(s.v, &positions[i], m, &positions[i+1])
+		if irreversible(&positions[i], m) {
+			from = i + 1
+		}
+	}
+	s.hist = s.hist[:0]
+	for _, p := range positions[from:] {
+		s.hist = append(s.hist, p.Hash)
+	}
+	return d
+}
+
+// Search searches the current position of g within lim and returns the best move found. A
+// depth-1 search always completes unless the node limit, the time or ctx stop it first; if
+// nothing completed, Move is the first legal move in the searcher's order. When the game
+// has a single legal move, Search returns it at once with Depth 0 and a static score.
+func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult {
+	start := time.Now()
+	root := g.Position()
+	s.ctx, s.done = ctx, ctx.Done()
+	s.timed = false
+	if lim.MoveTime > 0 {
+		s.deadline, s.timed = start.Add(lim.MoveTime), true
+	}
+	if dl, ok := ctx.Deadline(); ok && (!s.timed || dl.Before(s.deadline)) {
+		s.deadline, s.timed = dl, true
+	}
+	s.nodeLimit = lim.Nodes
+	s.nodes = 0
+	s.stopped = false
+	s.noQS = lim.NoQuiescence
+	ds := s.rootState(g)
+
+	res := SearchResult{}
+	legal := s.v.Generate(nil, &root)
+	if len(legal) == 0 {
+		res.Score = -MateScore
+		res.Elapsed = time.Since(start)
+		return res
+	}
+	res.Move = legal[0]
+	res.PV = []Move{legal[0]}
+	if len(legal) == 1 {
+		res.Score = s.Evaluate(&root)
+		res.Elapsed = time.Since(start)
+		return res
+	}
+	maxDepth := lim.Depth
+	if maxDepth <= 0 || maxDepth > MaxDepth {
+		maxDepth = MaxDepth
+	}
+	for depth := 1; depth <= maxDepth; depth++ {
+		s.rootFound = false
+		score := s.search(&root, depth, 0, -infinity, infinity, ds, len(s.hist)-1)
+		if s.stopped {
+			if s.rootFound && depth > 1 {
+				// the first root move searched is the previous best (the table's move),
+				// so a move that beat it in the unfinished iteration is better still
+				res.Move, res.Score = s.rootBest, s.rootScore
+				if len(res.PV) == 0 || res.PV[0] != res.Move {
+					res.PV = []Move{res.Move}
+				}
+			} else if s.rootFound && res.Depth == 0 {
+				res.Move, res.Score, res.PV = s.rootBest, s.rootScore, []Move{s.rootBest}
+			}
+			break
+		}
+		res.Depth = depth
+		res.Score = score
+		res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
+		if len(res.PV) > 0 {
+			res.Move = res.PV[0]
+		}
+		if score > MateScore-MaxPly || score < -(MateScore-MaxPly) {
+			if MateScore-abs(score) <= depth {
+				break // a forced result within the horizon: deeper searches cannot change it
+			}
+		}
+		if lim.MoveTime > 0 && time.Since(start) > lim.MoveTime/2 {
+			break
+		}
+	}
+	res.Nodes = s.nodes
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// visit counts a node and reports whether the search must stop.
+func (s *Searcher) visit() bool {
+	if s.stopped {
+		return true
+	}
+	if s.nodeLimit > 0 && s.nodes >= s.nodeLimit {
+		s.stopped = true
+		return true
+	}
+	s.nodes++
+	if s.nodes&1023 == 0 {
+		select {
+		case <-s.done:
+			s.stopped = true
+			return true
+		default:
+		}
+		if s.timed && !time.Now().Before(s.deadline) {
+			s.stopped = true
+			return true
+		}
+	}
+	return false
+}
+
+// repeated reports whether the position on top of s.hist occurred before at or after index
+// from (the first position after the last irreversible move), with the same side to move.
+func (s *Searcher) repeated(from int) bool {
+	n := len(s.hist) - 1
+	h := s.hist[n]
+	for i := n - 2; i >= from; i -= 2 {
+		if s.hist[i] == h {
+			return true
+		}
+	}
+	return false
+}
+
+func ttScore(score, ply int) int32 {
+	switch {
+	case score > MateScore-MaxPly:
+		score += ply
+	case score < -(MateScore - MaxPly):
+		score -= ply
+	}
+	return int32(score)
+}
+
+func fromTT(score int32, ply int) int {
+	x := int(score)
+	switch {
+	case x > MateScore-MaxPly:
+		x -= ply
+	case x < -(MateScore - MaxPly):
+		x += ply
+	}
+	return x
+}
+
+// search is the main alpha-beta search of p; from is the index in s.hist of the first
+// position after the last irreversible move (p itself is s.hist's last entry).
+func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState, from int) int {
+	if depth <= 0 {
+		return s.quiesce(p, ply, alpha, beta)
+	}
+	s.pvLen[ply] = ply
+	if s.visit() {
+		return 0
+	}
+	moves := s.v.Generate(s.moves[ply][:0], p)
+	s.moves[ply] = moves
+	if len(moves) == 0 {
+		return -(MateScore - ply)
+	}
+	if ply > 0 && (s.repeated(from) || ds.drawn(s.v)) {
+		return 0
+	}
+	if ply >= MaxPly-1 {
+		return s.Evaluate(p)
+	}
+	pvNode := beta-alpha > 1
+
+	// transposition table
+	var ttMove Move
+	hasTT := false
+	e := &s.tt[p.Hash&s.ttMask]
+	if e.key == p.Hash && e.bound != 0 {
+		ttMove, hasTT = e.move, true
+		if !pvNode && int(e.depth) >= depth {
+			sc := fromTT(e.score, ply)
+			switch {
+			case e.bound == boundExact,
+				e.bound == boundLower && sc >= beta,
+				e.bound == boundUpper && sc <= alpha:
+				return sc
+			}
+		}
+	}
+
+	s.order(p, moves, ply, ttMove, hasTT)
+	best, bestMove := -infinity, moves[0]
+	alpha0 := alpha
+	for i := range moves {
+		m := s.moves[ply][i]
+		c := p.Play(m)
+		nds := ds.next(s.v, p, m, &c)
+		cfrom := from
+		if irreversible(p, m) {
+			cfrom = len(s.hist)
+		}
+		s.hist = append(s.hist, c.Hash)
+		// a move that is the only reply is not a choice: do not count it against the depth
+		ext := 0
+		if len(moves) == 1 && ply < MaxDepth {
+			ext = 1
+		}
+		var score int
+		if i == 0 {
+			score = -s.search(&c, depth-1+ext, ply+1, -beta, -alpha, nds, cfrom)
+		} else {
+			score = -s.search(&c, depth-1+ext, ply+1, -alpha-1, -alpha, nds, cfrom)
+			if score > alpha && score < beta && !s.stopped {
+				score = -s.search(&c, depth-1+ext, ply+1, -beta, -alpha, nds, cfrom)
+			}
+		}
+		s.hist = s.hist[:len(s.hist)-1]
+		if s.stopped {
+			return 0
+		}
+		if score > best {
+			best, bestMove = score, m
+			if score > alpha {
+				alpha = score
+				s.pv[ply][ply] = m
+				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+				s.pvLen[ply] = s.pvLen[ply+1]
+				if ply == 0 {
+					s.rootBest, s.rootScore, s.rootFound = m, score, true
+				}
+				if alpha >= beta {
+					if !m.IsCapture() {
+						if s.killers[ply][0] != m {
+							s.killers[ply][1] = s.killers[ply][0]
+							s.killers[ply][0] = m
+						}
+						h := &s.history[p.Side][m.From][m.To]
+						*h += int32(depth * depth)
+						if *h > 1<<20 {
+							s.ageHistory()
+						}
+					}
+					break
+				}
+			}
+		}
+	}
+	bound := boundExact
+	switch {
+	case best <= alpha0:
+		bound = boundUpper
+	case best >= beta:
+		bound = boundLower
+	}
+	if e.key != p.Hash || int(e.depth) <= depth || bound == boundExact {
+		*e = ttEntry{key: p.Hash, move: bestMove, score: ttScore(best, ply), depth: int8(depth), bound: bound}
+	}
+	return best
+}
+
+func (s *Searcher) ageHistory() {
+	for c := range s.history {
+		for i := range s.history[c] {
+			for j := range s.history[c][i] {
+				s.history[c][i][j] /= 2
+			}
+		}
+	}
+}
+
+// quiesce searches captures to the end: a side with a capture must take, so it does not
+// stand pat; a side without one stands on the static evaluation.
+func (s *Searcher) quiesce(p *Position, ply, alpha, beta int) int {
+	s.pvLen[ply] = ply
+	if s.visit() {
+		return 0
+	}
+	if s.noQS || !s.v.HasCapture(p) {
+		if !s.v.HasMoves(p) {
+			return -(MateScore - ply)
+		}
+		return s.Evaluate(p)
+	}
+	if ply >= MaxPly-1 {
+		return s.Evaluate(p)
+	}
+	moves := s.v.Generate(s.moves[ply][:0], p)
+	s.moves[ply] = moves
+	s.order(p, moves, ply, Move{}, false)
+	best := -infinity
+	for i := range moves {
+		m := s.moves[ply][i]
+		c := p.Play(m)
+		score := -s.quiesce(&c, ply+1, -beta, -alpha)
+		if s.stopped {
+			return 0
+		}
+		if score > best {
+			best = score
+			if score > alpha {
+				alpha = score
+				s.pv[ply][ply] = m
+				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+				s.pvLen[ply] = s.pvLen[ply+1]
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// order sorts moves (s.moves[ply]) best first: the table's move, captures by the number of
+// pieces (kings first among equals), promotions, killers, then by history.
+func (s *Searcher) order(p *Position, moves []Move, ply int, ttMove Move, hasTT bool) {
+	if len(moves) < 2 {
+		return
+	}
+	sc := s.scores[ply][:0]
+	for _, m := range moves {
+		var x int32
+		switch {
+		case hasTT && m == ttMove:
+			x = 1 << 30
+		case m.IsCapture():
+			x = 1<<26 + int32(m.Captured.Count())<<8 + int32((m.Captured&p.Kings).Count())<<4
+			if m.Promote {
+				x += 2
+			}
+		case m.Promote:
+			x = 1 << 25
+		case m == s.killers[ply][0]:
+			x = 1 << 24
+		case m == s.killers[ply][1]:
+			x = 1<<24 - 1
+		default:
+			x = s.history[p.Side][m.From][m.To]
+		}
+		sc = append(sc, x)
+	}
+	s.scores[ply] = sc
+	// insertion sort, stable: equal scores keep the generator's order
+	for i := 1; i < len(moves); i++ {
+		m, x := moves[i], sc[i]
+		j := i
+		for j > 0 && sc[j-1] < x {
+			moves[j], sc[j] = moves[j-1], sc[j-1]
+			j--
+		}
+		moves[j], sc[j] = m, x
+	}
+}
