@@ -1,0 +1,70 @@
+package pdn
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. A *SyntaxError or *GameError unwraps to one of them, so
+// callers can test the cause with errors.Is.
+var (
+	// ErrTokenTooLong means a token (usually a comment) is longer than
+	// Reader.MaxTokenSize.
+	ErrTokenTooLong = errors.New("token too long")
+	// ErrUnterminatedComment means a '{' comment has no closing '}'.
+	ErrUnterminatedComment = errors.New("unterminated comment")
+	// ErrUnterminatedString means a tag value has no closing '"'.
+	ErrUnterminatedString = errors.New("unterminated string")
+	// ErrUnterminatedSetup means a /FEN/ setup command has no closing '/'.
+	ErrUnterminatedSetup = errors.New("unterminated setup command")
+	// ErrUnexpectedToken means a token that the grammar does not allow here.
+	ErrUnexpectedToken = errors.New("unexpected token")
+	// ErrInvalidMove means a move that is not well-formed PDN (syntax only:
+	// legality is the engine's business).
+	ErrInvalidMove = errors.New("invalid move")
+	// ErrInvalidTag means a malformed tag pair.
+	ErrInvalidTag = errors.New("invalid tag")
+	// ErrMissingTerminator means a game that is not ended by '*' or a result
+	// before the next tag section.
+	ErrMissingTerminator = errors.New("missing game terminator")
+	// ErrEmptyGame means a game separator with no game before it.
+	ErrEmptyGame = errors.New("empty game")
+	// ErrUnbalanced means a ')' with no '(' or a '(' never closed.
+	ErrUnbalanced = errors.New("unbalanced variation")
+	// ErrTooDeep means variations nested deeper than Reader.MaxDepth.
+	ErrTooDeep = errors.New("variations nested too deep")
+	// ErrEncoding means text that is not valid in the expected encoding.
+	ErrEncoding = errors.New("invalid text encoding")
+)
+
+// SyntaxError is a problem at a position of the input. It unwraps to one of
+// the Err* sentinels.
+type SyntaxError struct {
+	Pos Pos
+	Err error
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("pdn: line %d, column %d: %v", e.Pos.Line, e.Pos.Column, e.Err)
+}
+
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// GameError is returned by Reader.Next together with the (partial) game
+// that could not be read cleanly. Game is the 1-based index of the game in
+// the stream. The reader has already skipped to the next game.
+type GameError struct {
+	Game int
+	Pos  Pos
+	Err  error // usually a *SyntaxError
+}
+
+func (e *GameError) Error() string {
+	var se *SyntaxError
+	if errors.As(e.Err, &se) {
+		return fmt.Sprintf("pdn: game %d: line %d, column %d: %v", e.Game, se.Pos.Line, se.Pos.Column, se.Err)
+	}
+	return fmt.Sprintf("pdn: game %d: line %d, column %d: %v", e.Game, e.Pos.Line, e.Pos.Column, e.Err)
+}
+
+func (e *GameError) Unwrap() error { return e.Err }

@@ -1,0 +1,606 @@
+package pdn
+
+import (
+	"io"
+	"strings"
+)
+
+// DefaultMaxDepth is the default limit on nested variations.
+const DefaultMaxDepth = 100
+
+// Reader reads games from PDN text, one at a time. Set the exported
+// fields before the first call to Next.
+//
+// By default the reader is lenient: it reads what real archives contain
+// and records each leniency as a Warning on the game. With Strict set it
+// follows the PDN 3.0 reading grammar, and any construct outside it makes
+// Next return a *GameError (the game is still returned, read leniently).
+type Reader struct {
+	// Strict selects the PDN 3.0 reading grammar. Localised tag names are
+	// then kept as written.
+	Strict bool
+	// Encoding of the input; EncodingAuto (the default) detects it.
+	Encoding Encoding
+	// MaxTokenSize limits one token (comment, tag value); 0 means
+	// DefaultMaxTokenSize.
+	MaxTokenSize int
+	// MaxDepth limits nested variations; 0 means DefaultMaxDepth.
+	MaxDepth int
+
+	s      *Scanner
+	peeked bool
+	game   int
+
+	// state of the game being read
+	g        *Game
+	gerr     error
+	moveSlab []Move
+	sqSlab   []Square
+	intern   map[string]string
+}
+
+// NewReader returns a Reader that reads from r. It buffers r itself.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{s: NewScanner(r)}
+}
+
+// Games returns the number of games returned so far.
+func (r *Reader) Games() int { return r.game }
+
+// Offset returns how many input bytes the reader has consumed, for
+// progress reports.
+func (r *Reader) Offset() int64 { return r.s.base + int64(r.s.i) }
+
+// Encoding in use (known after the first call to Next).
+func (r *Reader) DetectedEncoding() Encoding { return r.s.DetectedEncoding() }
+
+func (r *Reader) next() (*Token, error) {
+	if r.peeked {
+		r.peeked = false
+		return &r.s.tok, nil
+	}
+	return r.s.Next()
+}
+
+func (r *Reader) unread() { r.peeked = true }
+
+// warn records a warning on the current game; in strict mode a kind the
+// grammar rejects becomes the game's error.
+func (r *Reader) warn(k WarningKind, p Pos, text string) {
+	w := Warning{Kind: k, Pos: p, Text: text}
+	r.g.Warnings = append(r.g.Warnings, w)
+	if r.Strict && k.Strict() && r.gerr == nil {
+		r.gerr = w.err()
+	}
+}
+
+// note records a warning that is never an error.
+func (r *Reader) note(k WarningKind, p Pos, text string) {
+	r.g.Warnings = append(r.g.Warnings, Warning{Kind: k, Pos: p, Text: text})
+}
+
+func (r *Reader) fail(err error) {
+	if r.gerr == nil {
+		r.gerr = err
+	}
+}
+
+func (r *Reader) str(b []byte) string {
+	if len(b) > 32 {
+		return string(b)
+	}
+	if s, ok := r.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if r.intern == nil {
+		r.intern = make(map[string]string)
+	}
+	if len(r.intern) < 1<<14 {
+		r.intern[s] = s
+	}
+	return s
+}
+
+func (r *Reader) newMove() *Move {
+	if len(r.moveSlab) == 0 {
+		r.moveSlab = make([]Move, 128)
+	}
+	m := &r.moveSlab[0]
+	r.moveSlab = r.moveSlab[1:]
+	return m
+}
+
+func (r *Reader) squares(sq []Square) []Square {
+	if len(sq) > len(r.sqSlab) {
+		n := 1024
+		if len(sq) > n {
+			n = len(sq)
+		}
+		r.sqSlab = make([]Square, n)
+	}
+	out := r.sqSlab[:len(sq):len(sq)]
+	copy(out, sq)
+	r.sqSlab = r.sqSlab[len(sq):]
+	return out
+}
+
+// line is one open level of movetext: the main line or a variation.
+type line struct {
+	nodes []Node
+	pos   Pos
+}
+
+// Next reads the next game. It returns io.EOF when there are no more
+// games. A game that breaks the grammar (in strict mode) or has a lexical
+// error is returned together with a *GameError; the reader has then
+// already moved on to the next game, so the caller may keep calling Next.
+// Other errors come from the underlying reader and end the stream.
+func (r *Reader) Next() (*Game, error) {
+	if r.s == nil {
+		panic("pdn: Reader not created by NewReader")
+	}
+	if !r.s.started {
+		r.s.Encoding = r.Encoding
+		r.s.MaxTokenSize = r.MaxTokenSize
+		r.s.Warn = func(w Warning) {
+			if r.Strict && w.Kind.Strict() && r.gerr == nil {
+				r.gerr = w.err()
+			}
+			r.g.Warnings = append(r.g.Warnings, w)
+		}
+	}
+	maxDepth := r.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	g := &Game{}
+	r.g = g
+	r.gerr = nil
+	var stack []line // open variations; the current line is cur
+	var cur []Node
+	content := false // tags or movetext seen
+	inBody := false
+	var pendNum int
+	var pendCont bool
+	var pendPos Pos
+	hasPend := false
+	lastMove := func() *Move {
+		if n := len(cur); n > 0 && cur[n-1].Kind == MoveNode {
+			return cur[n-1].Move
+		}
+		return nil
+	}
+	start := func(p Pos) {
+		if !content {
+			content = true
+			g.Pos = p
+		}
+	}
+	body := func(p Pos) {
+		start(p)
+		inBody = true
+		if hasPend {
+			// A move number must be followed by a move.
+			r.warn(WarnMoveNumber, pendPos, "move number not followed by a move")
+			hasPend = false
+		}
+	}
+	finish := func(result string, p Pos) (*Game, error) {
+		if hasPend {
+			r.warn(WarnMoveNumber, pendPos, "move number at end of game")
+		}
+		for len(stack) > 0 {
+			r.warn(WarnUnbalanced, p, "variation not closed")
+			v := cur
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			cur = append(top.nodes, Node{Kind: VariationNode, Variation: v, Pos: top.pos})
+		}
+		g.Moves = cur
+		g.Result = result
+		if tr, ok := g.Tag("Result"); ok && result != "*" && strings.TrimSpace(tr) != result {
+			r.note(WarnResultMismatch, p, "terminator "+result+", Result tag "+tr)
+		}
+		r.game++
+		if r.gerr != nil {
+			ge := &GameError{Game: r.game, Err: r.gerr}
+			if se, ok := r.gerr.(*SyntaxError); ok {
+				ge.Pos = se.Pos
+			}
+			return g, ge
+		}
+		return g, nil
+	}
+	for {
+		t, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		switch t.Kind {
+		case TokEOF:
+			if !content && !hasPend {
+				return nil, io.EOF
+			}
+			if !content {
+				start(t.Pos)
+			}
+			if inBody || hasPend {
+				r.note(WarnMissingTerminator, t.Pos, "end of input")
+			}
+			return finish("*", t.Pos)
+
+		case TokTagOpen:
+			if inBody || hasPend {
+				r.unread()
+				r.warn(WarnMissingTerminator, t.Pos, "tag section starts before the game ended")
+				return finish("*", t.Pos)
+			}
+			start(t.Pos)
+			r.readTag(g, t.Pos)
+
+		case TokMoveNumber:
+			start(t.Pos)
+			inBody = true
+			if hasPend {
+				r.warn(WarnMoveNumber, pendPos, "move number not followed by a move")
+			}
+			hasPend, pendNum, pendCont, pendPos = true, t.num, t.cont, t.Pos
+
+		case TokMove, TokEllipsis:
+			start(t.Pos)
+			inBody = true
+			m := r.newMove()
+			if hasPend {
+				m.Number, m.Continuation = pendNum, pendCont
+				hasPend = false
+			}
+			if t.Kind == TokMove {
+				m.Text = r.str(t.text)
+				m.Squares = r.squares(t.squares)
+				m.Sep = t.sep
+			} else {
+				m.Text = "..."
+			}
+			cur = append(cur, Node{Kind: MoveNode, Move: m, Pos: t.Pos})
+
+		case TokStrength:
+			m := lastMove()
+			if m == nil || m.Strength != "" {
+				body(t.Pos)
+				r.warn(WarnStrength, t.Pos, "move strength "+string(t.text)+" not after a move")
+				break
+			}
+			m.Strength = r.str(t.text)
+
+		case TokNAG:
+			body(t.Pos)
+			cur = append(cur, Node{Kind: NAGNode, NAG: t.num, Pos: t.Pos})
+
+		case TokComment, TokLineComment:
+			if t.Kind == TokLineComment {
+				r.warn(WarnLineComment, t.Pos, "")
+			}
+			// A comment between a move number and its move keeps the number.
+			start(t.Pos)
+			inBody = true
+			txt := string(t.text)
+			if t.Kind == TokLineComment && strings.IndexByte(txt, '}') >= 0 {
+				txt = strings.ReplaceAll(txt, "}", "")
+			}
+			cur = append(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
+			if hasPend {
+				r.warn(WarnMoveNumber, t.Pos, "comment between move number and move")
+			}
+
+		case TokSetup:
+			body(t.Pos)
+			cur = append(cur, Node{Kind: SetupNode, Text: string(t.text), Pos: t.Pos})
+
+		case TokLParen:
+			body(t.Pos)
+			if len(stack) >= maxDepth {
+				r.fail(&SyntaxError{Pos: t.Pos, Err: ErrTooDeep})
+				r.skipVariation()
+				break
+			}
+			stack = append(stack, line{nodes: cur, pos: t.Pos})
+			cur = nil
+
+		case TokRParen:
+			body(t.Pos)
+			if len(stack) == 0 {
+				r.warn(WarnUnbalanced, t.Pos, "')' without '('")
+				break
+			}
+			v := cur
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			cur = append(top.nodes, Node{Kind: VariationNode, Variation: v, Pos: top.pos})
+
+		case TokStar, TokResult:
+			if t.Kind == TokStar && t.Glued && lastMove() != nil && lastMove().Strength == "" {
+				// PDN 2.0 "star move": '*' glued to a move and more
+				// movetext on the same line.
+				p := t.Pos
+				nt, err := r.next()
+				if err != nil {
+					return nil, err
+				}
+				r.unread()
+				if nt.Pos.Line == p.Line && continuesBody(nt.Kind) {
+					r.warn(WarnStrength, p, "'*' glued to a move read as a move strength")
+					lastMove().Strength = "*"
+					break
+				}
+				t = &Token{Kind: TokStar, Pos: p, text: []byte{'*'}}
+			}
+			if !content && !hasPend {
+				start(t.Pos)
+				r.warn(WarnEmptyGame, t.Pos, "")
+			}
+			return finish(r.str(t.text), t.Pos)
+
+		case TokUnknown:
+			txt := string(t.text)
+			switch {
+			case strings.Trim(txt, "-") == "":
+				hasPend = false
+				body(t.Pos)
+				r.warn(WarnUnknownMove, t.Pos, txt)
+			case hasLetter(txt):
+				body(t.Pos)
+				r.warn(WarnStrayText, t.Pos, txt)
+				cur = append(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
+			default:
+				r.warn(WarnStrayToken, t.Pos, txt)
+			}
+
+		case TokTagClose, TokString, TokTagName:
+			r.warn(WarnStrayToken, t.Pos, string(t.raw))
+
+		case TokError:
+			start(t.Pos)
+			r.fail(t.Err)
+		}
+	}
+}
+
+// continuesBody reports whether a token of kind k can continue movetext.
+func continuesBody(k TokenKind) bool {
+	switch k {
+	case TokMoveNumber, TokMove, TokEllipsis, TokComment, TokNAG, TokLParen, TokRParen, TokSetup:
+		return true
+	}
+	return false
+}
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isLetter(s[i]) || s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// skipVariation skips tokens up to the ')' that closes a variation that
+// is nested too deep.
+func (r *Reader) skipVariation() {
+	depth := 1
+	for depth > 0 {
+		t, err := r.next()
+		if err != nil || t.Kind == TokEOF {
+			r.unread()
+			return
+		}
+		switch t.Kind {
+		case TokLParen:
+			depth++
+		case TokRParen:
+			depth--
+		case TokStar, TokResult, TokTagOpen:
+			r.unread()
+			return
+		}
+	}
+}
+
+// readTag reads a tag pair after its '['.
+func (r *Reader) readTag(g *Game, p Pos) {
+	t, _ := r.next()
+	var name, value string
+	var rawName string
+	hasName, hasValue := false, false
+	if t.Kind == TokTagName {
+		rawName = string(t.text)
+		hasName = rawName != ""
+		t, _ = r.next()
+	}
+	if t.Kind == TokString {
+		value = string(t.text)
+		hasValue = true
+		t, _ = r.next()
+	}
+	if t.Kind != TokTagClose {
+		r.warn(WarnTagSyntax, t.Pos, "missing ']' in tag "+rawName)
+		r.unread()
+	}
+	if !hasName || !hasValue {
+		r.warn(WarnTagSyntax, p, "tag "+strings.TrimSpace(rawName+" "+value)+" without name or value dropped")
+		return
+	}
+	name = rawName
+	if !isIdent(name) {
+		fixed := repairTagName(name)
+		r.warn(WarnTagName, p, name+" read as "+fixed)
+		name = fixed
+	} else if !r.Strict {
+		if std, ok := localizedTags[name]; ok {
+			r.note(WarnLocalizedTag, p, name+" read as "+std)
+			name = std
+		}
+	}
+	name = r.str([]byte(name))
+	if _, dup := g.Tag(name); dup {
+		r.note(WarnDuplicateTag, p, name)
+	}
+	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+}
+
+// isIdent reports whether s matches [A-Z][A-Za-z0-9_]*.
+func isIdent(s string) bool {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// localizedTags maps tag names seen in localised exports to the standard
+// names: Italian FID software (W/succeed/Campionato Assoluto 2005.pdn)
+// and French TurboDambase exports (Yodachess games(19).pdn).
+var localizedTags = map[string]string{
+	"Dati":               "Event",
+	"Bianco":             "White",
+	"Nero":               "Black",
+	"Risultato":          "Result",
+	"Luogo":              "Site",
+	"Turno":              "Round",
+	"Événement":          "Event",
+	"Evenement":          "Event",
+	"Blanc":              "White",
+	"Noir":               "Black",
+	"Résultat":           "Result",
+	"Resultat":           "Result",
+	"Manche":             "Round",
+	"Type de jeu":        "GameType",
+	"Heure blanche":      "WhiteTime",
+	"Heure noire":        "BlackTime",
+	"Titre blanc":        "WhiteTitle",
+	"Titre noir":         "BlackTitle",
+	"Évaluation blanche": "WhiteRating",
+	"Évaluation noire":   "BlackRating",
+}
+
+// repairTagName turns a tag name that is not an identifier into one:
+// HTML numeric entities are decoded, localised names mapped, and other
+// characters dropped or replaced.
+func repairTagName(name string) string {
+	name = decodeEntities(name)
+	if std, ok := localizedTags[name]; ok {
+		return std
+	}
+	var b strings.Builder
+	upper := true
+	for _, c := range name {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_':
+			if upper && c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b.WriteRune(c)
+			upper = false
+		case c == ' ' || c == '-' || c == '\t':
+			upper = true
+		default:
+			if r, ok := foldAccent(c); ok {
+				if upper && r >= 'a' && r <= 'z' {
+					r -= 'a' - 'A'
+				}
+				b.WriteRune(r)
+				upper = false
+			}
+		}
+	}
+	s := b.String()
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		s = "X" + s
+	}
+	return s
+}
+
+// foldAccent maps common accented Latin letters to their base letter.
+func foldAccent(c rune) (rune, bool) {
+	const from = "àáâãäåçèéêëìíîïñòóôõöùúûüýÿÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÛÜÝ"
+	const to = "aaaaaaceeeeiiiinooooouuuuyyAAAAAACEEEEIIIINOOOOOUUUUY"
+	i := 0
+	for _, f := range from {
+		if f == c {
+			return rune(to[i]), true
+		}
+		i++
+	}
+	return 0, false
+}
+
+// decodeEntities decodes &#xHH; &#DD; and &amp;-style entities.
+func decodeEntities(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '&' {
+			if j := strings.IndexByte(s[i:], ';'); j > 1 && j < 12 {
+				ent := s[i+1 : i+j]
+				if r, ok := entityRune(ent); ok {
+					b.WriteRune(r)
+					i += j
+					continue
+				}
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func entityRune(ent string) (rune, bool) {
+	switch ent {
+	case "amp":
+		return '&', true
+	case "quot":
+		return '"', true
+	case "apos":
+		return '\'', true
+	case "lt":
+		return '<', true
+	case "gt":
+		return '>', true
+	}
+	if len(ent) < 2 || ent[0] != '#' {
+		return 0, false
+	}
+	base, digits := 10, ent[1:]
+	if digits[0] == 'x' || digits[0] == 'X' {
+		base, digits = 16, digits[1:]
+	}
+	if digits == "" {
+		return 0, false
+	}
+	var v rune
+	for _, c := range digits {
+		var d rune
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case base == 16 && c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case base == 16 && c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		v = v*rune(base) + d
+		if v > 0x10FFFF {
+			return 0, false
+		}
+	}
+	return v, true
+}

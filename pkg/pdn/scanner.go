@@ -1,0 +1,730 @@
+package pdn
+
+import (
+	"bytes"
+	"io"
+	"unicode/utf8"
+)
+
+// DefaultMaxTokenSize is the default limit on the length of one token
+// (in practice: one comment or tag value).
+const DefaultMaxTokenSize = 1 << 20
+
+const (
+	minBufSize  = 64 << 10
+	sampleSize  = 64 << 10
+	maxEmptyRds = 100
+)
+
+// Scanner splits PDN input into tokens. It reads through its own buffer
+// and never holds more than the largest token in memory. Set the exported
+// fields before the first call to Next.
+//
+// The scanner is lenient: it accepts what real files contain (see the
+// package documentation) and reports each leniency through Warn.
+type Scanner struct {
+	// Encoding of the input; EncodingAuto detects it.
+	Encoding Encoding
+	// MaxTokenSize limits the length of one token; longer tokens are
+	// skipped and returned as TokError with ErrTokenTooLong. 0 means
+	// DefaultMaxTokenSize.
+	MaxTokenSize int
+	// Warn, if not nil, is called for each leniency the scanner applies.
+	Warn func(Warning)
+
+	r         io.Reader
+	buf       []byte
+	i, n      int   // unread data is buf[i:n]
+	base      int64 // stream offset of buf[0]
+	line      int
+	lineStart int64 // stream offset of the first byte of the current line
+	rerr      error // sticky read error
+	started   bool
+	enc       Encoding
+	afterOpen bool // the previous token was '['
+	tok       Token
+	sq        []Square
+	scratch   []byte
+	dec       []byte
+}
+
+// NewScanner returns a Scanner reading from r.
+func NewScanner(r io.Reader) *Scanner {
+	return &Scanner{r: r, line: 1}
+}
+
+// DetectedEncoding returns the encoding in use, once Next has been called.
+func (s *Scanner) DetectedEncoding() Encoding { return s.enc }
+
+func (s *Scanner) maxTok() int {
+	if s.MaxTokenSize > 0 {
+		return s.MaxTokenSize
+	}
+	return DefaultMaxTokenSize
+}
+
+// fill reads until at least k unread bytes are buffered or input ends.
+// It reports whether k bytes are available.
+func (s *Scanner) fill(k int) bool {
+	for s.i+k > s.n {
+		if s.rerr != nil {
+			return false
+		}
+		if s.i > 0 && s.i+k > len(s.buf) {
+			copy(s.buf, s.buf[s.i:s.n])
+			s.base += int64(s.i)
+			s.n -= s.i
+			s.i = 0
+		}
+		if s.n == len(s.buf) || k > len(s.buf) {
+			size := 2 * len(s.buf)
+			if size < minBufSize {
+				size = minBufSize
+			}
+			for size < k {
+				size *= 2
+			}
+			nb := make([]byte, size)
+			copy(nb, s.buf[s.i:s.n])
+			s.base += int64(s.i)
+			s.n -= s.i
+			s.i = 0
+			s.buf = nb
+		}
+		empty := 0
+		for {
+			m, err := s.r.Read(s.buf[s.n:])
+			s.n += m
+			if err != nil {
+				s.rerr = err
+				break
+			}
+			if m > 0 {
+				break
+			}
+			if empty++; empty > maxEmptyRds {
+				s.rerr = io.ErrNoProgress
+				break
+			}
+		}
+	}
+	return true
+}
+
+// peek returns the byte at s.i+j, or -1 at end of input.
+func (s *Scanner) peek(j int) int {
+	if s.i+j < s.n {
+		return int(s.buf[s.i+j])
+	}
+	if !s.fill(j + 1) {
+		return -1
+	}
+	return int(s.buf[s.i+j])
+}
+
+func (s *Scanner) pos() Pos {
+	off := s.base + int64(s.i)
+	return Pos{Offset: off, Line: s.line, Column: int(off-s.lineStart) + 1}
+}
+
+func (s *Scanner) warn(k WarningKind, p Pos, text string) {
+	if s.Warn != nil {
+		s.Warn(Warning{Kind: k, Pos: p, Text: text})
+	}
+}
+
+// consumeLines advances past k bytes that may contain line breaks.
+func (s *Scanner) consumeLines(k int) {
+	b := s.buf[s.i : s.i+k]
+	for j := 0; j < len(b); j++ {
+		switch b[j] {
+		case '\n':
+			s.line++
+			s.lineStart = s.base + int64(s.i+j+1)
+		case '\r':
+			if j+1 < len(b) && b[j+1] == '\n' {
+				continue
+			}
+			if j+1 == len(b) && s.peek(k) == '\n' {
+				continue
+			}
+			s.line++
+			s.lineStart = s.base + int64(s.i+j+1)
+		}
+	}
+	s.i += k
+}
+
+func (s *Scanner) start() {
+	s.started = true
+	s.fill(sampleSize)
+	if s.n-s.i >= 3 && s.buf[s.i] == 0xEF && s.buf[s.i+1] == 0xBB && s.buf[s.i+2] == 0xBF {
+		s.warn(WarnBOM, s.pos(), "")
+		s.i += 3
+		s.lineStart = 3
+	}
+	s.enc = s.Encoding
+	if s.enc == EncodingAuto {
+		s.enc = detectEncoding(s.buf[s.i:s.n], s.rerr != nil)
+	}
+}
+
+// Err returns the first read error other than io.EOF.
+func (s *Scanner) Err() error {
+	if s.rerr == io.EOF {
+		return nil
+	}
+	return s.rerr
+}
+
+// Next returns the next token. At the end of input it returns a TokEOF
+// token; the error is a read error from the underlying reader, if any.
+// Lexical problems do not stop the scanner: they come back as TokError
+// tokens (or, when the scanner could repair them, as warnings).
+func (s *Scanner) Next() (*Token, error) {
+	if !s.started {
+		s.start()
+	}
+	t := &s.tok
+	*t = Token{}
+	glued := true
+	// Skip whitespace and % comments.
+	for {
+		if s.i >= s.n && !s.fill(1) {
+			t.Kind = TokEOF
+			t.Pos = s.pos()
+			return t, s.Err()
+		}
+		c := s.buf[s.i]
+		switch c {
+		case ' ', '\t', '\f', '\v':
+			s.i++
+		case '\n':
+			s.i++
+			s.line++
+			s.lineStart = s.base + int64(s.i)
+		case '\r':
+			s.i++
+			if s.peek(0) == '\n' {
+				s.i++
+			} else {
+				s.warn(WarnLoneCR, s.pos(), "")
+			}
+			s.line++
+			s.lineStart = s.base + int64(s.i)
+		case '%':
+			for {
+				k := bytes.IndexAny(s.buf[s.i:s.n], "\r\n")
+				if k >= 0 {
+					s.i += k
+					break
+				}
+				s.i = s.n
+				if !s.fill(1) {
+					break
+				}
+			}
+		case '\\':
+			if d := s.peek(1); d == 'r' || d == 'n' {
+				s.warn(WarnLiteralCR, s.pos(), `\`+string(rune(d)))
+				s.i += 2
+			} else {
+				goto token
+			}
+		default:
+			goto token
+		}
+		glued = false
+	}
+token:
+	t.Glued = glued
+	t.Pos = s.pos()
+	c := s.buf[s.i]
+	afterOpen := s.afterOpen
+	s.afterOpen = false
+	switch {
+	case c == '[':
+		s.afterOpen = true
+		s.single(TokTagOpen)
+	case c == ']':
+		s.single(TokTagClose)
+	case c == '"':
+		s.scanString()
+	case afterOpen:
+		s.scanTagName()
+	case c == '{':
+		s.scanDelimited(TokComment, '}', ErrUnterminatedComment, false)
+	case c == '/':
+		s.scanDelimited(TokSetup, '/', ErrUnterminatedSetup, true)
+	case c == '(':
+		if k := s.strengthLen(1); k > 0 && s.peek(k+1) == ')' {
+			s.setRaw(TokStrength, k+2)
+		} else {
+			s.single(TokLParen)
+		}
+	case c == ')':
+		s.single(TokRParen)
+	case c == '!' || c == '?':
+		s.setRaw(TokStrength, s.strengthLen(0))
+	case c == '*':
+		s.single(TokStar)
+	case c == '$':
+		s.scanNAG()
+	case c == ';':
+		s.scanLineComment()
+	case c == '.':
+		k := 1
+		for s.peek(k) == '.' {
+			k++
+		}
+		if k == 3 {
+			s.setRaw(TokEllipsis, 3)
+		} else {
+			s.setRaw(TokUnknown, k)
+		}
+	case c >= '0' && c <= '9':
+		s.scanNumber()
+	case isLetter(c) && isDigit(s.peek(1)):
+		if !s.scanMove() {
+			s.scanUnknown()
+		}
+	default:
+		s.scanUnknown()
+	}
+	return t, nil
+}
+
+func isDigit(c int) bool   { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// setRaw makes the next k bytes (no line breaks) a token of kind k.
+func (s *Scanner) setRaw(kind TokenKind, k int) {
+	t := &s.tok
+	t.Kind = kind
+	t.raw = s.buf[s.i : s.i+k]
+	t.text = t.raw
+	s.i += k
+}
+
+func (s *Scanner) single(kind TokenKind) { s.setRaw(kind, 1) }
+
+// strengthLen returns the length of the run of '!' and '?' at s.i+j.
+func (s *Scanner) strengthLen(j int) int {
+	k := j
+	for {
+		c := s.peek(k)
+		if c != '!' && c != '?' {
+			break
+		}
+		k++
+	}
+	return k - j
+}
+
+func (s *Scanner) errorToken(p Pos, err error, k int) {
+	t := &s.tok
+	t.Kind = TokError
+	t.Err = &SyntaxError{Pos: p, Err: err}
+	t.raw = s.buf[s.i : s.i+k]
+	t.text = t.raw
+}
+
+// decode converts raw token text to UTF-8 according to the encoding.
+func (s *Scanner) decode(b []byte, p Pos) []byte {
+	ascii := true
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return b
+	}
+	switch s.enc {
+	case Latin1, CP1251:
+		s.dec = decode8bit(s.dec[:0], b, s.enc)
+		s.warn(WarnEncoding, p, s.enc.String())
+		return s.dec
+	}
+	if utf8.Valid(b) {
+		return b
+	}
+	fb := guess8bit(b)
+	s.dec = decode8bit(s.dec[:0], b, fb)
+	s.warn(WarnInvalidUTF8, p, "read as "+fb.String())
+	return s.dec
+}
+
+// scanDelimited scans a comment or setup command up to the closing byte.
+// For setup commands a line break before the closing '/' makes the '/' an
+// unknown token instead (a lone slash in garbage must not swallow games).
+func (s *Scanner) scanDelimited(kind TokenKind, end byte, unterminated error, oneLine bool) {
+	p := s.pos()
+	max := s.maxTok()
+	j := 1
+	skipped := false
+	for {
+		var k int
+		if oneLine {
+			k = bytes.IndexAny(s.buf[s.i+j:s.n], "/\r\n")
+			if k >= 0 && s.buf[s.i+j+k] != '/' {
+				s.scanUnknownLen(1)
+				return
+			}
+		} else {
+			k = bytes.IndexByte(s.buf[s.i+j:s.n], end)
+		}
+		if k >= 0 {
+			j += k + 1
+			break
+		}
+		j = s.n - s.i
+		if j > max {
+			// Too long: drop what we have, keep looking for the end.
+			skipped = true
+			s.consumeLines(j)
+			j = 0
+		}
+		if !s.fill(j + 1) {
+			s.errorToken(p, unterminated, 0)
+			s.consumeLines(s.n - s.i)
+			return
+		}
+	}
+	if skipped || j > max {
+		s.errorToken(p, ErrTokenTooLong, 0)
+		s.consumeLines(j)
+		return
+	}
+	t := &s.tok
+	t.Kind = kind
+	t.raw = s.buf[s.i : s.i+j]
+	t.text = s.decode(t.raw[1:j-1], p)
+	s.consumeLines(j)
+}
+
+// scanString scans a "quoted" value; a backslash escapes any character.
+func (s *Scanner) scanString() {
+	p := s.pos()
+	max := s.maxTok()
+	j := 1
+	esc := false
+	for {
+		c := s.peek(j)
+		if c < 0 {
+			s.errorToken(p, ErrUnterminatedString, 0)
+			s.consumeLines(s.n - s.i)
+			return
+		}
+		j++
+		if esc {
+			esc = false
+			continue
+		}
+		if c == '\\' {
+			esc = true
+			continue
+		}
+		if c == '"' {
+			break
+		}
+		if j > max {
+			s.errorToken(p, ErrTokenTooLong, 0)
+			s.consumeLines(j)
+			return
+		}
+	}
+	t := &s.tok
+	t.Kind = TokString
+	t.raw = s.buf[s.i : s.i+j]
+	in := t.raw[1 : j-1]
+	if bytes.IndexByte(in, '\\') >= 0 {
+		s.scratch = s.scratch[:0]
+		for k := 0; k < len(in); k++ {
+			if in[k] == '\\' && k+1 < len(in) {
+				k++
+			}
+			s.scratch = append(s.scratch, in[k])
+		}
+		in = s.scratch
+	}
+	t.text = s.decode(in, p)
+	s.consumeLines(j)
+}
+
+// scanTagName scans a tag name: everything up to '"', ']', '[' or the end
+// of the line, without trailing blanks.
+func (s *Scanner) scanTagName() {
+	p := s.pos()
+	j := 0
+	for {
+		c := s.peek(j)
+		if c < 0 || c == '"' || c == ']' || c == '[' || c == '\n' || c == '\r' || j > 256 {
+			break
+		}
+		j++
+	}
+	e := j
+	for e > 0 && (s.buf[s.i+e-1] == ' ' || s.buf[s.i+e-1] == '\t') {
+		e--
+	}
+	t := &s.tok
+	t.Kind = TokTagName
+	t.raw = s.buf[s.i : s.i+e]
+	t.text = s.decode(t.raw, p)
+	s.i += j
+}
+
+func (s *Scanner) scanNAG() {
+	j := 1
+	n := 0
+	for isDigit(s.peek(j)) && j < 10 {
+		n = n*10 + s.peek(j) - '0'
+		j++
+	}
+	if j == 1 {
+		s.scanUnknown()
+		return
+	}
+	s.setRaw(TokNAG, j)
+	s.tok.num = n
+}
+
+func (s *Scanner) scanLineComment() {
+	p := s.pos()
+	j := 1
+	for {
+		c := s.peek(j)
+		if c < 0 || c == '\n' || c == '\r' {
+			break
+		}
+		j++
+		if j > s.maxTok() {
+			s.errorToken(p, ErrTokenTooLong, 0)
+			s.i += j
+			return
+		}
+	}
+	t := &s.tok
+	t.Kind = TokLineComment
+	t.raw = s.buf[s.i : s.i+j]
+	t.text = s.decode(t.raw[1:], p)
+	s.i += j
+}
+
+// isStop reports whether c ends an unknown run.
+func isStop(c int) bool {
+	switch c {
+	case -1, ' ', '\t', '\n', '\r', '\f', '\v', '[', ']', '{', '}', '(', ')', '"':
+		return true
+	}
+	return false
+}
+
+func (s *Scanner) scanUnknown() {
+	j := 1
+	for !isStop(s.peek(j)) && j < 256 {
+		j++
+	}
+	s.scanUnknownLen(j)
+}
+
+func (s *Scanner) scanUnknownLen(j int) {
+	p := s.pos()
+	t := &s.tok
+	t.Kind = TokUnknown
+	t.raw = s.buf[s.i : s.i+j]
+	t.text = s.decode(t.raw, p)
+	s.i += j
+}
+
+// scanNumber scans a token starting with a digit: a result, a move number
+// or a numeric move.
+func (s *Scanner) scanNumber() {
+	c0 := s.peek(0)
+	c1 := s.peek(1)
+	// Results. "1-1" is a result only when no digit follows (1-10 is a move).
+	if c1 == '-' && c0 <= '2' {
+		c2 := s.peek(2)
+		if c2 >= '0' && c2 <= '2' && !isDigit(s.peek(3)) {
+			switch string([]byte{byte(c0), byte(c2)}) {
+			case "10", "01", "20", "02", "11", "00":
+				s.setRaw(TokResult, 3)
+				return
+			}
+		}
+	}
+	if c0 == '1' && c1 == '/' && s.peek(2) == '2' && s.peek(3) == '-' && s.peek(4) == '1' &&
+		s.peek(5) == '/' && s.peek(6) == '2' && !isDigit(s.peek(7)) {
+		s.setRaw(TokResult, 7)
+		return
+	}
+	j := 0
+	n := 0
+	for isDigit(s.peek(j)) {
+		if j < 9 {
+			n = n*10 + s.peek(j) - '0'
+		}
+		j++
+	}
+	if s.peek(j) == '.' {
+		k := 1
+		for s.peek(j+k) == '.' {
+			k++
+		}
+		if k == 2 || k > 3 {
+			s.warn(WarnMoveNumber, s.pos(), string(s.buf[s.i:s.i+j+k]))
+		}
+		s.setRaw(TokMoveNumber, j+k)
+		s.tok.num = n
+		s.tok.cont = k >= 2
+		return
+	}
+	if !s.scanMove() {
+		s.scanUnknown()
+	}
+}
+
+// squareAt parses a square at s.i+j. It returns the square, its length
+// and whether it was written in upper case; length 0 means no square.
+// Four digits (3228) return length 4 and square 0: the caller splits them.
+func (s *Scanner) squareAt(j int, alg bool) (Square, int, bool) {
+	c := s.peek(j)
+	if isDigit(c) {
+		if alg {
+			return 0, 0, false
+		}
+		k := 0
+		n := 0
+		for isDigit(s.peek(j + k)) {
+			n = n*10 + s.peek(j+k) - '0'
+			k++
+		}
+		if k > 2 || n == 0 {
+			return 0, 0, false
+		}
+		return Square(n), k, false
+	}
+	if c < 0 || !isLetter(byte(c)) || !alg {
+		return 0, 0, false
+	}
+	lc := byte(c) | 0x20
+	if lc == 'x' || !isDigit(s.peek(j+1)) || s.peek(j+1) == '0' {
+		return 0, 0, false
+	}
+	r := s.peek(j+1) - '0'
+	k := 2
+	if isDigit(s.peek(j + 2)) {
+		r = r*10 + s.peek(j+2) - '0'
+		k = 3
+	}
+	return AlgSquare(lc, r), k, c < 'a'
+}
+
+// scanMove scans a move at s.i. It reports false (consuming nothing) when
+// the text is not a move.
+func (s *Scanner) scanMove() bool {
+	p := s.pos()
+	alg := isLetter(byte(s.peek(0)))
+	s.sq = s.sq[:0]
+	var sep Sep
+	var repairs []string
+	j := 0
+	first, k, upper := s.squareAt(0, alg)
+	if k == 0 {
+		// Four digits with no separator: 3228 = 32-28.
+		if !alg && isDigit(s.peek(0)) && isDigit(s.peek(1)) && isDigit(s.peek(2)) && isDigit(s.peek(3)) &&
+			!isDigit(s.peek(4)) && s.peek(4) != '.' && s.peek(0) != '0' && s.peek(2) != '0' {
+			a := (s.peek(0)-'0')*10 + s.peek(1) - '0'
+			b := (s.peek(2)-'0')*10 + s.peek(3) - '0'
+			s.sq = append(s.sq, Square(a), Square(b))
+			s.warn(WarnMoveSyntax, p, "no separator in "+string(s.buf[s.i:s.i+4]))
+			s.finishMove('-', 4)
+			return true
+		}
+		return false
+	}
+	if upper {
+		repairs = append(repairs, "upper case")
+	}
+	s.sq = append(s.sq, first)
+	j = k
+	for len(s.sq) < 64 {
+		c := s.peek(j)
+		var cs Sep
+		switch c {
+		case '-', 'x', ':':
+			cs = Sep(c)
+		case 'X':
+			cs = 'x'
+		}
+		if cs != 0 {
+			m := j + 1
+			for d := s.peek(m); d == ' ' || d == '\t'; d = s.peek(m) {
+				m++
+			}
+			sq, k, up := s.squareAt(m, alg)
+			if k == 0 {
+				break
+			}
+			if c == 'X' {
+				repairs = append(repairs, "separator X")
+			}
+			if up {
+				repairs = append(repairs, "upper case")
+			}
+			if sep == 0 {
+				sep = cs
+			} else if sep != cs {
+				repairs = append(repairs, "mixed separators")
+				if cs != '-' {
+					sep = cs
+				}
+			}
+			s.sq = append(s.sq, sq)
+			j = m + k
+			continue
+		}
+		if alg && sep == 0 && len(s.sq) == 1 {
+			if sq, k, up := s.squareAt(j, true); k > 0 {
+				if up {
+					repairs = append(repairs, "upper case")
+				}
+				s.sq = append(s.sq, sq)
+				j += k
+			}
+		}
+		break
+	}
+	if len(s.sq) < 2 {
+		return false
+	}
+	if sep == '-' && len(s.sq) > 2 {
+		repairs = append(repairs, "'-' between more than two squares")
+	}
+	if len(repairs) > 0 {
+		s.warn(WarnMoveSyntax, p, string(s.buf[s.i:s.i+j])+": "+repairs[0])
+	}
+	s.finishMove(sep, j)
+	return true
+}
+
+// finishMove makes the scanned squares a TokMove of length k.
+func (s *Scanner) finishMove(sep Sep, k int) {
+	t := &s.tok
+	t.Kind = TokMove
+	t.raw = s.buf[s.i : s.i+k]
+	t.squares = s.sq
+	t.sep = sep
+	b := s.scratch[:0]
+	for i, q := range s.sq {
+		if i > 0 && sep != 0 {
+			b = append(b, byte(sep))
+		}
+		b = q.appendTo(b)
+	}
+	s.scratch = b
+	t.text = b
+	s.i += k
+}

@@ -1,0 +1,88 @@
+package pdn
+
+import "strconv"
+
+// TokenKind is the kind of a Token.
+type TokenKind uint8
+
+// Token kinds. The names follow the PDN 3.0 reading grammar.
+const (
+	TokEOF         TokenKind = iota // end of input
+	TokTagOpen                      // [
+	TokTagClose                     // ]
+	TokTagName                      // the name inside [ ]; IDENTIFIER in the grammar
+	TokString                       // "value"; Text is unescaped
+	TokMoveNumber                   // 12. or 12...
+	TokEllipsis                     // ... standing for a move
+	TokMove                         // 32-28, 28x19x10, c3:e5, a3b4
+	TokStrength                     // ! ?? !? (?) ...
+	TokNAG                          // $7
+	TokComment                      // {text}; Text is the inside
+	TokSetup                        // /FEN "..."/; Text is the inside
+	TokLParen                       // (
+	TokRParen                       // )
+	TokStar                         // *
+	TokResult                       // 1-0 0-1 1/2-1/2 2-0 0-2 1-1 0-0
+	TokLineComment                  // ; comment to end of line (PDN 1.0); Text is after ';'
+	TokUnknown                      // anything else; Text is the run of characters
+	TokError                        // a lexical error; see Token.Err
+)
+
+var tokenNames = [...]string{"EOF", "[", "]", "tag name", "string", "move number", "...", "move",
+	"move strength", "NAG", "comment", "setup", "(", ")", "*", "result", "line comment", "unknown", "error"}
+
+// String returns a short description of the kind.
+func (k TokenKind) String() string {
+	if int(k) < len(tokenNames) {
+		return tokenNames[k]
+	}
+	return "TokenKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Token is one lexical token. Slices returned by its methods are valid
+// only until the next call to Scanner.Next.
+type Token struct {
+	Kind TokenKind
+	Pos  Pos
+	// Glued is true when no whitespace separates this token from the
+	// previous one.
+	Glued bool
+	// Err is set for TokError: a *SyntaxError.
+	Err error
+
+	raw     []byte
+	text    []byte
+	squares []Square
+	sep     Sep
+	num     int
+	cont    bool
+}
+
+// Raw returns the token's bytes as they appear in the input (for very long
+// tokens only a prefix).
+func (t *Token) Raw() []byte { return t.raw }
+
+// Text returns the token's value in UTF-8: the unescaped string of a
+// TokString, the inside of a comment or setup command, the canonical
+// spelling of a move, or the raw text of other tokens.
+func (t *Token) Text() []byte { return t.text }
+
+// Squares returns the squares of a TokMove.
+func (t *Token) Squares() []Square { return t.squares }
+
+// Sep returns the separator of a TokMove.
+func (t *Token) Sep() Sep { return t.sep }
+
+// Number returns the number of a TokMoveNumber or TokNAG.
+func (t *Token) Number() int { return t.num }
+
+// Continuation reports whether a TokMoveNumber was written "N...".
+func (t *Token) Continuation() bool { return t.cont }
+
+// String returns the kind and the raw text, for messages.
+func (t *Token) String() string {
+	if t.Kind == TokEOF {
+		return "EOF"
+	}
+	return t.Kind.String() + " " + strconv.Quote(string(t.raw))
+}
