@@ -159,7 +159,7 @@ func (r *Reader) Next() (*Game, error) {
 	r.gerr = nil
 	var stack []line // open variations; the current line is cur
 	var cur []Node
-	content := false // tags or movetext seen
+	started := false // any token of this game seen
 	inBody := false
 	var pendNum int
 	var pendCont bool
@@ -172,10 +172,14 @@ func (r *Reader) Next() (*Game, error) {
 		return nil
 	}
 	start := func(p Pos) {
-		if !content {
-			content = true
+		if !started {
+			started = true
 			g.Pos = p
 		}
+	}
+	// content reports whether the game has anything worth returning.
+	content := func() bool {
+		return len(g.Tags) > 0 || len(cur) > 0 || len(stack) > 0 || hasPend
 	}
 	body := func(p Pos) {
 		start(p)
@@ -219,11 +223,8 @@ func (r *Reader) Next() (*Game, error) {
 		}
 		switch t.Kind {
 		case TokEOF:
-			if !content && !hasPend {
+			if !content() {
 				return nil, io.EOF
-			}
-			if !content {
-				start(t.Pos)
 			}
 			if inBody || hasPend {
 				r.note(WarnMissingTerminator, t.Pos, "end of input")
@@ -335,7 +336,7 @@ func (r *Reader) Next() (*Game, error) {
 				}
 				t = &Token{Kind: TokStar, Pos: p, text: []byte{'*'}}
 			}
-			if !content && !hasPend {
+			if !content() {
 				start(t.Pos)
 				r.warn(WarnEmptyGame, t.Pos, "")
 			}
