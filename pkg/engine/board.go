@@ -49,6 +49,7 @@ type Variant struct {
 	squares  int             // number of dark squares
 	board    Bitboard        // the real squares
 	step     [4]uint         // shift amount per direction
+	lsh, rsh [4]uint         // the same as a left and a right shift, one of them 0 (branch-free steps)
 	idx      []Index         // square number -> index (idx[0] unused)
 	sq       [64]Square      // index -> square number (0 for ghosts)
 	promo    [2]Bitboard     // the row where each colour's men are crowned
@@ -94,6 +95,8 @@ func NewVariant(r Rules) (*Variant, error) {
 	}
 	v := &Variant{Rules: r, perRow: c, squares: c * r.Height}
 	v.step = [4]uint{uint(c + 1), uint(c), uint(c), uint(c + 1)}
+	v.rsh = [4]uint{uint(c + 1), uint(c), 0, 0}
+	v.lsh = [4]uint{0, 0, uint(c), uint(c + 1)}
 	v.idx = make([]Index, v.squares+1)
 	for n := 1; n <= v.squares; n++ {
 		row, k := (n-1)/c, (n-1)%c

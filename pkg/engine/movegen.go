@@ -92,17 +92,19 @@ func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 	empty := v.board &^ p.Occupied()
 	men := p.Men(us)
 	for _, d := range v.fwd[us] {
-		back := opposite(d)
-		for t := v.shift(men, d) & empty; t != 0; t &= t - 1 {
+		step := int(v.step[d])
+		if d < downLeft {
+			step = -step
+		}
+		for t := v.sh(men, d) & empty; t != 0; t &= t - 1 {
 			to := t.First()
-			from := v.shift(bit(to), back).First()
-			dst = append(dst, Move{From: from, To: to, Promote: v.promo[us].Has(to)})
+			dst = append(dst, Move{From: Index(int(to) - step), To: to, Promote: v.promo[us].Has(to)})
 		}
 	}
 	for k := p.KingsOf(us); k != 0; k &= k - 1 {
 		from := k.First()
 		for d := 0; d < 4; d++ {
-			for s := v.shift(bit(from), d); s&empty != 0; s = v.shift(s, d) {
+			for s := v.sh(bit(from), d) & empty; s != 0; s = v.sh(s, d) & empty {
 				dst = append(dst, Move{From: from, To: s.First()})
 				if v.ShortKings {
 					break
@@ -111,6 +113,13 @@ func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 		}
 	}
 	return dst
+}
+
+// sh moves every square of b one step in direction d without masking: callers intersect
+// the result with a set of real squares, which drops what left the board or fell on a
+// ghost square.
+func (v *Variant) sh(b Bitboard, d int) Bitboard {
+	return b << (v.lsh[d&3] & 63) >> (v.rsh[d&3] & 63)
 }
 
 func (v *Variant) newCapGen(dst []Move, p *Position) capGen {
@@ -133,18 +142,25 @@ func (v *Variant) newCapGen(dst []Move, p *Position) capGen {
 
 func (v *Variant) generateCaptures(dst []Move, p *Position) []Move {
 	us := p.Side
-	occ := p.Occupied()
+	empty := v.board &^ p.Occupied()
 	g := v.newCapGen(dst, p)
-	for m := p.Men(us); m != 0; m &= m - 1 {
-		from := m.First()
-		g.from, g.king = from, false
-		g.empty = v.board&^occ | bit(from)
-		g.manCaptures(bit(from), 0, 0, -1)
+	if men := p.Men(us); men != 0 {
+		for _, d := range g.manDirs {
+			back := opposite(d)
+			// the men one step before a target that has a free square behind it
+			for j := men & v.sh(g.manTargets&v.sh(empty, back), back); j != 0; j &= j - 1 {
+				from := j.First()
+				g.from, g.king = from, false
+				g.empty = empty | bit(from)
+				mid := v.sh(bit(from), d)
+				g.manJump(mid, v.sh(mid, d), 0, 0, d)
+			}
+		}
 	}
 	for k := p.KingsOf(us); k != 0; k &= k - 1 {
 		from := k.First()
 		g.from, g.king = from, true
-		g.empty = v.board&^occ | bit(from)
+		g.empty = empty | bit(from)
 		g.kingCaptures(bit(from), 0, 0, -1)
 	}
 	return g.dst
@@ -194,55 +210,60 @@ func (g *capGen) pop() {
 func (g *capGen) manCaptures(s, captured Bitboard, order uint64, prev int) bool {
 	v := g.v
 	found := false
-	n := uint(captured.Count())
 	for _, d := range g.manDirs {
-		if prev >= 0 && d == opposite(prev) {
+		if d == opposite(prev) {
 			continue
 		}
-		mid := v.shift(s, d) & g.manTargets &^ captured
+		mid := v.sh(s, d) & g.manTargets &^ captured
 		if mid == 0 {
 			continue
 		}
-		land := v.shift(mid, d) & g.empty
+		land := v.sh(mid, d) & g.empty
 		if land == 0 {
 			continue
 		}
 		found = true
-		caps := captured | mid
-		ord := order
-		if mid&g.oppKings != 0 {
-			ord |= 1 << n
-		}
-		if v.RemoveAtOnce {
-			g.empty |= mid
-		}
-		g.push(land)
-		if land&g.promo != 0 && v.Promotion != PromoteAtEnd {
-			if v.Promotion == PromoteAndStop {
-				g.add(land, caps, ord, true)
-			} else {
-				g.crowned = true
-				if !g.kingCaptures(land, caps, ord, d) {
-					g.add(land, caps, ord, true)
-				}
-				g.crowned = false
-			}
-		} else if !g.manCaptures(land, caps, ord, d) {
-			g.add(land, caps, ord, land&g.promo != 0)
-		}
-		g.pop()
-		if v.RemoveAtOnce {
-			g.empty &^= mid
-		}
+		g.manJump(mid, land, captured, order, d)
 	}
 	return found
+}
+
+// manJump plays a man's jump over mid onto land in direction d and everything that follows.
+func (g *capGen) manJump(mid, land, captured Bitboard, order uint64, d int) {
+	v := g.v
+	caps := captured | mid
+	if mid&g.oppKings != 0 {
+		order |= 1 << uint(captured.Count())
+	}
+	if v.RemoveAtOnce {
+		g.empty |= mid
+	}
+	g.push(land)
+	switch {
+	case land&g.promo == 0 || v.Promotion == PromoteAtEnd:
+		if !g.manCaptures(land, caps, order, d) {
+			g.add(land, caps, order, land&g.promo != 0)
+		}
+	case v.Promotion == PromoteAndStop:
+		g.add(land, caps, order, true)
+	default: // PromoteAndContinue: crowned at once, goes on as a king
+		g.crowned = true
+		if !g.kingCaptures(land, caps, order, d) {
+			g.add(land, caps, order, true)
+		}
+		g.crowned = false
+	}
+	g.pop()
+	if v.RemoveAtOnce {
+		g.empty &^= mid
+	}
 }
 
 // kingCaptures extends a king's capture sequence standing on s; see manCaptures.
 func (g *capGen) kingCaptures(s, captured Bitboard, order uint64, prev int) bool {
 	found := false
 	for d := 0; d < 4; d++ {
-		if prev >= 0 && d == opposite(prev) && !g.v.KingCanReverse() {
+		if d == opposite(prev) && !g.v.KingCanReverse() {
 			continue
 		}
 		if g.kingJump(s, captured, order, d) {
@@ -255,16 +276,16 @@ func (g *capGen) kingCaptures(s, captured Bitboard, order uint64, prev int) bool
 // kingJump tries a king's capture from s in direction d and everything that follows it.
 func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
 	v := g.v
-	x := v.shift(s, d)
+	x := v.sh(s, d)
 	if !v.ShortKings {
 		for x&g.empty != 0 {
-			x = v.shift(x, d)
+			x = v.sh(x, d)
 		}
 	}
 	if x&g.opp&^captured == 0 {
 		return false
 	}
-	first := v.shift(x, d) & g.empty
+	first := v.sh(x, d) & g.empty
 	if first == 0 {
 		return false
 	}
@@ -279,7 +300,7 @@ func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
 	// The landing squares: first, and for a flying king every free square after it.
 	landings, last := first, first
 	if !v.ShortKings && !v.LandRightBehind {
-		for l := v.shift(first, d) & g.empty; l != 0; l = v.shift(l, d) & g.empty {
+		for l := v.sh(first, d) & g.empty; l != 0; l = v.sh(l, d) & g.empty {
 			landings |= l
 			last = l
 		}

@@ -17,7 +17,8 @@ func (v *Variant) HasCapture(p *Position) bool {
 	}
 	if men := p.Men(us); men != 0 {
 		for _, d := range v.manDirs[us] {
-			if v.shift(v.shift(men, d)&targets, d)&empty != 0 {
+			back := opposite(d)
+			if men&v.sh(targets&v.sh(empty, back), back) != 0 {
 				return true
 			}
 		}
@@ -27,13 +28,14 @@ func (v *Variant) HasCapture(p *Position) bool {
 		return false
 	}
 	for d := 0; d < 4; d++ {
+		back := opposite(d)
 		reach := kings
 		if !v.ShortKings {
-			for g := v.shift(kings, d) & empty; g != 0; g = v.shift(g, d) & empty {
+			for g := v.sh(kings, d) & empty; g != 0; g = v.sh(g, d) & empty {
 				reach |= g
 			}
 		}
-		if v.shift(v.shift(reach, d)&p.Pieces[them], d)&empty != 0 {
+		if reach&v.sh(p.Pieces[them]&v.sh(empty, back), back) != 0 {
 			return true
 		}
 	}
@@ -45,17 +47,17 @@ func (v *Variant) countQuiet(p *Position) int {
 	us := p.Side
 	empty := v.board &^ p.Occupied()
 	men := p.Men(us)
-	n := (v.shift(men, v.fwd[us][0]) & empty).Count() + (v.shift(men, v.fwd[us][1]) & empty).Count()
+	n := (v.sh(men, v.fwd[us][0]) & empty).Count() + (v.sh(men, v.fwd[us][1]) & empty).Count()
 	kings := p.KingsOf(us)
 	if kings == 0 {
 		return n
 	}
 	for d := 0; d < 4; d++ {
 		if v.ShortKings {
-			n += (v.shift(kings, d) & empty).Count()
+			n += (v.sh(kings, d) & empty).Count()
 			continue
 		}
-		for g := v.shift(kings, d) & empty; g != 0; g = v.shift(g, d) & empty {
+		for g := v.sh(kings, d) & empty; g != 0; g = v.sh(g, d) & empty {
 			n += g.Count()
 		}
 	}
@@ -111,9 +113,11 @@ func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int) *perfter 
 	return pf
 }
 
-func (pf *perfter) perft(p *Position, depth int) uint64 {
+// perft counts the leaves below p. p is passed by value: a pointer to a child position
+// would make every child escape to the heap through the recursion.
+func (pf *perfter) perft(p Position, depth int) uint64 {
 	if depth == 1 {
-		return uint64(pf.v.Count(p, pf.dup, pf.bufs[0]))
+		return uint64(pf.v.Count(&p, pf.dup, pf.bufs[0]))
 	}
 	if depth == 0 {
 		return 1
@@ -123,11 +127,10 @@ func (pf *perfter) perft(p *Position, depth int) uint64 {
 			return n
 		}
 	}
-	moves := pf.v.GenerateDup(pf.bufs[depth][:0], p, pf.dup)
+	moves := pf.v.GenerateDup(pf.bufs[depth][:0], &p, pf.dup)
 	var n uint64
 	for _, m := range moves {
-		c := p.Play(m)
-		n += pf.perft(&c, depth-1)
+		n += pf.perft(p.Play(m), depth-1)
 	}
 	if pf.tt != nil && depth >= 3 {
 		pf.tt.store(p.Hash, depth, n)
@@ -214,7 +217,7 @@ func (v *Variant) Divide(ctx context.Context, p Position, depth int, opt PerftOp
 					return
 				}
 				j := &jobs[i]
-				counts[j.root].Add(pf.perft(&j.pos, j.depth))
+				counts[j.root].Add(pf.perft(j.pos, j.depth))
 			}
 		}()
 	}
