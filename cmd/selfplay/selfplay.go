@@ -1,0 +1,221 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/rafle/rafle/corpus"
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/match"
+	"github.com/rafle/rafle/pkg/stats"
+)
+
+// Random openings are kept when a search of this depth scores them within this margin
+// (hundredths of a man) for the side to move.
+const (
+	balanceDepth  = 4
+	balanceMargin = 40
+)
+
+// maxRandomOpenings bounds the number of random openings generated for a match.
+const maxRandomOpenings = 2000
+
+func selfplay(c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("unexpected argument %q", c.Args().First())
+	}
+	cfg, openingsDesc, err := readConfig(c)
+	if err != nil {
+		return err
+	}
+	stderr := c.App.ErrWriter
+	fmt.Fprintf(stderr, "selfplay: seed %d\n", cfg.Seed)
+	fmt.Fprintf(stderr, "selfplay: %s, %s, openings: %s\n", cfg.Variant.Name, strings.Join(names(cfg.Players), " vs "), openingsDesc)
+	if bar := progressBar(c, stderr); bar != nil {
+		cfg.Progress = func(done, total int) {
+			bar.ChangeMax(total)
+			_ = bar.Set(done)
+		}
+		defer bar.Close()
+	}
+	res, runErr := match.Run(c.Context, cfg)
+	if res == nil {
+		return runErr
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else if err := render(c.App.Writer, res); err != nil {
+		return err
+	}
+	if runErr != nil {
+		if errors.Is(runErr, c.Context.Err()) && cfg.JournalPath != "" {
+			return fmt.Errorf("interrupted after %d of %d games; run again with --resume to finish", res.Games, res.GamesPlanned)
+		}
+		return runErr
+	}
+	return nil
+}
+
+func names(es []match.Entrant) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// readConfig reads and checks the flags; no game starts before it succeeds.
+func readConfig(c *cli.Context) (match.Config, string, error) {
+	var cfg match.Config
+	v, err := engine.Lookup(c.String("variant"))
+	if err != nil {
+		return cfg, "", usageError{err}
+	}
+	cfg.Variant = v
+	specs := strings.Split(c.String("players"), ",")
+	if len(specs) < 2 {
+		return cfg, "", usagef("--players %q: need at least two players", c.String("players"))
+	}
+	count := map[string]int{}
+	for _, s := range specs {
+		ps, err := engine.ParsePlayer(s)
+		if err != nil {
+			return cfg, "", usageError{err}
+		}
+		name := ps.String()
+		if count[name]++; count[name] > 1 {
+			name = fmt.Sprintf("%s#%d", name, count[name])
+		}
+		cfg.Players = append(cfg.Players, match.Engine(name, ps))
+	}
+	if cfg.Games = c.Int("games"); cfg.Games < 1 {
+		return cfg, "", usagef("--games %d: must be at least 1", cfg.Games)
+	}
+	if cfg.Concurrency = c.Int("concurrency"); cfg.Concurrency < 1 {
+		return cfg, "", usagef("--concurrency %d: must be at least 1", cfg.Concurrency)
+	}
+	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
+		return cfg, "", usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
+	}
+	if s := c.String("sprt"); s != "" {
+		t, err := stats.ParseSPRT(s)
+		if err != nil {
+			return cfg, "", usagef("--sprt: %v", err)
+		}
+		if len(cfg.Players) != 2 {
+			return cfg, "", usagef("--sprt needs exactly two players, not %d", len(cfg.Players))
+		}
+		cfg.SPRT = &t
+	}
+	if a := c.String("anchor"); a != "" {
+		name, elo, ok := strings.Cut(a, "=")
+		x, err := strconv.ParseFloat(elo, 64)
+		cfg.Anchor = -1
+		for i, p := range cfg.Players {
+			if p.Name == name {
+				cfg.Anchor = i
+			}
+		}
+		if !ok || err != nil || cfg.Anchor < 0 {
+			return cfg, "", usagef("--anchor %q: want NAME=ELO with NAME one of %s", a, strings.Join(names(cfg.Players), ", "))
+		}
+		cfg.AnchorElo = x
+	}
+	cfg.PDNPath, cfg.JournalPath, cfg.Resume = c.String("pdn"), c.String("journal"), c.Bool("resume")
+	if cfg.JournalPath == "" && cfg.PDNPath != "" {
+		cfg.JournalPath = cfg.PDNPath + ".journal"
+	}
+	if cfg.Resume && cfg.JournalPath == "" {
+		return cfg, "", usagef("--resume needs --pdn or --journal")
+	}
+	cfg.Seed = c.Int64("seed")
+	switch {
+	case c.IsSet("seed"):
+	case cfg.Resume:
+		h, err := match.ReadJournalHeader(cfg.JournalPath)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return cfg, "", err
+		}
+		cfg.Seed = h.Seed
+		if err != nil {
+			cfg.Seed = newSeed()
+		}
+	default:
+		cfg.Seed = newSeed()
+	}
+	cfg.Event = c.String("event")
+	host, _ := os.Hostname()
+	cfg.Site = host
+	desc, err := readOpenings(c, &cfg)
+	return cfg, desc, err
+}
+
+func newSeed() int64 { return rand.Int64N(1 << 53) } // keeps it exact in JSON
+
+// readOpenings fills cfg.Openings from --openings, --opening-set, or random openings.
+func readOpenings(c *cli.Context, cfg *match.Config) (string, error) {
+	v := cfg.Variant
+	file, set := c.String("openings"), c.String("opening-set")
+	if file != "" && set != "" {
+		return "", usagef("--openings and --opening-set exclude each other")
+	}
+	if c.Int("random-plies") < 0 {
+		return "", usagef("--random-plies %d: must not be negative", c.Int("random-plies"))
+	}
+	switch {
+	case file != "":
+		f, err := os.Open(file)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		cfg.Openings, err = match.ReadOpenings(f, file, v)
+		return fmt.Sprintf("%s (%d)", file, len(cfg.Openings)), err
+	case set != "" || len(corpus.OpeningSets(v.Name)) > 0:
+		if set == "" {
+			set = "3move"
+		}
+		data, path, err := corpus.OpeningSet(v.Name, set)
+		if err != nil {
+			return "", usagef("--opening-set: %v", err)
+		}
+		cfg.Openings, err = match.ReadOpenings(strings.NewReader(string(data)), path, v)
+		return fmt.Sprintf("%s %s (%d)", v.Name, set, len(cfg.Openings)), err
+	}
+	k := c.Int("random-plies")
+	n := min((cfg.Games+1)/2, maxRandomOpenings)
+	var err error
+	cfg.Openings, err = match.RandomOpenings(v, k, n, cfg.Seed, match.SearchBalanced(v, balanceDepth, balanceMargin))
+	return fmt.Sprintf("%d random of %d plies, balanced at depth %d within %d", len(cfg.Openings), k, balanceDepth, balanceMargin), err
+}
+
+// progressBar returns a progress bar on stderr when it is a terminal, and nil otherwise.
+func progressBar(c *cli.Context, stderr io.Writer) *progressbar.ProgressBar {
+	f, ok := stderr.(*os.File)
+	if c.Bool("quiet") || !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription("games"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+}

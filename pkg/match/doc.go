@@ -1,0 +1,37 @@
+// Package match plays self-play matches between draughts players and counts the results.
+//
+// # Schedule
+//
+// Every pair of players (a pairing; one for two players, a round robin for more) plays
+// the openings in game pairs: both games of a pair start from the same opening, and the
+// players swap colours in the second. Games are numbered 0, 1, 2, ...; pair k holds games
+// 2k and 2k+1. Pair k belongs to round k / P and pairing k mod P, where P is the number of
+// pairings, so a match stopped early has played every pairing about equally. All pairings
+// of a round play the same opening. The openings are taken in an order shuffled from the
+// seed (Fisher-Yates), and reshuffled each time all have been used, so that no opening is
+// used twice before every one has been used once.
+//
+// A game is fully determined by the seed and its index: the opening comes from the round,
+// and each player is created for that game alone with a seed derived from the match seed,
+// the game index and its colour. A match played with one worker or many, or interrupted
+// and resumed, plays the same games (as long as the players themselves are deterministic;
+// a player with a time limit is not).
+//
+// # Journal
+//
+// With a journal, each finished game is appended to it as one JSON line and synced to disk
+// before it counts. The first line holds the match settings. Resuming reads the journal
+// back, drops a torn last line (from a crash during the write), checks that the settings
+// are the same, rewrites the PDN file from the journal, and plays only the missing games.
+// No finished game is lost and none is played twice.
+//
+// # Statistics
+//
+// Results are counted per pairing from the first-named player's point of view, as a
+// [stats.WDL] over games and a [stats.Penta] over complete pairs; the Elo estimate and
+// LOS use the pentanomial counts. With an SPRT, pairs are added in index order (not in
+// the order they finish), and the match stops at the first pair after which the LLR is
+// outside the bounds; games beyond that pair are not counted, so the decision does not
+// depend on the number of workers. With three or more players, ratings are fitted by
+// maximum likelihood ([stats.Rate]) with one player anchored.
+package match

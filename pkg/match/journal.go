@@ -1,0 +1,200 @@
+package match
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Record is one finished game, as the journal holds it: enough to count it and to write
+// it to PDN again.
+type Record struct {
+	Game         int      `json:"game"`             // game index
+	White        string   `json:"white"`            // name of the player with the white pieces
+	Black        string   `json:"black"`            // name of the player with the black pieces
+	Opening      string   `json:"opening"`          // opening name
+	FEN          string   `json:"fen,omitempty"`    // start position, when not the variant's
+	Moves        []string `json:"moves"`            // every move, the opening's included
+	OpeningPlies int      `json:"opening_plies"`    // how many of Moves are the opening's
+	Winner       string   `json:"winner,omitempty"` // "white" or "black"; empty for a draw
+	Reason       string   `json:"reason"`           // termination: "no-legal-move", "repetition", "max-plies", ...
+	Date         string   `json:"date"`             // PDN date the game was played, YYYY.MM.DD
+}
+
+// Header is the first line of a journal: the settings that fix the games of a match. A
+// journal is resumed only by a match with the same header.
+type Header struct {
+	Format   string   `json:"format"` // always "rafle-selfplay-journal/1"
+	Variant  string   `json:"variant"`
+	Players  []string `json:"players"`
+	Seed     int64    `json:"seed"`
+	Games    int      `json:"games"` // games per pairing
+	MaxPlies int      `json:"max_plies"`
+	Openings string   `json:"openings"` // digest of the opening list, in order
+	SPRT     string   `json:"sprt,omitempty"`
+}
+
+const journalFormat = "rafle-selfplay-journal/1"
+
+// ErrJournalExists is returned, wrapped, when a match without Resume would overwrite a
+// journal that holds games.
+var ErrJournalExists = errors.New("journal already holds games (resume it, or remove it)")
+
+// ErrJournalMismatch is returned, wrapped, when a journal was written by a match with
+// other settings.
+var ErrJournalMismatch = errors.New("journal belongs to another match")
+
+// ReadJournalHeader reads the header of the journal at path, for example to take the seed
+// of the match being resumed.
+func ReadJournalHeader(path string) (Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Header{}, fmt.Errorf("match: %w", err)
+	}
+	defer f.Close()
+	h, _, _, err := readJournal(f, path)
+	return h, err
+}
+
+// readJournal reads a journal: the header, the records in file order, and the length of
+// the intact prefix (a torn last line, left by a crash during a write, is not part of it).
+func readJournal(r io.Reader, path string) (h Header, recs []Record, good int64, err error) {
+	br := bufio.NewReader(r)
+	var offset int64
+	for n := 1; ; n++ {
+		line, rerr := br.ReadBytes('\n')
+		if len(line) == 0 && rerr == io.EOF {
+			break
+		}
+		if rerr != nil && rerr != io.EOF {
+			return h, nil, 0, fmt.Errorf("match: journal %s: %w", path, rerr)
+		}
+		complete := rerr == nil
+		var perr error
+		if n == 1 {
+			perr = json.Unmarshal(line, &h)
+			if perr == nil && h.Format != journalFormat {
+				perr = fmt.Errorf("format %q, want %q", h.Format, journalFormat)
+			}
+		} else {
+			var rec Record
+			if perr = json.Unmarshal(line, &rec); perr == nil {
+				recs = append(recs, rec)
+			}
+		}
+		if perr != nil || !complete {
+			if _, err := br.Peek(1); err == io.EOF && n > 1 {
+				break // a torn last line: the game it held was not finished for the match
+			}
+			if perr == nil {
+				perr = errors.New("unterminated line")
+			}
+			return h, nil, 0, fmt.Errorf("match: journal %s: line %d: %v", path, n, perr)
+		}
+		offset += int64(len(line))
+		good = offset
+	}
+	if good == 0 {
+		return h, nil, 0, fmt.Errorf("match: journal %s: no header", path)
+	}
+	return h, recs, good, nil
+}
+
+// journal appends records to a file, syncing each one.
+type journal struct {
+	f *os.File
+}
+
+// openJournal creates the journal at path, or with resume reads back the one there (a
+// missing file starts a new journal). It returns the records already finished.
+func openJournal(path string, h Header, resume bool) (*journal, []Record, error) {
+	if f, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
+		old, recs, good, err := readJournal(f, path)
+		if err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		if !resume {
+			f.Close()
+			if len(recs) > 0 {
+				return nil, nil, fmt.Errorf("match: %s: %w", path, ErrJournalExists)
+			}
+		} else {
+			if err := sameHeader(old, h); err != nil {
+				f.Close()
+				return nil, nil, fmt.Errorf("match: %s: %w", path, err)
+			}
+			if err := f.Truncate(good); err != nil {
+				f.Close()
+				return nil, nil, fmt.Errorf("match: %w", err)
+			}
+			if _, err := f.Seek(good, io.SeekStart); err != nil {
+				f.Close()
+				return nil, nil, fmt.Errorf("match: %w", err)
+			}
+			return &journal{f: f}, recs, nil
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, nil, fmt.Errorf("match: %w", err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("match: %w", err)
+	}
+	j := &journal{f: f}
+	if err := j.append(h); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return j, nil, nil
+}
+
+// sameHeader returns an error wrapping ErrJournalMismatch that names the first setting in
+// which old and h differ.
+func sameHeader(old, h Header) error {
+	diff := func(what string, a, b any) error {
+		return fmt.Errorf("%w: it has %s %v, this match %v", ErrJournalMismatch, what, a, b)
+	}
+	switch {
+	case old.Variant != h.Variant:
+		return diff("variant", old.Variant, h.Variant)
+	case fmt.Sprint(old.Players) != fmt.Sprint(h.Players):
+		return diff("players", old.Players, h.Players)
+	case old.Seed != h.Seed:
+		return diff("seed", old.Seed, h.Seed)
+	case old.Games != h.Games:
+		return diff("games", old.Games, h.Games)
+	case old.MaxPlies != h.MaxPlies:
+		return diff("max plies", old.MaxPlies, h.MaxPlies)
+	case old.Openings != h.Openings:
+		return diff("openings digest", old.Openings, h.Openings)
+	case old.SPRT != h.SPRT:
+		return diff("sprt", old.SPRT, h.SPRT)
+	}
+	return nil
+}
+
+// append writes v as one JSON line and syncs the file.
+func (j *journal) append(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("match: journal: %w", err)
+	}
+	b = append(b, '\n')
+	if bytes.Count(b, []byte{'\n'}) != 1 {
+		return errors.New("match: journal: record spans lines")
+	}
+	if _, err := j.f.Write(b); err != nil {
+		return fmt.Errorf("match: journal: %w", err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("match: journal: %w", err)
+	}
+	return nil
+}
+
+func (j *journal) close() error { return j.f.Close() }

@@ -1,0 +1,388 @@
+package match
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/stats"
+)
+
+// Config describes a match.
+type Config struct {
+	// Variant is the game played.
+	Variant *engine.Variant
+	// Players are the entrants, at least two, with different names. Two play one pairing;
+	// more play a round robin.
+	Players []Entrant
+	// Games is the number of games per pairing, rounded up to an even number (game pairs).
+	Games int
+	// Openings are the start positions, used in pairs (see the package documentation).
+	Openings []Opening
+	// Seed fixes the opening order and the players' seeds.
+	Seed int64
+	// MaxPlies ends a game as a draw, with reason "max-plies", once the players have
+	// played that many plies after the opening; 0 means no limit.
+	MaxPlies int
+	// Concurrency is the number of games played at once; 0 means runtime.NumCPU().
+	Concurrency int
+	// SPRT, if not nil, stops the match as soon as the LLR of the pentanomial results
+	// leaves its bounds. It needs exactly two players.
+	SPRT *stats.SPRT
+	// Anchor is the index of the player whose rating is fixed at AnchorElo (three or more
+	// players).
+	Anchor    int
+	AnchorElo float64
+	// JournalPath, if set, is the journal of finished games (see the package
+	// documentation); Resume continues the match it records.
+	JournalPath string
+	Resume      bool
+	// PDNPath, if set, receives every finished game as PDN.
+	PDNPath string
+	// Event and Site are the PDN Event and Site tags.
+	Event, Site string
+	// Progress, if not nil, is called from one goroutine after each finished game with the
+	// number of games finished and the number planned.
+	Progress func(done, total int)
+}
+
+// pairing is two players by index, a < b.
+type pairing struct{ a, b int }
+
+// schedule maps game indexes to players, colours and openings.
+type schedule struct {
+	pairings []pairing
+	rounds   int
+	order    []int // opening index per round
+}
+
+func newSchedule(cfg *Config) schedule {
+	var s schedule
+	for a := range cfg.Players {
+		for b := a + 1; b < len(cfg.Players); b++ {
+			s.pairings = append(s.pairings, pairing{a, b})
+		}
+	}
+	s.rounds = (cfg.Games + 1) / 2
+	s.order = OpeningOrder(len(cfg.Openings), s.rounds, cfg.Seed)
+	return s
+}
+
+func (s *schedule) games() int { return 2 * s.rounds * len(s.pairings) }
+
+// Game describes game index i of a match: its pairing, its opening, and which player has
+// the first-moving side of the variant (player a in the first game of a pair, player b in
+// the second).
+type Game struct {
+	Index   int
+	Pair    int // pair index: games 2k and 2k+1 form pair k
+	Round   int
+	Pairing int // index into the pairings, in the order (0,1), (0,2), ..., (1,2), ...
+	A, B    int // the pairing's players, A < B
+	First   int // the player with the variant's first-moving colour
+	Opening int // index into Config.Openings
+}
+
+func (s *schedule) game(i int) Game {
+	k := i / 2
+	g := Game{Index: i, Pair: k, Round: k / len(s.pairings), Pairing: k % len(s.pairings)}
+	p := s.pairings[g.Pairing]
+	g.A, g.B = p.a, p.b
+	g.First = p.a
+	if i%2 == 1 {
+		g.First = p.b
+	}
+	g.Opening = s.order[g.Round]
+	return g
+}
+
+// Schedule returns the games cfg plays, in index order. It panics if cfg has fewer than
+// two players or no openings.
+func Schedule(cfg *Config) []Game {
+	if len(cfg.Players) < 2 || len(cfg.Openings) == 0 {
+		panic("match: Schedule needs two players and an opening")
+	}
+	s := newSchedule(cfg)
+	out := make([]Game, s.games())
+	for i := range out {
+		out[i] = s.game(i)
+	}
+	return out
+}
+
+func (cfg *Config) check() error {
+	switch {
+	case cfg.Variant == nil:
+		return errors.New("match: no variant")
+	case len(cfg.Players) < 2:
+		return fmt.Errorf("match: %d players: need at least two", len(cfg.Players))
+	case cfg.Games < 1:
+		return fmt.Errorf("match: %d games: need at least one", cfg.Games)
+	case len(cfg.Openings) == 0:
+		return fmt.Errorf("match: %w", ErrNoOpenings)
+	case cfg.MaxPlies < 0:
+		return fmt.Errorf("match: max plies %d: must not be negative", cfg.MaxPlies)
+	case cfg.SPRT != nil && len(cfg.Players) != 2:
+		return fmt.Errorf("match: an SPRT needs exactly two players, not %d", len(cfg.Players))
+	case cfg.Anchor < 0 || cfg.Anchor >= len(cfg.Players):
+		return fmt.Errorf("match: anchor %d: no such player", cfg.Anchor)
+	case cfg.Resume && cfg.JournalPath == "":
+		return errors.New("match: resume needs a journal")
+	}
+	seen := map[string]bool{}
+	for _, p := range cfg.Players {
+		if p.Name == "" || seen[p.Name] {
+			return fmt.Errorf("match: player name %q is empty or used twice", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// header returns the journal header of cfg.
+func (cfg *Config) header() Header {
+	h := Header{Format: journalFormat, Variant: cfg.Variant.Name, Seed: cfg.Seed, Games: cfg.Games, MaxPlies: cfg.MaxPlies}
+	for _, p := range cfg.Players {
+		h.Players = append(h.Players, p.Name)
+	}
+	d := sha256.New()
+	for _, op := range cfg.Openings {
+		fmt.Fprintf(d, "%s|%s", op.Name, cfg.Variant.FEN(op.Root))
+		for _, m := range op.Moves {
+			fmt.Fprintf(d, "|%d-%d-%x", m.From, m.To, m.Captured)
+		}
+		d.Write([]byte{'\n'})
+	}
+	h.Openings = hex.EncodeToString(d.Sum(nil))[:16]
+	if cfg.SPRT != nil {
+		h.SPRT = cfg.SPRT.String()
+	}
+	return h
+}
+
+// Run plays the match described by cfg and returns its results. When ctx is cancelled it
+// stops the games in progress (they are not recorded) and returns the results so far with
+// ctx's error; with a journal, Resume finishes the match later. Errors from the players,
+// the journal or the PDN file end the match the same way.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = runtime.NumCPU()
+	}
+	sched := newSchedule(&cfg)
+	total := sched.games()
+	agg := newAggregator(&cfg, &sched)
+
+	var recovered []Record
+	var jnl *journal
+	if cfg.JournalPath != "" {
+		var err error
+		jnl, recovered, err = openJournal(cfg.JournalPath, cfg.header(), cfg.Resume)
+		if err != nil {
+			return nil, err
+		}
+		defer jnl.close()
+	}
+	var pdn *bufio.Writer
+	if cfg.PDNPath != "" {
+		f, err := os.Create(cfg.PDNPath)
+		if err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+		defer f.Close()
+		pdn = bufio.NewWriter(f)
+		defer pdn.Flush()
+	}
+	writePDN := func(r *Record) error {
+		if pdn == nil {
+			return nil
+		}
+		if err := WritePDN(pdn, cfg.Variant, r, cfg.Event, cfg.Site); err != nil {
+			return err
+		}
+		if err := pdn.Flush(); err != nil {
+			return fmt.Errorf("match: %w", err)
+		}
+		return nil
+	}
+	done := make([]bool, total)
+	for i := range recovered {
+		r := &recovered[i]
+		if r.Game < 0 || r.Game >= total || done[r.Game] {
+			return nil, fmt.Errorf("match: journal %s: game %d: out of range or recorded twice", cfg.JournalPath, r.Game+1)
+		}
+		done[r.Game] = true
+		if err := writePDN(r); err != nil {
+			return nil, err
+		}
+		agg.add(r)
+	}
+	agg.resumed = len(recovered)
+	finished := len(recovered)
+	if cfg.Progress != nil {
+		cfg.Progress(finished, total)
+	}
+
+	parent := ctx
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	jobs := make(chan int)
+	type outcome struct {
+		rec *Record
+		err error
+	}
+	results := make(chan outcome)
+	var wg sync.WaitGroup
+	for range cfg.Concurrency {
+		wg.Go(func() {
+			for i := range jobs {
+				rec, err := play(ctx, &cfg, sched.game(i))
+				results <- outcome{rec, err} // the collector drains results until they close
+			}
+		})
+	}
+	go func() {
+		defer close(jobs)
+		if agg.decided() {
+			return
+		}
+		for i := range total {
+			if done[i] {
+				continue
+			}
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	var runErr error
+	for out := range results {
+		if runErr != nil {
+			continue
+		}
+		if out.err != nil {
+			if ctx.Err() == nil || !errors.Is(out.err, context.Canceled) {
+				runErr = out.err
+			}
+			cancel()
+			continue
+		}
+		if jnl != nil {
+			if err := jnl.append(out.rec); err != nil {
+				runErr = err
+				cancel()
+				continue
+			}
+		}
+		if err := writePDN(out.rec); err != nil {
+			runErr = err
+			cancel()
+			continue
+		}
+		agg.add(out.rec)
+		finished++
+		if cfg.Progress != nil {
+			cfg.Progress(finished, total)
+		}
+		if agg.decided() {
+			cancel()
+		}
+	}
+	res := agg.result()
+	res.GamesPlanned = total
+	if runErr == nil && !agg.decided() && finished < total {
+		runErr = parent.Err()
+		if runErr == nil {
+			runErr = errors.New("match: stopped before every game was played")
+		}
+	}
+	res.Interrupted = runErr != nil
+	return res, runErr
+}
+
+// today is the PDN date of a game played now.
+func today() string { return time.Now().Format("2006.01.02") }
+
+// play plays one game.
+func play(ctx context.Context, cfg *Config, gm Game) (*Record, error) {
+	v := cfg.Variant
+	op := &cfg.Openings[gm.Opening]
+	g := engine.NewGame(v, op.Root)
+	rec := &Record{Game: gm.Index, Opening: op.Name, OpeningPlies: len(op.Moves), Date: today()}
+	if op.Root != v.Start() {
+		rec.FEN = v.FEN(op.Root)
+	}
+	for _, m := range op.Moves {
+		p := g.Position()
+		rec.Moves = append(rec.Moves, v.FormatMove(&p, m, false))
+		if err := g.Play(m); err != nil {
+			return nil, fmt.Errorf("match: opening %q: %w", op.Name, err)
+		}
+	}
+	// colour of each pairing player: the first-moving colour goes to gm.First.
+	var players [2]Player
+	var names [2]string
+	for _, idx := range []int{gm.A, gm.B} {
+		c := v.FirstMover
+		if idx != gm.First {
+			c = c.Other()
+		}
+		e := cfg.Players[idx]
+		pl, err := e.New(v, int64(mix(uint64(cfg.Seed), 4, uint64(gm.Index), uint64(c))))
+		if err != nil {
+			return nil, fmt.Errorf("match: player %s: %w", e.Name, err)
+		}
+		players[c], names[c] = pl, e.Name
+	}
+	rec.White, rec.Black = names[engine.White], names[engine.Black]
+	for {
+		out := g.Outcome()
+		if out.Over {
+			rec.Reason = out.Reason
+			if !out.Draw {
+				rec.Winner = out.Winner.String()
+			}
+			break
+		}
+		if cfg.MaxPlies > 0 && g.Ply()-len(op.Moves) >= cfg.MaxPlies {
+			rec.Reason = "max-plies"
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p := g.Position()
+		m, err := players[p.Side].Choose(ctx, g)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("match: game %d: %s: %w", gm.Index+1, names[p.Side], err)
+		}
+		text := v.FormatMove(&p, m, false)
+		if err := g.Play(m); err != nil {
+			return nil, fmt.Errorf("match: game %d: %s played an illegal move %s: %w", gm.Index+1, names[p.Side], text, err)
+		}
+		rec.Moves = append(rec.Moves, text)
+	}
+	return rec, nil
+}

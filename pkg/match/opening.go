@@ -1,0 +1,411 @@
+package match
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// Opening is a start position for a game pair: the moves are played from Root before the
+// players take over, and are written to the PDN output with the rest of the game.
+type Opening struct {
+	Name  string
+	Root  engine.Position
+	Moves []engine.Move
+}
+
+// Position returns the position after the opening's moves.
+func (o *Opening) Position() engine.Position {
+	p := o.Root
+	for _, m := range o.Moves {
+		p = p.Play(m)
+	}
+	return p
+}
+
+// ErrNoOpenings is returned, wrapped, when an opening source yields no usable opening.
+var ErrNoOpenings = errors.New("no openings")
+
+// maxOpeningFile bounds the size of an opening file (openings are small; a larger file is
+// almost certainly the wrong one).
+const maxOpeningFile = 64 << 20
+
+// ReadOpenings reads openings for v from r; name is used in error messages. The format is
+// detected from the first line that is not blank or a comment:
+//
+//   - PDN, if it starts with '[': each game gives one opening, its FEN tag (or the start
+//     position) followed by its moves; the name is the Opening tag, else the Event tag.
+//     A GameType tag must match v.
+//   - otherwise one opening per line: a FEN ("W:W31-50:B1-20") optionally followed by a
+//     name; a tab-separated ballot line "id<TAB>moves<TAB>name<TAB>barred" as in the
+//     shipped sets (barred openings, marked "yes", are skipped); or moves from the start
+//     position separated by spaces. Lines starting with '#' or '%' are comments.
+//
+// Every move must be legal and no opening may end the game. Errors name the source and
+// line (or game), and wrap the engine's FEN and move errors or ErrNoOpenings.
+func ReadOpenings(r io.Reader, name string, v *engine.Variant) ([]Opening, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxOpeningFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("match: %s: %w", name, err)
+	}
+	if len(data) > maxOpeningFile {
+		return nil, fmt.Errorf("match: %s: larger than %d MiB", name, maxOpeningFile>>20)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var ops []Opening
+	if isPDN(data) {
+		ops, err = readPDNOpenings(data, name, v)
+	} else {
+		ops, err = readLineOpenings(data, name, v)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(ops) == 0 {
+		return nil, fmt.Errorf("match: %s: %w", name, ErrNoOpenings)
+	}
+	return ops, nil
+}
+
+func isPDN(data []byte) bool {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == '%' || line[0] == ';' {
+			continue
+		}
+		return line[0] == '['
+	}
+	return false
+}
+
+func readLineOpenings(data []byte, name string, v *engine.Variant) ([]Opening, error) {
+	var ops []Opening
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == '%' {
+			continue
+		}
+		where := fmt.Sprintf("%s:%d", name, n)
+		var op Opening
+		var err error
+		switch {
+		case strings.Contains(line, "\t"):
+			f := strings.Split(line, "\t")
+			if len(f) < 2 {
+				return nil, fmt.Errorf("match: %s: want id<TAB>moves[<TAB>name[<TAB>barred]]", where)
+			}
+			if len(f) >= 4 && strings.TrimSpace(f[3]) == "yes" {
+				continue
+			}
+			label := strings.TrimSpace(f[0])
+			if len(f) >= 3 && strings.TrimSpace(f[2]) != "" {
+				label += " " + strings.TrimSpace(f[2])
+			}
+			op, err = replay(v, v.Start(), strings.Fields(f[1]), label)
+		case looksLikeFEN(line):
+			fen, label, _ := strings.Cut(line, " ")
+			label = strings.TrimSpace(label)
+			if label == "" {
+				label = fmt.Sprintf("%s:%d", name, n)
+			}
+			var p engine.Position
+			p, err = v.ParseFEN(fen)
+			op = Opening{Name: label, Root: p}
+		default:
+			op, err = replay(v, v.Start(), strings.Fields(line), fmt.Sprintf("%s:%d", name, n))
+		}
+		if err == nil {
+			err = checkPlayable(v, &op)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("match: %s: %w", where, err)
+		}
+		ops = append(ops, op)
+	}
+	return ops, sc.Err()
+}
+
+func looksLikeFEN(s string) bool {
+	return len(s) >= 2 && strings.ContainsRune("WB?", rune(s[0])) && s[1] == ':'
+}
+
+// replay parses moves from root and returns them as an opening.
+func replay(v *engine.Variant, root engine.Position, moves []string, name string) (Opening, error) {
+	op := Opening{Name: name, Root: root}
+	p := root
+	for _, text := range moves {
+		m, err := v.ParseMove(&p, text)
+		if err != nil {
+			return op, err
+		}
+		op.Moves = append(op.Moves, m)
+		p = p.Play(m)
+	}
+	return op, nil
+}
+
+// checkPlayable reports an error when the opening's moves end the game.
+func checkPlayable(v *engine.Variant, op *Opening) error {
+	g := engine.NewGame(v, op.Root)
+	for _, m := range op.Moves {
+		if err := g.Play(m); err != nil {
+			return err
+		}
+		if out := g.Outcome(); out.Over {
+			return fmt.Errorf("opening %q ends the game: %s", op.Name, out)
+		}
+	}
+	if out := g.Outcome(); out.Over {
+		return fmt.Errorf("opening %q ends the game: %s", op.Name, out)
+	}
+	return nil
+}
+
+// readPDNOpenings reads PDN games leniently: tags, moves, move numbers, comments ({...},
+// and '%' or ';' to the end of a line), variations (skipped), NAGs, strength marks and
+// terminators. It is enough for opening files; pkg/pdn is the full reader.
+func readPDNOpenings(data []byte, name string, v *engine.Variant) ([]Opening, error) {
+	var ops []Opening
+	type game struct {
+		tags  map[string]string
+		moves []string
+		line  int
+	}
+	var cur *game
+	line := 1
+	finish := func() error {
+		if cur == nil {
+			return nil
+		}
+		g := cur
+		cur = nil
+		where := fmt.Sprintf("%s:%d: game %d", name, g.line, len(ops)+1)
+		if gt, ok := g.tags["GameType"]; ok {
+			num, _, _ := strings.Cut(gt, ",")
+			if n, err := strconv.Atoi(strings.TrimSpace(num)); err != nil || n != v.GameType {
+				return fmt.Errorf("match: %s: GameType %q is not %s (%d)", where, gt, v.Name, v.GameType)
+			}
+		}
+		root := v.Start()
+		if fen, ok := g.tags["FEN"]; ok {
+			p, err := v.ParseFEN(strings.TrimSuffix(strings.TrimSpace(fen), "."))
+			if err != nil {
+				return fmt.Errorf("match: %s: %w", where, err)
+			}
+			root = p
+		}
+		label := g.tags["Opening"]
+		if label == "" || label == "?" {
+			label = g.tags["Event"]
+		}
+		if label == "" || label == "?" {
+			label = fmt.Sprintf("%s#%d", name, len(ops)+1)
+		}
+		op, err := replay(v, root, g.moves, label)
+		if err == nil {
+			err = checkPlayable(v, &op)
+		}
+		if err != nil {
+			return fmt.Errorf("match: %s: %w", where, err)
+		}
+		ops = append(ops, op)
+		return nil
+	}
+	begin := func() {
+		if cur == nil {
+			cur = &game{tags: map[string]string{}, line: line}
+		}
+	}
+	inMoves := false
+	i := 0
+	for i < len(data) {
+		c := data[i]
+		switch {
+		case c == '\n':
+			line++
+			i++
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+		case c == '%' || c == ';':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case c == '{':
+			for i < len(data) && data[i] != '}' {
+				if data[i] == '\n' {
+					line++
+				}
+				i++
+			}
+			i++
+		case c == '(':
+			depth := 0
+			for ; i < len(data); i++ {
+				if data[i] == '\n' {
+					line++
+				} else if data[i] == '(' {
+					depth++
+				} else if data[i] == ')' {
+					if depth--; depth == 0 {
+						i++
+						break
+					}
+				}
+			}
+		case c == '[':
+			if inMoves {
+				if err := finish(); err != nil {
+					return nil, err
+				}
+				inMoves = false
+			}
+			begin()
+			end := bytes.IndexByte(data[i:], ']')
+			if end < 0 {
+				return nil, fmt.Errorf("match: %s:%d: unterminated tag", name, line)
+			}
+			tag := string(data[i+1 : i+end])
+			line += strings.Count(tag, "\n")
+			i += end + 1
+			key, val, ok := strings.Cut(strings.TrimSpace(tag), " ")
+			val = strings.TrimSpace(val)
+			if !ok || len(val) < 2 || val[0] != '"' || val[len(val)-1] != '"' {
+				return nil, fmt.Errorf("match: %s:%d: malformed tag [%s]", name, line, tag)
+			}
+			cur.tags[key] = strings.ReplaceAll(val[1:len(val)-1], `\"`, `"`)
+		default:
+			j := i
+			for j < len(data) && !strings.ContainsRune(" \t\r\n{}()[]%;", rune(data[j])) {
+				j++
+			}
+			tok := string(data[i:j])
+			i = j
+			if tok == "*" || isResult(tok) {
+				begin()
+				if err := finish(); err != nil {
+					return nil, err
+				}
+				inMoves = false
+				continue
+			}
+			// Strip a move number ("12." or "12...") and strength marks.
+			if k := strings.IndexByte(tok, '.'); k >= 0 && isDigits(tok[:k]) {
+				tok = strings.TrimLeft(tok[k:], ".")
+			}
+			tok = strings.TrimRight(tok, "!?*")
+			if tok == "" || tok[0] == '$' {
+				continue
+			}
+			begin()
+			inMoves = true
+			cur.moves = append(cur.moves, tok)
+		}
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	return ops, nil
+}
+
+func isResult(s string) bool {
+	switch s {
+	case "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0":
+		return true
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// MaterialBalanced reports whether both sides have the same number of men and of kings.
+func MaterialBalanced(p *engine.Position) bool {
+	return p.Men(engine.White).Count() == p.Men(engine.Black).Count() &&
+		p.KingsOf(engine.White).Count() == p.KingsOf(engine.Black).Count()
+}
+
+// RandomOpenings returns count different openings of v, each made of plies random legal
+// moves from the start position, drawn from seed (the same seed gives the same openings).
+// An opening is kept only when the game is not over and accept, if not nil, returns true
+// for the game after those moves; a nil accept keeps openings for which MaterialBalanced
+// holds. It returns an error wrapping ErrNoOpenings when count different openings cannot
+// be found.
+func RandomOpenings(v *engine.Variant, plies, count int, seed int64, accept func(g *engine.Game) bool) ([]Opening, error) {
+	if plies < 0 || count < 1 {
+		return nil, fmt.Errorf("match: random openings: %d plies, %d openings: %w", plies, count, ErrNoOpenings)
+	}
+	if accept == nil {
+		accept = func(g *engine.Game) bool { p := g.Position(); return MaterialBalanced(&p) }
+	}
+	rng := rand.New(rand.NewPCG(mix(uint64(seed), 1), mix(uint64(seed), 2)))
+	seen := map[engine.Position]bool{}
+	var ops []Opening
+	tries := 1000 + 200*count
+	for t := 0; t < tries && len(ops) < count; t++ {
+		g := engine.NewGame(v, v.Start())
+		var moves []engine.Move
+		for range plies {
+			legal := g.Legal()
+			if len(legal) == 0 {
+				break
+			}
+			m := legal[rng.IntN(len(legal))]
+			if err := g.Play(m); err != nil {
+				return nil, err
+			}
+			moves = append(moves, m)
+		}
+		p := g.Position()
+		if len(moves) < plies || g.Outcome().Over || seen[p] || !accept(g) {
+			continue
+		}
+		seen[p] = true
+		ops = append(ops, Opening{Name: fmt.Sprintf("random-%d", len(ops)+1), Root: v.Start(), Moves: moves})
+	}
+	if len(ops) < count {
+		return nil, fmt.Errorf("match: found only %d of %d different accepted openings of %d plies for %s: %w",
+			len(ops), count, plies, v.Name, ErrNoOpenings)
+	}
+	return ops, nil
+}
+
+// OpeningOrder returns the opening index of each of rounds rounds, for n openings: a
+// Fisher-Yates shuffle of 0..n-1 drawn from seed, then a new shuffle each time all n
+// have been used. It panics if n < 1.
+func OpeningOrder(n, rounds int, seed int64) []int {
+	if n < 1 {
+		panic("match: OpeningOrder with no openings")
+	}
+	order := make([]int, 0, rounds)
+	for epoch := 0; len(order) < rounds; epoch++ {
+		rng := rand.New(rand.NewPCG(mix(uint64(seed), 3, uint64(epoch)), 0))
+		perm := rng.Perm(n)
+		for _, k := range perm {
+			if len(order) == rounds {
+				break
+			}
+			order = append(order, k)
+		}
+	}
+	return order
+}
