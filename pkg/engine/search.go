@@ -291,7 +291,7 @@ func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult
 	}
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.rootFound = false
-		score := s.search(&root, depth, 0, -infinity, infinity, ds, len(s.hist)-1)
+		score := s.search(&root, depth, 0, -infinity, infinity, ds, 0)
 		if s.stopped {
 			if s.rootFound && depth > 1 {
 				// the first root move searched is the previous best (the table's move),
@@ -394,20 +394,24 @@ func fromTT(score int32, ply int) int {
 // search is the main alpha-beta search of p; from is the index in s.hist of the first
 // position after the last irreversible move (p itself is s.hist's last entry).
 func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState, from int) int {
-	if depth <= 0 {
-		return s.quiesce(p, ply, alpha, beta)
-	}
 	s.pvLen[ply] = ply
 	if s.visit() {
 		return 0
+	}
+	if ply > 0 {
+		// a repeated position had a move when it occurred before; the counted draws
+		// come after the loss of a side without a move
+		if s.repeated(from) || ds.drawn(s.v) && s.v.HasMoves(p) {
+			return 0
+		}
+	}
+	if depth <= 0 {
+		return s.qbody(p, ply, alpha, beta)
 	}
 	moves := s.v.Generate(s.moves[ply][:0], p)
 	s.moves[ply] = moves
 	if len(moves) == 0 {
 		return -(MateScore - ply)
-	}
-	if ply > 0 && (s.repeated(from) || ds.drawn(s.v)) {
-		return 0
 	}
 	if ply >= MaxPly-1 {
 		return s.Evaluate(p)
@@ -518,6 +522,11 @@ func (s *Searcher) quiesce(p *Position, ply, alpha, beta int) int {
 	if s.visit() {
 		return 0
 	}
+	return s.qbody(p, ply, alpha, beta)
+}
+
+// qbody is quiesce after the node is counted.
+func (s *Searcher) qbody(p *Position, ply, alpha, beta int) int {
 	if s.noQS || !s.v.HasCapture(p) {
 		if !s.v.HasMoves(p) {
 			return -(MateScore - ply)

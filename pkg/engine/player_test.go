@@ -1,0 +1,156 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+func TestParsePlayer(t *testing.T) {
+	tests := []struct {
+		spec string
+		want engine.PlayerSpec
+	}{
+		{"easy", engine.PlayerSpec{Spec: "easy", Limits: engine.Limits{Depth: 2, NoQuiescence: true}, Random: engine.EasyRandom}},
+		{"medium", engine.PlayerSpec{Spec: "medium", Limits: engine.Limits{Depth: 4}}},
+		{"hard", engine.PlayerSpec{Spec: "hard", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}}},
+		{" HARD ", engine.PlayerSpec{Spec: "HARD", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}}},
+		{"depth=6", engine.PlayerSpec{Spec: "depth=6", Limits: engine.Limits{Depth: 6}}},
+		{"depth=6:movetime=200ms", engine.PlayerSpec{Spec: "depth=6:movetime=200ms", Limits: engine.Limits{Depth: 6, MoveTime: 200 * time.Millisecond}}},
+		{"nodes=5000:weights=w.json", engine.PlayerSpec{Spec: "nodes=5000:weights=w.json", Limits: engine.Limits{Nodes: 5000}, WeightsFile: "w.json"}},
+		{"hard:weights=tuned.json", engine.PlayerSpec{Spec: "hard:weights=tuned.json", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}, WeightsFile: "tuned.json"}},
+		{"easy:random=0", engine.PlayerSpec{Spec: "easy:random=0", Limits: engine.Limits{Depth: 2, NoQuiescence: true}}},
+		{"medium:depth=5:hash=64", engine.PlayerSpec{Spec: "medium:depth=5:hash=64", Limits: engine.Limits{Depth: 5}, HashMB: 64}},
+		{"depth=3:quiescence=false:random=0.5", engine.PlayerSpec{Spec: "depth=3:quiescence=false:random=0.5", Limits: engine.Limits{Depth: 3, NoQuiescence: true}, Random: 0.5}},
+		{"movetime=1s", engine.PlayerSpec{Spec: "movetime=1s", Limits: engine.Limits{MoveTime: time.Second}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.spec, func(t *testing.T) {
+			got, err := engine.ParsePlayer(tc.spec)
+			if err != nil {
+				t.Fatalf("ParsePlayer(%q): %v", tc.spec, err)
+			}
+			if got != tc.want {
+				t.Errorf("ParsePlayer(%q) = %+v, want %+v", tc.spec, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParsePlayerErrors(t *testing.T) {
+	tests := []struct{ spec, token string }{
+		{"", "empty"},
+		{"expert", `"expert"`},
+		{"hard,medium", `"hard,medium"`},
+		{"depth=0", `"depth=0"`},
+		{"depth=x", `"depth=x"`},
+		{"depth=65", `"depth=65"`},
+		{"nodes=-1", `"nodes=-1"`},
+		{"movetime=fast", `"movetime=fast"`},
+		{"movetime=0s", `"movetime=0s"`},
+		{"random=1.5", `"random=1.5"`},
+		{"random=NaN", `"random=NaN"`},
+		{"weights=", `"weights="`},
+		{"hash=0", `"hash=0"`},
+		{"quiescence=maybe", `"quiescence=maybe"`},
+		{"depth=4:depth=5", `"depth=5"`},
+		{"depth=4:hard", `"hard"`},
+		{"colour=white", `"colour=white"`},
+		{"weights=w.json", "needs a level or a limit"},
+		{"random=0.5", "needs a level or a limit"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.spec, func(t *testing.T) {
+			_, err := engine.ParsePlayer(tc.spec)
+			if err == nil {
+				t.Fatalf("ParsePlayer(%q) succeeded", tc.spec)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tc.token) || strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "engine: ") {
+				t.Errorf("ParsePlayer(%q): error %q, want one line starting with engine: naming %s", tc.spec, msg, tc.token)
+			}
+		})
+	}
+}
+
+func TestPlayerWeightsFile(t *testing.T) {
+	v := engine.MustLookup("international")
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	f, err := os.Create(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := engine.DefaultWeights(v)
+	w.Values["king"] = 250
+	if err := w.Save(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"variant": "international", "values": {"man": 100}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := engine.ParsePlayer("depth=2:weights=" + good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := spec.New(v, 1)
+	if err != nil {
+		t.Fatalf("New with %s: %v", good, err)
+	}
+	if _, err := p.Choose(context.Background(), engine.NewGame(v, v.Start())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := spec.New(engine.MustLookup("english"), 1); err == nil || !strings.Contains(err.Error(), "not english") {
+		t.Errorf("international weights for english: err = %v", err)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{filepath.Join(dir, "missing.json"), "no such file"},
+		{bad, "missing features"},
+	} {
+		spec, _ := engine.ParsePlayer("medium:weights=" + tc.file)
+		_, err := spec.New(v, 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.file) {
+			t.Errorf("New with %s: err = %v, want one naming the file and %q", tc.file, err, tc.want)
+		}
+	}
+}
+
+func TestPlayerChoose(t *testing.T) {
+	v, g := gameFrom(t, "english", "W:W6:B1,2") // White's man on 6 is blocked by 1 and 2
+	spec, _ := engine.ParsePlayer("easy")
+	p, err := spec.New(v, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name() != "easy" {
+		t.Errorf("Name() = %q", p.Name())
+	}
+	if _, err := p.Choose(context.Background(), g); !errors.Is(err, engine.ErrNoMove) {
+		t.Errorf("Choose without a legal move: err = %v, want ErrNoMove", err)
+	}
+	// easy plays random moves at about the documented rate
+	v, g = gameFrom(t, "international", "")
+	random := 0
+	const n = 400
+	for i := range n {
+		p, _ := spec.New(v, int64(i))
+		r, err := p.Choose(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Random {
+			random++
+		}
+	}
+	if got := float64(random) / n; got < engine.EasyRandom-0.08 || got > engine.EasyRandom+0.08 {
+		t.Errorf("easy played %d random moves of %d, want about %.0f%%", random, n, 100*engine.EasyRandom)
+	}
+}
