@@ -154,3 +154,91 @@ func TestPlayerChoose(t *testing.T) {
 		t.Errorf("easy played %d random moves of %d, want about %.0f%%", random, n, 100*engine.EasyRandom)
 	}
 }
+
+// playGame plays one game between a (White) and b (Black) from v's start after `random`
+// seeded random plies, and returns the outcome.
+func playGame(t testing.TB, v *engine.Variant, a, b engine.PlayerSpec, seed int64, random int) engine.Outcome {
+	t.Helper()
+	pa, err := a.New(v, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := b.New(v, seed+1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opening, _ := engine.ParsePlayer("depth=1:random=1")
+	po, _ := opening.New(v, seed)
+	g := engine.NewGame(v, v.Start())
+	for ply := 0; ply < 300 && !g.Outcome().Over; ply++ {
+		pl := pa
+		if ply < random {
+			pl = po
+		} else if g.Position().Side != v.Start().Side {
+			pl = pb
+		}
+		r, err := pl.Choose(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(r.Move); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g.Outcome()
+}
+
+// TestLevelsOrdered plays short matches between the levels (hard against medium, medium
+// against easy) and checks the stronger level scores more. It takes minutes: set
+// RAFLE_LEVELS=N (games per pair) to run it.
+func TestLevelsOrdered(t *testing.T) {
+	n := 0
+	if s := os.Getenv("RAFLE_LEVELS"); s != "" {
+		n, _ = strconvAtoi(s)
+	}
+	if n == 0 {
+		t.Skip("set RAFLE_LEVELS=<games per pair> to run")
+	}
+	pairs := [][2]string{{"hard", "medium"}, {"medium", "easy"}, {"hard", "easy"}}
+	for _, v := range engine.Variants() {
+		for _, pair := range pairs {
+			strong, _ := engine.ParsePlayer(pair[0])
+			weak, _ := engine.ParsePlayer(pair[1])
+			var score float64 // for strong
+			w, d, l := 0, 0, 0
+			for i := range n {
+				first := v.Start().Side
+				a, b := strong, weak
+				if i%2 == 1 {
+					a, b = weak, strong
+				}
+				o := playGame(t, v, a, b, int64(i/2), 4)
+				switch {
+				case o.Draw:
+					d++
+					score += 0.5
+				case (o.Winner == first) == (i%2 == 0):
+					w++
+					score++
+				default:
+					l++
+				}
+			}
+			t.Logf("%s: %s vs %s: +%d =%d -%d (%.1f/%d)", v.Name, pair[0], pair[1], w, d, l, score, n)
+			if score <= float64(n)/2 {
+				t.Errorf("%s: %s scored %.1f/%d against %s", v.Name, pair[0], score, n, pair[1])
+			}
+		}
+	}
+}
+
+func strconvAtoi(s string) (int, error) {
+	n := 0
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, errors.New("not a number")
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n, nil
+}
