@@ -56,9 +56,9 @@ func (k NodeKind) String() string {
 // is set.
 type Node struct {
 	Kind      NodeKind `json:"kind"`
+	NAG       int32    `json:"nag,omitempty"`
 	Move      *Move    `json:"move,omitempty"`
 	Text      string   `json:"text,omitempty"`
-	NAG       int      `json:"nag,omitempty"`
 	Variation []Node   `json:"variation,omitempty"`
 	Pos       Pos      `json:"pos,omitzero"`
 }
@@ -67,9 +67,6 @@ type Node struct {
 type Move struct {
 	// Number is the move number written before the move, 0 if none.
 	Number int `json:"number,omitempty"`
-	// Continuation is true when the number was written "N..." (the move
-	// is the second player's).
-	Continuation bool `json:"continuation,omitempty"`
 	// Text is the move in canonical spelling: squares without leading
 	// zeros, lower-case letters, and the separator Sep. For a "..."
 	// placeholder it is "...".
@@ -77,12 +74,15 @@ type Move struct {
 	// Squares lists the squares as written: from, [intermediate...], to.
 	// It is empty for a placeholder.
 	Squares []Square `json:"squares,omitempty"`
-	// Sep is the separator used: '-' (move), 'x' or ':' (capture), or 0
-	// for an algebraic move written without one ("a3b4").
-	Sep Sep `json:"sep"`
 	// Strength is the move-strength mark written after the move, such as
 	// "!", "?!", "(?)".
 	Strength string `json:"strength,omitempty"`
+	// Continuation is true when the number was written "N..." (the move
+	// is the second player's).
+	Continuation bool `json:"continuation,omitempty"`
+	// Sep is the separator used: '-' (move), 'x' or ':' (capture), or 0
+	// for an algebraic move written without one ("a3b4").
+	Sep Sep `json:"sep"`
 }
 
 // IsCapture reports whether the move was written as a capture.

@@ -3,6 +3,7 @@ package pdn
 import (
 	"io"
 	"strings"
+	"sync"
 )
 
 // DefaultMaxDepth is the default limit on nested variations.
@@ -37,6 +38,7 @@ type Reader struct {
 	moveSlab []Move
 	sqSlab   []Square
 	intern   map[string]string
+	nodeBuf  []Node              // scratch for the main line
 }
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
@@ -102,6 +104,57 @@ func (r *Reader) str(b []byte) string {
 	return s
 }
 
+// moveText returns the canonical text of a move token, without
+// allocating for the common two-square numeric moves.
+func (r *Reader) moveText(t *Token) string {
+	sq := t.squares
+	if len(sq) == 2 && sq[0] < 100 && sq[1] < 100 {
+		k := -1
+		switch t.sep {
+		case '-':
+			k = 0
+		case 'x':
+			k = 1
+		case ':':
+			k = 2
+		}
+		if k >= 0 && sq[0] > 0 && sq[1] > 0 {
+			simpleOnce.Do(buildSimple)
+			return simpleMoves[k][sq[0]][sq[1]]
+		}
+	}
+	return r.str(t.text)
+}
+
+var (
+	simpleOnce  sync.Once
+	simpleMoves *[3][100][100]string // canonical text of two-square numeric moves, by separator
+)
+
+func buildSimple() {
+	t := new([3][100][100]string)
+	var all []byte
+	for _, sep := range []byte{'-', 'x', ':'} {
+		for a := 1; a < 100; a++ {
+			for b := 1; b < 100; b++ {
+				all = Square(b).appendTo(append(Square(a).appendTo(all), sep))
+			}
+		}
+	}
+	text := string(all)
+	off := 0
+	for k, sep := range []byte{'-', 'x', ':'} {
+		for a := 1; a < 100; a++ {
+			for b := 1; b < 100; b++ {
+				n := len(Square(b).appendTo(append(Square(a).appendTo(nil), sep)))
+				t[k][a][b] = text[off : off+n]
+				off += n
+			}
+		}
+	}
+	simpleMoves = t
+}
+
 func (r *Reader) newMove() *Move {
 	if len(r.moveSlab) == 0 {
 		r.moveSlab = make([]Move, 128)
@@ -158,7 +211,7 @@ func (r *Reader) Next() (*Game, error) {
 	r.g = g
 	r.gerr = nil
 	var stack []line // open variations; the current line is cur
-	var cur []Node
+	cur := r.nodeBuf[:0]
 	started := false // any token of this game seen
 	inBody := false
 	var pendNum int
@@ -201,7 +254,12 @@ func (r *Reader) Next() (*Game, error) {
 			stack = stack[:len(stack)-1]
 			cur = append(top.nodes, Node{Kind: VariationNode, Variation: v, Pos: top.pos})
 		}
-		g.Moves = cur
+		if len(cur) > 0 {
+			g.Moves = make([]Node, len(cur))
+			copy(g.Moves, cur)
+		}
+		clear(cur)
+		r.nodeBuf = cur[:0]
 		g.Result = result
 		if tr, ok := g.Tag("Result"); ok && result != "*" && strings.TrimSpace(tr) != result {
 			r.note(WarnResultMismatch, p, "terminator "+result+", Result tag "+tr)
@@ -257,7 +315,7 @@ func (r *Reader) Next() (*Game, error) {
 				hasPend = false
 			}
 			if t.Kind == TokMove {
-				m.Text = r.str(t.text)
+				m.Text = r.moveText(t)
 				m.Squares = r.squares(t.squares)
 				m.Sep = t.sep
 			} else {
@@ -276,7 +334,7 @@ func (r *Reader) Next() (*Game, error) {
 
 		case TokNAG:
 			body(t.Pos)
-			cur = append(cur, Node{Kind: NAGNode, NAG: t.num, Pos: t.Pos})
+			cur = append(cur, Node{Kind: NAGNode, NAG: int32(t.num), Pos: t.Pos})
 
 		case TokComment, TokLineComment:
 			if t.Kind == TokLineComment {
@@ -414,12 +472,12 @@ func (r *Reader) readTag(g *Game, p Pos) {
 	var rawName string
 	hasName, hasValue := false, false
 	if t.Kind == TokTagName {
-		rawName = string(t.text)
+		rawName = r.str(t.text)
 		hasName = rawName != ""
 		t, _ = r.next()
 	}
 	if t.Kind == TokString {
-		value = string(t.text)
+		value = r.str(t.text)
 		hasValue = true
 		t, _ = r.next()
 	}
@@ -435,14 +493,13 @@ func (r *Reader) readTag(g *Game, p Pos) {
 	if !isIdent(name) {
 		fixed := repairTagName(name)
 		r.warn(WarnTagName, p, name+" read as "+fixed)
-		name = fixed
+		name = r.str([]byte(fixed))
 	} else if !r.Strict {
 		if std, ok := localizedTags[name]; ok {
 			r.note(WarnLocalizedTag, p, name+" read as "+std)
 			name = std
 		}
 	}
-	name = r.str([]byte(name))
 	if _, dup := g.Tag(name); dup {
 		r.note(WarnDuplicateTag, p, name)
 	}

@@ -113,9 +113,14 @@ func (s *Scanner) fill(k int) bool {
 
 // peek returns the byte at s.i+j, or -1 at end of input.
 func (s *Scanner) peek(j int) int {
-	if s.i+j < s.n {
-		return int(s.buf[s.i+j])
+	if k := s.i + j; k < s.n {
+		return int(s.buf[k])
 	}
+	return s.peekSlow(j)
+}
+
+//go:noinline
+func (s *Scanner) peekSlow(j int) int {
 	if !s.fill(j + 1) {
 		return -1
 	}
@@ -285,7 +290,7 @@ token:
 	case c >= '0' && c <= '9':
 		s.scanNumber()
 	case isLetter(c) && isDigit(s.peek(1)):
-		if !s.scanMove() {
+		if !s.scanMove(s.window()) {
 			s.scanUnknown()
 		}
 	default:
@@ -539,69 +544,90 @@ func (s *Scanner) scanUnknownLen(j int) {
 	s.i += j
 }
 
+// moveWindow is how many bytes a move, number or result token may span.
+const moveWindow = 256
+
+// window returns the unread bytes, with at least moveWindow of them
+// buffered unless the input ends sooner.
+func (s *Scanner) window() []byte {
+	if s.n-s.i < moveWindow {
+		s.fill(moveWindow)
+	}
+	return s.buf[s.i:s.n]
+}
+
+// at returns b[j], or -1 past the end.
+func at(b []byte, j int) int {
+	if j < len(b) {
+		return int(b[j])
+	}
+	return -1
+}
+
 // scanNumber scans a token starting with a digit: a result, a move number
 // or a numeric move.
 func (s *Scanner) scanNumber() {
-	c0 := s.peek(0)
-	c1 := s.peek(1)
+	b := s.window()
+	c0, c1 := at(b, 0), at(b, 1)
 	// Results. "1-1" is a result only when no digit follows (1-10 is a move).
 	if c1 == '-' && c0 <= '2' {
-		c2 := s.peek(2)
-		if c2 >= '0' && c2 <= '2' && !isDigit(s.peek(3)) {
-			switch string([]byte{byte(c0), byte(c2)}) {
-			case "10", "01", "20", "02", "11", "00":
+		c2 := at(b, 2)
+		if c2 >= '0' && c2 <= '2' && !isDigit(at(b, 3)) {
+			switch (c0-'0')*3 + c2 - '0' {
+			case 3, 1, 6, 2, 4, 0: // 1-0 0-1 2-0 0-2 1-1 0-0
 				s.setRaw(TokResult, 3)
 				return
 			}
 		}
 	}
-	if c0 == '1' && c1 == '/' && s.peek(2) == '2' && s.peek(3) == '-' && s.peek(4) == '1' &&
-		s.peek(5) == '/' && s.peek(6) == '2' && !isDigit(s.peek(7)) {
+	if c0 == '1' && c1 == '/' && len(b) >= 7 && string(b[2:7]) == "2-1/2" && !isDigit(at(b, 7)) {
 		s.setRaw(TokResult, 7)
 		return
 	}
 	j := 0
 	n := 0
-	for isDigit(s.peek(j)) {
+	for j < len(b) && isDigit(int(b[j])) {
 		if j < 9 {
-			n = n*10 + s.peek(j) - '0'
+			n = n*10 + int(b[j]-'0')
 		}
 		j++
 	}
-	if s.peek(j) == '.' {
+	if at(b, j) == '.' {
 		k := 1
-		for s.peek(j+k) == '.' {
+		for at(b, j+k) == '.' {
 			k++
 		}
 		if k == 2 || k > 3 {
-			s.warn(WarnMoveNumber, s.pos(), string(s.buf[s.i:s.i+j+k]))
+			s.warn(WarnMoveNumber, s.pos(), string(b[:j+k]))
 		}
 		s.setRaw(TokMoveNumber, j+k)
 		s.tok.num = n
 		s.tok.cont = k >= 2
 		return
 	}
-	if !s.scanMove() {
+	if !s.scanMove(b) {
 		s.scanUnknown()
 	}
 }
 
-// squareAt parses a square at s.i+j. It returns the square, its length
+// squareAt parses a square at b[j]. It returns the square, its length
 // and whether it was written in upper case; length 0 means no square.
-// Four digits (3228) return length 4 and square 0: the caller splits them.
-func (s *Scanner) squareAt(j int, alg bool) (Square, int, bool) {
-	c := s.peek(j)
+func squareAt(b []byte, j int, alg bool) (Square, int, bool) {
+	c := at(b, j)
 	if isDigit(c) {
 		if alg {
 			return 0, 0, false
 		}
-		k := 0
-		n := 0
-		for isDigit(s.peek(j + k)) {
-			n = n*10 + s.peek(j+k) - '0'
-			k++
+		n := c - '0'
+		k := 1
+		if d := at(b, j+1); isDigit(d) {
+			n = n*10 + d - '0'
+			k = 2
+			if isDigit(at(b, j+2)) {
+				return 0, 0, false
+			}
 		}
-		if k > 2 || n == 0 {
+		if n == 0 {
 			return 0, 0, false
 		}
 		return Square(n), k, false
@@ -610,48 +636,45 @@ func (s *Scanner) squareAt(j int, alg bool) (Square, int, bool) {
 		return 0, 0, false
 	}
 	lc := byte(c) | 0x20
-	if lc == 'x' || !isDigit(s.peek(j+1)) || s.peek(j+1) == '0' {
+	d := at(b, j+1)
+	if lc == 'x' || !isDigit(d) || d == '0' {
 		return 0, 0, false
 	}
-	r := s.peek(j+1) - '0'
+	r := d - '0'
 	k := 2
-	if isDigit(s.peek(j + 2)) {
-		r = r*10 + s.peek(j+2) - '0'
+	if d2 := at(b, j+2); isDigit(d2) {
+		r = r*10 + d2 - '0'
 		k = 3
 	}
 	return AlgSquare(lc, r), k, c < 'a'
 }
 
-// scanMove scans a move at s.i. It reports false (consuming nothing) when
-// the text is not a move.
-func (s *Scanner) scanMove() bool {
-	p := s.pos()
-	alg := isLetter(byte(s.peek(0)))
+// scanMove scans a move at the start of b. It reports false (consuming
+// nothing) when the text is not a move.
+func (s *Scanner) scanMove(b []byte) bool {
+	alg := isLetter(b[0])
 	s.sq = s.sq[:0]
 	var sep Sep
-	var repairs []string
-	j := 0
-	first, k, upper := s.squareAt(0, alg)
+	repair := ""
+	first, k, upper := squareAt(b, 0, alg)
 	if k == 0 {
 		// Four digits with no separator: 3228 = 32-28.
-		if !alg && isDigit(s.peek(0)) && isDigit(s.peek(1)) && isDigit(s.peek(2)) && isDigit(s.peek(3)) &&
-			!isDigit(s.peek(4)) && s.peek(4) != '.' && s.peek(0) != '0' && s.peek(2) != '0' {
-			a := (s.peek(0)-'0')*10 + s.peek(1) - '0'
-			b := (s.peek(2)-'0')*10 + s.peek(3) - '0'
-			s.sq = append(s.sq, Square(a), Square(b))
-			s.warn(WarnMoveSyntax, p, "no separator in "+string(s.buf[s.i:s.i+4]))
+		if !alg && len(b) >= 4 && isDigit(int(b[0])) && isDigit(int(b[1])) && isDigit(int(b[2])) && isDigit(int(b[3])) &&
+			!isDigit(at(b, 4)) && at(b, 4) != '.' && b[0] != '0' && b[2] != '0' {
+			s.sq = append(s.sq, Square((b[0]-'0')*10+b[1]-'0'), Square((b[2]-'0')*10+b[3]-'0'))
+			s.warn(WarnMoveSyntax, s.pos(), "no separator in "+string(b[:4]))
 			s.finishMove('-', 4)
 			return true
 		}
 		return false
 	}
 	if upper {
-		repairs = append(repairs, "upper case")
+		repair = "upper case"
 	}
 	s.sq = append(s.sq, first)
-	j = k
+	j := k
 	for len(s.sq) < 64 {
-		c := s.peek(j)
+		c := at(b, j)
 		var cs Sep
 		switch c {
 		case '-', 'x', ':':
@@ -661,23 +684,23 @@ func (s *Scanner) scanMove() bool {
 		}
 		if cs != 0 {
 			m := j + 1
-			for d := s.peek(m); d == ' ' || d == '\t'; d = s.peek(m) {
+			for d := at(b, m); d == ' ' || d == '\t'; d = at(b, m) {
 				m++
 			}
-			sq, k, up := s.squareAt(m, alg)
+			sq, k, up := squareAt(b, m, alg)
 			if k == 0 {
 				break
 			}
-			if c == 'X' {
-				repairs = append(repairs, "separator X")
-			}
-			if up {
-				repairs = append(repairs, "upper case")
+			switch {
+			case c == 'X':
+				repair = "separator X"
+			case up:
+				repair = "upper case"
 			}
 			if sep == 0 {
 				sep = cs
 			} else if sep != cs {
-				repairs = append(repairs, "mixed separators")
+				repair = "mixed separators"
 				if cs != '-' {
 					sep = cs
 				}
@@ -687,9 +710,9 @@ func (s *Scanner) scanMove() bool {
 			continue
 		}
 		if alg && sep == 0 && len(s.sq) == 1 {
-			if sq, k, up := s.squareAt(j, true); k > 0 {
+			if sq, k, up := squareAt(b, j, true); k > 0 {
 				if up {
-					repairs = append(repairs, "upper case")
+					repair = "upper case"
 				}
 				s.sq = append(s.sq, sq)
 				j += k
@@ -701,10 +724,10 @@ func (s *Scanner) scanMove() bool {
 		return false
 	}
 	if sep == '-' && len(s.sq) > 2 {
-		repairs = append(repairs, "'-' between more than two squares")
+		repair = "'-' between more than two squares"
 	}
-	if len(repairs) > 0 {
-		s.warn(WarnMoveSyntax, p, string(s.buf[s.i:s.i+j])+": "+repairs[0])
+	if repair != "" {
+		s.warn(WarnMoveSyntax, s.pos(), string(b[:j])+": "+repair)
 	}
 	s.finishMove(sep, j)
 	return true

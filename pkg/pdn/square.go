@@ -88,6 +88,12 @@ func (s Square) appendTo(b []byte) []byte {
 		b = append(b, s.File())
 		return strconv.AppendInt(b, int64(s.Rank()), 10)
 	}
+	if s < 10 {
+		return append(b, '0'+byte(s))
+	}
+	if s < 100 {
+		return append(b, '0'+byte(s/10), '0'+byte(s%10))
+	}
 	return strconv.AppendInt(b, int64(s), 10)
 }
 

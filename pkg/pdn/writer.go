@@ -140,7 +140,7 @@ func (w *Writer) nodes(ns []Node, glueFirst bool) {
 		case CommentNode:
 			w.emit("{"+n.Text+"}", glue)
 		case NAGNode:
-			w.emit("$"+strconv.Itoa(n.NAG), glue)
+			w.emit("$"+strconv.Itoa(int(n.NAG)), glue)
 		case SetupNode:
 			w.emit("/"+n.Text+"/", glue)
 		case VariationNode:
