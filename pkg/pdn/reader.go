@@ -38,7 +38,7 @@ type Reader struct {
 	moveSlab []Move
 	sqSlab   []Square
 	intern   map[string]string
-	nodeBuf  []Node              // scratch for the main line
+	nodeBuf  []Node // scratch for the main line
 }
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
