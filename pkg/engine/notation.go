@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -136,33 +137,32 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 		squares[i] = sq
 	}
 	from, to := v.idx[squares[0]], v.idx[squares[len(squares)-1]]
-	var found []Move
+	// A path given square by square picks the move with exactly that path when there is
+	// one; otherwise the squares given must be passed through in order.
+	var found, exact []Move
 	var paths [][]Square
 	for _, m := range v.Generate(nil, p) {
 		if m.From != from || m.To != to {
 			continue
 		}
-		if len(squares) > 2 {
-			if !m.IsCapture() {
-				continue
-			}
-			var match []Square
-			for _, path := range v.Paths(p, m) {
-				if v.passesThrough(path, squares[1:len(squares)-1]) {
-					match = path
-					break
-				}
-			}
-			if match == nil {
-				continue
-			}
-			paths = append(paths, match)
-		} else if m.IsCapture() {
-			paths = append(paths, v.Paths(p, m)[0])
-		} else {
-			paths = append(paths, nil)
+		if !m.IsCapture() {
+			found, paths = append(found, m), append(paths, squares)
+			continue
 		}
-		found = append(found, m)
+		for _, path := range v.Paths(p, m) {
+			if slices.Equal(path, squares) {
+				exact = append(exact, m)
+			}
+		}
+		for _, path := range v.Paths(p, m) {
+			if v.passesThrough(path, squares[1:len(squares)-1]) {
+				found, paths = append(found, m), append(paths, path)
+				break
+			}
+		}
+	}
+	if len(exact) == 1 {
+		return exact[0], nil
 	}
 	switch len(found) {
 	case 1:
