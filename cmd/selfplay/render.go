@@ -23,9 +23,9 @@ func render(w io.Writer, res *match.Result) error {
 	t.Header("Player", "Opponent", "Games", "W", "D", "L", "Score", "Elo", "±95%", "LOS", "Draws", "Pairs 0/½/1/1½/2")
 	for _, p := range res.Pairings {
 		margin := (p.EloUpper - p.EloLower) / 2
-		ci := "-"
-		if !math.IsNaN(float64(margin)) && !math.IsInf(float64(margin), 0) {
-			ci = fmt.Sprintf("%.1f", margin)
+		ci := fmt.Sprintf("%.1f", margin)
+		if math.IsNaN(float64(margin)) || math.IsInf(float64(margin), 0) {
+			ci = fmt.Sprintf("[%s, %s]", elo(p.EloLower), elo(p.EloUpper)) // asymmetric: a score of 0 or 1 within reach
 		}
 		if err := t.Append(p.Player, p.Opponent, strconv.Itoa(p.Games), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws),
 			strconv.Itoa(p.Losses), fmt.Sprintf("%.3f", p.Score), elo(p.EloDiff), ci, pct(p.LOS), pct(p.DrawRatio),
