@@ -118,8 +118,8 @@ func (v *Variant) ParseFEN(fen string) (Position, error) {
 }
 
 // FEN writes p in the canonical form: side to move, then White's and Black's pieces square
-// by square in increasing order, kings marked K, in the variant's notation (numbers, or
-// algebraic squares for russian and brazilian).
+// by square, kings marked K, in the variant's notation: by increasing number, or for
+// russian and brazilian as algebraic squares by file and rank.
 func (v *Variant) FEN(p Position) string {
 	var b strings.Builder
 	if p.Side == White {
@@ -131,7 +131,7 @@ func (v *Variant) FEN(p Position) string {
 		b.WriteString(":")
 		b.WriteString([]string{"W", "B"}[c])
 		first := true
-		for sq := Square(1); int(sq) <= v.squares; sq++ {
+		for _, sq := range v.fenOrder() {
 			i := v.idx[sq]
 			if !p.Pieces[c].Has(i) {
 				continue
@@ -147,6 +147,26 @@ func (v *Variant) FEN(p Position) string {
 		}
 	}
 	return b.String()
+}
+
+// fenOrder lists the squares in the order FEN writes them: by number, or on algebraic
+// boards by file and then rank (a1, a3, b2, ...).
+func (v *Variant) fenOrder() []Square {
+	order := make([]Square, 0, v.squares)
+	if !v.Algebraic {
+		for sq := Square(1); int(sq) <= v.squares; sq++ {
+			order = append(order, sq)
+		}
+		return order
+	}
+	for f := 0; f < v.Width; f++ {
+		for r := 1; r <= v.Height; r++ {
+			if sq := v.squareAt(f, r); sq != 0 {
+				order = append(order, sq)
+			}
+		}
+	}
+	return order
 }
 
 // ParseSquare reads a square as a PDN number (zero padding allowed) or, on any board, as

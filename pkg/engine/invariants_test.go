@@ -1,0 +1,75 @@
+package engine_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// samplePositions returns the start position and positions reached in seeded random games
+// (so that kings, long captures and crowning all occur).
+func samplePositions(v *engine.Variant, games int) []engine.Position {
+	out := []engine.Position{v.Start()}
+	rng := rand.New(rand.NewPCG(7, uint64(len(v.Name))))
+	for g := 0; g < games; g++ {
+		p := v.Start()
+		for ply := 0; ply < 120; ply++ {
+			moves := v.Generate(nil, &p)
+			if len(moves) == 0 {
+				break
+			}
+			p = p.Play(moves[rng.IntN(len(moves))])
+			if ply%15 == 14 {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// TestInvariants walks the move tree below sample positions and checks, at every node:
+// the FEN round trip, the incremental hash against a fresh one, Count against the length of
+// the generated list in both conventions, HasMoves and HasCapture against the list, and
+// that every move is written and read back as itself.
+func TestInvariants(t *testing.T) {
+	for _, v := range engine.Variants() {
+		nodes := 0
+		var walk func(p engine.Position, depth int)
+		walk = func(p engine.Position, depth int) {
+			nodes++
+			if back, err := v.ParseFEN(v.FEN(p)); err != nil || back != p {
+				t.Fatalf("%s: FEN round trip of %s: %v, %v", v.Name, v.FEN(p), back, err)
+			}
+			if p.Hash != p.ComputeHash() {
+				t.Fatalf("%s %s: incremental hash %x, recomputed %x", v.Name, v.FEN(p), p.Hash, p.ComputeHash())
+			}
+			moves := v.Generate(nil, &p)
+			for _, dup := range []engine.Duplicates{engine.Keep, engine.Unique} {
+				list := v.GenerateDup(nil, &p, dup)
+				if n := v.Count(&p, dup, make([]engine.Move, 0, 256)); n != len(list) {
+					t.Fatalf("%s %s: Count(%s) = %d, generated %d", v.Name, v.FEN(p), dup, n, len(list))
+				}
+			}
+			if v.HasMoves(&p) != (len(moves) > 0) {
+				t.Fatalf("%s %s: HasMoves = %v with %d moves", v.Name, v.FEN(p), v.HasMoves(&p), len(moves))
+			}
+			if len(moves) > 0 && v.HasCapture(&p) != moves[0].IsCapture() {
+				t.Fatalf("%s %s: HasCapture = %v, first move %v", v.Name, v.FEN(p), v.HasCapture(&p), moves[0])
+			}
+			for _, m := range moves {
+				text := v.FormatMove(&p, m, false)
+				if back, err := v.ParseMove(&p, text); err != nil || back != m {
+					t.Fatalf("%s %s: %s reads back as %v, %v", v.Name, v.FEN(p), text, back, err)
+				}
+				if depth > 1 {
+					walk(p.Play(m), depth-1)
+				}
+			}
+		}
+		for _, p := range samplePositions(v, 200) {
+			walk(p, 3)
+		}
+		t.Logf("%s: %d nodes checked", v.Name, nodes)
+	}
+}
