@@ -80,8 +80,7 @@ func names(es []match.Entrant) []string {
 }
 
 // readConfig reads and checks the flags; no game starts before it succeeds.
-func readConfig(c *cli.Context) (match.Config, string, error) {
-	var cfg match.Config
+func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
 		return cfg, "", usageError{err}
@@ -92,6 +91,7 @@ func readConfig(c *cli.Context) (match.Config, string, error) {
 		return cfg, "", usagef("--players %q: need at least two players", c.String("players"))
 	}
 	count := map[string]int{}
+	var timed []string
 	for _, s := range specs {
 		ps, err := engine.ParsePlayer(s)
 		if err != nil {
@@ -102,6 +102,9 @@ func readConfig(c *cli.Context) (match.Config, string, error) {
 			name = fmt.Sprintf("%s#%d", name, count[name])
 		}
 		cfg.Players = append(cfg.Players, match.Engine(name, ps))
+		if !ps.Deterministic() {
+			timed = append(timed, name)
+		}
 	}
 	if cfg.Games = c.Int("games"); cfg.Games < 1 {
 		return cfg, "", usagef("--games %d: must be at least 1", cfg.Games)
@@ -161,7 +164,10 @@ func readConfig(c *cli.Context) (match.Config, string, error) {
 	cfg.Event = c.String("event")
 	host, _ := os.Hostname()
 	cfg.Site = host
-	desc, err := readOpenings(c, &cfg)
+	desc, err = readOpenings(c, &cfg)
+	if err == nil && len(timed) > 0 {
+		desc += fmt.Sprintf("; note: %s search with a time limit, so games are not reproducible from the seed", strings.Join(timed, ", "))
+	}
 	return cfg, desc, err
 }
 

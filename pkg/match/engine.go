@@ -2,25 +2,57 @@ package match
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
 
 // Engine returns an entrant named name that plays with the engine's search as ps says.
+// Its players can be reset between games (Resetter) and then play exactly as new ones.
 func Engine(name string, ps engine.PlayerSpec) Entrant {
 	return Entrant{Name: name, New: func(v *engine.Variant, seed int64) (Player, error) {
-		p, err := ps.New(v, seed)
+		searchOnly := ps
+		searchOnly.Random = 0 // the random moves are drawn here, so that Reset can reseed them
+		p, err := searchOnly.New(v, seed)
 		if err != nil {
 			return nil, err
 		}
-		return enginePlayer{p}, nil
+		sp, ok := p.(*engine.SearchPlayer)
+		if !ok {
+			return nil, fmt.Errorf("match: player %q: unexpected type %T", ps.Spec, p)
+		}
+		e := &enginePlayer{sp: sp, random: ps.Random}
+		e.Reset(seed)
+		return e, nil
 	}}
 }
 
-type enginePlayer struct{ p engine.Player }
+// enginePlayer plays a random move with probability random, and otherwise searches: the
+// same choices as engine.SearchPlayer, with the same generator for a given seed.
+type enginePlayer struct {
+	sp     *engine.SearchPlayer
+	random float64
+	rng    *rand.Rand
+}
 
-func (e enginePlayer) Choose(ctx context.Context, g *engine.Game) (engine.Move, error) {
-	res, err := e.p.Choose(ctx, g)
+// engineRandomStream is the PCG stream engine.PlayerSpec.New uses ("rafle").
+const engineRandomStream = 0x7261666c65
+
+func (e *enginePlayer) Reset(seed int64) {
+	e.sp.Reset()
+	e.rng = rand.New(rand.NewPCG(uint64(seed), engineRandomStream))
+}
+
+func (e *enginePlayer) Choose(ctx context.Context, g *engine.Game) (engine.Move, error) {
+	legal := g.Legal()
+	if len(legal) == 0 {
+		return engine.Move{}, engine.ErrNoMove
+	}
+	if e.random > 0 && e.rng.Float64() < e.random {
+		return legal[e.rng.IntN(len(legal))], nil
+	}
+	res, err := e.sp.Choose(ctx, g)
 	return res.Move, err
 }
 

@@ -250,8 +250,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	var wg sync.WaitGroup
 	for range cfg.Concurrency {
 		wg.Go(func() {
+			cache := map[[2]int]Player{}
 			for i := range jobs {
-				rec, err := play(ctx, &cfg, sched.game(i))
+				rec, err := play(ctx, &cfg, sched.game(i), cache)
 				results <- outcome{rec, err} // the collector drains results until they close
 			}
 		})
@@ -322,8 +323,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 // today is the PDN date of a game played now.
 func today() string { return time.Now().Format("2006.01.02") }
 
-// play plays one game.
-func play(ctx context.Context, cfg *Config, gm Game) (*Record, error) {
+// play plays one game. cache holds the worker's players that can be reset, by entrant and
+// colour.
+func play(ctx context.Context, cfg *Config, gm Game, cache map[[2]int]Player) (*Record, error) {
 	v := cfg.Variant
 	op := &cfg.Openings[gm.Opening]
 	g := engine.NewGame(v, op.Root)
@@ -347,9 +349,19 @@ func play(ctx context.Context, cfg *Config, gm Game) (*Record, error) {
 			c = c.Other()
 		}
 		e := cfg.Players[idx]
-		pl, err := e.New(v, int64(mix(uint64(cfg.Seed), 4, uint64(gm.Index), uint64(c))))
-		if err != nil {
-			return nil, fmt.Errorf("match: player %s: %w", e.Name, err)
+		seed := int64(mix(uint64(cfg.Seed), 4, uint64(gm.Index), uint64(c)))
+		key := [2]int{idx, int(c)}
+		pl, ok := cache[key]
+		if r, reusable := pl.(Resetter); ok && reusable {
+			r.Reset(seed)
+		} else {
+			var err error
+			if pl, err = e.New(v, seed); err != nil {
+				return nil, fmt.Errorf("match: player %s: %w", e.Name, err)
+			}
+			if _, reusable := pl.(Resetter); reusable {
+				cache[key] = pl
+			}
 		}
 		players[c], names[c] = pl, e.Name
 	}

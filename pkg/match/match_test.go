@@ -200,8 +200,10 @@ func randomMatch(t *testing.T, dir string) Config {
 
 func TestReproducible(t *testing.T) {
 	var results []any
+	weak, _ := engine.ParsePlayer("depth=2:random=0.3")
 	for _, workers := range []int{1, 3} {
 		cfg := randomMatch(t, t.TempDir())
+		cfg.Players[1] = Engine("weak", weak) // reused between games by each worker
 		cfg.Concurrency = workers
 		res, err := Run(context.Background(), cfg)
 		if err != nil {
@@ -465,5 +467,54 @@ func TestConfigErrors(t *testing.T) {
 				t.Errorf("Run: error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestEngineReset checks that an engine player reset for a new game plays exactly as the
+// engine's own player made for that game.
+func TestEngineReset(t *testing.T) {
+	ps, err := engine.ParsePlayer("depth=3:random=0.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused, err := Engine("x", ps).New(english, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	playGame := func(white, black func(*engine.Game) engine.Move) []engine.Move {
+		g := engine.NewGame(english, english.Start())
+		for ply := 0; ply < 80 && !g.Outcome().Over; ply++ {
+			choose := white
+			if g.Position().Side == engine.Black {
+				choose = black
+			}
+			if err := g.Play(choose(g)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return g.Moves()
+	}
+	ctx := context.Background()
+	adapter := func(g *engine.Game) engine.Move {
+		m, err := reused.Choose(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	for seed := int64(2); seed < 5; seed++ {
+		fresh, err := ps.New(english, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opponent, _ := ps.New(english, 99)
+		reused.(Resetter).Reset(seed)
+		got := playGame(adapter, func(g *engine.Game) engine.Move { r, _ := opponent.Choose(ctx, g); return r.Move })
+		opponent, _ = ps.New(english, 99)
+		want := playGame(func(g *engine.Game) engine.Move { r, _ := fresh.Choose(ctx, g); return r.Move },
+			func(g *engine.Game) engine.Move { r, _ := opponent.Choose(ctx, g); return r.Move })
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("seed %d: a reset player played %d moves differing from a new one's %d", seed, len(got), len(want))
+		}
 	}
 }

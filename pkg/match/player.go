@@ -15,6 +15,14 @@ type Player interface {
 	Choose(ctx context.Context, g *engine.Game) (engine.Move, error)
 }
 
+// Resetter is implemented by players that can play another game: Reset(seed) must leave
+// the player exactly as New(v, seed) would have made it. The match then keeps one player
+// per worker and colour instead of creating one per game (the engine's players hold a
+// large transposition table).
+type Resetter interface {
+	Reset(seed int64)
+}
+
 // Entrant is a named player of a match. New creates a fresh player for one game; the seed
 // is derived from the match seed, the game index and the player's colour, so a player
 // that draws its randomness from it plays the same game again.
