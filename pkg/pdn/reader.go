@@ -39,6 +39,9 @@ type Reader struct {
 	sqSlab   []Square
 	intern   map[string]string
 	nodeBuf  []Node // scratch for the main line
+
+	tagSet     map[string]bool // tag names of tagSetGame, for long headers
+	tagSetGame *Game
 }
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
@@ -311,7 +314,8 @@ func (r *Reader) Next() (*Game, error) {
 			inBody = true
 			m := r.newMove()
 			if hasPend {
-				m.Number, m.Continuation = pendNum, pendCont
+				// Number 0 means "no number": "0." is dropped.
+				m.Number, m.Continuation = pendNum, pendCont && pendNum > 0
 				hasPend = false
 			}
 			if t.Kind == TokMove {
@@ -500,10 +504,29 @@ func (r *Reader) readTag(g *Game, p Pos) {
 			name = std
 		}
 	}
-	if _, dup := g.Tag(name); dup {
+	if r.hasTag(g, name) {
 		r.note(WarnDuplicateTag, p, name)
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+}
+
+// hasTag reports whether g already has a tag called name; a map takes
+// over from the linear search for long headers.
+func (r *Reader) hasTag(g *Game, name string) bool {
+	if len(g.Tags) < 16 {
+		_, ok := g.Tag(name)
+		return ok
+	}
+	if r.tagSet == nil || r.tagSetGame != g {
+		r.tagSet = make(map[string]bool, 2*len(g.Tags))
+		r.tagSetGame = g
+		for _, t := range g.Tags {
+			r.tagSet[t.Name] = true
+		}
+	}
+	ok := r.tagSet[name]
+	r.tagSet[name] = true
+	return ok
 }
 
 // isIdent reports whether s matches [A-Z][A-Za-z0-9_]*.
@@ -579,6 +602,9 @@ func repairTagName(name string) string {
 	s := b.String()
 	if s == "" || s[0] < 'A' || s[0] > 'Z' {
 		s = "X" + s
+	}
+	if std, ok := localizedTags[s]; ok {
+		return std
 	}
 	return s
 }

@@ -529,7 +529,7 @@ func isStop(c int) bool {
 
 func (s *Scanner) scanUnknown() {
 	j := 1
-	for !isStop(s.peek(j)) && j < 256 {
+	for !isStop(s.peek(0)) && !isStop(s.peek(j)) && j < 256 {
 		j++
 	}
 	s.scanUnknownLen(j)

@@ -1,0 +1,68 @@
+package pdn
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"io"
+)
+
+// Decompress returns a reader for r that undoes gzip compression when r
+// starts with the gzip magic bytes, and reads r unchanged otherwise.
+func Decompress(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	magic, _ := br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, err
+		}
+		return zr, nil
+	}
+	return br, nil
+}
+
+// ReaderOptions configures the Reader that NewGameReader creates for PDN
+// input.
+type ReaderOptions struct {
+	Strict   bool
+	Encoding Encoding
+}
+
+// NewGameReader returns a GameReader for r: a JSONReader when r holds JSON
+// lines as JSONWriter writes them, otherwise a PDN Reader configured with
+// opt. gzip input is decompressed first.
+func NewGameReader(r io.Reader, opt ReaderOptions) (GameReader, error) {
+	d, err := Decompress(r)
+	if err != nil {
+		return nil, err
+	}
+	br, ok := d.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(d, 64<<10)
+	}
+	head, _ := br.Peek(512)
+	head = bytes.TrimLeft(head, " \t\r\n")
+	for _, key := range []string{`{"tags":`, `{"moves":`, `{"result":`} {
+		if bytes.HasPrefix(head, []byte(key)) {
+			return NewJSONReader(br), nil
+		}
+	}
+	pr := NewReader(br)
+	pr.Strict = opt.Strict
+	pr.Encoding = opt.Encoding
+	return pr, nil
+}
+
+// CountingReader counts the bytes read through it, for progress reports.
+type CountingReader struct {
+	R io.Reader
+	N int64
+}
+
+// Read implements io.Reader.
+func (c *CountingReader) Read(p []byte) (int, error) {
+	n, err := c.R.Read(p)
+	c.N += int64(n)
+	return n, err
+}

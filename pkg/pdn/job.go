@@ -1,0 +1,248 @@
+package pdn
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// Input is one file (or stream) to process.
+type Input struct {
+	// Name is used in reports; "-" conventionally means standard input.
+	Name string
+	// Open opens the input. It is called once, when the input's turn comes.
+	Open func() (io.ReadCloser, error)
+	// Size is the input's size in bytes, or 0 when unknown (progress only).
+	Size int64
+}
+
+// Job is a list of inputs read one game at a time, as the pdn command's
+// subcommands do. Inputs may be PDN or JSON lines (see NewGameReader),
+// gzip-compressed or not.
+type Job struct {
+	Inputs []Input
+	Reader ReaderOptions
+	// Progress, if not nil, is called from time to time with the number of
+	// input bytes read so far and the total size of the inputs (0 when
+	// unknown).
+	Progress func(done, total int64)
+}
+
+func (j *Job) total() int64 {
+	var t int64
+	for _, in := range j.Inputs {
+		t += in.Size
+	}
+	return t
+}
+
+// each calls fn for every game of every input, in order. fn gets the game,
+// its input, its index in the input and the error Next returned with it
+// (nil or a *GameError). each stops at the first error fn returns or at a
+// read error.
+func (j *Job) each(fn func(in *Input, n int, g *Game, gerr error) error) error {
+	total := j.total()
+	var before int64
+	for i := range j.Inputs {
+		in := &j.Inputs[i]
+		cr, err := j.eachInput(in, before, total, fn)
+		before += cr
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (j *Job) eachInput(in *Input, before, total int64, fn func(in *Input, n int, g *Game, gerr error) error) (int64, error) {
+	rc, err := in.Open()
+	if err != nil {
+		return 0, err
+	}
+	defer rc.Close()
+	cr := &CountingReader{R: rc}
+	gr, err := NewGameReader(cr, j.Reader)
+	if err != nil {
+		return cr.N, fmt.Errorf("pdn: %s: %w", in.Name, err)
+	}
+	for n := 1; ; n++ {
+		g, err := gr.Next()
+		if err == io.EOF {
+			break
+		}
+		var ge *GameError
+		if err != nil && !errors.As(err, &ge) {
+			return cr.N, fmt.Errorf("%s: %w", in.Name, err)
+		}
+		if err := fn(in, n, g, err); err != nil {
+			return cr.N, err
+		}
+		if j.Progress != nil && n%64 == 0 {
+			j.Progress(before+cr.N, total)
+		}
+	}
+	if j.Progress != nil {
+		j.Progress(before+cr.N, total)
+	}
+	return cr.N, nil
+}
+
+// Problem is one warning or error found by Validate.
+type Problem struct {
+	File    string `json:"file"`
+	Game    int    `json:"game"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Level   string `json:"level"` // "error" or "warning"
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Summary counts what Validate found in one input (or in all of them).
+type Summary struct {
+	File            string         `json:"file"`
+	Games           int            `json:"games"`
+	Moves           int            `json:"moves"` // main-line moves
+	GamesWithErrors int            `json:"games_with_errors"`
+	Warnings        map[string]int `json:"warnings"` // by kind
+	Errors          map[string]int `json:"errors"`   // by kind
+}
+
+func newSummary(file string) *Summary {
+	return &Summary{File: file, Warnings: map[string]int{}, Errors: map[string]int{}}
+}
+
+// Add adds o's counts to s.
+func (s *Summary) Add(o *Summary) {
+	s.Games += o.Games
+	s.Moves += o.Moves
+	s.GamesWithErrors += o.GamesWithErrors
+	for k, n := range o.Warnings {
+		s.Warnings[k] += n
+	}
+	for k, n := range o.Errors {
+		s.Errors[k] += n
+	}
+}
+
+// ErrorKind names the sentinel an error unwraps to, e.g.
+// "missing-terminator", for reports. It returns "error" for others.
+func ErrorKind(err error) string {
+	for _, e := range []struct {
+		err  error
+		name string
+	}{
+		{ErrTokenTooLong, "token-too-long"}, {ErrUnterminatedComment, "unterminated-comment"},
+		{ErrUnterminatedString, "unterminated-string"}, {ErrUnterminatedSetup, "unterminated-setup"},
+		{ErrMissingTerminator, "missing-terminator"}, {ErrInvalidMove, "invalid-move"},
+		{ErrInvalidTag, "invalid-tag"}, {ErrEmptyGame, "empty-game"}, {ErrUnbalanced, "unbalanced"},
+		{ErrTooDeep, "too-deep"}, {ErrEncoding, "encoding"}, {ErrUnexpectedToken, "unexpected-token"},
+	} {
+		if errors.Is(err, e.err) {
+			return e.name
+		}
+	}
+	return "error"
+}
+
+// ValidateOptions configures Validate.
+type ValidateOptions struct {
+	// Jobs is how many inputs to read at once; values below 1 mean 1.
+	Jobs int
+	// Problem, if not nil, is called for each problem found, one call at a
+	// time, in input order within each input.
+	Problem func(Problem)
+}
+
+// Validate reads every game of every input and counts games, moves,
+// warnings and errors per input. In strict mode (job.Reader.Strict) the
+// warnings that the PDN 3.0 grammar rejects count as errors. It returns
+// one Summary per input, in input order.
+func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
+	sums := make([]*Summary, len(job.Inputs))
+	errs := make([]error, len(job.Inputs))
+	var mu sync.Mutex // serialises Problem calls and progress
+	var done int64
+	total := job.total()
+	jobs := opt.Jobs
+	if jobs < 1 {
+		jobs = 1
+	}
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i := range job.Inputs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			in := &job.Inputs[i]
+			sum := newSummary(in.Name)
+			sub := Job{Reader: job.Reader}
+			var last int64
+			if job.Progress != nil {
+				sub.Progress = func(d, _ int64) {
+					mu.Lock()
+					done += d - last
+					last = d
+					job.Progress(done, total)
+					mu.Unlock()
+				}
+			}
+			var probs []Problem
+			_, errs[i] = sub.eachInput(in, 0, 0, func(in *Input, n int, g *Game, gerr error) error {
+				sum.Games++
+				sum.Moves += g.Plies()
+				probs = gameProblems(probs[:0], in.Name, n, g, gerr, job.Reader.Strict)
+				for _, p := range probs {
+					if p.Level == "error" {
+						sum.Errors[p.Kind]++
+					} else {
+						sum.Warnings[p.Kind]++
+					}
+				}
+				if gerr != nil {
+					sum.GamesWithErrors++
+				}
+				if opt.Problem != nil && len(probs) > 0 {
+					mu.Lock()
+					for _, p := range probs {
+						opt.Problem(p)
+					}
+					mu.Unlock()
+				}
+				return nil
+			})
+			sums[i] = sum
+		}(i)
+	}
+	wg.Wait()
+	return sums, errors.Join(errs...)
+}
+
+// gameProblems lists the problems of one game.
+func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict bool) []Problem {
+	fromWarning := false
+	var se *SyntaxError
+	hasPos := errors.As(gerr, &se)
+	for _, w := range g.Warnings {
+		p := Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: "warning",
+			Kind: w.Kind.String(), Message: w.Text}
+		if strict && w.Kind.Strict() {
+			p.Level = "error"
+			if hasPos && se.Pos == w.Pos {
+				fromWarning = true
+			}
+		}
+		ps = append(ps, p)
+	}
+	if gerr != nil && !fromWarning {
+		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(gerr), Message: gerr.Error()}
+		if hasPos {
+			p.Line, p.Column = se.Pos.Line, se.Pos.Column
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}

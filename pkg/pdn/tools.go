@@ -1,0 +1,363 @@
+package pdn
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Transform removes parts of games. The zero value keeps everything.
+type Transform struct {
+	DropComments   bool // remove {comments} (and setup commands stay)
+	DropVariations bool // remove (variations)
+	DropNAGs       bool // remove $n and move strengths
+}
+
+// Apply changes g in place.
+func (t Transform) Apply(g *Game) {
+	if t.DropComments || t.DropVariations || t.DropNAGs {
+		g.Moves = t.nodes(g.Moves)
+	}
+}
+
+func (t Transform) nodes(ns []Node) []Node {
+	out := ns[:0]
+	for _, n := range ns {
+		switch {
+		case n.Kind == CommentNode && t.DropComments,
+			n.Kind == VariationNode && t.DropVariations,
+			n.Kind == NAGNode && t.DropNAGs:
+			continue
+		case n.Kind == VariationNode:
+			n.Variation = t.nodes(n.Variation)
+		case n.Kind == MoveNode && t.DropNAGs && n.Move.Strength != "":
+			m := *n.Move
+			m.Strength = ""
+			n.Move = &m
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// TagMatch is one tag condition of a Filter: Name=Value (exact) or
+// Name~Regexp.
+type TagMatch struct {
+	Name  string
+	Value string         // for exact matches
+	Re    *regexp.Regexp // for regexp matches
+}
+
+// ParseTagMatch parses "Name=Value" or "Name~regexp".
+func ParseTagMatch(s string) (TagMatch, error) {
+	i := strings.IndexAny(s, "=~")
+	if i <= 0 {
+		return TagMatch{}, fmt.Errorf("pdn: tag condition %q: want Name=Value or Name~regexp", s)
+	}
+	m := TagMatch{Name: s[:i]}
+	if s[i] == '=' {
+		m.Value = s[i+1:]
+		return m, nil
+	}
+	re, err := regexp.Compile(s[i+1:])
+	if err != nil {
+		return TagMatch{}, fmt.Errorf("pdn: tag condition %q: %w", s, err)
+	}
+	m.Re = re
+	return m, nil
+}
+
+// Match reports whether g has the tag with a matching value.
+func (m TagMatch) Match(g *Game) bool {
+	v, ok := g.Tag(m.Name)
+	if !ok {
+		return false
+	}
+	if m.Re != nil {
+		return m.Re.MatchString(v)
+	}
+	return v == m.Value
+}
+
+// Filter selects games. All conditions must hold; empty conditions hold.
+type Filter struct {
+	Tags     []TagMatch
+	Results  []string // any of these results (Game.GameResult)
+	MinPlies int      // at least this many main-line moves
+	MaxPlies int      // at most this many; 0 means no limit
+}
+
+// Match reports whether g passes the filter.
+func (f *Filter) Match(g *Game) bool {
+	for _, m := range f.Tags {
+		if !m.Match(g) {
+			return false
+		}
+	}
+	if len(f.Results) > 0 {
+		r := g.GameResult()
+		ok := false
+		for _, want := range f.Results {
+			ok = ok || r == want
+		}
+		if !ok {
+			return false
+		}
+	}
+	if f.MinPlies > 0 || f.MaxPlies > 0 {
+		p := g.Plies()
+		if p < f.MinPlies || (f.MaxPlies > 0 && p > f.MaxPlies) {
+			return false
+		}
+	}
+	return true
+}
+
+// Deduper recognises games with the same start position (FEN tag) and
+// the same main-line move sequence. It keeps 8 bytes per distinct game.
+type Deduper struct {
+	seen map[uint64]struct{}
+}
+
+// Duplicate reports whether a game with g's moves was seen before, and
+// remembers g.
+func (d *Deduper) Duplicate(g *Game) bool {
+	if d.seen == nil {
+		d.seen = make(map[uint64]struct{})
+	}
+	k := MoveHash(g)
+	if _, ok := d.seen[k]; ok {
+		return true
+	}
+	d.seen[k] = struct{}{}
+	return false
+}
+
+// MoveHash hashes g's FEN tag and main-line moves (squares and capture or
+// not; move numbers, comments and tags other than FEN do not count).
+func MoveHash(g *Game) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(strings.TrimSpace(g.Get("FEN"))))
+	var b [3]byte
+	for i := range g.Moves {
+		n := &g.Moves[i]
+		if n.Kind != MoveNode || n.Move.IsPlaceholder() {
+			continue
+		}
+		b[0] = '|'
+		if n.Move.IsCapture() {
+			b[0] = 'x'
+		}
+		h.Write(b[:1])
+		for _, q := range n.Move.Squares {
+			binary.LittleEndian.PutUint16(b[:2], uint16(q))
+			h.Write(b[:2])
+		}
+	}
+	return h.Sum64()
+}
+
+// CopyOptions configures Copy.
+type CopyOptions struct {
+	Transform Transform
+	Filter    *Filter  // nil keeps every game
+	Dedupe    *Deduper // nil keeps duplicates
+	// SkipBad drops games that came with an error instead of writing what
+	// could be read of them.
+	SkipBad bool
+	// OnError, if not nil, is called for each game error.
+	OnError func(error)
+}
+
+// CopyResult counts what Copy did.
+type CopyResult struct {
+	Read       int `json:"read"`
+	Written    int `json:"written"`
+	Filtered   int `json:"filtered"`   // dropped by the filter
+	Duplicates int `json:"duplicates"` // dropped as duplicates
+	Errors     int `json:"errors"`     // games that came with an error
+}
+
+// Copy reads the job's games and writes those that pass to dst, after the
+// transform. It does not flush dst.
+func Copy(job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
+	var res CopyResult
+	err := job.each(func(in *Input, n int, g *Game, gerr error) error {
+		res.Read++
+		if gerr != nil {
+			res.Errors++
+			if opt.OnError != nil {
+				opt.OnError(fmt.Errorf("%s: %w", in.Name, gerr))
+			}
+			if opt.SkipBad {
+				return nil
+			}
+		}
+		if opt.Filter != nil && !opt.Filter.Match(g) {
+			res.Filtered++
+			return nil
+		}
+		if opt.Dedupe != nil && opt.Dedupe.Duplicate(g) {
+			res.Duplicates++
+			return nil
+		}
+		opt.Transform.Apply(g)
+		if err := dst.Write(g); err != nil {
+			return fmt.Errorf("%s: game %d: %w", in.Name, n, err)
+		}
+		res.Written++
+		return nil
+	})
+	return res, err
+}
+
+// Count is a value and how often it occurs.
+type Count struct {
+	Value string `json:"value"`
+	N     int    `json:"n"`
+}
+
+// Stats accumulates statistics over games. Use NewStats; Add each game;
+// Report for the result.
+type Stats struct {
+	games, errors int
+	variants      map[string]int
+	results       map[string]int
+	plies         map[int]int
+	firstMoves    map[string]int
+	players       map[string]int
+	events        map[string]int
+}
+
+// NewStats returns empty statistics.
+func NewStats() *Stats {
+	return &Stats{variants: map[string]int{}, results: map[string]int{}, plies: map[int]int{},
+		firstMoves: map[string]int{}, players: map[string]int{}, events: map[string]int{}}
+}
+
+// gameTypeNames names the GameType numbers of PDN 3.0 (and lidraughts'
+// 96-98), from the PDN 3.0 GameType table (pdn.fmjd.org).
+var gameTypeNames = map[int]string{
+	0: "chess", 20: "international", 21: "english", 22: "italian", 23: "american pool",
+	24: "spanish", 25: "russian", 26: "brazilian", 27: "canadian", 28: "portuguese",
+	29: "czech", 30: "turkish", 31: "thai", 40: "frisian", 41: "spantsiretti",
+	96: "breakthrough", 97: "frysk", 98: "antidraughts",
+}
+
+// VariantName describes a GameType tag value: "20 (international)", or
+// "none" when the tag is missing.
+func VariantName(gameType string) string {
+	v := strings.TrimSpace(gameType)
+	if v == "" {
+		return "none"
+	}
+	num := v
+	if i := strings.IndexByte(v, ','); i >= 0 {
+		num = v[:i]
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		return v
+	}
+	if name, ok := gameTypeNames[n]; ok {
+		return v + " (" + name + ")"
+	}
+	return v
+}
+
+// Add counts g. gerr is the error it was read with, if any.
+func (s *Stats) Add(g *Game, gerr error) {
+	s.games++
+	if gerr != nil {
+		s.errors++
+	}
+	s.variants[VariantName(g.Get("GameType"))]++
+	s.results[g.GameResult()]++
+	s.plies[g.Plies()]++
+	for i := range g.Moves {
+		if n := &g.Moves[i]; n.Kind == MoveNode && !n.Move.IsPlaceholder() {
+			s.firstMoves[n.Move.Text]++
+			break
+		}
+	}
+	for _, tag := range []string{"White", "Black"} {
+		if v := strings.TrimSpace(g.Get(tag)); v != "" && v != "?" {
+			s.players[v]++
+		}
+	}
+	if v := strings.TrimSpace(g.Get("Event")); v != "" && v != "?" {
+		s.events[v]++
+	}
+}
+
+// StatsReport is the result of Stats.Report.
+type StatsReport struct {
+	Games       int     `json:"games"`
+	Errors      int     `json:"errors"` // games read with an error
+	Variants    []Count `json:"variants"`
+	Results     []Count `json:"results"`
+	MinPlies    int     `json:"min_plies"`
+	MedianPlies int     `json:"median_plies"`
+	MaxPlies    int     `json:"max_plies"`
+	FirstMoves  []Count `json:"first_moves"`
+	Players     []Count `json:"players"`
+	Events      []Count `json:"events"`
+}
+
+// Report returns the statistics, with lists sorted by count (then value)
+// and cut to the top entries (top <= 0 keeps all). Variants and results
+// are never cut.
+func (s *Stats) Report(top int) StatsReport {
+	r := StatsReport{Games: s.games, Errors: s.errors,
+		Variants: counts(s.variants, 0), Results: counts(s.results, 0),
+		FirstMoves: counts(s.firstMoves, top), Players: counts(s.players, top), Events: counts(s.events, top)}
+	if s.games > 0 {
+		ps := make([]int, 0, len(s.plies))
+		for p := range s.plies {
+			ps = append(ps, p)
+		}
+		sort.Ints(ps)
+		r.MinPlies, r.MaxPlies = ps[0], ps[len(ps)-1]
+		// Median: the lower middle value for an even count.
+		seen, mid := 0, (s.games+1)/2
+		for _, p := range ps {
+			seen += s.plies[p]
+			if seen >= mid {
+				r.MedianPlies = p
+				break
+			}
+		}
+	}
+	return r
+}
+
+func counts(m map[string]int, top int) []Count {
+	cs := make([]Count, 0, len(m))
+	for v, n := range m {
+		cs = append(cs, Count{v, n})
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].N != cs[j].N {
+			return cs[i].N > cs[j].N
+		}
+		return cs[i].Value < cs[j].Value
+	})
+	if top > 0 && len(cs) > top {
+		cs = cs[:top]
+	}
+	return cs
+}
+
+// CollectStats reads the job's games into a Stats.
+func CollectStats(job Job) (*Stats, error) {
+	s := NewStats()
+	err := job.each(func(_ *Input, _ int, g *Game, gerr error) error {
+		s.Add(g, gerr)
+		return nil
+	})
+	return s, err
+}
