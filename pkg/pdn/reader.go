@@ -264,7 +264,7 @@ func (r *Reader) Next() (*Game, error) {
 		clear(cur)
 		r.nodeBuf = cur[:0]
 		g.Result = result
-		if tr, ok := g.Tag("Result"); ok && result != "*" && strings.TrimSpace(tr) != result {
+		if tr, ok := g.Tag("Result"); ok && result != "*" && IsResult(strings.TrimSpace(tr)) && strings.TrimSpace(tr) != result {
 			r.note(WarnResultMismatch, p, "terminator "+result+", Result tag "+tr)
 		}
 		r.game++
@@ -288,7 +288,7 @@ func (r *Reader) Next() (*Game, error) {
 				return nil, io.EOF
 			}
 			if inBody || hasPend {
-				r.note(WarnMissingTerminator, t.Pos, "end of input")
+				r.note(WarnNoTerminatorAtEnd, t.Pos, "")
 			}
 			return finish("*", t.Pos)
 

@@ -32,6 +32,7 @@ const (
 	WarnStrayText                                // text outside braces kept as a comment
 	WarnStrength                                 // move strength not after a move, or '*' glued to a move
 	WarnUnbalanced                               // ')' without '(' dropped, or '(' closed at game end
+	WarnNoTerminatorAtEnd                        // note: the last game of the input has no terminator
 	numWarningKinds
 )
 
@@ -60,6 +61,7 @@ var warningInfo = [numWarningKinds]struct {
 	WarnStrayText:         {"stray-text", true, ErrUnexpectedToken},
 	WarnStrength:          {"strength", true, ErrUnexpectedToken},
 	WarnUnbalanced:        {"unbalanced", true, ErrUnbalanced},
+	WarnNoTerminatorAtEnd: {"no-terminator-at-end", false, ErrMissingTerminator},
 }
 
 // String returns the kind's short name, e.g. "missing-terminator".

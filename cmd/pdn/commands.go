@@ -1,0 +1,314 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/urfave/cli/v2"
+
+	"github.com/rafle/rafle/pkg/pdn"
+)
+
+func validateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check games and report warnings and errors by file, game, line and column",
+		UsageText: "pdn validate --syntax-only [--strict] [--json] [-j N] [FILE...]",
+		Description: "Counts games, moves, warnings and errors per file and in total. --json prints every problem\n" +
+			"as a JSON line (file, game, line, column, level, kind, message) and then the counts.\n" +
+			"Exit status 1 when any game has an error. --strict makes anything outside the PDN 3.0\n" +
+			"reading grammar an error.",
+		Flags: flags(readFlags(), []cli.Flag{
+			&cli.BoolFlag{Name: "syntax-only", Usage: "check syntax only, without replaying moves (required for now)"},
+			&cli.BoolFlag{Name: "json", Usage: "JSON lines output"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "files read in parallel"},
+		}),
+		OnUsageError: onUsageError,
+		Action:       validateAction,
+	}
+}
+
+func validateAction(c *cli.Context) error {
+	if !c.Bool("syntax-only") {
+		// Extension point (engine): without --syntax-only, validate replays
+		// every move (variant from GameType/FEN, short captures resolved)
+		// and reports illegal and ambiguous moves with file, line, column,
+		// game, move number and FEN.
+		return usagef("validate: move replay needs the rules engine and is not available yet; use --syntax-only")
+	}
+	if c.Int("jobs") < 1 {
+		return usagef("--jobs %d: must be at least 1", c.Int("jobs"))
+	}
+	job, done, err := readJob(c)
+	if err != nil {
+		return err
+	}
+	out := c.App.Writer
+	asJSON := c.Bool("json")
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
+	if asJSON {
+		opt.Problem = func(p pdn.Problem) { enc.Encode(p) }
+	}
+	sums, err := pdn.Validate(job, opt)
+	done()
+	total := &pdn.Summary{File: "total", Warnings: map[string]int{}, Errors: map[string]int{}}
+	for _, s := range sums {
+		total.Add(s)
+	}
+	if asJSON {
+		if eerr := enc.Encode(struct {
+			Files []*pdn.Summary `json:"files"`
+			Total *pdn.Summary   `json:"total"`
+		}{sums, total}); eerr != nil {
+			return eerr
+		}
+	} else if rerr := renderSummaries(out, sums, total); rerr != nil {
+		return rerr
+	}
+	if err != nil {
+		return err
+	}
+	if total.GamesWithErrors > 0 {
+		return fmt.Errorf("%d of %d games have errors", total.GamesWithErrors, total.Games)
+	}
+	return nil
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func renderSummaries(w io.Writer, sums []*pdn.Summary, total *pdn.Summary) error {
+	t := tablewriter.NewTable(w)
+	t.Header("file", "games", "moves", "warnings", "errors", "games with errors")
+	rows := append(append([]*pdn.Summary(nil), sums...), total)
+	for _, s := range rows {
+		if err := t.Append(s.File, strconv.Itoa(s.Games), strconv.Itoa(s.Moves), strconv.Itoa(sumCounts(s.Warnings)),
+			strconv.Itoa(sumCounts(s.Errors)), strconv.Itoa(s.GamesWithErrors)); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	if len(total.Warnings)+len(total.Errors) == 0 {
+		return nil
+	}
+	t = tablewriter.NewTable(w)
+	t.Header("level", "kind", "count")
+	for _, lv := range []struct {
+		name string
+		m    map[string]int
+	}{{"error", total.Errors}, {"warning", total.Warnings}} {
+		for _, k := range sortedKeys(lv.m) {
+			if err := t.Append(lv.name, k, strconv.Itoa(lv.m[k])); err != nil {
+				return err
+			}
+		}
+	}
+	return t.Render()
+}
+
+func sortedKeys(m map[string]int) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func convertCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "convert",
+		Usage:     "write games as canonical PDN or JSON lines",
+		UsageText: "pdn convert [--to pdn|json] [--drop-comments] [--drop-variations] [--drop-nags] [FILE...]",
+		Flags:     flags(readFlags(), outFlags()),
+		Action: func(c *cli.Context) error {
+			_, err := copyGames(c, pdn.CopyOptions{})
+			return err
+		},
+		OnUsageError: onUsageError,
+	}
+}
+
+func filterCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "filter",
+		Usage:     "keep the games that match every condition",
+		UsageText: "pdn filter [--tag Name=Value|Name~regexp]... [--result R]... [--min-plies N] [--max-plies N] [FILE...]",
+		Flags: flags(readFlags(), outFlags(), []cli.Flag{
+			&cli.StringSliceFlag{Name: "tag", Usage: "tag condition: Name=Value (exact) or Name~regexp; repeat for more"},
+			&cli.StringSliceFlag{Name: "result", Usage: "keep games with this result (1-0, 2-0, 1-1, *, ...); repeat for any of several"},
+			&cli.IntFlag{Name: "min-plies", Usage: "at least this many main-line moves"},
+			&cli.IntFlag{Name: "max-plies", Usage: "at most this many main-line moves (0: no limit)"},
+			// Extension point (engine): --fen (games reaching a position) goes here.
+		}),
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			f := &pdn.Filter{Results: c.StringSlice("result"), MinPlies: c.Int("min-plies"), MaxPlies: c.Int("max-plies")}
+			for _, s := range c.StringSlice("tag") {
+				m, err := pdn.ParseTagMatch(s)
+				if err != nil {
+					return usageError{err}
+				}
+				f.Tags = append(f.Tags, m)
+			}
+			for _, r := range f.Results {
+				if r != "*" && !pdn.IsResult(r) {
+					return usagef("--result %q: not a PDN result", r)
+				}
+			}
+			if f.MinPlies < 0 || f.MaxPlies < 0 || (f.MaxPlies > 0 && f.MaxPlies < f.MinPlies) {
+				return usagef("--min-plies %d --max-plies %d: bad range", f.MinPlies, f.MaxPlies)
+			}
+			res, err := copyGames(c, pdn.CopyOptions{Filter: f})
+			if !c.Bool("quiet") {
+				fmt.Fprintf(c.App.ErrWriter, "pdn: kept %d of %d games\n", res.Written, res.Read)
+			}
+			return err
+		},
+	}
+}
+
+func dedupeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "dedupe",
+		Usage:     "drop games whose main-line moves (and FEN) repeat an earlier game",
+		UsageText: "pdn dedupe [--to pdn|json] [FILE...]",
+		Flags:     flags(readFlags(), outFlags()),
+		Action: func(c *cli.Context) error {
+			res, err := copyGames(c, pdn.CopyOptions{Dedupe: &pdn.Deduper{}})
+			fmt.Fprintf(c.App.ErrWriter, "pdn: dropped %d duplicate games of %d\n", res.Duplicates, res.Read)
+			return err
+		},
+		OnUsageError: onUsageError,
+	}
+}
+
+func statsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "stats",
+		Usage:     "count games, variants, results, plies, first moves, players and events",
+		UsageText: "pdn stats [--format table|csv|json] [--top N] [FILE...]",
+		Flags: flags(readFlags(), []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
+			&cli.IntFlag{Name: "top", Value: 10, Usage: "entries in the first-move, player and event lists (0: all)"},
+		}),
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if format != "table" && format != "csv" && format != "json" {
+				return usagef("--format %q: want table, csv or json", format)
+			}
+			job, done, err := readJob(c)
+			if err != nil {
+				return err
+			}
+			st, err := pdn.CollectStats(job)
+			done()
+			if err != nil {
+				return err
+			}
+			return renderStats(c.App.Writer, format, st.Report(c.Int("top")))
+		},
+	}
+}
+
+// statRows flattens a report into (section, value, count) rows.
+func statRows(r pdn.StatsReport) [][]string {
+	rows := [][]string{
+		{"games", "", strconv.Itoa(r.Games)},
+		{"games with errors", "", strconv.Itoa(r.Errors)},
+		{"plies", "min", strconv.Itoa(r.MinPlies)},
+		{"plies", "median", strconv.Itoa(r.MedianPlies)},
+		{"plies", "max", strconv.Itoa(r.MaxPlies)},
+	}
+	for _, sec := range []struct {
+		name string
+		cs   []pdn.Count
+	}{{"variant", r.Variants}, {"result", r.Results}, {"first move", r.FirstMoves}, {"player", r.Players}, {"event", r.Events}} {
+		for _, c := range sec.cs {
+			rows = append(rows, []string{sec.name, c.Value, strconv.Itoa(c.N)})
+		}
+	}
+	return rows
+}
+
+func renderStats(w io.Writer, format string, r pdn.StatsReport) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"section", "value", "count"})
+		cw.WriteAll(statRows(r))
+		return cw.Error()
+	}
+	t := tablewriter.NewTable(w)
+	t.Header("section", "value", "count")
+	for _, row := range statRows(r) {
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+func splitCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "split",
+		Usage:     "write games into several files, every N games or one file per tag value",
+		UsageText: "pdn split (--every N | --by-tag NAME) --out PREFIX [--to pdn|json] [FILE...]",
+		Flags: flags(readFlags(), []cli.Flag{
+			&cli.IntFlag{Name: "every", Usage: "games per file: PREFIX0001.pdn, PREFIX0002.pdn, ..."},
+			&cli.StringFlag{Name: "by-tag", Usage: "one file per value of this tag: PREFIX<value>.pdn"},
+			&cli.StringFlag{Name: "out", Usage: "file name prefix, may include a directory (required)"},
+			&cli.StringFlag{Name: "to", Value: "pdn", Usage: "pdn or json"},
+		}),
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			opt := pdn.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out")}
+			if (opt.Every > 0) == (opt.ByTag != "") || opt.Every < 0 {
+				return usagef("split: give either --every N (N > 0) or --by-tag NAME")
+			}
+			if opt.Prefix == "" {
+				return usagef("split: --out PREFIX is required")
+			}
+			switch c.String("to") {
+			case "pdn":
+			case "json":
+				opt.JSON = true
+			default:
+				return usagef("--to %q: want pdn or json", c.String("to"))
+			}
+			job, done, err := readJob(c)
+			if err != nil {
+				return err
+			}
+			res, err := pdn.Split(job, opt)
+			done()
+			if !c.Bool("quiet") {
+				fmt.Fprintf(c.App.ErrWriter, "pdn: wrote %d games into %d files\n", res.Games, len(res.Files))
+			}
+			for _, f := range res.Files {
+				fmt.Fprintln(c.App.Writer, f)
+			}
+			return err
+		},
+	}
+}

@@ -1,0 +1,216 @@
+// Command pdn validates, converts, filters, deduplicates, splits and
+// summarises PDN game archives. It streams: any number of files (plain or
+// .gz) or standard input, one game in memory at a time.
+//
+// This version checks syntax only. Commands that need the rules engine
+// (replaying moves, FEN output, notation conversion, position filters) are
+// marked "extension point" below and are added once pkg/engine's replay is
+// available.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/rafle/rafle/pkg/pdn"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a bad command line: exit status 2. Any other error is bad
+// data or a failure: exit status 1.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// stdinKey passes standard input to actions through the context.
+type stdinKey struct{}
+
+// run is the whole command, with its streams, so that tests can call it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.RunContext(context.WithValue(ctx, stdinKey{}, stdin), args)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "pdn: %v\n", err)
+	var u usageError
+	msg := err.Error()
+	if errors.As(err, &u) || strings.HasPrefix(msg, "flag provided but not defined") ||
+		strings.Contains(msg, "Required flag") || strings.HasPrefix(msg, "invalid value") ||
+		strings.HasPrefix(msg, "No help topic") {
+		return 2
+	}
+	return 1
+}
+
+func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }
+
+// readFlags are the input flags every subcommand has.
+func readFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "strict", Usage: "read with the PDN 3.0 grammar: anything outside it is an error"},
+		&cli.StringFlag{Name: "encoding", Value: "auto", Usage: "input encoding: auto, utf-8, latin-1 or cp1251"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
+	}
+}
+
+func outFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output format: pdn or json (one game per line)"},
+		// Extension point (engine): --to fen|csv, --notation and --captures
+		// go here once pkg/engine's replay lands.
+		&cli.BoolFlag{Name: "drop-comments", Usage: "remove {comments}"},
+		&cli.BoolFlag{Name: "drop-variations", Usage: "remove (variations)"},
+		&cli.BoolFlag{Name: "drop-nags", Usage: "remove $n annotations and move strengths"},
+		&cli.BoolFlag{Name: "skip-bad", Usage: "drop games read with an error (default: write what could be read)"},
+		&cli.BoolFlag{Name: "star-only", Usage: "end every PDN game with '*' (PDN 3.0 writing grammar); the result stays in the Result tag"},
+	}
+}
+
+func flags(groups ...[]cli.Flag) []cli.Flag {
+	var fs []cli.Flag
+	for _, g := range groups {
+		fs = append(fs, g...)
+	}
+	return fs
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:  "pdn",
+		Usage: "check, convert and summarise PDN draughts archives",
+		UsageText: "pdn validate --syntax-only [--strict] [--json] [-j N] [FILE...]\n" +
+			"   pdn convert|filter|dedupe [--to pdn|json] [options] [FILE...]\n" +
+			"   pdn stats [--format table|csv|json] [FILE...]\n" +
+			"   pdn split (--every N | --by-tag NAME) --out PREFIX [FILE...]",
+		Description: "Every command reads PDN or its own JSON lines, from files (.gz allowed) or standard input\n" +
+			"(no FILE or \"-\"), one game at a time. Reading is lenient unless --strict: each repair is a\n" +
+			"warning on the game. Exit status: 0 ok, 1 bad data (a game with an error) or failure, 2 usage.",
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		OnUsageError:    onUsageError,
+		ExitErrHandler:  func(*cli.Context, error) {}, // run maps errors to exit codes
+		Commands: []*cli.Command{
+			validateCommand(), convertCommand(), statsCommand(), filterCommand(), dedupeCommand(), splitCommand(),
+		},
+	}
+}
+
+// inputs turns the arguments into pdn.Inputs; none or "-" is stdin.
+func inputs(c *cli.Context) []pdn.Input {
+	names := c.Args().Slice()
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	stdin, _ := c.Context.Value(stdinKey{}).(io.Reader)
+	ins := make([]pdn.Input, len(names))
+	for i, name := range names {
+		name := name
+		ins[i] = pdn.Input{Name: name}
+		if name == "-" {
+			ins[i].Open = func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }
+			continue
+		}
+		if fi, err := os.Stat(name); err == nil {
+			ins[i].Size = fi.Size()
+		}
+		ins[i].Open = func() (io.ReadCloser, error) { return os.Open(name) }
+	}
+	return ins
+}
+
+// readJob reads the input flags and arguments into a job, with a progress
+// bar when stderr is a terminal and the input is large.
+func readJob(c *cli.Context) (pdn.Job, func(), error) {
+	enc, err := pdn.ParseEncoding(c.String("encoding"))
+	if err != nil {
+		return pdn.Job{}, nil, usageError{err}
+	}
+	job := pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}}
+	done := func() {}
+	var total int64
+	for _, in := range job.Inputs {
+		total += in.Size
+	}
+	f, isFile := c.App.ErrWriter.(*os.File)
+	if !c.Bool("quiet") && isFile && term.IsTerminal(int(f.Fd())) && total >= 8<<20 {
+		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(f),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionShowBytes(true),
+			progressbar.OptionClearOnFinish())
+		job.Progress = func(d, _ int64) { bar.Set64(d) }
+		done = func() { bar.Finish() }
+	}
+	return job, done, nil
+}
+
+// gameWriter returns the writer for --to.
+func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
+	switch to := c.String("to"); to {
+	case "pdn":
+		w := pdn.NewWriter(c.App.Writer)
+		w.StarOnly = c.Bool("star-only")
+		return w, nil
+	case "json":
+		return pdn.NewJSONWriter(c.App.Writer), nil
+	default:
+		return nil, usagef("--to %q: want pdn or json", to)
+	}
+}
+
+// maxShown is how many game errors a command prints before it only counts.
+const maxShown = 10
+
+// copyGames is the common action of convert, filter and dedupe.
+func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
+	job, done, err := readJob(c)
+	if err != nil {
+		return pdn.CopyResult{}, err
+	}
+	w, err := gameWriter(c)
+	if err != nil {
+		return pdn.CopyResult{}, err
+	}
+	opt.Transform = pdn.Transform{DropComments: c.Bool("drop-comments"), DropVariations: c.Bool("drop-variations"),
+		DropNAGs: c.Bool("drop-nags")}
+	opt.SkipBad = c.Bool("skip-bad")
+	shown := 0
+	opt.OnError = func(err error) {
+		if shown++; shown <= maxShown {
+			fmt.Fprintf(c.App.ErrWriter, "pdn: %v\n", err)
+		}
+	}
+	res, err := pdn.Copy(job, w, opt)
+	done()
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return res, err
+	}
+	if res.Errors > 0 {
+		return res, fmt.Errorf("%d of %d games read with errors", res.Errors, res.Read)
+	}
+	return res, nil
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rafle/rafle/pkg/pdn"
+)
+
+var update = flag.Bool("update", false, "rewrite the snapshot files in testdata/")
+
+func runPDN(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), append([]string{"pdn"}, args...), strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestSnapshots compares help texts and error messages with the files in
+// testdata/snapshots (go test -update rewrites them).
+func TestSnapshots(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"help", []string{"--help"}, 0},
+		{"validate-help", []string{"validate", "--help"}, 0},
+		{"validate-no-syntax-only", []string{"validate", "testdata/games.pdn"}, 2},
+		{"unknown-flag", []string{"convert", "--bogus"}, 2},
+		{"bad-to", []string{"convert", "--to", "xml", "testdata/games.pdn"}, 2},
+		{"missing-file", []string{"stats", "testdata/no-such-file.pdn"}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runPDN(t, "", tc.args...)
+			if code != tc.code {
+				t.Errorf("pdn %v: exit %d, want %d (stderr %q)", tc.args, code, tc.code, errOut)
+			}
+			got := "$ pdn " + strings.Join(tc.args, " ") + "\n--- stdout\n" + out + "--- stderr\n" + errOut
+			path := filepath.Join("testdata", "snapshots", tc.name+".txt")
+			if *update {
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("pdn %v: output differs from %s\ngot:\n%s\nwant:\n%s", tc.args, path, got, want)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	code, out, _ := runPDN(t, "", "validate", "--syntax-only", "testdata/games.pdn")
+	if code != 0 || !strings.Contains(out, "testdata/games.pdn") {
+		t.Errorf("validate games.pdn: exit %d, output %q; want exit 0 and a row for the file", code, out)
+	}
+	code, out, errOut := runPDN(t, "", "validate", "--syntax-only", "--json", "-j", "2", "testdata/games.pdn", "testdata/bad.pdn")
+	if code != 1 || !strings.Contains(errOut, "1 of 5 games have errors") {
+		t.Fatalf("validate bad.pdn: exit %d, stderr %q; want exit 1 and a count", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var probs []pdn.Problem
+	for _, l := range lines[:len(lines)-1] {
+		var p pdn.Problem
+		if err := json.Unmarshal([]byte(l), &p); err != nil {
+			t.Fatalf("problem line %q: %v", l, err)
+		}
+		probs = append(probs, p)
+	}
+	want := []pdn.Problem{
+		{File: "testdata/bad.pdn", Game: 1, Line: 4, Column: 16, Level: "warning", Kind: "move-number"},
+		{File: "testdata/bad.pdn", Game: 2, Line: 8, Column: 1, Level: "warning", Kind: "no-terminator-at-end"},
+		{File: "testdata/bad.pdn", Game: 2, Line: 7, Column: 10, Level: "error", Kind: "unterminated-comment"},
+	}
+	if len(probs) != len(want) {
+		t.Fatalf("validate --json: %d problems %+v, want %d", len(probs), probs, len(want))
+	}
+	for i, p := range probs {
+		p.Message = ""
+		if p != want[i] {
+			t.Errorf("problem %d = %+v, want %+v", i, p, want[i])
+		}
+	}
+	var sum struct {
+		Files []pdn.Summary
+		Total pdn.Summary
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || sum.Total.Games != 5 || sum.Total.Moves != 17 || len(sum.Files) != 2 {
+		t.Errorf("summary line %q (%v): want 5 games, 17 moves, 2 files", lines[len(lines)-1], err)
+	}
+	// Strict: the dangling move number becomes an error.
+	code, out, _ = runPDN(t, "", "validate", "--syntax-only", "--strict", "--json", "testdata/bad.pdn")
+	if code != 1 || !strings.Contains(out, `"game":1,"line":4,"column":16,"level":"error","kind":"move-number"`) {
+		t.Errorf("validate --strict: exit %d, output %q; want the move number as an error", code, out)
+	}
+}
+
+func TestConvertRoundTrip(t *testing.T) {
+	src, err := os.ReadFile("testdata/games.pdn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, jsonOut, errOut := runPDN(t, string(src), "convert", "--to", "json")
+	if code != 0 || strings.Count(jsonOut, "\n") != 3 {
+		t.Fatalf("convert --to json: exit %d, %d lines, stderr %q; want 3 lines", code, strings.Count(jsonOut, "\n"), errOut)
+	}
+	code, pdn1, _ := runPDN(t, jsonOut, "convert", "--to", "pdn")
+	if code != 0 {
+		t.Fatalf("convert json to pdn: exit %d", code)
+	}
+	code, pdn2, _ := runPDN(t, string(src), "convert")
+	if code != 0 || pdn1 != pdn2 {
+		t.Errorf("PDN from JSON differs from PDN from PDN:\n%s\n---\n%s", pdn1, pdn2)
+	}
+	if pdn2 != string(src) {
+		t.Errorf("convert of canonical games.pdn changed it:\n%s", pdn2)
+	}
+	code, out, _ := runPDN(t, string(src), "convert", "--drop-comments", "--drop-variations", "--drop-nags", "-")
+	if code != 0 || strings.ContainsAny(out, "{($") {
+		t.Errorf("convert --drop-*: exit %d, output still has comments, variations or NAGs:\n%s", code, out)
+	}
+	code, _, errOut = runPDN(t, "", "convert", "testdata/bad.pdn")
+	if code != 1 || !strings.Contains(errOut, "unterminated comment") {
+		t.Errorf("convert bad.pdn: exit %d, stderr %q; want exit 1 and the error", code, errOut)
+	}
+}
+
+func TestFilterDedupe(t *testing.T) {
+	tests := []struct {
+		args  []string
+		games int
+	}{
+		{[]string{"filter", "--tag", "Event~^Club", "testdata/games.pdn"}, 2},
+		{[]string{"filter", "--tag", "White=Beta", "testdata/games.pdn"}, 1},
+		{[]string{"filter", "--result", "2-0", "--result", "0-2", "testdata/games.pdn"}, 2},
+		{[]string{"filter", "--min-plies", "5", "testdata/games.pdn"}, 2},
+		{[]string{"filter", "--max-plies", "4", "testdata/games.pdn"}, 1},
+		// Games 1 and 2 have the same moves: only games 1 and 3 are kept.
+		{[]string{"dedupe", "testdata/games.pdn", "testdata/games.pdn"}, 2},
+	}
+	for _, tc := range tests {
+		code, out, errOut := runPDN(t, "", tc.args...)
+		if got := strings.Count(out, "[Event "); code != 0 || got != tc.games {
+			t.Errorf("pdn %v: exit %d, %d games (stderr %q), want %d", tc.args, code, got, errOut, tc.games)
+		}
+	}
+	_, _, errOut := runPDN(t, "", "dedupe", "testdata/games.pdn", "testdata/games.pdn")
+	if !strings.Contains(errOut, "dropped 4 duplicate games of 6") {
+		t.Errorf("dedupe stderr %q, want the dropped count", errOut)
+	}
+	if code, _, _ := runPDN(t, "", "filter", "--tag", "NoOperator", "testdata/games.pdn"); code != 2 {
+		t.Errorf("filter --tag NoOperator: exit %d, want 2", code)
+	}
+}
+
+func TestStats(t *testing.T) {
+	code, out, _ := runPDN(t, "", "stats", "--format", "json", "testdata/games.pdn")
+	var r pdn.StatsReport
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil {
+		t.Fatalf("stats --format json: exit %d, %v", code, err)
+	}
+	if r.Games != 3 || r.MinPlies != 4 || r.MedianPlies != 5 || r.MaxPlies != 5 ||
+		len(r.FirstMoves) == 0 || r.FirstMoves[0] != (pdn.Count{Value: "32-28", N: 2}) ||
+		len(r.Variants) != 1 || r.Variants[0].Value != "20 (international)" || len(r.Results) != 3 {
+		t.Errorf("stats = %+v", r)
+	}
+	code, out, _ = runPDN(t, "", "stats", "--format", "csv", "testdata/games.pdn")
+	if code != 0 || !strings.HasPrefix(out, "section,value,count\n") || !strings.Contains(out, "player,Alpha,2\n") {
+		t.Errorf("stats --format csv: exit %d, output %q", code, out)
+	}
+}
+
+func TestSplit(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runPDN(t, "", "split", "--every", "2", "--out", filepath.Join(dir, "part-"), "testdata/games.pdn")
+	if code != 0 || strings.Count(out, "\n") != 2 {
+		t.Fatalf("split --every 2: exit %d, files %q, stderr %q", code, out, errOut)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "part-0002.pdn"))
+	if strings.Count(string(b), "[Event ") != 1 {
+		t.Errorf("part-0002.pdn = %q, want 1 game", b)
+	}
+	code, out, _ = runPDN(t, "", "split", "--by-tag", "Event", "--out", filepath.Join(dir, "ev-"), "testdata/games.pdn")
+	b, _ = os.ReadFile(filepath.Join(dir, "ev-Club_2024.pdn"))
+	if code != 0 || strings.Count(string(b), "[Event ") != 2 {
+		t.Errorf("split --by-tag Event: exit %d, files %q, Club file %q", code, out, b)
+	}
+	if code, _, _ := runPDN(t, "", "split", "--out", "x", "testdata/games.pdn"); code != 2 {
+		t.Errorf("split without --every or --by-tag: exit %d, want 2", code)
+	}
+}
