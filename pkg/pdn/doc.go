@@ -28,9 +28,11 @@
 //
 // # Reading
 //
-// Three layers: Scanner yields tokens with positions; Reader.Next returns
+// Two layers: Scanner yields tokens with positions; Reader.Next returns
 // one Game at a time (io.EOF at the end) and never holds more than one
-// game; Walk calls a Visitor for each element without building games.
+// game. JSONReader reads games back from JSON lines; NewGameReader picks
+// the right reader (and undoes gzip). Job, Validate, Copy, CollectStats
+// and Split are the streaming operations of the pdn command.
 //
 // The Reader is lenient by default and records each leniency as a Warning
 // on the game (kind and position): CR-only line breaks, the two characters

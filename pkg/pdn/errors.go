@@ -44,10 +44,12 @@ type SyntaxError struct {
 	Err error
 }
 
+// Error formats the error as "pdn: line L, column C: cause".
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("pdn: line %d, column %d: %v", e.Pos.Line, e.Pos.Column, e.Err)
 }
 
+// Unwrap returns the cause.
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // GameError is returned by Reader.Next together with the (partial) game
@@ -59,6 +61,7 @@ type GameError struct {
 	Err  error // usually a *SyntaxError
 }
 
+// Error formats the error as "pdn: game N: line L, column C: cause".
 func (e *GameError) Error() string {
 	var se *SyntaxError
 	if errors.As(e.Err, &se) {
@@ -67,4 +70,5 @@ func (e *GameError) Error() string {
 	return fmt.Sprintf("pdn: game %d: line %d, column %d: %v", e.Game, e.Pos.Line, e.Pos.Column, e.Err)
 }
 
+// Unwrap returns the cause.
 func (e *GameError) Unwrap() error { return e.Err }

@@ -56,7 +56,8 @@ func (r *Reader) Games() int { return r.game }
 // progress reports.
 func (r *Reader) Offset() int64 { return r.s.base + int64(r.s.i) }
 
-// Encoding in use (known after the first call to Next).
+// DetectedEncoding returns the encoding in use (known after the first
+// call to Next).
 func (r *Reader) DetectedEncoding() Encoding { return r.s.DetectedEncoding() }
 
 func (r *Reader) next() (*Token, error) {
