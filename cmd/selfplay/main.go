@@ -90,7 +90,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "resume", Usage: "finish the match recorded in the journal (its seed unless --seed is given)"},
 		&cli.IntFlag{Name: "max-plies", Usage: "draw a game (termination max-plies) after this many plies past the opening; 0: no limit"},
 		&cli.StringFlag{Name: "sprt", Usage: "stop when the SPRT decides, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05 (two players)"},
-		&cli.StringFlag{Name: "openings", Usage: "start positions: `FILE` of FENs, PDN games, or ballot lines (id<TAB>moves<TAB>name)"},
+		&cli.StringFlag{Name: "openings", Usage: "start positions: `FILE` of FENs, PDN games, ballot lines (id<TAB>moves<TAB>name) or pydraughts ballot JSON"},
 		&cli.StringFlag{Name: "opening-set", Usage: "shipped opening set: 2move or 3move (english; default 3move)"},
 		&cli.IntFlag{Name: "random-plies", Value: 4, Usage: "for variants without a shipped set: openings of this many random plies, kept when a shallow search finds them balanced"},
 		&cli.StringFlag{Name: "anchor", Usage: "rating anchor NAME=ELO for three or more players (default: the first player at 0)"},

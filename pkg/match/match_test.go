@@ -130,6 +130,8 @@ func TestReadOpenings(t *testing.T) {
 		{"moves", "11-15 23-19\n", 1, ""},
 		{"pdn", "[Event \"a\"]\n[Opening \"Old Faithful\"]\n1. 11-15 {c} 23-19 (1... 22-18) *\n\n" +
 			"[FEN \"W:W21-32:B1-11,15.\"]\n[GameType \"21\"]\n1... 23-19 1-0\n[Event \"c\"]\n1. 9-13 *", 3, ""},
+		{"json", `{"all": {"b": "W:W21-32:B1-11,15", "a": "B:W21-32:B1-12"}, "standard": ["a", "b"]}`, 2, ""},
+		{"json missing key", `{"all": {"a": "B:W21-32:B1-12"}, "standard": ["a", "b"]}`, 0, "\"b\""},
 		{"bad fen", "B:W21-32:B1-12\nW:W21-33:B1-12\n", 0, "x:2"},
 		{"illegal move", "11-15 11-15\n", 0, "x:1"},
 		{"wrong gametype", "[GameType \"20\"]\n1. 32-28 *\n", 0, "GameType"},

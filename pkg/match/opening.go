@@ -3,10 +3,14 @@ package match
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +47,9 @@ const maxOpeningFile = 64 << 20
 //   - PDN, if it starts with '[': each game gives one opening, its FEN tag (or the start
 //     position) followed by its moves; the name is the Opening tag, else the Event tag.
 //     A GameType tag must match v.
+//   - JSON, if it starts with '{': {"all": {key: FEN}, "standard": [keys]}, the ballot
+//     files of pydraughts; the openings are the standard keys in their order (all keys,
+//     sorted, when there is no standard list), named by their keys.
 //   - otherwise one opening per line: a FEN ("W:W31-50:B1-20") optionally followed by a
 //     name; a tab-separated ballot line "id<TAB>moves<TAB>name<TAB>barred" as in the
 //     shipped sets (barred openings, marked "yes", are skipped); or moves from the start
@@ -60,9 +67,12 @@ func ReadOpenings(r io.Reader, name string, v *engine.Variant) ([]Opening, error
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var ops []Opening
-	if isPDN(data) {
+	switch {
+	case bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")):
+		ops, err = readJSONOpenings(data, name, v)
+	case isPDN(data):
 		ops, err = readPDNOpenings(data, name, v)
-	} else {
+	default:
 		ops, err = readLineOpenings(data, name, v)
 	}
 	if err != nil {
@@ -70,6 +80,37 @@ func ReadOpenings(r io.Reader, name string, v *engine.Variant) ([]Opening, error
 	}
 	if len(ops) == 0 {
 		return nil, fmt.Errorf("match: %s: %w", name, ErrNoOpenings)
+	}
+	return ops, nil
+}
+
+func readJSONOpenings(data []byte, name string, v *engine.Variant) ([]Opening, error) {
+	var doc struct {
+		All      map[string]string `json:"all"`
+		Standard []string          `json:"standard"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("match: %s: %w", name, err)
+	}
+	keys := doc.Standard
+	if keys == nil {
+		keys = slices.Sorted(maps.Keys(doc.All))
+	}
+	var ops []Opening
+	for _, k := range keys {
+		fen, ok := doc.All[k]
+		if !ok {
+			return nil, fmt.Errorf("match: %s: standard key %q has no FEN in all", name, k)
+		}
+		p, err := v.ParseFEN(fen)
+		op := Opening{Name: k, Root: p}
+		if err == nil {
+			err = checkPlayable(v, &op)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("match: %s: %q: %w", name, k, err)
+		}
+		ops = append(ops, op)
 	}
 	return ops, nil
 }
@@ -117,13 +158,13 @@ func readLineOpenings(data []byte, name string, v *engine.Variant) ([]Opening, e
 			fen, label, _ := strings.Cut(line, " ")
 			label = strings.TrimSpace(label)
 			if label == "" {
-				label = fmt.Sprintf("%s:%d", name, n)
+				label = fmt.Sprintf("%s:%d", filepath.Base(name), n)
 			}
 			var p engine.Position
 			p, err = v.ParseFEN(fen)
 			op = Opening{Name: label, Root: p}
 		default:
-			op, err = replay(v, v.Start(), strings.Fields(line), fmt.Sprintf("%s:%d", name, n))
+			op, err = replay(v, v.Start(), strings.Fields(line), fmt.Sprintf("%s:%d", filepath.Base(name), n))
 		}
 		if err == nil {
 			err = checkPlayable(v, &op)
@@ -210,7 +251,7 @@ func readPDNOpenings(data []byte, name string, v *engine.Variant) ([]Opening, er
 			label = g.tags["Event"]
 		}
 		if label == "" || label == "?" {
-			label = fmt.Sprintf("%s#%d", name, len(ops)+1)
+			label = fmt.Sprintf("%s#%d", filepath.Base(name), len(ops)+1)
 		}
 		op, err := replay(v, root, g.moves, label)
 		if err == nil {
