@@ -53,8 +53,14 @@ func (v *Variant) Generate(dst []Move, p *Position) []Move {
 
 // GenerateDup is Generate with a choice of duplicate-capture convention (for perft).
 func (v *Variant) GenerateDup(dst []Move, p *Position, dup Duplicates) []Move {
+	var g capGen
+	return v.generate(&g, dst, p, dup)
+}
+
+// generate is GenerateDup with the capture search's scratch space supplied by the caller.
+func (v *Variant) generate(g *capGen, dst []Move, p *Position, dup Duplicates) []Move {
 	n := len(dst)
-	dst = v.generateCaptures(dst, p)
+	dst = v.generateCaptures(g, dst, p)
 	if len(dst) > n {
 		if dup == Unique {
 			dst = dedupe(dst, n)
@@ -122,28 +128,24 @@ func (v *Variant) sh(b Bitboard, d int) Bitboard {
 	return b << (v.lsh[d&3] & 63) >> (v.rsh[d&3] & 63)
 }
 
-func (v *Variant) newCapGen(dst []Move, p *Position) capGen {
+// init prepares g for a capture search in p that appends to dst.
+func (g *capGen) init(v *Variant, dst []Move, p *Position) {
 	us, them := p.Side, p.Side.Other()
-	g := capGen{
-		v:        v,
-		dst:      dst,
-		start:    len(dst),
-		opp:      p.Pieces[them],
-		oppKings: p.Pieces[them] & p.Kings,
-		manDirs:  v.manDirs[us],
-		promo:    v.promo[us],
-	}
+	g.v, g.dst, g.start = v, dst, len(dst)
+	g.opp = p.Pieces[them]
+	g.oppKings = p.Pieces[them] & p.Kings
+	g.manDirs = v.manDirs[us]
+	g.promo = v.promo[us]
 	g.manTargets = g.opp
 	if v.MenCannotCaptureKings {
 		g.manTargets &^= p.Kings
 	}
-	return g
 }
 
-func (v *Variant) generateCaptures(dst []Move, p *Position) []Move {
+func (v *Variant) generateCaptures(g *capGen, dst []Move, p *Position) []Move {
 	us := p.Side
 	empty := v.board &^ p.Occupied()
-	g := v.newCapGen(dst, p)
+	g.init(v, dst, p)
 	if men := p.Men(us); men != 0 {
 		for _, d := range g.manDirs {
 			back := opposite(d)

@@ -48,8 +48,8 @@ func (v *Variant) Paths(p *Position, m Move) [][]Square {
 	if !m.IsCapture() || !p.Pieces[p.Side].Has(m.From) {
 		return nil
 	}
-	g := v.newCapGen(nil, p)
-	g.record = true
+	g := &capGen{record: true}
+	g.init(v, nil, p)
 	g.from, g.king = m.From, p.Kings.Has(m.From)
 	g.empty = v.board&^p.Occupied() | bit(m.From)
 	if g.king {

@@ -67,8 +67,13 @@ func (v *Variant) countQuiet(p *Position) int {
 // Count returns the number of legal moves of p under the given duplicate convention,
 // without generating the quiet ones.
 func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
+	var g capGen
+	return v.count(&g, p, dup, scratch)
+}
+
+func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
 	if v.HasCapture(p) {
-		return len(v.GenerateDup(scratch[:0], p, dup))
+		return len(v.generate(g, scratch[:0], p, dup))
 	}
 	return v.countQuiet(p)
 }
@@ -103,6 +108,7 @@ type perfter struct {
 	dup  Duplicates
 	tt   *perftTable
 	bufs [][]Move
+	gen  capGen
 }
 
 func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int) *perfter {
@@ -117,7 +123,7 @@ func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int) *perfter 
 // would make every child escape to the heap through the recursion.
 func (pf *perfter) perft(p Position, depth int) uint64 {
 	if depth == 1 {
-		return uint64(pf.v.Count(&p, pf.dup, pf.bufs[0]))
+		return uint64(pf.v.count(&pf.gen, &p, pf.dup, pf.bufs[0]))
 	}
 	if depth == 0 {
 		return 1
@@ -127,10 +133,18 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 			return n
 		}
 	}
-	moves := pf.v.GenerateDup(pf.bufs[depth][:0], &p, pf.dup)
+	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
+	hash := pf.tt != nil
 	var n uint64
+	if depth == 2 {
+		for _, m := range moves {
+			c := p.play(m, hash)
+			n += uint64(pf.v.count(&pf.gen, &c, pf.dup, pf.bufs[0]))
+		}
+		return n
+	}
 	for _, m := range moves {
-		n += pf.perft(p.Play(m), depth-1)
+		n += pf.perft(p.play(m, hash), depth-1)
 	}
 	if pf.tt != nil && depth >= 3 {
 		pf.tt.store(p.Hash, depth, n)

@@ -89,31 +89,43 @@ type Move struct {
 func (m Move) IsCapture() bool { return m.Captured != 0 }
 
 // Play returns the position after m. m must be a legal move of p (as generated).
-func (p Position) Play(m Move) Position {
+func (p Position) Play(m Move) Position { return p.play(m, true) }
+
+// play is Play; without hash it leaves Hash stale, for perft runs that use no table.
+func (p Position) play(m Move, hash bool) Position {
 	us, them := p.Side, p.Side.Other()
 	from, to := bit(m.From), bit(m.To)
-	h := p.Hash ^ zobristSide
-	if p.Kings&from != 0 {
-		h ^= zobrist[us][1][m.From] ^ zobrist[us][1][m.To]
+	king := p.Kings&from != 0
+	if king {
 		p.Kings = p.Kings&^from | to
 	} else if m.Promote {
-		h ^= zobrist[us][0][m.From] ^ zobrist[us][1][m.To]
 		p.Kings |= to
-	} else {
-		h ^= zobrist[us][0][m.From] ^ zobrist[us][0][m.To]
 	}
 	p.Pieces[us] = p.Pieces[us]&^from | to
-	for b := m.Captured; b != 0; b &= b - 1 {
-		i := b.First()
+	if hash {
+		h := p.Hash ^ zobristSide
 		k := 0
-		if p.Kings.Has(i) {
+		if king {
 			k = 1
 		}
-		h ^= zobrist[them][k][i]
+		h ^= zobrist[us][k][m.From]
+		if king || m.Promote {
+			h ^= zobrist[us][1][m.To]
+		} else {
+			h ^= zobrist[us][0][m.To]
+		}
+		for b := m.Captured; b != 0; b &= b - 1 {
+			i := b.First()
+			k := 0
+			if p.Kings.Has(i) {
+				k = 1
+			}
+			h ^= zobrist[them][k][i]
+		}
+		p.Hash = h
 	}
 	p.Pieces[them] &^= m.Captured
 	p.Kings &^= m.Captured
 	p.Side = them
-	p.Hash = h
 	return p
 }
