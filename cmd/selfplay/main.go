@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"syscall"
 
@@ -83,8 +82,8 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "english", Usage: "variant: " + strings.Join(engine.Names(), ", ")},
 		&cli.StringFlag{Name: "players", Aliases: []string{"p"}, Required: true, Usage: "comma-separated player specs: easy, medium, hard, or options such as depth=6:nodes=20000"},
 		&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "games per pairing (rounded up to an even number)"},
-		&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "games played at once"},
-		&cli.Int64Flag{Name: "seed", Usage: "seed of the opening order and the players (default: random, printed on stderr)"},
+		&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, DefaultText: "all cores", Usage: "games played at once"},
+		&cli.Int64Flag{Name: "seed", DefaultText: "random, printed on stderr", Usage: "seed of the opening order and the players"},
 		&cli.StringFlag{Name: "pdn", Usage: "write every game to `FILE` (PDN 3.0)"},
 		&cli.StringFlag{Name: "journal", Usage: "journal of finished games (default: the --pdn file name + .journal)"},
 		&cli.BoolFlag{Name: "resume", Usage: "finish the match recorded in the journal (its seed unless --seed is given)"},

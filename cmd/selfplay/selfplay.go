@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -109,8 +110,11 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 	if cfg.Games = c.Int("games"); cfg.Games < 1 {
 		return cfg, "", usagef("--games %d: must be at least 1", cfg.Games)
 	}
-	if cfg.Concurrency = c.Int("concurrency"); cfg.Concurrency < 1 {
+	if cfg.Concurrency = c.Int("concurrency"); cfg.Concurrency < 0 || c.IsSet("concurrency") && cfg.Concurrency == 0 {
 		return cfg, "", usagef("--concurrency %d: must be at least 1", cfg.Concurrency)
+	}
+	if cfg.Concurrency == 0 {
+		cfg.Concurrency = runtime.NumCPU()
 	}
 	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
 		return cfg, "", usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
