@@ -127,7 +127,7 @@ func (r *Reader) moveText(t *Token) string {
 			return simpleMoves[k][sq[0]][sq[1]]
 		}
 	}
-	return r.str(t.text)
+	return r.str(t.Text())
 }
 
 var (

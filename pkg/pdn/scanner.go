@@ -191,7 +191,7 @@ func (s *Scanner) Next() (*Token, error) {
 		s.start()
 	}
 	t := &s.tok
-	*t = Token{}
+	*t = Token{textBuf: t.textBuf}
 	glued := true
 	// Skip whitespace and % comments.
 	for {
@@ -733,21 +733,14 @@ func (s *Scanner) scanMove(b []byte) bool {
 	return true
 }
 
-// finishMove makes the scanned squares a TokMove of length k.
+// finishMove makes the scanned squares a TokMove of length k. Its text
+// is built on demand by Token.Text.
 func (s *Scanner) finishMove(sep Sep, k int) {
 	t := &s.tok
 	t.Kind = TokMove
 	t.raw = s.buf[s.i : s.i+k]
 	t.squares = s.sq
 	t.sep = sep
-	b := s.scratch[:0]
-	for i, q := range s.sq {
-		if i > 0 && sep != 0 {
-			b = append(b, byte(sep))
-		}
-		b = q.appendTo(b)
-	}
-	s.scratch = b
-	t.text = b
+	t.text = nil
 	s.i += k
 }

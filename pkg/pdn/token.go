@@ -56,6 +56,7 @@ type Token struct {
 	sep     Sep
 	num     int
 	cont    bool
+	textBuf []byte
 }
 
 // Raw returns the token's bytes as they appear in the input (for very long
@@ -65,7 +66,20 @@ func (t *Token) Raw() []byte { return t.raw }
 // Text returns the token's value in UTF-8: the unescaped string of a
 // TokString, the inside of a comment or setup command, the canonical
 // spelling of a move, or the raw text of other tokens.
-func (t *Token) Text() []byte { return t.text }
+func (t *Token) Text() []byte {
+	if t.Kind == TokMove && t.text == nil {
+		b := t.textBuf[:0]
+		for i, q := range t.squares {
+			if i > 0 && t.sep != 0 {
+				b = append(b, byte(t.sep))
+			}
+			b = q.appendTo(b)
+		}
+		t.textBuf = b
+		t.text = b
+	}
+	return t.text
+}
 
 // Squares returns the squares of a TokMove.
 func (t *Token) Squares() []Square { return t.squares }
