@@ -54,6 +54,7 @@ type Variant struct {
 	sq       [64]Square      // index -> square number (0 for ghosts)
 	promo    [2]Bitboard     // the row where each colour's men are crowned
 	start    Position        // the initial position
+	order    []Square        // the order FEN lists squares in
 	manDirs  [2][]int        // directions men capture in, per colour
 	fwd      [2][2]int       // forward directions per colour
 	perp     [4][2]int       // the two directions perpendicular to each direction
@@ -144,6 +145,7 @@ func NewVariant(r Rules) (*Variant, error) {
 		white |= bit(v.idx[v.squares+1-n])
 	}
 	v.start = newPosition(white, black, 0, r.FirstMover)
+	v.order = v.fenOrder()
 	return v, nil
 }
 

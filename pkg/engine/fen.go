@@ -131,7 +131,7 @@ func (v *Variant) FEN(p Position) string {
 		b.WriteString(":")
 		b.WriteString([]string{"W", "B"}[c])
 		first := true
-		for _, sq := range v.fenOrder() {
+		for _, sq := range v.order {
 			i := v.idx[sq]
 			if !p.Pieces[c].Has(i) {
 				continue
