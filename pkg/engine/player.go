@@ -198,7 +198,7 @@ func (ps PlayerSpec) New(v *Variant, seed int64) (Player, error) {
 		name:   name,
 		spec:   ps,
 		search: NewSearcher(v, w, hash),
-		rng:    rand.New(rand.NewPCG(uint64(seed), 0x7261666c65)), // "rafle"
+		rng:    newPlayerRand(seed),
 	}, nil
 }
 
@@ -219,6 +219,18 @@ func (sp *SearchPlayer) Searcher() *Searcher { return sp.search }
 
 // Reset clears the searcher's tables (between games). It does not reseed the generator.
 func (sp *SearchPlayer) Reset() { sp.search.Clear() }
+
+// Reseed clears the searcher's tables and restarts the generator from seed: the player
+// then chooses exactly as a new one made by PlayerSpec.New with that seed.
+func (sp *SearchPlayer) Reseed(seed int64) {
+	sp.search.Clear()
+	sp.rng = newPlayerRand(seed)
+}
+
+// newPlayerRand returns the generator of a player with the given seed.
+func newPlayerRand(seed int64) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), 0x7261666c65)) // stream "rafle"
+}
 
 // ErrNoMove is returned by Choose when the game has no legal move.
 var ErrNoMove = errors.New("engine: no legal move")

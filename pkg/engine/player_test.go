@@ -242,3 +242,27 @@ func strconvAtoi(s string) (int, error) {
 	}
 	return n, nil
 }
+
+func TestPlayerReseed(t *testing.T) {
+	v := engine.MustLookup("russian")
+	spec, _ := engine.ParsePlayer("easy:random=0.5")
+	moves := func(p engine.Player) string {
+		g := engine.NewGame(v, v.Start())
+		for ply := 0; ply < 30 && !g.Outcome().Over; ply++ {
+			r, err := p.Choose(context.Background(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Play(r.Move)
+		}
+		return v.FEN(g.Position())
+	}
+	fresh, _ := spec.New(v, 42)
+	want := moves(fresh)
+	used, _ := spec.New(v, 7)
+	moves(used)
+	used.(*engine.SearchPlayer).Reseed(42)
+	if got := moves(used); got != want {
+		t.Errorf("after Reseed(42): %s, want %s as a new player with seed 42", got, want)
+	}
+}
