@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/rafle/rafle/corpus"
 	"github.com/rafle/rafle/pkg/engine"
@@ -22,6 +25,7 @@ func verifyCommand() *cli.Command {
 			"with keep and with unique. Rows above --max-nodes are skipped and counted.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Usage: "only this variant (default: all)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 			&cli.Uint64Flag{Name: "max-nodes", Value: 100_000_000, Usage: "skip rows with more leaves than this"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Value: runtime.NumCPU(), Usage: "threads"},
 			&cli.IntFlag{Name: "hash", Value: 64, Usage: "transposition table size in MiB (0: none)"},
@@ -47,15 +51,26 @@ func verifyAction(c *cli.Context) error {
 		return usagef("--threads must be at least 1 and --hash at least 0")
 	}
 	maxNodes := c.Uint64("max-nodes")
-	table := tablewriter.NewTable(c.App.Writer)
-	table.Header("variant", "position", "depth", "duplicates", "expected", "got", "ok", "seconds", "source")
-	checked, skipped, failed := 0, 0, 0
+	var work uint64 // leaves to count, for the progress bar
+	suites := map[*engine.Variant][]engine.PerftCase{}
 	for _, v := range variants {
 		cases, err := corpus.PerftSuite(v)
 		if err != nil {
 			return err
 		}
+		suites[v] = cases
 		for _, pc := range cases {
+			if pc.Nodes <= maxNodes {
+				work += pc.Nodes * uint64(len(pc.Conventions()))
+			}
+		}
+	}
+	bar := newProgress(c, work)
+	table := tablewriter.NewTable(c.App.Writer)
+	table.Header("variant", "position", "depth", "duplicates", "expected", "got", "ok", "seconds", "source")
+	checked, skipped, failed := 0, 0, 0
+	for _, v := range variants {
+		for _, pc := range suites[v] {
 			if pc.Nodes > maxNodes {
 				skipped++
 				continue
@@ -77,6 +92,7 @@ func verifyAction(c *cli.Context) error {
 					failed++
 				}
 				checked++
+				bar.Add64(int64(pc.Nodes))
 				if err := table.Append(v.Name, pc.Position, pc.Depth, dup.String(), pc.Nodes, got, ok,
 					fmt.Sprintf("%.2f", time.Since(start).Seconds()), pc.Source); err != nil {
 					return err
@@ -84,6 +100,7 @@ func verifyAction(c *cli.Context) error {
 			}
 		}
 	}
+	bar.Finish()
 	if err := table.Render(); err != nil {
 		return err
 	}
@@ -97,4 +114,20 @@ func verifyAction(c *cli.Context) error {
 		return fmt.Errorf("%d published counts not matched", failed)
 	}
 	return nil
+}
+
+// newProgress returns a progress bar over total leaves on stderr when it is a terminal (and
+// --quiet is not set), and a bar that writes nothing otherwise.
+func newProgress(c *cli.Context, total uint64) *progressbar.ProgressBar {
+	f, ok := c.App.ErrWriter.(*os.File)
+	if c.Bool("quiet") || !ok || !term.IsTerminal(int(f.Fd())) {
+		return progressbar.DefaultSilent(int64(total))
+	}
+	return progressbar.NewOptions64(int64(total),
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription("verify"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish())
 }
