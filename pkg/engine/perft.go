@@ -138,13 +138,16 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 	var n uint64
 	if depth == 2 {
 		for _, m := range moves {
-			c := p.play(m, hash)
+			c := p
+			c.apply(m, hash)
 			n += uint64(pf.v.count(&pf.gen, &c, pf.dup, pf.bufs[0]))
 		}
 		return n
 	}
 	for _, m := range moves {
-		n += pf.perft(p.play(m, hash), depth-1)
+		c := p
+		c.apply(m, hash)
+		n += pf.perft(c, depth-1)
 	}
 	if pf.tt != nil && depth >= 3 {
 		pf.tt.store(p.Hash, depth, n)

@@ -89,10 +89,14 @@ type Move struct {
 func (m Move) IsCapture() bool { return m.Captured != 0 }
 
 // Play returns the position after m. m must be a legal move of p (as generated).
-func (p Position) Play(m Move) Position { return p.play(m, true) }
+func (p Position) Play(m Move) Position {
+	p.apply(m, true)
+	return p
+}
 
-// play is Play; without hash it leaves Hash stale, for perft runs that use no table.
-func (p Position) play(m Move, hash bool) Position {
+// apply plays m on p in place; without hash it leaves Hash stale, for perft runs that use
+// no table.
+func (p *Position) apply(m Move, hash bool) {
 	us, them := p.Side, p.Side.Other()
 	from, to := bit(m.From), bit(m.To)
 	king := p.Kings&from != 0
@@ -127,5 +131,4 @@ func (p Position) play(m Move, hash bool) Position {
 	p.Pieces[them] &^= m.Captured
 	p.Kings &^= m.Captured
 	p.Side = them
-	return p
 }
