@@ -1,6 +1,7 @@
 package pdn
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -50,6 +51,25 @@ func (k NodeKind) String() string {
 		return nodeKindNames[k]
 	}
 	return "NodeKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// MarshalText writes the kind's name ("move", "comment", ...).
+func (k NodeKind) MarshalText() ([]byte, error) {
+	if k == 0 || int(k) >= len(nodeKindNames) {
+		return nil, fmt.Errorf("pdn: invalid node kind %d", k)
+	}
+	return []byte(nodeKindNames[k]), nil
+}
+
+// UnmarshalText reads a name written by MarshalText.
+func (k *NodeKind) UnmarshalText(b []byte) error {
+	for i := 1; i < len(nodeKindNames); i++ {
+		if nodeKindNames[i] == string(b) {
+			*k = NodeKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("pdn: unknown node kind %q", b)
 }
 
 // Node is one element of movetext. Exactly the field that belongs to Kind

@@ -65,7 +65,7 @@ func typeName(v any) string {
 
 func TestJSONReaderErrors(t *testing.T) {
 	in := `{"result":"*","tags":[{"name":"A","value":"b"}]}
-{"result":"*","moves":[{"kind":1,"move":{"text":"1-1","squares":["zz"],"sep":"-"}}]}
+{"result":"*","moves":[{"kind":"move","move":{"text":"1-1","squares":["zz"],"sep":"-"}}]}
 {"result":"*","nag":"not a number","moves":"x"}
 {"result":`
 	r := NewJSONReader(strings.NewReader(in))
