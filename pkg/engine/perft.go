@@ -9,21 +9,25 @@ import (
 
 // HasCapture reports whether the side to move in p has a capture.
 func (v *Variant) HasCapture(p *Position) bool {
-	us, them := p.Side, p.Side.Other()
-	empty := v.board &^ p.Occupied()
-	targets := p.Pieces[them]
-	if v.MenCannotCaptureKings {
-		targets &^= p.Kings
-	}
-	if men := p.Men(us); men != 0 {
-		for _, d := range v.manDirs[us] {
+	us := p.Side
+	return v.hasCapture(p, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+}
+
+// hasCapture is HasCapture with the free squares and the mover's men and kings given.
+func (v *Variant) hasCapture(p *Position, empty, men, kings Bitboard) bool {
+	targets := p.Pieces[p.Side.Other()]
+	if men != 0 {
+		manTargets := targets
+		if v.MenCannotCaptureKings {
+			manTargets &^= p.Kings
+		}
+		for _, d := range v.manDirs[p.Side] {
 			back := opposite(d)
-			if men&v.sh(targets&v.sh(empty, back), back) != 0 {
+			if men&v.sh(manTargets&v.sh(empty, back), back) != 0 {
 				return true
 			}
 		}
 	}
-	kings := p.KingsOf(us)
 	if kings == 0 {
 		return false
 	}
@@ -35,7 +39,7 @@ func (v *Variant) HasCapture(p *Position) bool {
 				reach |= g
 			}
 		}
-		if reach&v.sh(p.Pieces[them]&v.sh(empty, back), back) != 0 {
+		if reach&v.sh(targets&v.sh(empty, back), back) != 0 {
 			return true
 		}
 	}
@@ -45,10 +49,12 @@ func (v *Variant) HasCapture(p *Position) bool {
 // countQuiet returns the number of non-capturing moves of p.
 func (v *Variant) countQuiet(p *Position) int {
 	us := p.Side
-	empty := v.board &^ p.Occupied()
-	men := p.Men(us)
+	return v.countQuietOf(us, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+}
+
+// countQuietOf counts the quiet moves of us's men and kings over the free squares.
+func (v *Variant) countQuietOf(us Color, empty, men, kings Bitboard) int {
 	n := (v.sh(men, v.fwd[us][0]) & empty).Count() + (v.sh(men, v.fwd[us][1]) & empty).Count()
-	kings := p.KingsOf(us)
 	if kings == 0 {
 		return n
 	}
@@ -72,10 +78,13 @@ func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
 }
 
 func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
-	if v.HasCapture(p) {
+	us := p.Side
+	empty := v.board &^ (p.Pieces[White] | p.Pieces[Black])
+	men, kings := p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings
+	if v.hasCapture(p, empty, men, kings) {
 		return len(v.generate(g, scratch[:0], p, dup))
 	}
-	return v.countQuiet(p)
+	return v.countQuietOf(us, empty, men, kings)
 }
 
 // HasMoves reports whether the side to move in p has a legal move.
