@@ -171,11 +171,11 @@ func appendMoveText(b []byte, m *Move) []byte {
 	if len(m.Squares) == 0 {
 		return append(b, "..."...)
 	}
-	if len(m.Squares) == 2 && m.Sep == '-' && m.Squares[0] == 1 && m.Squares[1] == 1 {
-		// "1-1" would read as a result; the reading grammar allows "01".
-		return append(b, "01-1"...)
-	}
 	for i, q := range m.Squares {
+		if i == 0 && m.Sep == '-' && q == 1 && len(m.Squares) > 1 && m.Squares[1] == 1 {
+			// "1-1" would read as a result; the reading grammar allows "01".
+			b = append(b, '0')
+		}
 		if i > 0 && m.Sep != 0 {
 			b = append(b, byte(m.Sep))
 		}
