@@ -1,0 +1,398 @@
+package tune
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/pdn"
+)
+
+// ErrNoPositions is returned when a data set holds no usable position.
+var ErrNoPositions = errors.New("tune: no usable positions")
+
+// Quiet says which positions count as quiet.
+type Quiet int
+
+// Quiet tests.
+const (
+	// QuietCapture keeps positions where the side to move has no capture (the default).
+	QuietCapture Quiet = iota
+	// QuietStrict keeps positions where neither side has a capture: the side to move has
+	// none, and the opponent would have none if it were to move (nothing hangs).
+	QuietStrict
+	// QuietNone keeps every position.
+	QuietNone
+)
+
+// ParseQuiet reads "capture", "strict" or "none".
+func ParseQuiet(s string) (Quiet, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "capture":
+		return QuietCapture, nil
+	case "strict":
+		return QuietStrict, nil
+	case "none":
+		return QuietNone, nil
+	}
+	return 0, fmt.Errorf("tune: quiet test %q: want capture, strict or none", s)
+}
+
+// String returns "capture", "strict" or "none".
+func (q Quiet) String() string {
+	switch q {
+	case QuietCapture:
+		return "capture"
+	case QuietStrict:
+		return "strict"
+	case QuietNone:
+		return "none"
+	}
+	return "Quiet(" + strconv.Itoa(int(q)) + ")"
+}
+
+// Filter chooses the positions of a game that enter a data set.
+type Filter struct {
+	// SkipPlies skips the positions before this ply (0 is the game's start position).
+	SkipPlies int
+	// Quiet is the quiet-position test.
+	Quiet Quiet
+	// KeepDuplicates keeps every copy of identical games (ReadPDN only).
+	KeepDuplicates bool
+}
+
+// accept reports whether p passes the quiet test; terminal positions never do.
+func (f *Filter) accept(v *engine.Variant, p *engine.Position, st *LoadStats) bool {
+	if !v.HasMoves(p) {
+		st.Terminal++
+		return false
+	}
+	switch f.Quiet {
+	case QuietCapture, QuietStrict:
+		if v.HasCapture(p) {
+			st.Captures++
+			return false
+		}
+		if f.Quiet == QuietStrict {
+			q := *p
+			q.Side = p.Side.Other()
+			if v.HasCapture(&q) {
+				st.Threats++
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// LoadStats counts what reading a data set kept and dropped.
+type LoadStats struct {
+	Games      int    `json:"games"`                 // games (or CSV game ids) with at least one position kept
+	Read       int    `json:"games_read"`            // games read
+	Duplicates int    `json:"duplicates"`            // identical games dropped
+	NoResult   int    `json:"no_result"`             // games without a result
+	Bad        int    `json:"bad_games"`             // games that could not be read or replayed
+	Opening    int    `json:"opening"`               // positions before SkipPlies
+	Terminal   int    `json:"terminal"`              // final positions (no legal move)
+	Captures   int    `json:"captures"`              // positions with a capture for the side to move
+	Threats    int    `json:"threats"`               // positions with a capture for the opponent (QuietStrict)
+	Positions  int    `json:"positions"`             // positions kept
+	FirstError string `json:"first_error,omitempty"` // the first bad game's error
+}
+
+// Dataset holds labelled feature vectors of one variant. The zero value is not usable; use
+// NewDataset.
+type Dataset struct {
+	// Variant is the variant of every position.
+	Variant *engine.Variant
+	// Names are the feature names, engine.FeatureNames(Variant).
+	Names []string
+	// X holds the feature vectors, row-major: row i is X[i*len(Names) : (i+1)*len(Names)].
+	// Features are small integers, exact in float32.
+	X []float32
+	// Y holds the labels: the result for the side to move, 1, 0.5 or 0.
+	Y []float32
+	// Game holds the game number of each row (0, 1, ... in reading order).
+	Game []int32
+	// Stats counts what was kept and dropped.
+	Stats LoadStats
+
+	games   int
+	dedupe  pdn.Deduper
+	buf     []float64
+	csvGame map[string]int32
+}
+
+// NewDataset returns an empty data set for v. A nil v is taken from the first PDN game's
+// GameType tag.
+func NewDataset(v *engine.Variant) *Dataset {
+	d := &Dataset{}
+	if v != nil {
+		d.setVariant(v)
+	}
+	return d
+}
+
+func (d *Dataset) setVariant(v *engine.Variant) {
+	d.Variant = v
+	d.Names = engine.FeatureNames(v)
+}
+
+// Len returns the number of positions.
+func (d *Dataset) Len() int { return len(d.Y) }
+
+// Games returns the number of distinct games the positions come from.
+func (d *Dataset) Games() int { return d.games }
+
+// Row returns the feature vector of position i; the caller must not modify it.
+func (d *Dataset) Row(i int) []float32 {
+	n := len(d.Names)
+	return d.X[i*n : (i+1)*n]
+}
+
+// Add appends a position with its label (the result for the side to move) and game number.
+func (d *Dataset) Add(p *engine.Position, label float64, game int32) {
+	d.buf = engine.Features(d.Variant, p, d.buf)
+	for _, x := range d.buf {
+		d.X = append(d.X, float32(x))
+	}
+	d.Y = append(d.Y, float32(label))
+	d.Game = append(d.Game, game)
+	d.Stats.Positions++
+}
+
+// AddVector appends a raw feature vector (in the order of Names) with its label and game
+// number. It panics if len(f) != len(Names).
+func (d *Dataset) AddVector(f []float64, label float64, game int32) {
+	if len(f) != len(d.Names) {
+		panic("tune: AddVector: feature vector of the wrong length")
+	}
+	for _, x := range f {
+		d.X = append(d.X, float32(x))
+	}
+	d.Y = append(d.Y, float32(label))
+	if game >= int32(d.games) {
+		d.games = int(game) + 1
+	}
+	d.Game = append(d.Game, game)
+	d.Stats.Positions++
+}
+
+// firstScore returns the score of the variant's first mover for a PDN result, and false
+// for "*", "0-0" and anything else.
+func firstScore(result string) (float64, bool) {
+	switch strings.TrimSpace(result) {
+	case "1-0", "2-0":
+		return 1, true
+	case "0-1", "0-2":
+		return 0, true
+	case "1/2-1/2", "1-1":
+		return 0.5, true
+	}
+	return 0, false
+}
+
+// label returns the result for the side to move in p, given the first mover's score.
+func label(v *engine.Variant, p *engine.Position, first float64) float64 {
+	if p.Side == v.FirstMover {
+		return first
+	}
+	return 1 - first
+}
+
+// ReadPDN replays the games of r and adds their positions that f accepts. name labels
+// errors (a file name). A game that cannot be read or replayed is skipped and counted in
+// Stats.Bad; ReadPDN returns an error only when r itself fails, or when a game is of another
+// variant than the data set's.
+func (d *Dataset) ReadPDN(r io.Reader, name string, f Filter) error {
+	gr, err := pdn.NewGameReader(r, pdn.ReaderOptions{})
+	if err != nil {
+		return fmt.Errorf("tune: %s: %w", name, err)
+	}
+	for {
+		g, err := gr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		var gerr *pdn.GameError
+		if err != nil && !errors.As(err, &gerr) {
+			return fmt.Errorf("tune: %s: %w", name, err)
+		}
+		d.Stats.Read++
+		if err != nil {
+			d.bad(fmt.Errorf("%s: game %d: %w", name, d.Stats.Read, err))
+			continue
+		}
+		if err := d.addGame(g, name, f); err != nil {
+			return err
+		}
+	}
+}
+
+func (d *Dataset) bad(err error) {
+	d.Stats.Bad++
+	if d.Stats.FirstError == "" {
+		d.Stats.FirstError = err.Error()
+	}
+}
+
+// addGame replays one PDN game; it returns an error only for a variant mismatch.
+func (d *Dataset) addGame(g *pdn.Game, name string, f Filter) error {
+	where := fmt.Sprintf("%s: game %d", name, d.Stats.Read)
+	gt := strings.TrimSpace(g.Get("GameType"))
+	switch {
+	case d.Variant == nil && gt == "":
+		return fmt.Errorf("tune: %s: no GameType tag; give the variant", where)
+	case d.Variant == nil:
+		v, err := engine.Lookup(gt)
+		if err != nil {
+			return fmt.Errorf("tune: %s: %w", where, err)
+		}
+		d.setVariant(v)
+	case gt != "":
+		if v, err := engine.Lookup(gt); err != nil || v != d.Variant {
+			return fmt.Errorf("tune: %s: GameType %q is not %s", where, gt, d.Variant.Name)
+		}
+	}
+	v := d.Variant
+	first, ok := firstScore(g.GameResult())
+	if !ok {
+		d.Stats.NoResult++
+		return nil
+	}
+	if !f.KeepDuplicates && d.dedupe.Duplicate(g) {
+		d.Stats.Duplicates++
+		return nil
+	}
+	start := v.Start()
+	if fen := strings.TrimSpace(g.Get("FEN")); fen != "" {
+		p, err := v.ParseFEN(fen)
+		if err != nil {
+			d.bad(fmt.Errorf("%s: %w", where, err))
+			return nil
+		}
+		start = p
+	}
+	game := engine.NewGame(v, start)
+	for _, m := range g.Mainline() {
+		if m.IsPlaceholder() {
+			continue
+		}
+		if _, err := game.PlayText(m.Text); err != nil {
+			d.bad(fmt.Errorf("%s: move %q: %w", where, m.Text, err))
+			return nil
+		}
+	}
+	id := int32(d.games)
+	kept := 0
+	for ply, p := range game.Positions() {
+		if ply < f.SkipPlies {
+			d.Stats.Opening++
+			continue
+		}
+		if !f.accept(v, &p, &d.Stats) {
+			continue
+		}
+		d.Add(&p, label(v, &p, first), id)
+		kept++
+	}
+	if kept > 0 {
+		d.games++
+		d.Stats.Games++
+	}
+	return nil
+}
+
+// CSVColumns are the columns ReadCSV needs, by header name; others (side, move, ...) are
+// ignored.
+var CSVColumns = []string{"game", "ply", "fen", "result"}
+
+// ReadCSV reads one position per row, with a header row naming the columns (any order,
+// case-insensitive): game (a game id, any text), ply (the position's ply from the game's
+// start), fen (the position), result (the game's PDN result, first mover first, as in
+// ReadPDN). Other columns, such as side and move, are ignored. The data set needs a variant.
+// A bad row is an error naming the line.
+func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
+	if d.Variant == nil {
+		return fmt.Errorf("tune: %s: CSV input needs the variant", name)
+	}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("tune: %s: %w", name, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	}
+	idx := make([]int, len(CSVColumns))
+	for k, c := range CSVColumns {
+		i, ok := col[c]
+		if !ok {
+			return fmt.Errorf("tune: %s: line 1: no %q column (want columns %s)", name, c, strings.Join(CSVColumns, ", "))
+		}
+		idx[k] = i
+	}
+	if d.csvGame == nil {
+		d.csvGame = map[string]int32{}
+	}
+	v := d.Variant
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("tune: %s: %w", name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		field := func(k int) string {
+			if idx[k] < len(rec) {
+				return strings.TrimSpace(rec[idx[k]])
+			}
+			return ""
+		}
+		gid, plyText, fen, result := field(0), field(1), field(2), field(3)
+		ply, err := strconv.Atoi(plyText)
+		if err != nil || ply < 0 {
+			return fmt.Errorf("tune: %s: line %d: ply %q: want a number", name, line, plyText)
+		}
+		first, ok := firstScore(result)
+		if !ok {
+			if result == "*" || result == "" || result == "0-0" {
+				continue // no result: skipped, as in ReadPDN
+			}
+			return fmt.Errorf("tune: %s: line %d: result %q: want 1-0, 0-1, 1/2-1/2, 2-0, 1-1 or 0-2", name, line, result)
+		}
+		p, err := v.ParseFEN(fen)
+		if err != nil {
+			return fmt.Errorf("tune: %s: line %d: %w", name, line, err)
+		}
+		if ply < f.SkipPlies {
+			d.Stats.Opening++
+			continue
+		}
+		if !f.accept(v, &p, &d.Stats) {
+			continue
+		}
+		key := name + "\x00" + gid
+		id, ok := d.csvGame[key]
+		if !ok {
+			id = int32(d.games)
+			d.csvGame[key] = id
+			d.games++
+			d.Stats.Games++
+			d.Stats.Read++
+		}
+		d.Add(&p, label(v, &p, first), id)
+	}
+}

@@ -1,0 +1,390 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// Man is the feature whose weight is the unit of the others: it stays at ManValue.
+const (
+	Man      = "man"
+	ManValue = 100
+)
+
+// DefaultIterations is the L-BFGS iteration limit when Config.MaxIterations is 0.
+const DefaultIterations = 1000
+
+// Config configures Fit.
+type Config struct {
+	// Loss is the loss function.
+	Loss Loss
+	// L2 is the regularisation strength: L2·Σ (w/100)² over the tuned weights is added to
+	// the training loss (not to the losses reported).
+	L2 float64
+	// Holdout is the share of games left out of the fit, from 0 (none) to below 1.
+	Holdout float64
+	// Seed drives the choice of the held-out games.
+	Seed uint64
+	// Tune names the features to fit; the others keep their starting weights. Nil means
+	// every feature but Man. Man cannot be tuned: it is the unit.
+	Tune []string
+	// Init is the starting weights, complete for the data set's variant; nil means the
+	// variant's defaults.
+	Init *engine.Weights
+	// K, when positive, is used as the scale instead of fitting it.
+	K float64
+	// MaxIterations bounds the L-BFGS iterations (0: DefaultIterations).
+	MaxIterations int
+	// Progress, when not nil, is called after each iteration with the iterations done and
+	// the limit.
+	Progress func(done, total int64)
+}
+
+// SetLoss is the loss on one set of positions, before and after the fit.
+type SetLoss struct {
+	Games     int `json:"games"`
+	Positions int `json:"positions"`
+	// Before is the loss with the starting weights and the fitted K; After with the new
+	// weights (as rounded in the result).
+	Before float64 `json:"loss_before"`
+	After  float64 `json:"loss_after"`
+	// Constant is the loss of predicting the training sets' mean score everywhere: the
+	// floor any evaluation should beat.
+	Constant float64 `json:"loss_constant"`
+	// Mean is the mean label (the side to move's average score) and Draws the share of
+	// positions from drawn games.
+	Mean  float64 `json:"mean_score"`
+	Draws float64 `json:"draws"`
+}
+
+// Change is one weight before and after the fit.
+type Change struct {
+	Feature string  `json:"feature"`
+	Old     float64 `json:"old"`
+	New     float64 `json:"new"`
+	Tuned   bool    `json:"tuned"`
+}
+
+// Result is the outcome of Fit.
+type Result struct {
+	Variant string  `json:"variant"`
+	Loss    string  `json:"loss"`
+	L2      float64 `json:"l2"`
+	Seed    uint64  `json:"seed"`
+	// K is the logit of one man: the predicted score of an evaluation q (hundredths of a
+	// man) is 1/(1+exp(−K·q/100)). KFitted says whether Fit fitted it.
+	K       float64 `json:"k"`
+	KFitted bool    `json:"k_fitted"`
+	// Train is the fitted set; Holdout the held-out games (nil without a holdout).
+	Train   SetLoss  `json:"train"`
+	Holdout *SetLoss `json:"holdout,omitempty"`
+	// Iterations and Evaluations count the L-BFGS iterations and loss evaluations; Status
+	// is why it stopped.
+	Iterations  int    `json:"iterations"`
+	Evaluations int    `json:"evaluations"`
+	Status      string `json:"status"`
+	// Weights lists every feature, in FeatureNames order.
+	Weights []Change `json:"weights"`
+	// New is the fitted weights, ready to Save.
+	New *engine.Weights `json:"-"`
+}
+
+// Split returns the rows of d in the training set and in the held-out set: the games are
+// shuffled with seed and the first round(holdout × games) are held out (at least one, and at
+// least one left, when there are two games or more and holdout > 0). The split depends only
+// on d's game numbers, holdout and seed.
+func Split(d *Dataset, holdout float64, seed uint64) (train, held []int) {
+	games := d.Games()
+	nHeld := int(math.Round(holdout * float64(games)))
+	if holdout > 0 && games >= 2 {
+		nHeld = max(1, min(nHeld, games-1))
+	}
+	nHeld = max(0, min(nHeld, games))
+	out := make([]bool, games)
+	rng := rand.New(rand.NewPCG(seed, 0x74756e65)) // "tune"
+	for _, g := range rng.Perm(games)[:nHeld] {
+		out[g] = true
+	}
+	for i, g := range d.Game {
+		if out[g] {
+			held = append(held, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	return train, held
+}
+
+// tunedColumns returns the indices of the tuned features in names.
+func tunedColumns(names, tune []string) ([]int, error) {
+	if tune == nil {
+		var cols []int
+		for j, n := range names {
+			if n != Man {
+				cols = append(cols, j)
+			}
+		}
+		return cols, nil
+	}
+	var cols []int
+	var unknown []string
+	for _, t := range tune {
+		j := slices.Index(names, t)
+		switch {
+		case t == Man:
+			return nil, fmt.Errorf("tune: %s cannot be tuned: it is the unit of the weights, fixed at %d", Man, ManValue)
+		case j < 0:
+			unknown = append(unknown, t)
+		case !slices.Contains(cols, j):
+			cols = append(cols, j)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("tune: unknown features: %s (known: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
+	}
+	if len(cols) == 0 {
+		return nil, errors.New("tune: no feature to tune")
+	}
+	sort.Ints(cols)
+	return cols, nil
+}
+
+// Fix returns the features of names to tune when the ones in fixed are held: every feature
+// but fixed and Man. It returns an error naming unknown features.
+func Fix(names, fixed []string) ([]string, error) {
+	var unknown, tune []string
+	for _, f := range fixed {
+		if !slices.Contains(names, f) {
+			unknown = append(unknown, f)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("tune: unknown features: %s (known: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
+	}
+	for _, n := range names {
+		if n != Man && !slices.Contains(fixed, n) {
+			tune = append(tune, n)
+		}
+	}
+	if len(tune) == 0 {
+		return nil, errors.New("tune: no feature to tune")
+	}
+	return tune, nil
+}
+
+// Fit fits K (unless cfg.K is set) and then the tuned weights on d's training games, and
+// reports the losses before and after on the training and held-out games. It returns an
+// error for an empty data set, starting weights that do not fit d's variant, unknown
+// features, or when ctx is done.
+func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
+	if d.Len() == 0 {
+		return nil, ErrNoPositions
+	}
+	v := d.Variant
+	if !(cfg.Holdout >= 0 && cfg.Holdout < 1) {
+		return nil, fmt.Errorf("tune: holdout %g: want a share from 0 to below 1", cfg.Holdout)
+	}
+	if !(cfg.L2 >= 0) || !(cfg.K >= 0) {
+		return nil, fmt.Errorf("tune: L2 and K must not be negative")
+	}
+	init := cfg.Init
+	if init == nil {
+		init = engine.DefaultWeights(v)
+	}
+	if err := init.Check(v); err != nil {
+		return nil, fmt.Errorf("tune: starting weights: %w", err)
+	}
+	if init.Values[Man] != ManValue {
+		return nil, fmt.Errorf("tune: starting weights: %s is %g, want %d (the unit of the weights)", Man, init.Values[Man], ManValue)
+	}
+	cols, err := tunedColumns(d.Names, cfg.Tune)
+	if err != nil {
+		return nil, err
+	}
+	start := make([]float64, len(d.Names)) // hundredths of a man
+	for j, n := range d.Names {
+		start[j] = init.Values[n]
+	}
+	trainRows, heldRows := Split(d, cfg.Holdout, cfg.Seed)
+	if len(trainRows) == 0 {
+		return nil, ErrNoPositions
+	}
+	train := newProblem(d, trainRows, cols, start, cfg.Loss)
+	x0 := make([]float64, len(cols)) // tuned weights in men
+	for k, j := range cols {
+		x0[k] = start[j] / 100
+	}
+
+	res := &Result{Variant: v.Name, Loss: cfg.Loss.String(), L2: cfg.L2, Seed: cfg.Seed, K: cfg.K}
+	if res.K == 0 {
+		res.K, _, err = train.fitK(x0)
+		if err != nil {
+			return nil, err
+		}
+		res.KFitted = true
+	}
+	k := res.K
+
+	iters := cfg.MaxIterations
+	if iters <= 0 {
+		iters = DefaultIterations
+	}
+	x, out, err := minimise(ctx, train, x0, k, cfg.L2, iters, cfg.Progress)
+	if err != nil {
+		return nil, err
+	}
+	res.Iterations, res.Evaluations, res.Status = out.MajorIterations, out.FuncEvaluations, out.Status.String()
+
+	final := slices.Clone(start)
+	for c, j := range cols {
+		final[j] = math.Round(x[c]*100*100) / 100 // hundredths of a man, two decimals
+	}
+	res.New = &engine.Weights{Variant: v.Name, Values: map[string]float64{}}
+	tuned := make([]bool, len(d.Names))
+	for _, j := range cols {
+		tuned[j] = true
+	}
+	xf := make([]float64, len(cols))
+	for c, j := range cols {
+		xf[c] = final[j] / 100
+	}
+	for j, n := range d.Names {
+		res.New.Values[n] = final[j]
+		res.Weights = append(res.Weights, Change{Feature: n, Old: start[j], New: final[j], Tuned: tuned[j]})
+	}
+	mean := meanLabel(train)
+	res.Train = setLoss(train, x0, xf, k, mean, cfg.Loss)
+	if len(heldRows) > 0 {
+		held := newProblem(d, heldRows, cols, start, cfg.Loss)
+		s := setLoss(held, x0, xf, k, mean, cfg.Loss)
+		res.Holdout = &s
+	}
+	res.Train.Games = countGames(d, trainRows)
+	if res.Holdout != nil {
+		res.Holdout.Games = countGames(d, heldRows)
+	}
+	return res, nil
+}
+
+func countGames(d *Dataset, rows []int) int {
+	seen := map[int32]bool{}
+	for _, i := range rows {
+		seen[d.Game[i]] = true
+	}
+	return len(seen)
+}
+
+func meanLabel(pr *problem) float64 {
+	var s float64
+	for _, y := range pr.y {
+		s += float64(y)
+	}
+	return s / float64(pr.n)
+}
+
+// setLoss measures pr at the starting and final weights, and against the constant
+// prediction mean.
+func setLoss(pr *problem, x0, x []float64, k, mean float64, loss Loss) SetLoss {
+	s := SetLoss{Positions: pr.n, Before: pr.eval(x0, k, nil), After: pr.eval(x, k, nil)}
+	logit := math.Log(mean / (1 - mean))
+	var draws, sum float64
+	for _, y := range pr.y {
+		l, _ := loss.pointLoss(logit, float64(y))
+		s.Constant += l
+		sum += float64(y)
+		if y == 0.5 {
+			draws++
+		}
+	}
+	n := float64(pr.n)
+	s.Constant /= n
+	s.Mean, s.Draws = sum/n, draws/n
+	return s
+}
+
+// minimise runs L-BFGS on the training loss plus the L2 penalty.
+func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, iters int, progress func(done, total int64)) ([]float64, *optimize.Result, error) {
+	// gonum asks for the value and the gradient at the same point in separate calls; one
+	// pass computes both, so keep the last one.
+	var lastX, lastG []float64
+	var lastF float64
+	both := func(x []float64) {
+		if lastX != nil && slices.Equal(x, lastX) {
+			return
+		}
+		if lastG == nil {
+			lastG = make([]float64, len(x))
+		}
+		lastF = pr.eval(x, k, lastG)
+		for j, w := range x {
+			lastF += l2 * w * w
+			lastG[j] += 2 * l2 * w
+		}
+		lastX = append(lastX[:0], x...)
+	}
+	p := optimize.Problem{
+		Func: func(x []float64) float64 { both(x); return lastF },
+		Grad: func(g, x []float64) { both(x); copy(g, lastG) },
+		Status: func() (optimize.Status, error) {
+			if err := ctx.Err(); err != nil {
+				return optimize.Failure, err
+			}
+			return optimize.NotTerminated, nil
+		},
+	}
+	settings := &optimize.Settings{
+		MajorIterations:   iters,
+		GradientThreshold: 1e-9,
+		Converger:         &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-11, Iterations: 25},
+		Recorder:          recorder{progress: progress, total: int64(iters)},
+	}
+	res, err := optimize.Minimize(p, x0, settings, &optimize.LBFGS{Store: 20})
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, nil, fmt.Errorf("tune: %w", cerr)
+	}
+	if err != nil && res == nil {
+		return nil, nil, fmt.Errorf("tune: L-BFGS: %w", err)
+	}
+	// A line search that cannot improve any further ends with an error but a good point:
+	// keep it if it beats the start.
+	if err != nil && !(res.F <= pr.eval(x0, k, nil)+penalty(x0, l2)) {
+		return nil, nil, fmt.Errorf("tune: L-BFGS: %w", err)
+	}
+	if progress != nil {
+		progress(int64(iters), int64(iters))
+	}
+	return res.X, res, nil
+}
+
+func penalty(x []float64, l2 float64) float64 {
+	var s float64
+	for _, w := range x {
+		s += l2 * w * w
+	}
+	return s
+}
+
+// recorder reports the iterations to a progress callback.
+type recorder struct {
+	progress func(done, total int64)
+	total    int64
+}
+
+func (r recorder) Init() error { return nil }
+
+func (r recorder) Record(_ *optimize.Location, op optimize.Operation, st *optimize.Stats) error {
+	if r.progress != nil && op == optimize.MajorIteration {
+		r.progress(int64(st.MajorIterations), r.total)
+	}
+	return nil
+}
