@@ -1,0 +1,13 @@
+//go:build !unix
+
+package bench
+
+import "time"
+
+var processStart = time.Now()
+
+// CPUTime returns the wall time since the process started: this system has no getrusage.
+func CPUTime() time.Duration { return time.Since(processStart) }
+
+// HaveCPUTime reports whether CPUTime measures CPU time on this system.
+const HaveCPUTime = false

@@ -1,0 +1,289 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/match"
+	"github.com/rafle/rafle/pkg/pdn"
+)
+
+// ErrSkip is wrapped by Setup errors that skip a benchmark (missing data, missing API)
+// rather than fail the run.
+var ErrSkip = errors.New("skipped")
+
+// Config selects the workloads.
+type Config struct {
+	// Short selects the smaller workloads of the short (CI) mode.
+	Short bool
+	// CorpusDir is the shared PDN corpus (see DefaultCorpusDirs); empty skips the PDN
+	// benchmarks.
+	CorpusDir string
+}
+
+// Workload runs one fixed amount of work and returns how much it did, in the unit of
+// its benchmark's figure before the "/s" (leaves, MB, nodes, games).
+type Workload func(ctx context.Context) (work float64, err error)
+
+// Benchmark is one entry of the suite.
+type Benchmark struct {
+	// Name is "group/variant" or "group/what", e.g. "perft/english".
+	Name string
+	// Unit is the unit of the figure, e.g. "leaves/s".
+	Unit string
+	// Short marks the benchmarks of the short mode.
+	Short bool
+	// Doc says what the workload is.
+	Doc string
+	// Setup prepares the workload outside the measurement. An error wrapping ErrSkip
+	// skips the benchmark.
+	Setup func(cfg Config) (Workload, error)
+}
+
+// Perft depths: about 0.3 s per run on one core (full) and 0.1 s (short), measured on
+// the shared 2-core machine (docs/benchmarks.md).
+var perftDepth = map[string][2]int{ // full, short
+	"english": {10, 9}, "international": {8, 7}, "russian": {9, 8}, "brazilian": {9, 8},
+}
+
+// Suite returns every benchmark, in report order.
+func Suite() []Benchmark {
+	var bs []Benchmark
+	for _, v := range engine.Variants() {
+		d, ok := perftDepth[v.Name]
+		if !ok {
+			d = [2]int{7, 6}
+		}
+		bs = append(bs, Benchmark{
+			Name: "perft/" + v.Name, Unit: "leaves/s", Short: v.Name == "english" || v.Name == "international",
+			Doc:   fmt.Sprintf("perft of the start position to depth %d (short %d), bulk counting, 1 thread, no hash", d[0], d[1]),
+			Setup: perftSetup(v, d, 0),
+		})
+	}
+	for _, v := range engine.Variants() {
+		d, ok := perftDepth[v.Name]
+		if !ok {
+			d = [2]int{7, 6}
+		}
+		d = [2]int{d[0] + 1, d[1] + 1}
+		bs = append(bs, Benchmark{
+			Name: "perft-hash/" + v.Name, Unit: "leaves/s", Short: v.Name == "international",
+			Doc:   fmt.Sprintf("perft of the start position to depth %d (short %d), bulk counting, 1 thread, %d MiB hash", d[0], d[1], perftHashMB),
+			Setup: perftSetup(v, d, perftHashMB),
+		})
+	}
+	bs = append(bs,
+		Benchmark{Name: "pdn/read", Unit: "MB/s", Short: true,
+			Doc:   "pdn.Reader over " + corpusFile + " (11.5 MB, 22,621 games) held in memory",
+			Setup: pdnReadSetup},
+		Benchmark{Name: "pdn/validate", Unit: "MB/s", Short: true,
+			Doc:   "pdn.Validate (syntax checks; no move replay: pkg/pdn has no replay API yet) over " + corpusFile,
+			Setup: pdnValidateSetup},
+	)
+	for _, v := range engine.Variants() {
+		bs = append(bs, Benchmark{
+			Name: "search/" + v.Name, Unit: "nodes/s", Short: v.Name == "english" || v.Name == "international",
+			Doc:   fmt.Sprintf("search of the %d signature positions to depth %d (short %d), 16 MiB hash, cleared per position", len(Positions[v.Name]), searchDepth[0], searchDepth[1]),
+			Setup: searchSetup(v),
+		})
+	}
+	for _, name := range []string{"english", "international"} {
+		bs = append(bs, Benchmark{
+			Name: "selfplay/" + name, Unit: "games/s", Short: name == "english",
+			Doc:   fmt.Sprintf("match.Run, easy against easy, %d games (short %d), random 4-ply openings, at most 200 plies, 1 worker", selfplayGames[0], selfplayGames[1]),
+			Setup: selfplaySetup(name),
+		})
+	}
+	bs = append(bs, Benchmark{Name: "tune/positions", Unit: "positions/s",
+		Doc:   "fit of evaluation weights (pkg/tune)",
+		Setup: func(Config) (Workload, error) { return nil, fmt.Errorf("pkg/tune does not exist yet: %w", ErrSkip) }})
+	return bs
+}
+
+// Select returns the benchmarks of Suite whose name matches one of the patterns (a
+// pattern matches a name equal to it or starting with it and a slash, or with
+// filepath.Match), or the short set when short and no pattern is given, or all of them.
+func Select(short bool, patterns ...string) []Benchmark {
+	var out []Benchmark
+	for _, b := range Suite() {
+		if len(patterns) == 0 {
+			if !short || b.Short {
+				out = append(out, b)
+			}
+			continue
+		}
+		for _, p := range patterns {
+			if ok, _ := filepath.Match(p, b.Name); ok || p == b.Name || len(b.Name) > len(p) && b.Name[:len(p)] == p && b.Name[len(p)] == '/' {
+				out = append(out, b)
+				break
+			}
+		}
+	}
+	return out
+}
+
+const perftHashMB = 32
+
+func perftSetup(v *engine.Variant, depths [2]int, hashMB int) func(Config) (Workload, error) {
+	return func(cfg Config) (Workload, error) {
+		depth := depths[0]
+		if cfg.Short {
+			depth = depths[1]
+		}
+		opt := engine.PerftOptions{Duplicates: v.PerftDuplicates, Threads: 1, HashMB: hashMB}
+		return func(ctx context.Context) (float64, error) {
+			n, err := v.Perft(ctx, v.Start(), depth, opt)
+			return float64(n), err
+		}, nil
+	}
+}
+
+// corpusFile is the PDN file of the pdn benchmarks, relative to the corpus directory.
+const corpusFile = "mzuluaga__checkers/OCA_2.0.pdn"
+
+// DefaultCorpusDirs are where FindCorpus looks for the shared PDN corpus, relative to the
+// repository root: CI has it at ../shared/pdn/corpus.
+var DefaultCorpusDirs = []string{"../shared/pdn/corpus", "/work/shared/pdn/corpus"}
+
+// FindCorpus returns the first of dirs (relative to root unless absolute) that holds the
+// corpus file of the pdn benchmarks, as an absolute path, or "" when none does.
+func FindCorpus(root string, dirs ...string) string {
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(root, d)
+		}
+		if _, err := os.Stat(filepath.Join(d, corpusFile)); err == nil {
+			if abs, err := filepath.Abs(d); err == nil {
+				return abs
+			}
+			return d
+		}
+	}
+	return ""
+}
+
+func loadCorpus(cfg Config) ([]byte, error) {
+	if cfg.CorpusDir == "" {
+		return nil, fmt.Errorf("no PDN corpus (looked in %v): %w", DefaultCorpusDirs, ErrSkip)
+	}
+	data, err := os.ReadFile(filepath.Join(cfg.CorpusDir, corpusFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no %s in %s: %w", corpusFile, cfg.CorpusDir, ErrSkip)
+	}
+	return data, err
+}
+
+// The short mode reads the first pdnShortBytes of the file (cut at a game boundary).
+const pdnShortBytes = 3 << 20
+
+func corpusData(cfg Config) ([]byte, error) {
+	data, err := loadCorpus(cfg)
+	if err != nil || !cfg.Short || len(data) <= pdnShortBytes {
+		return data, err
+	}
+	cut := bytes.Index(data[pdnShortBytes:], []byte("\n[Event "))
+	if cut < 0 {
+		return data, nil
+	}
+	return data[:pdnShortBytes+cut+1], nil
+}
+
+func pdnReadSetup(cfg Config) (Workload, error) {
+	data, err := corpusData(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (float64, error) {
+		r := pdn.NewReader(bytes.NewReader(data))
+		var ge *pdn.GameError
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil && !errors.As(err, &ge) {
+				return 0, err
+			}
+		}
+		return float64(len(data)) / 1e6, nil
+	}, nil
+}
+
+func pdnValidateSetup(cfg Config) (Workload, error) {
+	data, err := corpusData(cfg)
+	if err != nil {
+		return nil, err
+	}
+	job := pdn.Job{Inputs: []pdn.Input{{Name: corpusFile, Size: int64(len(data)),
+		Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}}}
+	return func(ctx context.Context) (float64, error) {
+		if _, err := pdn.Validate(job, pdn.ValidateOptions{Jobs: 1}); err != nil {
+			return 0, err
+		}
+		return float64(len(data)) / 1e6, nil
+	}, nil
+}
+
+// searchDepth is the depth of the search benchmarks: full, short.
+var searchDepth = [2]int{8, 7}
+
+func searchSetup(v *engine.Variant) func(Config) (Workload, error) {
+	return func(cfg Config) (Workload, error) {
+		depth := searchDepth[0]
+		if cfg.Short {
+			depth = searchDepth[1]
+		}
+		ps, err := parsePositions(v)
+		if err != nil {
+			return nil, err
+		}
+		s := engine.NewSearcher(v, nil, 16)
+		return func(ctx context.Context) (float64, error) {
+			var nodes int64
+			for _, p := range ps {
+				s.Clear()
+				nodes += s.Search(ctx, engine.NewGame(v, p), engine.Limits{Depth: depth}).Nodes
+			}
+			return float64(nodes), ctx.Err()
+		}, nil
+	}
+}
+
+// selfplayGames is the number of games of the self-play benchmarks: full, short.
+var selfplayGames = [2]int{32, 16}
+
+func selfplaySetup(name string) func(Config) (Workload, error) {
+	return func(cfg Config) (Workload, error) {
+		v, err := engine.Lookup(name)
+		if err != nil {
+			return nil, fmt.Errorf("%v: %w", err, ErrSkip)
+		}
+		ops, err := match.RandomOpenings(v, 4, 8, 1, nil)
+		if err != nil {
+			return nil, err
+		}
+		ps, ok := engine.Level("easy")
+		if !ok {
+			return nil, fmt.Errorf("no easy level: %w", ErrSkip)
+		}
+		games := selfplayGames[0]
+		if cfg.Short {
+			games = selfplayGames[1]
+		}
+		mc := match.Config{Variant: v, Players: []match.Entrant{match.Engine("easy", ps), match.Engine("easy#2", ps)},
+			Games: games, Openings: ops, MaxPlies: 200, Concurrency: 1, Seed: 1}
+		return func(ctx context.Context) (float64, error) {
+			res, err := match.Run(ctx, mc)
+			if err != nil {
+				return 0, err
+			}
+			return float64(res.Games), nil
+		}, nil
+	}
+}
