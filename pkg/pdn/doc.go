@@ -28,9 +28,10 @@
 //
 // # Reading
 //
-// Two layers: Scanner yields tokens with positions; Reader.Next returns
+// Three layers: Scanner yields tokens with positions; Reader.Next returns
 // one Game at a time (io.EOF at the end) and never holds more than one
-// game. JSONReader reads games back from JSON lines; NewGameReader picks
+// game; Walk passes the elements of each game to a Visitor (whose hooks
+// can Skip or Stop) without building the movetext. JSONReader reads games back from JSON lines; NewGameReader picks
 // the right reader (and undoes gzip). Job, Validate, Copy, CollectStats
 // and Split are the streaming operations of the pdn command.
 //

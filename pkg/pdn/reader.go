@@ -40,6 +40,8 @@ type Reader struct {
 	intern   map[string]string
 	nodeBuf  []Node // scratch for the main line
 
+	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
+
 	tagSet     map[string]bool // tag names of tagSetGame, for long headers
 	tagSetGame *Game
 }
@@ -236,7 +238,7 @@ func (r *Reader) Next() (*Game, error) {
 	}
 	// content reports whether the game has anything worth returning.
 	content := func() bool {
-		return len(g.Tags) > 0 || len(cur) > 0 || len(stack) > 0 || hasPend
+		return len(g.Tags) > 0 || len(cur) > 0 || len(stack) > 0 || hasPend || (r.vis != nil && r.vis.nodes > 0)
 	}
 	body := func(p Pos) {
 		start(p)
@@ -253,10 +255,11 @@ func (r *Reader) Next() (*Game, error) {
 		}
 		for len(stack) > 0 {
 			r.warn(WarnUnbalanced, p, "variation not closed")
-			v := cur
-			top := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			cur = append(top.nodes, Node{Kind: VariationNode, Variation: v, Pos: top.pos})
+			cur = r.pop(&stack, cur)
+		}
+		if r.vis != nil {
+			r.vis.flush(r, cur)
+			cur = nil
 		}
 		if len(cur) > 0 {
 			g.Moves = make([]Node, len(cur))
@@ -313,7 +316,12 @@ func (r *Reader) Next() (*Game, error) {
 		case TokMove, TokEllipsis:
 			start(t.Pos)
 			inBody = true
-			m := r.newMove()
+			var m *Move
+			if r.vis != nil {
+				m = r.vis.nextMove()
+			} else {
+				m = r.newMove()
+			}
 			if hasPend {
 				// Number 0 means "no number": "0." is dropped.
 				m.Number, m.Continuation = pendNum, pendCont && pendNum > 0
@@ -321,12 +329,16 @@ func (r *Reader) Next() (*Game, error) {
 			}
 			if t.Kind == TokMove {
 				m.Text = r.moveText(t)
-				m.Squares = r.squares(t.squares)
+				if r.vis != nil {
+					m.Squares = append(m.Squares, t.squares...)
+				} else {
+					m.Squares = r.squares(t.squares)
+				}
 				m.Sep = t.sep
 			} else {
 				m.Text = "..."
 			}
-			cur = append(cur, Node{Kind: MoveNode, Move: m, Pos: t.Pos})
+			cur = r.add(cur, Node{Kind: MoveNode, Move: m, Pos: t.Pos})
 
 		case TokStrength:
 			m := lastMove()
@@ -339,7 +351,7 @@ func (r *Reader) Next() (*Game, error) {
 
 		case TokNAG:
 			body(t.Pos)
-			cur = append(cur, Node{Kind: NAGNode, NAG: int32(t.num), Pos: t.Pos})
+			cur = r.add(cur, Node{Kind: NAGNode, NAG: int32(t.num), Pos: t.Pos})
 
 		case TokComment, TokLineComment:
 			if t.Kind == TokLineComment {
@@ -352,14 +364,14 @@ func (r *Reader) Next() (*Game, error) {
 			if t.Kind == TokLineComment && strings.IndexByte(txt, '}') >= 0 {
 				txt = strings.ReplaceAll(txt, "}", "")
 			}
-			cur = append(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
+			cur = r.add(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
 			if hasPend {
 				r.warn(WarnMoveNumber, t.Pos, "comment between move number and move")
 			}
 
 		case TokSetup:
 			body(t.Pos)
-			cur = append(cur, Node{Kind: SetupNode, Text: string(t.text), Pos: t.Pos})
+			cur = r.add(cur, Node{Kind: SetupNode, Text: string(t.text), Pos: t.Pos})
 
 		case TokLParen:
 			body(t.Pos)
@@ -367,6 +379,11 @@ func (r *Reader) Next() (*Game, error) {
 				r.fail(&SyntaxError{Pos: t.Pos, Err: ErrTooDeep})
 				r.skipVariation()
 				break
+			}
+			if r.vis != nil {
+				r.vis.flush(r, cur)
+				cur = cur[:0]
+				r.vis.beginVariation(r, len(stack)+1)
 			}
 			stack = append(stack, line{nodes: cur, pos: t.Pos})
 			cur = nil
@@ -377,10 +394,7 @@ func (r *Reader) Next() (*Game, error) {
 				r.warn(WarnUnbalanced, t.Pos, "')' without '('")
 				break
 			}
-			v := cur
-			top := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			cur = append(top.nodes, Node{Kind: VariationNode, Variation: v, Pos: top.pos})
+			cur = r.pop(&stack, cur)
 
 		case TokStar, TokResult:
 			if t.Kind == TokStar && t.Glued && lastMove() != nil && lastMove().Strength == "" {
@@ -415,7 +429,7 @@ func (r *Reader) Next() (*Game, error) {
 			case hasLetter(txt):
 				body(t.Pos)
 				r.warn(WarnStrayText, t.Pos, txt)
-				cur = append(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
+				cur = r.add(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
 			default:
 				r.warn(WarnStrayToken, t.Pos, txt)
 			}
@@ -509,6 +523,32 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		r.note(WarnDuplicateTag, p, name)
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+	if r.vis != nil {
+		r.vis.tag(r, name, value)
+	}
+}
+
+// add appends n to the current line. When walking, the line holds only
+// the last node, which can still get a move strength; the one before goes
+// to the visitor.
+func (r *Reader) add(cur []Node, n Node) []Node {
+	if r.vis == nil {
+		return append(cur, n)
+	}
+	r.vis.flush(r, cur)
+	return append(cur[:0], n)
+}
+
+// pop closes the innermost variation.
+func (r *Reader) pop(stack *[]line, cur []Node) []Node {
+	top := (*stack)[len(*stack)-1]
+	*stack = (*stack)[:len(*stack)-1]
+	if r.vis != nil {
+		r.vis.flush(r, cur)
+		r.vis.endVariation(r, len(*stack)+1)
+		return cur[:0]
+	}
+	return append(top.nodes, Node{Kind: VariationNode, Variation: cur, Pos: top.pos})
 }
 
 // hasTag reports whether g already has a tag called name; a map takes
