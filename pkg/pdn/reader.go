@@ -257,6 +257,11 @@ func (r *Reader) Next() (*Game, error) {
 			r.warn(WarnUnbalanced, p, "variation not closed")
 			cur = r.pop(&stack, cur)
 		}
+		if n := len(cur); n > 0 && cur[n-1].Kind == MoveNode && cur[n-1].Move.Strength == "*" {
+			// A '*' mark needs movetext after it on its line; at the end
+			// of the game it cannot be written back, so it goes.
+			cur[n-1].Move.Strength = ""
+		}
 		if r.vis != nil {
 			r.vis.flush(r, cur)
 			cur = nil
