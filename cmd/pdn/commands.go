@@ -106,14 +106,16 @@ func renderSummaries(w io.Writer, sums []*pdn.Summary, total *pdn.Summary) error
 		return nil
 	}
 	t = tablewriter.NewTable(w)
-	t.Header("level", "kind", "count")
-	for _, lv := range []struct {
-		name string
-		m    map[string]int
-	}{{"error", total.Errors}, {"warning", total.Warnings}} {
-		for _, k := range sortedKeys(lv.m) {
-			if err := t.Append(lv.name, k, strconv.Itoa(lv.m[k])); err != nil {
-				return err
+	t.Header("file", "level", "kind", "count")
+	for _, s := range rows {
+		for _, lv := range []struct {
+			name string
+			m    map[string]int
+		}{{"error", s.Errors}, {"warning", s.Warnings}} {
+			for _, k := range sortedKeys(lv.m) {
+				if err := t.Append(s.File, lv.name, k, strconv.Itoa(lv.m[k])); err != nil {
+					return err
+				}
 			}
 		}
 	}
