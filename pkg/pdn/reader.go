@@ -304,6 +304,10 @@ func (r *Reader) Next() (*Game, error) {
 		case TokTagOpen:
 			if inBody || hasPend {
 				r.unread()
+				if hasPend {
+					r.warn(WarnMoveNumber, pendPos, "move number at end of game")
+					hasPend = false
+				}
 				r.warn(WarnMissingTerminator, t.Pos, "tag section starts before the game ended")
 				return finish("*", t.Pos)
 			}
