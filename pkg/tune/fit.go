@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/rafle/rafle/pkg/engine"
@@ -239,11 +240,11 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	if iters <= 0 {
 		iters = DefaultIterations
 	}
-	x, out, err := minimise(ctx, train, x0, k, cfg.L2, iters, cfg.Progress)
+	x, out, status, err := minimise(ctx, train, x0, k, cfg.L2, iters, cfg.Progress)
 	if err != nil {
 		return nil, err
 	}
-	res.Iterations, res.Evaluations, res.Status = out.MajorIterations, out.FuncEvaluations, out.Status.String()
+	res.Iterations, res.Evaluations, res.Status = out.MajorIterations, out.FuncEvaluations, status
 
 	final := slices.Clone(start)
 	for c, j := range cols {
@@ -312,8 +313,9 @@ func setLoss(pr *problem, x0, x []float64, k, mean float64, loss Loss) SetLoss {
 	return s
 }
 
-// minimise runs L-BFGS on the training loss plus the L2 penalty.
-func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, iters int, progress func(done, total int64)) ([]float64, *optimize.Result, error) {
+// minimise runs L-BFGS on the training loss plus the L2 penalty, and returns the minimum,
+// the run's statistics and why it stopped.
+func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, iters int, progress func(done, total int64)) ([]float64, *optimize.Result, string, error) {
 	// gonum asks for the value and the gradient at the same point in separate calls; one
 	// pass computes both, so keep the last one.
 	var lastX, lastG []float64
@@ -344,26 +346,31 @@ func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, ite
 	}
 	settings := &optimize.Settings{
 		MajorIterations:   iters,
-		GradientThreshold: 1e-9,
+		GradientThreshold: 1e-8,
 		Converger:         &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-11, Iterations: 25},
 		Recorder:          recorder{progress: progress, total: int64(iters)},
 	}
 	res, err := optimize.Minimize(p, x0, settings, &optimize.LBFGS{Store: 20})
 	if cerr := ctx.Err(); cerr != nil {
-		return nil, nil, fmt.Errorf("tune: %w", cerr)
+		return nil, nil, "", fmt.Errorf("tune: %w", cerr)
 	}
 	if err != nil && res == nil {
-		return nil, nil, fmt.Errorf("tune: L-BFGS: %w", err)
+		return nil, nil, "", fmt.Errorf("tune: L-BFGS: %w", err)
 	}
-	// A line search that cannot improve any further ends with an error but a good point:
-	// keep it if it beats the start.
-	if err != nil && !(res.F <= pr.eval(x0, k, nil)+penalty(x0, l2)) {
-		return nil, nil, fmt.Errorf("tune: L-BFGS: %w", err)
+	status := res.Status.String()
+	if err != nil {
+		// Near the minimum the line search runs out of floating-point precision ("no change
+		// in location"): the point is as good as the loss can tell. Keep it if it beats the
+		// start.
+		if !(res.F <= pr.eval(x0, k, nil)+penalty(x0, l2)) {
+			return nil, nil, "", fmt.Errorf("tune: L-BFGS: %w", err)
+		}
+		status = fmt.Sprintf("converged to precision (%v; gradient %.1e)", err, floats.Norm(res.Gradient, math.Inf(1)))
 	}
 	if progress != nil {
 		progress(int64(iters), int64(iters))
 	}
-	return res.X, res, nil
+	return res.X, res, status, nil
 }
 
 func penalty(x []float64, l2 float64) float64 {

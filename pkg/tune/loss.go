@@ -241,7 +241,7 @@ func (pr *problem) fitK(w []float64) (float64, float64, error) {
 	a, b := math.Log(minK), math.Log(maxK)
 	// A coarse scan first, so that the golden section starts in the right basin even if the
 	// loss is not unimodal in K (the squared loss need not be convex).
-	const steps = 40
+	const steps = 24
 	best, bestU := math.Inf(1), a
 	for i := 0; i <= steps; i++ {
 		u := a + (b-a)*float64(i)/steps
@@ -254,7 +254,7 @@ func (pr *problem) fitK(w []float64) (float64, float64, error) {
 	invPhi := (math.Sqrt(5) - 1) / 2
 	c, d := b-invPhi*(b-a), a+invPhi*(b-a)
 	fc, fd := f(c), f(d)
-	for b-a > 1e-7 {
+	for b-a > 1e-6 {
 		if fc < fd {
 			b, d, fd = d, c, fc
 			c = b - invPhi*(b-a)

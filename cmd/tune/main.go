@@ -1,0 +1,106 @@
+// Command tune fits the evaluation weights of the engine to the results of games (Texel's
+// method): it reads PDN games or CSV position rows, keeps the quiet positions, fits the
+// logistic scale K and then the weights with L-BFGS, reports the loss before and after on
+// the training and held-out games, and writes a weights file that players load with
+// weights=FILE.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/tune"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a bad command line: exit status 2. Any other error is bad data or a
+// failure: exit status 1.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// run is the whole command, with its streams, so that tests can call it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	app.Reader = stdin
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "tune: %s\n", strings.TrimPrefix(err.Error(), "tune: "))
+	var u usageError
+	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "flag provided but not defined") ||
+		strings.Contains(err.Error(), "Required flag") || strings.HasPrefix(err.Error(), "invalid value") {
+		return 2
+	}
+	return 1
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:  "tune",
+		Usage: "fit the evaluation weights to game results (Texel's method)",
+		UsageText: "tune [--variant V] [--skip-plies N] [--quiet-test capture|strict|none] [--loss logistic|squared]\n" +
+			"       [--features a,b | --fix c,d] [--init default|zero|FILE] [--k K] [--l2 X]\n" +
+			"       [--holdout 0.1] [--seed S] [--out FILE] [--json] FILE...",
+		Description: "Reads PDN games (the variant from the GameType tag or --variant) or CSV rows with the\n" +
+			"columns game, ply, fen, result (a header row; other columns such as side and move are\n" +
+			"ignored; results as in PDN, the first mover's score first). \"-\" reads stdin. Keeps the\n" +
+			"quiet positions past --skip-plies, labelled with the game result for the side to move,\n" +
+			"drops identical games, holds out a seeded share of the games, fits K and then the\n" +
+			"weights, and prints the losses and the weights. The man weight stays 100 (the unit).\n" +
+			"--out writes the weights (JSON) only when the fit succeeds; play them with\n" +
+			"selfplay --players medium:weights=FILE,medium.",
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		Flags:           flags(),
+		Action:          tuneAction,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageError{err}
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to exit codes
+	}
+}
+
+func flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, DefaultText: "the GameType tag", Usage: "variant: " + strings.Join(engine.Names(), ", ")},
+		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: auto (CSV when the name ends in .csv or the first line is a header starting with game), pdn or csv"},
+		&cli.IntFlag{Name: "skip-plies", Value: 6, Usage: "skip the positions of the first `N` plies of each game"},
+		&cli.StringFlag{Name: "quiet-test", Value: "capture", Usage: "quiet positions: capture (the side to move has no capture), strict (neither side has one) or none"},
+		&cli.BoolFlag{Name: "keep-duplicates", Usage: "keep every copy of identical games"},
+		&cli.StringFlag{Name: "loss", Value: "logistic", Usage: "loss: logistic (cross-entropy) or squared (Texel)"},
+		&cli.StringFlag{Name: "features", Usage: "comma-separated features to tune (default: all but man)"},
+		&cli.StringFlag{Name: "fix", Usage: "comma-separated features to keep at their starting weights"},
+		&cli.StringFlag{Name: "init", Value: "default", Usage: "starting weights: default (the engine's), zero (tuned features at 0) or a weights `FILE`"},
+		&cli.Float64Flag{Name: "k", Usage: "logit of one man; 0 fits it with the starting weights"},
+		&cli.Float64Flag{Name: "l2", Usage: "L2 regularisation: adds L2·Σ(w/100)² over the tuned weights to the loss"},
+		&cli.Float64Flag{Name: "holdout", Value: 0.1, Usage: "share of the games held out of the fit"},
+		&cli.Uint64Flag{Name: "seed", DefaultText: "random, printed on stderr", Usage: "seed of the held-out games"},
+		&cli.IntFlag{Name: "iterations", Value: tune.DefaultIterations, Usage: "maximum L-BFGS iterations"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the fitted weights to `FILE` (JSON)"},
+		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
+	}
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/pdn"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+const games = "testdata/games.pdn"
+
+func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), append([]string{"tune"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestHelp compares tune --help with testdata/help.golden (go test -update rewrites it).
+func TestHelp(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "--help")
+	if code != 0 || stderr != "" {
+		t.Fatalf("tune --help: exit %d, stderr %q", code, stderr)
+	}
+	golden := filepath.Join("testdata", "help.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if stdout != string(want) {
+		t.Errorf("tune --help differs from %s (go test -update to accept):\n%s", golden, stdout)
+	}
+}
+
+type jsonSummary struct {
+	K       float64 `json:"k"`
+	Variant string  `json:"variant"`
+	Train   struct {
+		Positions int     `json:"positions"`
+		Before    float64 `json:"loss_before"`
+		After     float64 `json:"loss_after"`
+	} `json:"train"`
+	Holdout *struct {
+		Positions int `json:"positions"`
+	} `json:"holdout"`
+	Weights []struct {
+		Feature string  `json:"feature"`
+		Old     float64 `json:"old"`
+		New     float64 `json:"new"`
+		Tuned   bool    `json:"tuned"`
+	} `json:"weights"`
+	Data struct {
+		Positions  int `json:"positions"`
+		Duplicates int `json:"duplicates"`
+	} `json:"data"`
+}
+
+func TestTunePDN(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tuned.json")
+	code, stdout, stderr := runArgs(t, "--seed", "1", "--holdout", "0.2", "--fix", "tempo", "--out", out, "--json", games)
+	if code != 0 {
+		t.Fatalf("tune: exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stderr, "tune: seed 1\n") {
+		t.Errorf("stderr %q does not print the seed", stderr)
+	}
+	var s jsonSummary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("tune --json: %v\n%s", err, stdout)
+	}
+	if s.Variant != "english" || s.K <= 0 || s.Holdout == nil || s.Train.Positions+s.Holdout.Positions != s.Data.Positions ||
+		!(s.Train.After < s.Train.Before) {
+		t.Errorf("tune --json: %+v", s)
+	}
+	for _, w := range s.Weights {
+		if (w.Feature == "tempo" || w.Feature == "man") && (w.Tuned || w.New != w.Old) {
+			t.Errorf("fixed %s: %+v", w.Feature, w)
+		}
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := engine.LoadWeights(f, engine.MustLookup("english"))
+	if err != nil {
+		t.Fatalf("the weights written do not load: %v", err)
+	}
+	// The engine's players accept the file.
+	ps, err := engine.ParsePlayer("medium:weights=" + out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ps.New(engine.MustLookup("english"), 1); err != nil {
+		t.Errorf("player with the tuned weights: %v", err)
+	}
+	if w.Values["man"] != 100 {
+		t.Errorf("man = %g, want 100", w.Values["man"])
+	}
+	// The table output names both sets and every feature.
+	code, stdout, stderr = runArgs(t, "--seed", "1", "--holdout", "0.2", games)
+	if code != 0 || !strings.Contains(stdout, "held-out") || !strings.Contains(stdout, "runaway") {
+		t.Errorf("tune (table): exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// writeCSV replays the test games and writes one row per position, in the columns
+// documented for pdn convert --to csv.
+func writeCSV(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	v := engine.MustLookup("english")
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	cw.Write([]string{"game", "ply", "fen", "side", "move", "result"})
+	r := pdn.NewReader(f)
+	for id := 1; ; id++ {
+		g, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		eg := engine.NewGame(v, v.Start())
+		for _, m := range g.Mainline() {
+			if _, err := eg.PlayText(m.Text); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for ply, p := range eg.Positions() {
+			move := ""
+			if ply < len(eg.Moves()) {
+				move = v.FormatMove(&p, eg.Moves()[ply], false)
+			}
+			cw.Write([]string{"g" + strconv.Itoa(id), strconv.Itoa(ply), v.FEN(p), p.Side.String(), move, g.GameResult()})
+		}
+	}
+	cw.Flush()
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCSVMatchesPDN(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "positions.csv")
+	writeCSV(t, path)
+	var sums [2]jsonSummary
+	for i, args := range [][]string{{games}, {"--variant", "english", path}} {
+		code, stdout, stderr := runArgs(t, append([]string{"--seed", "3", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("tune %v: exit %d, stderr %q", args, code, stderr)
+		}
+		if err := json.Unmarshal([]byte(stdout), &sums[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sums[0].Data.Positions != sums[1].Data.Positions || sums[0].K != sums[1].K || sums[0].Train.After != sums[1].Train.After {
+		t.Errorf("PDN and CSV of the same games differ: %+v vs %+v", sums[0], sums[1])
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty := write("empty.pdn", "")
+	noResult := write("noresult.pdn", "[GameType \"21\"]\n\n1. 9-14 22-18 *\n")
+	w := engine.DefaultWeights(engine.MustLookup("english"))
+	w.Values["flank"] = 3
+	var b bytes.Buffer
+	w.Save(&b)
+	unknownW := write("unknown.json", b.String())
+	delete(w.Values, "flank")
+	delete(w.Values, "tempo")
+	b.Reset()
+	w.Save(&b)
+	missingW := write("missing.json", b.String())
+	badCSV := write("bad.csv", "game,ply,fen,result\ng1,0,B:W21-32:B1-12,1-0\ng1,x,B:W21-32:B1-12,1-0\n")
+	out := filepath.Join(dir, "out.json")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in the one-line error
+	}{
+		{"no input", nil, 2, "no input"},
+		{"unreadable", []string{filepath.Join(dir, "missing.pdn")}, 1, "missing.pdn"},
+		{"empty", []string{empty}, 1, "no usable positions"},
+		{"no results", []string{noResult}, 1, "no usable positions"},
+		{"unknown feature in weights", []string{"--init", unknownW, games}, 1, "unknown features: flank"},
+		{"missing feature in weights", []string{"--init", missingW, games}, 1, "missing features: tempo"},
+		{"unknown --features", []string{"--features", "king,flank", games}, 2, "flank"},
+		{"unknown --fix", []string{"--fix", "flank", games}, 2, "flank"},
+		{"features and fix", []string{"--features", "king", "--fix", "tempo", games}, 2, "exclude"},
+		{"bad loss", []string{"--loss", "hinge", games}, 2, "hinge"},
+		{"bad holdout", []string{"--holdout", "1", games}, 2, "--holdout"},
+		{"bad csv", []string{"--variant", "english", badCSV}, 1, "line 3"},
+		{"csv without variant", []string{badCSV}, 2, "--variant"},
+		{"wrong variant", []string{"--variant", "russian", games}, 1, "GameType"},
+		{"unknown flag", []string{"--epochs", "3", games}, 2, "epochs"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"--out", out}, tc.args...)
+			code, stdout, stderr := runArgs(t, args...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			last := lines[len(lines)-1]
+			if code != tc.code || !strings.Contains(last, tc.want) || !strings.HasPrefix(last, "tune: ") || strings.HasPrefix(last, "tune: tune:") {
+				t.Errorf("tune %v: exit %d, stderr %q; want exit %d and an error naming %q", args, code, stderr, tc.code, tc.want)
+			}
+			if stdout != "" {
+				t.Errorf("tune %v: stdout %q, want nothing", args, stdout)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("tune %v wrote %s", args, out)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 5 {
+				t.Errorf("tune %v left files behind: %d entries in the directory", args, len(ents))
+			}
+		})
+	}
+}

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/tune"
+)
+
+// config is the command line, checked.
+type config struct {
+	variant  *engine.Variant
+	files    []string
+	format   string
+	filter   tune.Filter
+	fit      tune.Config
+	features []string // --features, checked against the variant once it is known
+	fix      []string
+	init     string
+	out      string
+}
+
+func tuneAction(c *cli.Context) error {
+	cfg, err := readConfig(c)
+	if err != nil {
+		return err
+	}
+	stderr := c.App.ErrWriter
+	fmt.Fprintf(stderr, "tune: seed %d\n", cfg.fit.Seed)
+	d, err := load(c, cfg)
+	if err != nil {
+		return err
+	}
+	if err := resolve(cfg, d); err != nil {
+		return err
+	}
+	if bar := newBar(c, -1, "fit"); bar != nil {
+		cfg.fit.Progress = func(done, total int64) {
+			bar.ChangeMax64(total)
+			_ = bar.Set64(done)
+		}
+		defer bar.Close()
+	}
+	res, err := tune.Fit(c.Context, d, cfg.fit)
+	if err != nil {
+		return err
+	}
+	if cfg.out != "" {
+		if err := writeAtomic(cfg.out, res.New); err != nil {
+			return err
+		}
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(summary{Result: res, Data: d.Stats, Out: cfg.out})
+	}
+	return render(c.App.Writer, res, d.Stats, cfg.out)
+}
+
+// summary is the --json output.
+type summary struct {
+	*tune.Result
+	Data tune.LoadStats `json:"data"`
+	Out  string         `json:"out,omitempty"`
+}
+
+// readConfig reads and checks the flags; nothing is read before it succeeds.
+func readConfig(c *cli.Context) (*config, error) {
+	cfg := &config{files: c.Args().Slice(), format: c.String("format"), out: c.String("out"), init: c.String("init")}
+	if len(cfg.files) == 0 {
+		return nil, usagef("no input: give PDN or CSV files (- for stdin)")
+	}
+	if s := c.String("variant"); s != "" {
+		v, err := engine.Lookup(s)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		cfg.variant = v
+	}
+	if f := cfg.format; f != "auto" && f != "pdn" && f != "csv" {
+		return nil, usagef("--format %q: want auto, pdn or csv", f)
+	}
+	if cfg.filter.SkipPlies = c.Int("skip-plies"); cfg.filter.SkipPlies < 0 {
+		return nil, usagef("--skip-plies %d: must not be negative", cfg.filter.SkipPlies)
+	}
+	var err error
+	if cfg.filter.Quiet, err = tune.ParseQuiet(c.String("quiet-test")); err != nil {
+		return nil, usagef("--quiet-test: %v", strings.TrimPrefix(err.Error(), "tune: "))
+	}
+	cfg.filter.KeepDuplicates = c.Bool("keep-duplicates")
+	if cfg.fit.Loss, err = tune.ParseLoss(c.String("loss")); err != nil {
+		return nil, usagef("--loss: %v", strings.TrimPrefix(err.Error(), "tune: "))
+	}
+	if c.IsSet("features") && c.IsSet("fix") {
+		return nil, usagef("--features and --fix exclude each other")
+	}
+	cfg.features, cfg.fix = list(c.String("features")), list(c.String("fix"))
+	if c.IsSet("features") && len(cfg.features) == 0 {
+		return nil, usagef("--features: empty list")
+	}
+	if cfg.fit.Holdout = c.Float64("holdout"); !(cfg.fit.Holdout >= 0 && cfg.fit.Holdout < 1) {
+		return nil, usagef("--holdout %g: want a share from 0 to below 1", cfg.fit.Holdout)
+	}
+	if cfg.fit.L2 = c.Float64("l2"); !(cfg.fit.L2 >= 0) {
+		return nil, usagef("--l2 %g: must not be negative", cfg.fit.L2)
+	}
+	if cfg.fit.K = c.Float64("k"); !(cfg.fit.K >= 0) {
+		return nil, usagef("--k %g: must not be negative", cfg.fit.K)
+	}
+	if cfg.fit.MaxIterations = c.Int("iterations"); cfg.fit.MaxIterations < 1 {
+		return nil, usagef("--iterations %d: must be at least 1", cfg.fit.MaxIterations)
+	}
+	cfg.fit.Seed = c.Uint64("seed")
+	if !c.IsSet("seed") {
+		cfg.fit.Seed = rand.Uint64N(1 << 53) // exact in JSON
+	}
+	if cfg.out != "" {
+		if st, err := os.Stat(filepath.Dir(cfg.out)); err != nil || !st.IsDir() {
+			return nil, usagef("--out %s: no such directory", cfg.out)
+		}
+	}
+	return cfg, nil
+}
+
+func list(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// load reads every input file into one data set.
+func load(c *cli.Context, cfg *config) (*tune.Dataset, error) {
+	d := tune.NewDataset(cfg.variant)
+	for _, name := range cfg.files {
+		if err := loadFile(c, cfg, d, name); err != nil {
+			return nil, err
+		}
+	}
+	st := d.Stats
+	fmt.Fprintf(c.App.ErrWriter, "tune: %d positions from %d games (%d read, %d duplicates, %d without result, %d bad)\n",
+		st.Positions, st.Games, st.Read, st.Duplicates, st.NoResult, st.Bad)
+	if st.FirstError != "" {
+		fmt.Fprintf(c.App.ErrWriter, "tune: first bad game: %s\n", st.FirstError)
+	}
+	if d.Len() == 0 {
+		return nil, fmt.Errorf("%w in %s (%d games read, %d bad, %d without result)", tune.ErrNoPositions, strings.Join(cfg.files, ", "), st.Read, st.Bad, st.NoResult)
+	}
+	return d, nil
+}
+
+func loadFile(c *cli.Context, cfg *config, d *tune.Dataset, name string) error {
+	var r io.Reader = c.App.Reader
+	var size int64 = -1
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil {
+			size = st.Size()
+		}
+		r = f
+	}
+	if bar := newBar(c, size, filepath.Base(name)); bar != nil {
+		defer bar.Close()
+		r = io.TeeReader(r, bar)
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	format := cfg.format
+	if format == "auto" {
+		format = "pdn"
+		head, _ := br.Peek(256)
+		first, _, _ := bytes.Cut(bytes.TrimPrefix(head, []byte("\ufeff")), []byte("\n"))
+		if strings.HasSuffix(strings.ToLower(name), ".csv") || strings.HasPrefix(strings.ToLower(string(first)), "game,") {
+			format = "csv"
+		}
+	}
+	if format == "csv" {
+		if d.Variant == nil {
+			return usagef("%s: CSV input needs --variant", name)
+		}
+		return d.ReadCSV(br, name, cfg.filter)
+	}
+	return d.ReadPDN(br, name, cfg.filter)
+}
+
+// resolve sets the starting weights and the tuned features, now that the variant is known.
+func resolve(cfg *config, d *tune.Dataset) error {
+	v := d.Variant
+	switch cfg.init {
+	case "default":
+		cfg.fit.Init = engine.DefaultWeights(v)
+	case "zero":
+		cfg.fit.Init = nil // set below, once the tuned features are known
+	default:
+		f, err := os.Open(cfg.init)
+		if err != nil {
+			return fmt.Errorf("--init: %w", err)
+		}
+		defer f.Close()
+		w, err := engine.LoadWeights(f, v)
+		if err != nil {
+			return fmt.Errorf("--init %s: %w", cfg.init, err)
+		}
+		cfg.fit.Init = w
+	}
+	var err error
+	switch {
+	case cfg.features != nil:
+		cfg.fit.Tune = cfg.features
+		for _, f := range cfg.features {
+			if !contains(d.Names, f) {
+				err = usagef("--features: unknown feature %q (known: %s)", f, strings.Join(d.Names, ", "))
+				break
+			}
+		}
+	case cfg.fix != nil:
+		cfg.fit.Tune, err = tune.Fix(d.Names, cfg.fix)
+		if err != nil {
+			err = usagef("--fix: %v", strings.TrimPrefix(err.Error(), "tune: "))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if cfg.init == "zero" {
+		w := engine.DefaultWeights(v)
+		tuned := cfg.fit.Tune
+		if tuned == nil {
+			tuned, _ = tune.Fix(d.Names, nil)
+		}
+		for _, f := range tuned {
+			w.Values[f] = 0
+		}
+		cfg.fit.Init = w
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// writeAtomic saves w to a temporary file next to path and renames it over path.
+func writeAtomic(path string, w *engine.Weights) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = w.Save(tmp); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// newBar returns a progress bar on stderr when it is a terminal, and nil otherwise. A
+// negative max is a spinner.
+func newBar(c *cli.Context, max int64, desc string) *progressbar.ProgressBar {
+	f, ok := c.App.ErrWriter.(*os.File)
+	if c.Bool("quiet") || !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200 * time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	}
+	if desc == "fit" {
+		opts = append(opts, progressbar.OptionShowCount())
+	} else if max >= 0 {
+		opts = append(opts, progressbar.OptionShowBytes(true))
+	}
+	return progressbar.NewOptions64(max, opts...)
+}
