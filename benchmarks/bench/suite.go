@@ -46,11 +46,16 @@ type Benchmark struct {
 	Setup func(cfg Config) (Workload, error)
 }
 
-// Perft depths: about 0.3 s per run on one core (full) and 0.1 s (short), measured on
-// the shared 2-core machine (docs/benchmarks.md).
-var perftDepth = map[string][2]int{ // full, short
-	"english": {10, 9}, "international": {8, 7}, "russian": {9, 8}, "brazilian": {9, 8},
-}
+// Perft depths, full and short: about 0.1 to 0.4 s of CPU time per run (full) and 0.05 to
+// 0.15 s (short) on the shared 2-core machine (docs/benchmarks.md).
+var (
+	perftDepth = map[string][2]int{
+		"english": {10, 10}, "international": {9, 8}, "russian": {10, 9}, "brazilian": {10, 9},
+	}
+	perftHashDepth = map[string][2]int{
+		"english": {12, 11}, "international": {10, 9}, "russian": {11, 10}, "brazilian": {11, 10},
+	}
+)
 
 // Suite returns every benchmark, in report order.
 func Suite() []Benchmark {
@@ -67,11 +72,10 @@ func Suite() []Benchmark {
 		})
 	}
 	for _, v := range engine.Variants() {
-		d, ok := perftDepth[v.Name]
+		d, ok := perftHashDepth[v.Name]
 		if !ok {
-			d = [2]int{7, 6}
+			d = [2]int{8, 7}
 		}
-		d = [2]int{d[0] + 1, d[1] + 1}
 		bs = append(bs, Benchmark{
 			Name: "perft-hash/" + v.Name, Unit: "leaves/s", Short: v.Name == "international",
 			Doc:   fmt.Sprintf("perft of the start position to depth %d (short %d), bulk counting, 1 thread, %d MiB hash", d[0], d[1], perftHashMB),
@@ -179,23 +183,8 @@ func loadCorpus(cfg Config) ([]byte, error) {
 	return data, err
 }
 
-// The short mode reads the first pdnShortBytes of the file (cut at a game boundary).
-const pdnShortBytes = 3 << 20
-
-func corpusData(cfg Config) ([]byte, error) {
-	data, err := loadCorpus(cfg)
-	if err != nil || !cfg.Short || len(data) <= pdnShortBytes {
-		return data, err
-	}
-	cut := bytes.Index(data[pdnShortBytes:], []byte("\n[Event "))
-	if cut < 0 {
-		return data, nil
-	}
-	return data[:pdnShortBytes+cut+1], nil
-}
-
 func pdnReadSetup(cfg Config) (Workload, error) {
-	data, err := corpusData(cfg)
+	data, err := loadCorpus(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +205,7 @@ func pdnReadSetup(cfg Config) (Workload, error) {
 }
 
 func pdnValidateSetup(cfg Config) (Workload, error) {
-	data, err := corpusData(cfg)
+	data, err := loadCorpus(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +220,7 @@ func pdnValidateSetup(cfg Config) (Workload, error) {
 }
 
 // searchDepth is the depth of the search benchmarks: full, short.
-var searchDepth = [2]int{8, 7}
+var searchDepth = [2]int{8, 8}
 
 func searchSetup(v *engine.Variant) func(Config) (Workload, error) {
 	return func(cfg Config) (Workload, error) {
@@ -256,7 +245,7 @@ func searchSetup(v *engine.Variant) func(Config) (Workload, error) {
 }
 
 // selfplayGames is the number of games of the self-play benchmarks: full, short.
-var selfplayGames = [2]int{32, 16}
+var selfplayGames = [2]int{64, 32}
 
 func selfplaySetup(name string) func(Config) (Workload, error) {
 	return func(cfg Config) (Workload, error) {

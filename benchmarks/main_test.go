@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"run", "--reps", "0"}, 2, "--reps 0"},
+		{[]string{"run", "--bench", "nosuch"}, 2, "matches no benchmark"},
+		{[]string{"signature", "--check", "--update"}, 2, "exclude each other"},
+		{[]string{"compare", "--threshold", "2"}, 2, "--threshold"},
+		{[]string{"compare", "--base-bin", "x"}, 2, "go together"},
+		{[]string{"exec", "--bench", "nosuch"}, 2, `no benchmark "nosuch"`},
+	} {
+		code, _, stderr := runArgs(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("run %q = %d, stderr %q; want %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// TestSignatureCheck: --check passes on the committed file and fails, naming the variant
+// and what to do, on a file with one signature changed.
+func TestSignatureCheck(t *testing.T) {
+	if code, out, stderr := runArgs(t, "signature", "--check"); code != 0 || !strings.Contains(out, "signatures match") {
+		t.Fatalf("signature --check = %d, %q %q; want 0", code, out, stderr)
+	}
+	data, err := os.ReadFile("signatures.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "sig.json")
+	changed := strings.Replace(string(data), `"english": `, `"english": 1`, 1)
+	if err := os.WriteFile(bad, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runArgs(t, "signature", "--check", "--file", bad)
+	if code != 1 || !strings.Contains(stderr, "english: signature") || !strings.Contains(stderr, "signature --update") {
+		t.Errorf("signature --check with a changed file = %d, stderr %q; want 1 naming english and --update", code, stderr)
+	}
+}
+
+func TestCompareNoBase(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	code, out, stderr := runArgs(t, "compare", "--base", "0000000000000000000000000000000000000001", "--short")
+	if code != 0 || !strings.Contains(out, "no base") || !strings.Contains(out, "skipped") {
+		t.Errorf("compare with a missing base = %d, %q %q; want 0 and \"no base ... skipped\"", code, out, stderr)
+	}
+}
+
+// buildBinary builds the benchmark binary once for the tests that run it.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the benchmark binary")
+	}
+	bin := filepath.Join(t.TempDir(), "benchmarks")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestCompareCatchesPlantedSlowdown runs the real benchmark binary as both sides of a
+// comparison: identical builds pass; with every run of the new side costing 1.5 times
+// its CPU time (RAFLE_BENCH_SLOWDOWN through --plant-slowdown), the gate fails.
+func TestCompareCatchesPlantedSlowdown(t *testing.T) {
+	bin := buildBinary(t)
+	common := []string{"compare", "--base-bin", bin, "--new-bin", bin, "--short", "--rounds", "6", "--bench", "perft/international"}
+	code, out, stderr := runArgs(t, common...)
+	if code != 0 || !strings.Contains(out, "no regression") {
+		t.Errorf("identical builds: exit %d, want 0\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runArgs(t, append(common, "--plant-slowdown", "1.5")...)
+	if code != 1 || !strings.Contains(out, "REGRESSION: perft/international") {
+		t.Errorf("planted 1.5x slowdown: exit %d, want 1 and a regression of perft/international\n%s%s", code, out, stderr)
+	}
+}
+
+// TestCompareWorktree builds HEAD in a git worktree and the working tree, and compares
+// one benchmark: the build path of the CI gate.
+func TestCompareWorktree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two revisions")
+	}
+	if err := exec.Command("git", "rev-parse", "--verify", "--quiet", "HEAD^{commit}").Run(); err != nil {
+		t.Skip("not in a git clone with a HEAD")
+	}
+	code, out, stderr := runArgs(t, "compare", "--base", "HEAD", "--short", "--rounds", "2", "--bench", "perft/english", "--threshold", "0.5")
+	if code != 0 || !strings.Contains(out, "perft/english") {
+		t.Errorf("compare --base HEAD: exit %d, want 0\n%s%s", code, out, stderr)
+	}
+}
