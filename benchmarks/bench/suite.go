@@ -12,6 +12,7 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/tune"
 )
 
 // ErrSkip is wrapped by Setup errors that skip a benchmark (missing data, missing API)
@@ -104,9 +105,15 @@ func Suite() []Benchmark {
 			Setup: selfplaySetup(name),
 		})
 	}
-	bs = append(bs, Benchmark{Name: "tune/positions", Unit: "positions/s",
-		Doc:   "fit of evaluation weights (pkg/tune)",
-		Setup: func(Config) (Workload, error) { return nil, fmt.Errorf("pkg/tune does not exist yet: %w", ErrSkip) }})
+	bs = append(bs,
+		Benchmark{Name: "pdn/replay", Unit: "MB/s", Short: true,
+			Doc:   fmt.Sprintf("tune.Dataset.ReadPDN (read, replay every move with pkg/engine, features of quiet positions) over %s (short: its first %d games)", corpusFile, tuneGames),
+			Setup: replaySetup},
+		Benchmark{Name: "tune/fit", Unit: "positions/s", Short: true,
+			Doc: fmt.Sprintf("tune.Fit, logistic loss, K fixed, %d L-BFGS iterations (short %d), over the quiet positions of the first %d games of %s; "+
+				"positions/s counts each position once per loss evaluation", tuneIterations[0], tuneIterations[1], tuneGames, corpusFile),
+			Setup: tuneSetup},
+	)
 	return bs
 }
 
@@ -245,7 +252,7 @@ func searchSetup(v *engine.Variant) func(Config) (Workload, error) {
 }
 
 // selfplayGames is the number of games of the self-play benchmarks: full, short.
-var selfplayGames = [2]int{64, 32}
+var selfplayGames = [2]int{64, 64}
 
 func selfplaySetup(name string) func(Config) (Workload, error) {
 	return func(cfg Config) (Workload, error) {
@@ -275,4 +282,73 @@ func selfplaySetup(name string) func(Config) (Workload, error) {
 			return float64(res.Games), nil
 		}, nil
 	}
+}
+
+func replaySetup(cfg Config) (Workload, error) {
+	data, err := loadCorpus(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Short {
+		data = firstGames(data, tuneGames)
+	}
+	v, err := engine.Lookup("english")
+	if err != nil {
+		return nil, fmt.Errorf("%v: %w", err, ErrSkip)
+	}
+	return func(ctx context.Context) (float64, error) {
+		d := tune.NewDataset(v)
+		if err := d.ReadPDN(bytes.NewReader(data), corpusFile, tune.Filter{SkipPlies: 8}); err != nil {
+			return 0, err
+		}
+		return float64(len(data)) / 1e6, nil
+	}, nil
+}
+
+// firstGames returns the prefix of the PDN data that holds its first n games (each
+// starting with an Event tag).
+func firstGames(data []byte, n int) []byte {
+	end := 0
+	for range n {
+		i := bytes.Index(data[end+1:], []byte("\n[Event "))
+		if i < 0 {
+			return data
+		}
+		end += i + 1
+	}
+	return data[:end+1]
+}
+
+// tuneGames is the number of corpus games of the tune benchmark's data set, and
+// tuneIterations its L-BFGS iterations: full, short.
+var (
+	tuneGames      = 4000
+	tuneIterations = [2]int{40, 20}
+)
+
+func tuneSetup(cfg Config) (Workload, error) {
+	data, err := loadCorpus(cfg)
+	if err != nil {
+		return nil, err
+	}
+	v, err := engine.Lookup("english")
+	if err != nil {
+		return nil, fmt.Errorf("%v: %w", err, ErrSkip)
+	}
+	d := tune.NewDataset(v)
+	if err := d.ReadPDN(bytes.NewReader(firstGames(data, tuneGames)), corpusFile, tune.Filter{SkipPlies: 8}); err != nil {
+		return nil, err
+	}
+	iters := tuneIterations[0]
+	if cfg.Short {
+		iters = tuneIterations[1]
+	}
+	tc := tune.Config{K: 1, MaxIterations: iters}
+	return func(ctx context.Context) (float64, error) {
+		res, err := tune.Fit(ctx, d, tc)
+		if err != nil {
+			return 0, err
+		}
+		return float64(res.Train.Positions) * float64(res.Evaluations), nil
+	}, nil
 }
