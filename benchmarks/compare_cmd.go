@@ -66,6 +66,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		defer b.Close()
 		bins = [2]string{b.Base, b.New}
 		baseName = fmt.Sprintf("%s (%.12s)", *base, b.BaseCommit)
+		if b.Reduced {
+			baseName += ", built with -tags notune"
+		}
 	}
 	execArgs := []string{"--corpus", corpusDir(root, *corpus)}
 	if *short {

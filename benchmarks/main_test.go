@@ -29,7 +29,6 @@ func TestUsage(t *testing.T) {
 		{[]string{"signature", "--check", "--update"}, 2, "exclude each other"},
 		{[]string{"compare", "--threshold", "2"}, 2, "--threshold"},
 		{[]string{"compare", "--base-bin", "x"}, 2, "go together"},
-		{[]string{"exec", "--bench", "nosuch"}, 2, `no benchmark "nosuch"`},
 	} {
 		code, _, stderr := runArgs(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {

@@ -29,15 +29,18 @@ type Builds struct {
 	Base, New string
 	// BaseCommit is the full hash of the base revision.
 	BaseCommit string
-	dir        string
-	root       string
-	worktree   string
+	// Reduced is set when the base only built with -tags notune (without the benchmarks
+	// of pkg/tune, which it predates).
+	Reduced  bool
+	dir      string
+	root     string
+	worktree string
 }
 
 // Build builds the benchmark binary (the package ./benchmarks) twice into a new
 // temporary directory: from the working tree at root, and from revision rev checked out
 // in a temporary git worktree, with the working tree's benchmarks/ directory copied over
-// the base's. Both binaries thus run the same workloads with the same code; only the
+// the base's (built with -tags notune if it does not build otherwise). Both binaries thus run the same workloads with the same code; only the
 // packages they measure differ. Call Close to remove the worktree and the binaries.
 // Commands' output goes to log.
 func Build(ctx context.Context, root, rev string, log io.Writer) (*Builds, error) {
@@ -70,7 +73,11 @@ func Build(ctx context.Context, root, rev string, log io.Writer) (*Builds, error
 		return fail(fmt.Errorf("compare: %w", err))
 	}
 	if err := goBuild(ctx, b.worktree, b.Base, log); err != nil {
-		return fail(fmt.Errorf("compare: %s: %w: %v", rev, ErrBaseBuild, err))
+		// a base older than an optional package: build without its benchmarks
+		if err2 := goBuild(ctx, b.worktree, b.Base, log, "-tags", "notune"); err2 != nil {
+			return fail(fmt.Errorf("compare: %s: %w: %v", rev, ErrBaseBuild, err))
+		}
+		b.Reduced = true
 	}
 	return b, nil
 }
@@ -91,9 +98,10 @@ func (b *Builds) Close() error {
 	return err
 }
 
-func goBuild(ctx context.Context, dir, out string, log io.Writer) error {
+func goBuild(ctx context.Context, dir, out string, log io.Writer, flags ...string) error {
 	// -trimpath keeps the build cache shared between the two trees
-	return run(ctx, dir, log, "go", "build", "-trimpath", "-o", out, "./benchmarks")
+	args := append([]string{"build", "-trimpath", "-o", out}, flags...)
+	return run(ctx, dir, log, "go", append(args, "./benchmarks")...)
 }
 
 func run(ctx context.Context, dir string, log io.Writer, name string, args ...string) error {
