@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strconv"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
 
+	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -18,31 +20,55 @@ func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check games and report warnings and errors by file, game, line and column",
-		UsageText: "pdn validate --syntax-only [--strict] [--json] [-j N] [FILE...]",
-		Description: "Counts games, moves, warnings and errors per file and in total. --json prints every problem\n" +
+		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--strict] [--json] [-j N] [FILE...]",
+		Description: "Reads every game and replays its moves with the rules of its variant: the GameType tag,\n" +
+			"else --variant when the squares fit its board, else inferred (square numbers above 32:\n" +
+			"international; algebraic squares: russian; else english). Short captures are resolved to\n" +
+			"the legal capture; illegal and ambiguous moves and bad FEN tags are errors reported with\n" +
+			"file, game, line, column, move number, move and the position before it. Variations are\n" +
+			"replayed too (their errors are warnings). A GameType the engine does not play is a warning\n" +
+			"(unsupported-variant), and so is a result that contradicts a final position without legal\n" +
+			"moves (result-contradicts-position; the first number of a result is the first mover's).\n" +
+			"Counts games, moves, warnings and errors per file and in total. --json prints every problem\n" +
 			"as a JSON line (file, game, line, column, level, kind, message) and then the counts.\n" +
 			"Exit status 1 when any game has an error. --strict makes anything outside the PDN 3.0\n" +
-			"reading grammar an error.",
+			"reading grammar an error. Output is in input order whatever -j is.",
 		Flags: flags(readFlags(), []cli.Flag{
-			&cli.BoolFlag{Name: "syntax-only", Usage: "check syntax only, without replaying moves (required for now)"},
+			&cli.BoolFlag{Name: "syntax-only", Usage: "check syntax only, without replaying moves"},
+			&cli.StringFlag{Name: "variant", Usage: "variant of games without a GameType tag (default: inferred)"},
 			&cli.BoolFlag{Name: "json", Usage: "JSON lines output"},
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "files read in parallel"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "all cores",
+				Usage: "goroutines: files read in parallel (--syntax-only) or games replayed in parallel"},
 		}),
 		OnUsageError: onUsageError,
 		Action:       validateAction,
 	}
 }
 
-func validateAction(c *cli.Context) error {
-	if !c.Bool("syntax-only") {
-		// Extension point (engine): without --syntax-only, validate replays
-		// every move (variant from GameType/FEN, short captures resolved)
-		// and reports illegal and ambiguous moves with file, line, column,
-		// game, move number and FEN.
-		return usagef("validate: move replay needs the rules engine and is not available yet; use --syntax-only")
+// replayer returns the replay settings from --variant.
+func replayer(c *cli.Context) (*pdn.Replayer, error) {
+	rp := &pdn.Replayer{}
+	if name := c.String("variant"); name != "" {
+		v, err := engine.Lookup(name)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		rp.Default = v
 	}
+	return rp, nil
+}
+
+func validateAction(c *cli.Context) error {
 	if c.Int("jobs") < 1 {
 		return usagef("--jobs %d: must be at least 1", c.Int("jobs"))
+	}
+	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
+	if !c.Bool("syntax-only") {
+		rp, err := replayer(c)
+		if err != nil {
+			return err
+		}
+		opt.Replay = rp
 	}
 	job, done, err := readJob(c)
 	if err != nil {
@@ -52,7 +78,6 @@ func validateAction(c *cli.Context) error {
 	asJSON := c.Bool("json")
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
 	if asJSON {
 		opt.Problem = func(p pdn.Problem) { enc.Encode(p) }
 	}
@@ -69,7 +94,7 @@ func validateAction(c *cli.Context) error {
 		}{sums, total}); eerr != nil {
 			return eerr
 		}
-	} else if rerr := renderSummaries(out, sums, total); rerr != nil {
+	} else if rerr := renderSummaries(out, sums, total, opt.Replay != nil); rerr != nil {
 		return rerr
 	}
 	if err != nil {
@@ -89,20 +114,28 @@ func sumCounts(m map[string]int) int {
 	return n
 }
 
-func renderSummaries(w io.Writer, sums []*pdn.Summary, total *pdn.Summary) error {
+func renderSummaries(w io.Writer, sums []*pdn.Summary, total *pdn.Summary, replayed bool) error {
 	t := tablewriter.NewTable(w)
-	t.Header("file", "games", "moves", "warnings", "errors", "games with errors")
+	header := []string{"file", "games", "moves", "warnings", "errors", "games with errors"}
+	if replayed {
+		header = append(header, "replayed")
+	}
+	t.Header(header)
 	rows := append(append([]*pdn.Summary(nil), sums...), total)
 	for _, s := range rows {
-		if err := t.Append(s.File, strconv.Itoa(s.Games), strconv.Itoa(s.Moves), strconv.Itoa(sumCounts(s.Warnings)),
-			strconv.Itoa(sumCounts(s.Errors)), strconv.Itoa(s.GamesWithErrors)); err != nil {
+		row := []string{s.File, strconv.Itoa(s.Games), strconv.Itoa(s.Moves), strconv.Itoa(sumCounts(s.Warnings)),
+			strconv.Itoa(sumCounts(s.Errors)), strconv.Itoa(s.GamesWithErrors)}
+		if replayed {
+			row = append(row, strconv.Itoa(s.Replayed))
+		}
+		if err := t.Append(row); err != nil {
 			return err
 		}
 	}
 	if err := t.Render(); err != nil {
 		return err
 	}
-	if len(total.Warnings)+len(total.Errors) == 0 {
+	if len(total.Warnings)+len(total.Errors)+len(total.Variants) == 0 {
 		return nil
 	}
 	t = tablewriter.NewTable(w)
@@ -111,7 +144,7 @@ func renderSummaries(w io.Writer, sums []*pdn.Summary, total *pdn.Summary) error
 		for _, lv := range []struct {
 			name string
 			m    map[string]int
-		}{{"error", s.Errors}, {"warning", s.Warnings}} {
+		}{{"error", s.Errors}, {"warning", s.Warnings}, {"variant", s.Variants}} {
 			for _, k := range sortedKeys(lv.m) {
 				if err := t.Append(s.File, lv.name, k, strconv.Itoa(lv.m[k])); err != nil {
 					return err

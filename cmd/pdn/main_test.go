@@ -32,7 +32,7 @@ func TestSnapshots(t *testing.T) {
 	}{
 		{"help", []string{"--help"}, 0},
 		{"validate-help", []string{"validate", "--help"}, 0},
-		{"validate-no-syntax-only", []string{"validate", "testdata/games.pdn"}, 2},
+		{"validate-replay", []string{"validate", "-j", "1", "testdata/games.pdn"}, 1},
 		{"unknown-flag", []string{"convert", "--bogus"}, 2},
 		{"bad-to", []string{"convert", "--to", "xml", "testdata/games.pdn"}, 2},
 		{"missing-file", []string{"stats", "testdata/no-such-file.pdn"}, 1},

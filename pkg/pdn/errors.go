@@ -35,6 +35,16 @@ var (
 	ErrTooDeep = errors.New("variations nested too deep")
 	// ErrEncoding means text that is not valid in the expected encoding.
 	ErrEncoding = errors.New("invalid text encoding")
+
+	// ErrIllegalMove means a well-formed move that is not legal in the
+	// position reached (found by Replay).
+	ErrIllegalMove = errors.New("illegal move")
+	// ErrAmbiguousMove means a move written short (from and to squares)
+	// that fits more than one legal capture (found by Replay).
+	ErrAmbiguousMove = errors.New("ambiguous move")
+	// ErrInvalidFEN means a FEN tag that does not describe a position of
+	// the game's variant (found by Replay).
+	ErrInvalidFEN = errors.New("invalid FEN")
 )
 
 // SyntaxError is a problem at a position of the input. It unwraps to one of

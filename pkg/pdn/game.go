@@ -29,6 +29,8 @@ type Game struct {
 type Tag struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
+	// Pos is where the tag's '[' is in the input (zero when unknown).
+	Pos Pos `json:"pos,omitzero"`
 }
 
 // NodeKind says what a Node holds.

@@ -107,6 +107,12 @@ type Summary struct {
 	GamesWithErrors int            `json:"games_with_errors"`
 	Warnings        map[string]int `json:"warnings"` // by kind
 	Errors          map[string]int `json:"errors"`   // by kind
+	// Replayed counts the games whose main line replayed to the end (with
+	// ValidateOptions.Replay).
+	Replayed int `json:"replayed,omitempty"`
+	// Variants counts the games replayed per variant and where the
+	// variant came from, e.g. "english (inferred)".
+	Variants map[string]int `json:"variants,omitempty"`
 }
 
 func newSummary(file string) *Summary {
@@ -124,6 +130,13 @@ func (s *Summary) Add(o *Summary) {
 	for k, n := range o.Errors {
 		s.Errors[k] += n
 	}
+	s.Replayed += o.Replayed
+	for k, n := range o.Variants {
+		if s.Variants == nil {
+			s.Variants = map[string]int{}
+		}
+		s.Variants[k] += n
+	}
 }
 
 // ErrorKind names the sentinel an error unwraps to, e.g.
@@ -133,6 +146,7 @@ func ErrorKind(err error) string {
 		err  error
 		name string
 	}{
+		{ErrIllegalMove, "illegal-move"}, {ErrAmbiguousMove, "ambiguous-move"}, {ErrInvalidFEN, "invalid-fen"},
 		{ErrTokenTooLong, "token-too-long"}, {ErrUnterminatedComment, "unterminated-comment"},
 		{ErrUnterminatedString, "unterminated-string"}, {ErrUnterminatedSetup, "unterminated-setup"},
 		{ErrMissingTerminator, "missing-terminator"}, {ErrInvalidMove, "invalid-move"},
@@ -148,11 +162,19 @@ func ErrorKind(err error) string {
 
 // ValidateOptions configures Validate.
 type ValidateOptions struct {
-	// Jobs is how many inputs to read at once; values below 1 mean 1.
+	// Jobs is how many goroutines work at once; values below 1 mean 1.
+	// Without Replay, inputs are read in parallel; with Replay, games
+	// are read in order and replayed in parallel.
 	Jobs int
 	// Problem, if not nil, is called for each problem found, one call at a
-	// time, in input order within each input.
+	// time: in input order within each input, and with Replay in input
+	// order overall.
 	Problem func(Problem)
+	// Replay, if not nil, also replays every game with the rules of its
+	// variant (see Replayer; each goroutine uses a copy of its settings)
+	// and reports illegal and ambiguous moves, bad FEN tags and the
+	// replay warnings.
+	Replay *Replayer
 }
 
 // Validate reads every game of every input and counts games, moves,
@@ -160,6 +182,9 @@ type ValidateOptions struct {
 // warnings that the PDN 3.0 grammar rejects count as errors. It returns
 // one Summary per input, in input order.
 func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
+	if opt.Replay != nil {
+		return validateReplay(job, opt)
+	}
 	sums := make([]*Summary, len(job.Inputs))
 	errs := make([]error, len(job.Inputs))
 	var mu sync.Mutex // serialises Problem calls and progress
@@ -245,4 +270,131 @@ func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict 
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// gameBatch is a run of consecutive games of one input, the unit of work
+// of validateReplay.
+type gameBatch struct {
+	seq, input int
+	first      int // game number of games[0]
+	games      []*Game
+	gerrs      []error
+	sum        *Summary
+	probs      []Problem
+}
+
+// batchSize is the number of games per batch: enough to make the
+// hand-over cheap, few enough to keep memory small.
+const batchSize = 64
+
+// validateReplay reads the inputs in order in one goroutine, replays
+// batches of games in opt.Jobs goroutines, and merges the results in
+// input order.
+func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
+	jobs := max(opt.Jobs, 1)
+	sums := make([]*Summary, len(job.Inputs))
+	errs := make([]error, len(job.Inputs))
+	for i := range job.Inputs {
+		sums[i] = newSummary(job.Inputs[i].Name)
+		sums[i].Variants = map[string]int{}
+	}
+	work := make(chan *gameBatch, jobs)
+	done := make(chan *gameBatch, jobs)
+	tokens := make(chan struct{}, 4*jobs) // batches in flight
+	go func() {
+		defer close(work)
+		total := job.total()
+		var before int64
+		seq := 0
+		for i := range job.Inputs {
+			in := &job.Inputs[i]
+			var b *gameBatch
+			send := func() {
+				if b != nil && len(b.games) > 0 {
+					work <- b
+					seq++
+				}
+				b = nil
+			}
+			sub := Job{Reader: job.Reader, Progress: job.Progress}
+			n, err := sub.eachInput(in, before, total, func(in *Input, n int, g *Game, gerr error) error {
+				if b == nil {
+					tokens <- struct{}{}
+					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*Game, 0, batchSize), gerrs: make([]error, 0, batchSize)}
+				}
+				b.games = append(b.games, g)
+				b.gerrs = append(b.gerrs, gerr)
+				if len(b.games) == batchSize {
+					send()
+				}
+				return nil
+			})
+			before += n
+			errs[i] = err
+			if b != nil && len(b.games) == 0 {
+				<-tokens
+				b = nil
+			}
+			send()
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rp := opt.Replay.clone()
+			for b := range work {
+				name := job.Inputs[b.input].Name
+				b.sum = newSummary(name)
+				b.sum.Variants = map[string]int{}
+				for k, g := range b.games {
+					n := b.first + k
+					start := len(b.probs)
+					b.sum.Games++
+					b.sum.Moves += g.Plies()
+					b.probs = gameProblems(b.probs, name, n, g, b.gerrs[k], job.Reader.Strict)
+					var bad bool
+					b.probs, bad = rp.problems(b.probs, b.sum, name, n, g)
+					for _, p := range b.probs[start:] {
+						if p.Level == "error" {
+							b.sum.Errors[p.Kind]++
+						} else {
+							b.sum.Warnings[p.Kind]++
+						}
+					}
+					if b.gerrs[k] != nil || bad {
+						b.sum.GamesWithErrors++
+					}
+				}
+				b.games, b.gerrs = nil, nil
+				done <- b
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	pending := map[int]*gameBatch{}
+	next := 0
+	for b := range done {
+		pending[b.seq] = b
+		for {
+			b, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			sums[b.input].Add(b.sum)
+			if opt.Problem != nil {
+				for _, p := range b.probs {
+					opt.Problem(p)
+				}
+			}
+			<-tokens
+		}
+	}
+	return sums, errors.Join(errs...)
 }

@@ -531,7 +531,7 @@ func (r *Reader) readTag(g *Game, p Pos) {
 	if r.hasTag(g, name) {
 		r.note(WarnDuplicateTag, p, name)
 	}
-	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+	g.Tags = append(g.Tags, Tag{Name: name, Value: value, Pos: p})
 	if r.vis != nil {
 		r.vis.tag(r, name, value)
 	}

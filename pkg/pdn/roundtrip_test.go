@@ -21,6 +21,13 @@ func stripped(g *Game) *Game {
 	c.Pos = Pos{}
 	c.Warnings = nil
 	c.Moves = stripNodes(g.Moves)
+	if g.Tags != nil {
+		c.Tags = make([]Tag, len(g.Tags))
+		for i, t := range g.Tags {
+			t.Pos = Pos{}
+			c.Tags[i] = t
+		}
+	}
 	return &c
 }
 

@@ -1,0 +1,507 @@
+package pdn
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// This file is the only one of the package, with convert.go, that knows
+// the rules: it replays the moves of a Game with pkg/engine.
+
+// Variant sources, the values of Replayed.VariantFrom.
+const (
+	FromGameType = "gametype" // the GameType tag
+	FromDefault  = "default"  // the caller's default variant
+	FromInferred = "inferred" // guessed from the FEN tag and the squares of the moves
+)
+
+// Replay warning kinds (ReplayWarning.Kind, Problem.Kind).
+const (
+	// KindUnsupportedVariant: the GameType names a variant the engine does
+	// not play (yet); the moves are not checked.
+	KindUnsupportedVariant = "unsupported-variant"
+	// KindResultContradicts: the final position has no legal move for the
+	// side to move, and the game's result says otherwise.
+	KindResultContradicts = "result-contradicts-position"
+	// KindVariationMove: a move in a variation could not be replayed; the
+	// rest of that variation is not checked.
+	KindVariationMove = "variation-move"
+)
+
+// ReplayWarning is a problem Replay found that does not make the game
+// wrong: an unsupported variant, a result that contradicts the final
+// position, a bad move inside a variation.
+type ReplayWarning struct {
+	Kind string
+	Pos  Pos
+	Text string
+}
+
+// ReplayError is a move (or FEN tag) of a game's main line that the rules
+// reject. It unwraps both to a pdn sentinel (ErrIllegalMove,
+// ErrAmbiguousMove, ErrInvalidMove for a square that is not on the board,
+// ErrInvalidFEN) and to the engine's error (*engine.MoveError or
+// *engine.FENError).
+type ReplayError struct {
+	File string // the input's name, when the caller knows it
+	Game int    // 1-based game number in the input, when the caller knows it
+	Pos  Pos    // where the move, or the FEN tag, is written
+	// Move is the move number (the first mover's move and the reply share
+	// one), 0 for a FEN error.
+	Move int
+	Ply  int          // 0-based ply of the main line
+	Side engine.Color // the side to move
+	Text string       // the move as written, or the FEN tag's value
+	// FEN is the position before the move, in canonical form ("" for a
+	// FEN error).
+	FEN string
+	// Candidates lists the full paths an ambiguous move fits.
+	Candidates []string
+	Err        error // the pdn sentinel
+	Cause      error // the engine's error
+}
+
+// Error formats the error as "pdn: FILE: game N: line L, column C: move
+// 12 (white) 23x14: illegal move; position W:W...".
+func (e *ReplayError) Error() string {
+	var b strings.Builder
+	b.WriteString("pdn: ")
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteString(": ")
+	}
+	if e.Game > 0 {
+		fmt.Fprintf(&b, "game %d: ", e.Game)
+	}
+	fmt.Fprintf(&b, "line %d, column %d: ", e.Pos.Line, e.Pos.Column)
+	if errors.Is(e.Err, ErrInvalidFEN) {
+		fmt.Fprintf(&b, "FEN %q: %v", e.Text, e.Cause)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "move %d (%s) %s: %v", e.Move, e.Side, e.Text, e.Err)
+	var me *engine.MoveError
+	if errors.As(e.Cause, &me) && me.Detail != "" {
+		b.WriteString(" (" + me.Detail + ")")
+	}
+	if len(e.Candidates) > 0 {
+		b.WriteString(", candidates " + strings.Join(e.Candidates, ", "))
+	}
+	b.WriteString("; position " + e.FEN)
+	return b.String()
+}
+
+// Unwrap returns the pdn sentinel and the engine's error.
+func (e *ReplayError) Unwrap() []error { return []error{e.Err, e.Cause} }
+
+// Resolved is one move of a game (main line or variation) resolved to a
+// legal move.
+type Resolved struct {
+	Node   *Move           // the move as written
+	Pos    Pos             // where it is written
+	Before engine.Position // the position it is played in
+	Move   engine.Move
+	Number int  // move number (see ReplayError.Move)
+	Main   bool // in the main line
+}
+
+// Replayed is a game replayed with the rules of its variant.
+type Replayed struct {
+	// Variant is the variant the game was replayed with; nil when the
+	// GameType is not supported (then nothing was replayed).
+	Variant *engine.Variant
+	// VariantFrom says where the variant came from: FromGameType,
+	// FromDefault or FromInferred.
+	VariantFrom string
+	// Start is the position before the first move (FEN tag or the
+	// variant's start).
+	Start engine.Position
+	// Plies are the main-line moves replayed, in order, up to the first
+	// error if any. Plies[i].Before is the position before ply i.
+	Plies []Resolved
+	// Variations are the variation moves replayed.
+	Variations []Resolved
+	// Final is the position after the last ply replayed.
+	Final engine.Position
+	// Complete is set when the whole main line was replayed.
+	Complete bool
+	// Warnings are the problems that do not make the game wrong.
+	Warnings []ReplayWarning
+}
+
+// Positions returns the positions of the main line: Start, then the
+// position after each ply replayed.
+func (r *Replayed) Positions() []engine.Position {
+	ps := make([]engine.Position, 0, len(r.Plies)+1)
+	for i := range r.Plies {
+		ps = append(ps, r.Plies[i].Before)
+	}
+	return append(ps, r.Final)
+}
+
+// Replayer replays games one after another, reusing its buffers: the
+// Replayed it returns is valid until the next call. The zero value
+// infers the variant of games without a GameType tag.
+type Replayer struct {
+	// Default is the variant of games without a GameType tag whose
+	// squares fit its board; nil infers it (numbers above 32:
+	// international; algebraic squares: russian; else english).
+	Default *engine.Variant
+	// NoVariations replays only the main line.
+	NoVariations bool
+
+	buf []engine.Move
+	res Replayed
+}
+
+// Replay replays the main line and the variations of g. v is the
+// variant of a game without a GameType tag (nil: inferred, see
+// Replayer.Default). It returns what was replayed, and a *ReplayError for
+// the first main-line move that the rules reject (or a bad FEN tag); the
+// moves after it are not replayed. A GameType the engine does not know is
+// a warning (KindUnsupportedVariant), not an error.
+func Replay(g *Game, v *engine.Variant) (*Replayed, error) {
+	rp := &Replayer{Default: v}
+	return rp.Replay(g)
+}
+
+// Replay is the function Replay with the Replayer's settings and buffers.
+func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
+	res := &rp.res
+	clear(res.Plies)
+	clear(res.Variations)
+	*res = Replayed{Plies: res.Plies[:0], Variations: res.Variations[:0], Warnings: res.Warnings[:0]}
+	v, from, err := rp.variant(g)
+	if err != nil {
+		res.Warnings = append(res.Warnings, ReplayWarning{Kind: KindUnsupportedVariant, Pos: tagPos(g, "GameType"), Text: err.Error()})
+		return res, nil
+	}
+	res.Variant, res.VariantFrom = v, from
+	res.Start = v.Start()
+	if fen, ok := g.Tag("FEN"); ok && strings.TrimSpace(fen) != "" {
+		p, err := v.ParseFEN(fen)
+		if err != nil {
+			return res, &ReplayError{Pos: tagPos(g, "FEN"), Text: fen, Side: res.Start.Side, Err: ErrInvalidFEN, Cause: err}
+		}
+		res.Start = p
+	}
+	res.Final = res.Start
+	lr := lineReplay{rp: rp, v: v, res: res}
+	final, err := lr.line(g.Moves, res.Start, true, 0)
+	res.Final = final
+	if err != nil {
+		return res, err
+	}
+	res.Complete = true
+	rp.checkResult(g, res)
+	return res, nil
+}
+
+type lineReplay struct {
+	rp  *Replayer
+	v   *engine.Variant
+	res *Replayed
+}
+
+// line replays nodes from p. For the main line it records the plies and
+// returns the first error; in a variation an error becomes a warning.
+func (lr *lineReplay) line(nodes []Node, p engine.Position, main bool, num int) (engine.Position, error) {
+	v := lr.v
+	prev := p // the position before the last move of this line
+	ply := 0
+	for i := range nodes {
+		n := &nodes[i]
+		switch n.Kind {
+		case MoveNode:
+			m := n.Move
+			if m.IsPlaceholder() {
+				continue
+			}
+			if m.Number > 0 {
+				num = m.Number
+			} else if p.Side == v.FirstMover && ply > 0 || num == 0 {
+				num++
+			}
+			em, err := lr.rp.resolve(v, &p, m)
+			if err != nil {
+				re := replayError(v, &p, m, n.Pos, num, len(lr.res.Plies), err)
+				if main {
+					return p, re
+				}
+				lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindVariationMove, Pos: n.Pos, Text: re.Error()})
+				return p, nil
+			}
+			r := Resolved{Node: m, Pos: n.Pos, Before: p, Move: em, Number: num, Main: main}
+			if main {
+				lr.res.Plies = append(lr.res.Plies, r)
+			} else {
+				lr.res.Variations = append(lr.res.Variations, r)
+			}
+			prev = p
+			p = p.Play(em)
+			ply++
+		case VariationNode:
+			if lr.rp.NoVariations || len(lr.res.Variations) > 1<<16 {
+				continue
+			}
+			// A variation is an alternative to the move before it (the
+			// PGN rule). Some exporters put the other side's alternative
+			// after its move instead: when the first move does not fit the
+			// branch point, it is tried after the preceding move.
+			start := prev
+			if ply > 0 && !lr.fits(n.Variation, &prev) && lr.fits(n.Variation, &p) {
+				start = p
+			}
+			vnum := num
+			if start == prev && ply > 0 && prev.Side == v.FirstMover {
+				vnum--
+			}
+			lr.line(n.Variation, start, false, vnum)
+		}
+	}
+	return p, nil
+}
+
+// fits reports whether the first move of a variation is legal in p.
+func (lr *lineReplay) fits(nodes []Node, p *engine.Position) bool {
+	for i := range nodes {
+		if n := &nodes[i]; n.Kind == MoveNode && !n.Move.IsPlaceholder() {
+			_, err := lr.rp.resolve(lr.v, p, n.Move)
+			return err == nil
+		}
+	}
+	return true
+}
+
+// resolve finds the legal move m stands for in p. The common case, a
+// move given by its two end squares that only one legal move joins,
+// needs one move generation; anything else goes through
+// engine.Variant.ParseMove, which checks intermediate squares and reports
+// ambiguity.
+func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (engine.Move, error) {
+	if len(m.Squares) == 2 {
+		from, ok1 := boardIndex(v, m.Squares[0])
+		to, ok2 := boardIndex(v, m.Squares[1])
+		if ok1 && ok2 {
+			rp.buf = v.Generate(rp.buf[:0], p)
+			var found engine.Move
+			n := 0
+			for _, l := range rp.buf {
+				if l.From == from && l.To == to {
+					found = l
+					n++
+				}
+			}
+			if n == 1 {
+				return found, nil
+			}
+			if n == 0 {
+				return engine.Move{}, &engine.MoveError{Text: m.Text, Err: engine.ErrIllegalMove}
+			}
+		}
+	}
+	return v.ParseMove(p, m.Text)
+}
+
+// boardIndex returns the board index of a written square.
+func boardIndex(v *engine.Variant, s Square) (engine.Index, bool) {
+	if !s.IsAlgebraic() {
+		return v.Index(engine.Square(s.Num()))
+	}
+	sq, err := v.ParseSquare(s.String())
+	if err != nil {
+		return 0, false
+	}
+	return v.Index(sq)
+}
+
+func replayError(v *engine.Variant, p *engine.Position, m *Move, pos Pos, num, ply int, err error) *ReplayError {
+	re := &ReplayError{Pos: pos, Move: num, Ply: ply, Side: p.Side, Text: m.Text, FEN: v.FEN(*p), Cause: err}
+	var me *engine.MoveError
+	if errors.As(err, &me) {
+		re.Candidates = me.Candidates
+	}
+	switch {
+	case errors.Is(err, engine.ErrAmbiguousMove):
+		re.Err = ErrAmbiguousMove
+	case errors.Is(err, engine.ErrInvalidMove):
+		re.Err = ErrInvalidMove
+	default:
+		re.Err = ErrIllegalMove
+	}
+	return re
+}
+
+// variant picks the variant of g: GameType tag, else the default when the
+// squares fit its board, else inferred.
+func (rp *Replayer) variant(g *Game) (*engine.Variant, string, error) {
+	if gt := strings.TrimSpace(g.Get("GameType")); gt != "" {
+		v, err := engine.Lookup(gt)
+		if err != nil {
+			return nil, "", fmt.Errorf("variant not supported: GameType %q (%s)", gt, VariantName(gt))
+		}
+		return v, FromGameType, nil
+	}
+	maxNum, alg := squaresUsed(g)
+	if d := rp.Default; d != nil && d.Squares() >= maxNum && (!alg || d.Squares() == 32) {
+		return d, FromDefault, nil
+	}
+	switch {
+	case maxNum > 32:
+		return engine.MustLookup("international"), FromInferred, nil
+	case alg:
+		return engine.MustLookup("russian"), FromInferred, nil
+	}
+	return engine.MustLookup("english"), FromInferred, nil
+}
+
+// squaresUsed returns the largest square number in g's FEN tag and main
+// line, and whether any square is algebraic.
+func squaresUsed(g *Game) (maxNum int, alg bool) {
+	if fen := g.Get("FEN"); fen != "" {
+		fields := strings.Split(fen, ":")
+		for _, f := range fields[1:] {
+			f = strings.TrimSpace(f)
+			if f == "" || (f[0]|0x20 != 'w' && f[0]|0x20 != 'b') {
+				continue // H0, F1: clocks
+			}
+			for _, item := range strings.Split(f[1:], ",") {
+				item = strings.TrimLeft(strings.TrimSpace(item), "Kk")
+				if item == "" {
+					continue
+				}
+				if c := item[0] | 0x20; c >= 'a' && c <= 'z' {
+					alg = true
+					continue
+				}
+				for _, part := range strings.Split(strings.TrimRight(item, "."), "-") {
+					if n, err := strconv.Atoi(strings.TrimLeft(part, "Kk")); err == nil && n > maxNum {
+						maxNum = n
+					}
+				}
+			}
+		}
+	}
+	for i := range g.Moves {
+		n := &g.Moves[i]
+		if n.Kind != MoveNode {
+			continue
+		}
+		for _, s := range n.Move.Squares {
+			if s.IsAlgebraic() {
+				alg = true
+			} else if s.Num() > maxNum {
+				maxNum = s.Num()
+			}
+		}
+	}
+	return maxNum, alg
+}
+
+// tagPos returns the position of g's tag name, or of the game.
+func tagPos(g *Game, name string) Pos {
+	for _, t := range g.Tags {
+		if t.Name == name && t.Pos.IsValid() {
+			return t.Pos
+		}
+	}
+	return g.Pos
+}
+
+// FirstMoverScore returns the score of the side that moves first for a
+// PDN result: 1 for "1-0" and "2-0", 0.5 for "1/2-1/2" and "1-1", 0 for
+// "0-1" and "0-2" (the first number is the first mover's, in English
+// files as in international ones). ok is false for "*", "0-0" and
+// anything else.
+func FirstMoverScore(result string) (score float64, ok bool) {
+	switch strings.TrimSpace(result) {
+	case "1-0", "2-0":
+		return 1, true
+	case "0-1", "0-2":
+		return 0, true
+	case "1/2-1/2", "1-1":
+		return 0.5, true
+	}
+	return 0, false
+}
+
+// checkResult warns when the final position is lost for the side to move
+// and the result says otherwise.
+func (rp *Replayer) checkResult(g *Game, res *Replayed) {
+	v := res.Variant
+	if v.HasMoves(&res.Final) {
+		return
+	}
+	result := g.GameResult()
+	got, ok := FirstMoverScore(result)
+	if !ok {
+		return
+	}
+	want := 1.0
+	if res.Final.Side == v.FirstMover {
+		want = 0
+	}
+	if got == want {
+		return
+	}
+	pos := g.Pos
+	if n := len(res.Plies); n > 0 {
+		pos = res.Plies[n-1].Pos
+	}
+	res.Warnings = append(res.Warnings, ReplayWarning{Kind: KindResultContradicts, Pos: pos,
+		Text: fmt.Sprintf("result %s, but %s has no legal move in the final position %s (the first number is %s's)",
+			result, res.Final.Side, v.FEN(res.Final), v.FirstMover)})
+}
+
+// ScoreFor returns the score of side for a PDN result of a game of v
+// (see FirstMoverScore), and false when the result is unknown.
+func ScoreFor(v *engine.Variant, side engine.Color, result string) (float64, bool) {
+	s, ok := FirstMoverScore(result)
+	if !ok {
+		return 0, false
+	}
+	if side != v.FirstMover {
+		s = 1 - s
+	}
+	return s, true
+}
+
+// scoreText formats a score for CSV: "1", "0.5", "0" or "".
+func scoreText(s float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatFloat(s, 'f', -1, 64)
+}
+
+// clone returns a Replayer with rp's settings and its own buffers.
+func (rp *Replayer) clone() *Replayer {
+	return &Replayer{Default: rp.Default, NoVariations: rp.NoVariations}
+}
+
+// problems replays g and appends its replay errors and warnings to ps; bad
+// reports an error. It counts the variant, and a complete replay, in sum.
+func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *Game) (_ []Problem, bad bool) {
+	res, err := rp.Replay(g)
+	for _, w := range res.Warnings {
+		ps = append(ps, Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: "warning", Kind: w.Kind, Message: w.Text})
+	}
+	if res.Variant != nil {
+		sum.Variants[res.Variant.Name+" ("+res.VariantFrom+")"]++
+	}
+	if res.Complete {
+		sum.Replayed++
+	}
+	if err != nil {
+		var re *ReplayError
+		if errors.As(err, &re) {
+			re.File, re.Game = file, n
+		}
+		ps = append(ps, Problem{File: file, Game: n, Line: re.Pos.Line, Column: re.Pos.Column, Level: "error", Kind: ErrorKind(err), Message: err.Error()})
+		return ps, true
+	}
+	return ps, false
+}
