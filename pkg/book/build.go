@@ -1,0 +1,324 @@
+package book
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/pdn"
+)
+
+// DefaultMaxPly is the depth of a book built with MaxPly 0.
+const DefaultMaxPly = 20
+
+// BuildOptions configures Build.
+type BuildOptions struct {
+	// Variant is the book's variant. When nil it is taken from the GameType tag of the
+	// first game that has one; Build fails if no game before the first one without a
+	// tag has one.
+	Variant *engine.Variant
+	// MaxPly is the number of plies from the start of each game that go into the book
+	// (0: DefaultMaxPly).
+	MaxPly int
+	// MinGames drops moves and positions met in fewer games (see Book.Prune).
+	MinGames int
+	// Jobs is the number of goroutines replaying games (0: GOMAXPROCS).
+	Jobs int
+	// Progress, if not nil, is called from time to time with the input bytes read so
+	// far and their total (0 when unknown).
+	Progress func(done, total int64)
+	// Skipped, if not nil, is called for every game left out of the book because it
+	// could not be read or replayed, with an error naming its input and number.
+	Skipped func(err error)
+}
+
+// BuildStats counts what Build did with the games it read.
+type BuildStats struct {
+	// Read is the number of games read.
+	Read int
+	// Used is the number of games that went into the book.
+	Used int
+	// Bad is the number of games left out because they were read with an error or did
+	// not replay (an illegal, ambiguous or unreadable move, or a bad FEN tag) within
+	// the first MaxPly plies.
+	Bad int
+	// OtherVariant is the number of games left out because their GameType is not the
+	// book's variant.
+	OtherVariant int
+	// NoResult is the number of games used without a known result.
+	NoResult int
+	// Collisions is the number of positions left out because another position had the
+	// same hash.
+	Collisions int
+	// Positions is the number of positions before pruning.
+	Positions int
+	// FirstError is the first Bad game's error (in input order), or "".
+	FirstError string
+}
+
+// item is one game on its way to a replay worker.
+type item struct {
+	seq   int
+	where string
+	game  *pdn.Game
+	gerr  error
+}
+
+// replayed is one game's book contribution.
+type replayed struct {
+	seq    int
+	err    error // bad game
+	other  bool  // other variant
+	first  float64
+	result bool
+	pos    []engine.Position
+	moves  []engine.Move
+}
+
+// Build reads the games of job and returns the book of their first MaxPly plies, pruned
+// to MinGames. It returns an error when an input cannot be opened or read (not for a
+// bad game: that is skipped and counted), when no variant is known, or when ctx ends.
+func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStats, error) {
+	var st BuildStats
+	maxPly := opt.MaxPly
+	if maxPly <= 0 {
+		maxPly = DefaultMaxPly
+	}
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	// v and b are set before the first game is sent to a worker (by the reader
+	// goroutine when they come from a GameType tag); the channels order the accesses.
+	v := opt.Variant
+	var b *Book
+	if v != nil {
+		b = New(v)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	in := make(chan item, 4*jobs)
+	out := make(chan replayed, 4*jobs)
+	var readErr error
+	setVariant := func(w *engine.Variant) { v, b = w, New(w) }
+
+	// Reader: games in input order; the variant is settled before any game is sent.
+	go func() {
+		defer close(in)
+		seq := 0
+		readErr = eachGame(ctx, job, func(where string, g *pdn.Game, gerr error) error {
+			if v == nil {
+				gt := strings.TrimSpace(g.Get("GameType"))
+				if gt == "" {
+					return fmt.Errorf("book: %s: no GameType tag; give the variant", where)
+				}
+				w, err := engine.Lookup(gt)
+				if err != nil {
+					return fmt.Errorf("book: %s: %w", where, err)
+				}
+				setVariant(w)
+			}
+			select {
+			case in <- item{seq: seq, where: where, game: g, gerr: gerr}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			seq++
+			return nil
+		})
+	}()
+
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range in {
+				out <- replay(b, it, maxPly)
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+
+	firstBad := -1
+	for r := range out {
+		st.Read++
+		switch {
+		case r.other:
+			st.OtherVariant++
+			continue
+		case r.err != nil:
+			st.Bad++
+			if firstBad < 0 || r.seq < firstBad {
+				firstBad, st.FirstError = r.seq, r.err.Error()
+			}
+			if opt.Skipped != nil {
+				opt.Skipped(r.err)
+			}
+			continue
+		}
+		st.Used++
+		b.Games++
+		if !r.result {
+			st.NoResult++
+		}
+		for i, p := range r.pos {
+			e, err := b.entry(&p, i)
+			if err != nil {
+				st.Collisions++
+				continue
+			}
+			m := e.move(r.moves[i])
+			m.Games++
+			if r.result {
+				score := r.first
+				if p.Side != v.FirstMover {
+					score = 1 - score
+				}
+				switch score {
+				case 1:
+					m.Wins++
+				case 0:
+					m.Losses++
+				default:
+					m.Draws++
+				}
+			}
+		}
+	}
+	if readErr != nil {
+		return nil, st, readErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
+	if b == nil {
+		return nil, st, fmt.Errorf("book: no games")
+	}
+	b.MaxPly = maxPly
+	st.Positions = b.Len()
+	b.Prune(opt.MinGames)
+	b.Sort()
+	names := make([]string, len(job.Inputs))
+	for i, in := range job.Inputs {
+		names[i] = in.Name
+	}
+	b.Source = "pdn: " + strings.Join(names, " ")
+	return b, st, nil
+}
+
+// eachGame calls fn for every game of job in order, reporting progress.
+func eachGame(ctx context.Context, job pdn.Job, fn func(where string, g *pdn.Game, gerr error) error) error {
+	var total, before int64
+	for _, in := range job.Inputs {
+		total += in.Size
+	}
+	for _, in := range job.Inputs {
+		n, err := eachInput(ctx, job, in, before, total, fn)
+		before += n
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func eachInput(ctx context.Context, job pdn.Job, in pdn.Input, before, total int64, fn func(string, *pdn.Game, error) error) (int64, error) {
+	rc, err := in.Open()
+	if err != nil {
+		return 0, fmt.Errorf("book: %w", err)
+	}
+	defer rc.Close()
+	cr := &pdn.CountingReader{R: rc}
+	gr, err := pdn.NewGameReader(cr, job.Reader)
+	if err != nil {
+		return cr.N, fmt.Errorf("book: %s: %w", in.Name, err)
+	}
+	for n := 1; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return cr.N, err
+		}
+		g, err := gr.Next()
+		if err == io.EOF {
+			break
+		}
+		var ge *pdn.GameError
+		if err != nil && !errors.As(err, &ge) {
+			return cr.N, fmt.Errorf("book: %s: %w", in.Name, err)
+		}
+		if err := fn(fmt.Sprintf("%s: game %d", in.Name, n), g, err); err != nil {
+			return cr.N, err
+		}
+		if job.Progress != nil && n%64 == 0 {
+			job.Progress(before+cr.N, total)
+		}
+	}
+	if job.Progress != nil {
+		job.Progress(before+cr.N, total)
+	}
+	return cr.N, nil
+}
+
+// firstScore returns the first mover's score for a PDN result, and false for "*",
+// "0-0" and anything else (PDN-SPEC §5: the first number belongs to the first mover).
+func firstScore(result string) (float64, bool) {
+	switch strings.TrimSpace(result) {
+	case "1-0", "2-0":
+		return 1, true
+	case "0-1", "0-2":
+		return 0, true
+	case "1/2-1/2", "1-1":
+		return 0.5, true
+	}
+	return 0, false
+}
+
+// replay replays the first maxPly moves of one game for b's variant.
+func replay(b *Book, it item, maxPly int) replayed {
+	r := replayed{seq: it.seq}
+	v := b.Variant
+	g := it.game
+	if it.gerr != nil {
+		r.err = fmt.Errorf("%s: %w", it.where, it.gerr)
+		return r
+	}
+	if gt := strings.TrimSpace(g.Get("GameType")); gt != "" {
+		if w, err := engine.Lookup(gt); err != nil || w != v {
+			r.other = true
+			return r
+		}
+	}
+	p := v.Start()
+	if fen := strings.TrimSpace(g.Get("FEN")); fen != "" {
+		q, err := v.ParseFEN(fen)
+		if err != nil {
+			r.err = fmt.Errorf("%s: %w", it.where, err)
+			return r
+		}
+		p = q
+	}
+	r.first, r.result = firstScore(g.GameResult())
+	for _, n := range g.Moves {
+		if len(r.moves) == maxPly {
+			break
+		}
+		if n.Kind != pdn.MoveNode || n.Move.IsPlaceholder() {
+			continue
+		}
+		m, err := v.ParseMove(&p, n.Move.Text)
+		if err != nil {
+			r.err = fmt.Errorf("%s: ply %d: %w", it.where, len(r.moves)+1, err)
+			return r
+		}
+		r.pos = append(r.pos, p)
+		r.moves = append(r.moves, m)
+		p = p.Play(m)
+	}
+	return r
+}
