@@ -166,10 +166,25 @@ func sortedKeys(m map[string]int) []string {
 
 func convertCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "convert",
-		Usage:     "write games as canonical PDN or JSON lines",
-		UsageText: "pdn convert [--to pdn|json] [--drop-comments] [--drop-variations] [--drop-nags] [FILE...]",
-		Flags:     flags(readFlags(), outFlags()),
+		Name:  "convert",
+		Usage: "write games as canonical PDN or JSON lines, or their positions as CSV or FEN lines",
+		UsageText: "pdn convert [--to pdn|json|csv|fen] [--notation numeric|algebraic] [--captures short|full] [--variant NAME]\n" +
+			"   [--drop-comments] [--drop-variations] [--drop-nags] [FILE...]",
+		Description: "--to csv writes one row per position of each game's main line, replayed (the variant as in\n" +
+			"validate), with a header row and the columns:\n" +
+			"  game    input name ':' game number in the input (1-based)\n" +
+			"  ply     0 for the start position, then 1, 2, ... after each move\n" +
+			"  fen     the position (canonical FEN of the variant)\n" +
+			"  side    side to move: white or black\n" +
+			"  move    the move played from it, in the variant's notation (or --notation/--captures);\n" +
+			"          empty for the last position\n" +
+			"  result  the game's PDN result (first number: the first mover's), * when unknown\n" +
+			"  score   the result as the score of the side to move: 1, 0.5 or 0; empty when unknown\n" +
+			"This is the input of tune. --to fen writes the same fields tab-separated, FEN first, no header.\n" +
+			"A game with an illegal move gives the positions up to that move and an error (exit 1).\n" +
+			"--notation and --captures rewrite the replayed moves of PDN and JSON output (main line and\n" +
+			"variations); moves after an illegal one stay as written.",
+		Flags: flags(readFlags(), outFlags()),
 		Action: func(c *cli.Context) error {
 			_, err := copyGames(c, pdn.CopyOptions{})
 			return err
@@ -182,13 +197,13 @@ func filterCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "filter",
 		Usage:     "keep the games that match every condition",
-		UsageText: "pdn filter [--tag Name=Value|Name~regexp]... [--result R]... [--min-plies N] [--max-plies N] [FILE...]",
+		UsageText: "pdn filter [--tag Name=Value|Name~regexp]... [--result R]... [--min-plies N] [--max-plies N] [--fen FEN] [FILE...]",
 		Flags: flags(readFlags(), outFlags(), []cli.Flag{
 			&cli.StringSliceFlag{Name: "tag", Usage: "tag condition: Name=Value (exact) or Name~regexp; repeat for more"},
 			&cli.StringSliceFlag{Name: "result", Usage: "keep games with this result (1-0, 2-0, 1-1, *, ...); repeat for any of several"},
 			&cli.IntFlag{Name: "min-plies", Usage: "at least this many main-line moves"},
 			&cli.IntFlag{Name: "max-plies", Usage: "at most this many main-line moves (0: no limit)"},
-			// Extension point (engine): --fen (games reaching a position) goes here.
+			&cli.StringFlag{Name: "fen", Usage: "keep games whose main line reaches this position (compared as a position, in each game's variant)"},
 		}),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
@@ -208,7 +223,15 @@ func filterCommand() *cli.Command {
 			if f.MinPlies < 0 || f.MaxPlies < 0 || (f.MaxPlies > 0 && f.MaxPlies < f.MinPlies) {
 				return usagef("--min-plies %d --max-plies %d: bad range", f.MinPlies, f.MaxPlies)
 			}
-			res, err := copyGames(c, pdn.CopyOptions{Filter: f})
+			opt := pdn.CopyOptions{Filter: f}
+			if fen := c.String("fen"); fen != "" {
+				reach, err := pdn.NewPositionFilter(fen)
+				if err != nil {
+					return usagef("--fen %q: %v", fen, err)
+				}
+				opt.Replay = &pdn.ReplayCopy{Reach: reach}
+			}
+			res, err := copyGames(c, opt)
 			if !c.Bool("quiet") {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: kept %d of %d games\n", res.Written, res.Read)
 			}

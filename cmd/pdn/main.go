@@ -2,10 +2,9 @@
 // summarises PDN game archives. It streams: any number of files (plain or
 // .gz) or standard input, one game in memory at a time.
 //
-// This version checks syntax only. Commands that need the rules engine
-// (replaying moves, FEN output, notation conversion, position filters) are
-// marked "extension point" below and are added once pkg/engine's replay is
-// available.
+// validate replays every move with pkg/engine (unless --syntax-only);
+// convert --to fen|csv, --notation, --captures and filter --fen replay
+// the games they write.
 package main
 
 import (
@@ -77,9 +76,11 @@ func readFlags() []cli.Flag {
 
 func outFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output format: pdn or json (one game per line)"},
-		// Extension point (engine): --to fen|csv, --notation and --captures
-		// go here once pkg/engine's replay lands.
+		&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output format: pdn, json (one game per line), " +
+			"csv or fen (one row per position of each replayed game: game, ply, fen, side, move, result, score; see below)"},
+		&cli.StringFlag{Name: "notation", Usage: "rewrite moves with square numbers or coordinates: numeric or algebraic (replays)"},
+		&cli.StringFlag{Name: "captures", Usage: "rewrite captures as from-to (short; full path when ambiguous) or with every landing square (full) (replays)"},
+		&cli.StringFlag{Name: "variant", Usage: "variant of games without a GameType tag when replaying (default: inferred)"},
 		&cli.BoolFlag{Name: "drop-comments", Usage: "remove {comments}"},
 		&cli.BoolFlag{Name: "drop-variations", Usage: "remove (variations)"},
 		&cli.BoolFlag{Name: "drop-nags", Usage: "remove $n annotations and move strengths"},
@@ -114,6 +115,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {}, // run maps errors to exit codes
 		Commands: []*cli.Command{
 			validateCommand(), convertCommand(), statsCommand(), filterCommand(), dedupeCommand(), splitCommand(),
+			bookCommand(),
 		},
 	}
 }
@@ -174,9 +176,31 @@ func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
 		return w, nil
 	case "json":
 		return pdn.NewJSONWriter(c.App.Writer), nil
+	case "csv", "fen":
+		pw := pdn.NewPositionWriter(c.App.Writer, to)
+		pw.Notation, pw.Captures = c.String("notation"), c.String("captures")
+		return pw, nil
 	default:
-		return nil, usagef("--to %q: want pdn or json", to)
+		return nil, usagef("--to %q: want pdn, json, csv or fen", to)
 	}
+}
+
+// replayCopy returns the replay stage that --to csv|fen, --notation,
+// --captures and --fen need, or nil.
+func replayCopy(c *cli.Context, reach *pdn.PositionFilter) (*pdn.ReplayCopy, error) {
+	notation, captures := c.String("notation"), c.String("captures")
+	if err := pdn.CheckNotation(notation, captures); err != nil {
+		return nil, usageError{err}
+	}
+	to := c.String("to")
+	if reach == nil && notation == "" && captures == "" && to != "csv" && to != "fen" {
+		return nil, nil
+	}
+	rp, err := replayer(c)
+	if err != nil {
+		return nil, err
+	}
+	return &pdn.ReplayCopy{Replayer: *rp, Notation: notation, Captures: captures, Reach: reach}, nil
 }
 
 // maxShown is how many game errors a command prints before it only counts.
@@ -195,10 +219,21 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	opt.Transform = pdn.Transform{DropComments: c.Bool("drop-comments"), DropVariations: c.Bool("drop-variations"),
 		DropNAGs: c.Bool("drop-nags")}
 	opt.SkipBad = c.Bool("skip-bad")
+	var reach *pdn.PositionFilter
+	if opt.Replay != nil {
+		reach = opt.Replay.Reach
+	}
+	if opt.Replay, err = replayCopy(c, reach); err != nil {
+		return pdn.CopyResult{}, err
+	}
 	shown := 0
 	opt.OnError = func(err error) {
 		if shown++; shown <= maxShown {
-			fmt.Fprintf(c.App.ErrWriter, "pdn: %v\n", err)
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "pdn: ") {
+				msg = "pdn: " + msg
+			}
+			fmt.Fprintln(c.App.ErrWriter, msg)
 		}
 	}
 	res, err := pdn.Copy(job, w, opt)
@@ -211,6 +246,9 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	}
 	if res.Errors > 0 {
 		return res, fmt.Errorf("%d of %d games read with errors", res.Errors, res.Read)
+	}
+	if res.ReplayErrors > 0 {
+		return res, fmt.Errorf("%d of %d games have moves that do not replay", res.ReplayErrors, res.Read)
 	}
 	return res, nil
 }

@@ -169,8 +169,15 @@ type CopyOptions struct {
 	// SkipBad drops games that came with an error instead of writing what
 	// could be read of them.
 	SkipBad bool
-	// OnError, if not nil, is called for each game error.
+	// OnError, if not nil, is called for each game error (read errors
+	// and, with Replay, *ReplayError values).
 	OnError func(error)
+	// Replay, if not nil, replays each game that passes Filter and
+	// Dedupe: it may drop games (ReplayCopy.Reach) and rewrite their moves.
+	// A game with a replay error is written, rewritten up to the error,
+	// unless SkipBad. A *PositionWriter destination gets the replayed
+	// positions.
+	Replay *ReplayCopy
 }
 
 // CopyResult counts what Copy did.
@@ -180,6 +187,9 @@ type CopyResult struct {
 	Filtered   int `json:"filtered"`   // dropped by the filter
 	Duplicates int `json:"duplicates"` // dropped as duplicates
 	Errors     int `json:"errors"`     // games that came with an error
+	// ReplayErrors counts the games (read without error) whose main line
+	// could not be replayed.
+	ReplayErrors int `json:"replay_errors,omitempty"`
 }
 
 // Copy reads the job's games and writes those that pass to dst, after the
@@ -206,7 +216,31 @@ func Copy(job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
 			return nil
 		}
 		opt.Transform.Apply(g)
-		if err := dst.Write(g); err != nil {
+		var err error
+		if opt.Replay != nil {
+			rg, keep, rerr := opt.Replay.apply(in.Name, n, g)
+			if !keep {
+				res.Filtered++
+				return nil
+			}
+			if rerr != nil && gerr == nil {
+				res.ReplayErrors++
+				if opt.OnError != nil {
+					opt.OnError(rerr)
+				}
+				if opt.SkipBad {
+					return nil
+				}
+			}
+			if pw, ok := dst.(*PositionWriter); ok {
+				err = pw.writeReplayed(in.Name+":"+strconv.Itoa(n), g, rg)
+			} else {
+				err = dst.Write(g)
+			}
+		} else {
+			err = dst.Write(g)
+		}
+		if err != nil {
 			return fmt.Errorf("%s: game %d: %w", in.Name, n, err)
 		}
 		res.Written++

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/rafle/rafle/pkg/book"
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/pdn"
+)
+
+func bookCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "book",
+		Usage: "build an opening book from games or by engine search, or probe one",
+		UsageText: "pdn book [--variant V] [--max-ply N] [--min-games N] [--format json|pdn] [-j N] [FILE...]\n" +
+			"   pdn book --expand --variant V [--nodes N] [--depth D] [--max-ply N] [--seed S] [--format json|pdn]\n" +
+			"   pdn book --book FILE (--probe FEN | --moves \"11-15 23-19\") [--eval DEPTH] [--format table|json]",
+		Description: "Builds a book of every position of the games up to --max-ply plies, with the moves played\n" +
+			"from it: games, and wins/draws/losses for the side to move (the first number of a result\n" +
+			"belongs to the first mover). Transpositions share one position. Games that do not replay\n" +
+			"are skipped and counted on stderr. --min-games drops rarer moves and positions.\n" +
+			"--expand builds a book by drop-out expansion with a fixed-depth search instead.\n" +
+			"--book with --probe or --moves prints the book moves of a position (with --eval, the score\n" +
+			"of a search of that depth after each move, in men for the mover).\n" +
+			"The JSON book format is described in docs/books.md.",
+		Flags: flags(readFlags(), []cli.Flag{
+			&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, DefaultText: "the GameType tag",
+				Usage: "variant: " + strings.Join(engine.Names(), ", ")},
+			&cli.IntFlag{Name: "max-ply", Value: book.DefaultMaxPly, Usage: "plies from the start that go into the book"},
+			&cli.IntFlag{Name: "min-games", Value: 1, Usage: "drop moves and positions met in fewer games"},
+			&cli.StringFlag{Name: "format", DefaultText: "json (table with --book)", Usage: "output: json or pdn (a book); table or json (a probe)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "goroutines replaying games or searching (default: all CPUs)"},
+			&cli.BoolFlag{Name: "expand", Usage: "build the book by drop-out expansion with the engine"},
+			&cli.IntFlag{Name: "nodes", Value: 100, Usage: "--expand: positions to expand"},
+			&cli.IntFlag{Name: "depth", Value: 4, Usage: "--expand: search depth for every move"},
+			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "--expand: tie-break seed"},
+			&cli.StringFlag{Name: "book", Usage: "book file (JSON) to probe"},
+			&cli.StringFlag{Name: "probe", Usage: "FEN of the position to probe"},
+			&cli.StringFlag{Name: "moves", Usage: "moves from the book's root to the position to probe"},
+			&cli.IntFlag{Name: "eval", Usage: "search depth for an engine score of each probed move (0: none)"},
+		}),
+		OnUsageError: onUsageError,
+		Action:       bookAction,
+	}
+}
+
+func bookAction(c *cli.Context) error {
+	switch {
+	case c.String("book") != "":
+		return probeAction(c)
+	case c.IsSet("probe") || c.IsSet("moves") || c.IsSet("eval"):
+		return usagef("book: --probe, --moves and --eval need --book FILE")
+	case c.Bool("expand"):
+		return expandAction(c)
+	}
+	return buildAction(c)
+}
+
+func buildAction(c *cli.Context) error {
+	opt := book.BuildOptions{MaxPly: c.Int("max-ply"), MinGames: c.Int("min-games"), Jobs: c.Int("jobs")}
+	if err := checkBookFlags(c, "json", "pdn"); err != nil {
+		return err
+	}
+	if c.IsSet("variant") {
+		v, err := engine.Lookup(c.String("variant"))
+		if err != nil {
+			return usageError{err}
+		}
+		opt.Variant = v
+	}
+	job, done, err := readJob(c)
+	if err != nil {
+		return err
+	}
+	stderr := c.App.ErrWriter
+	shown := 0
+	opt.Skipped = func(err error) {
+		if shown++; shown <= maxShown {
+			fmt.Fprintf(stderr, "pdn: book: skipped %v\n", err)
+		}
+	}
+	opt.Progress = job.Progress
+	start := time.Now()
+	b, st, err := book.Build(c.Context, job, opt)
+	done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "pdn: book: %d games read, %d used (%d without a result), %d skipped (do not replay), %d of another variant; "+
+		"%d positions, %d after --min-games %d, %d moves; %d hash collisions; %.1fs\n",
+		st.Read, st.Used, st.NoResult, st.Bad, st.OtherVariant, st.Positions, b.Len(), max(1, opt.MinGames), b.Moves(),
+		st.Collisions, time.Since(start).Seconds())
+	return writeBook(c, b)
+}
+
+func expandAction(c *cli.Context) error {
+	if err := checkBookFlags(c, "json", "pdn"); err != nil {
+		return err
+	}
+	if c.Args().Present() {
+		return usagef("book --expand: unexpected argument %q", c.Args().First())
+	}
+	if !c.IsSet("variant") {
+		return usagef("book --expand needs --variant")
+	}
+	v, err := engine.Lookup(c.String("variant"))
+	if err != nil {
+		return usageError{err}
+	}
+	opt := book.ExpandOptions{Depth: c.Int("depth"), Nodes: c.Int("nodes"), MaxPly: c.Int("max-ply"),
+		Seed: c.Int64("seed"), Jobs: c.Int("jobs")}
+	if opt.Depth < 1 || opt.Nodes < 1 {
+		return usagef("book --expand: --depth %d and --nodes %d must be at least 1", opt.Depth, opt.Nodes)
+	}
+	stderr := c.App.ErrWriter
+	fmt.Fprintf(stderr, "pdn: book: expanding %s, depth %d, %d nodes, max ply %d, seed %d\n", v.Name, opt.Depth, opt.Nodes, opt.MaxPly, opt.Seed)
+	if f, ok := stderr.(*os.File); ok && !c.Bool("quiet") && term.IsTerminal(int(f.Fd())) {
+		bar := progressbar.NewOptions64(int64(opt.Nodes), progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("positions"),
+			progressbar.OptionShowCount(), progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+		opt.Progress = func(d, _ int64) { bar.Set64(d) }
+		defer bar.Finish()
+	}
+	start := time.Now()
+	b, err := book.Expand(c.Context, v, opt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "pdn: book: %d positions expanded, %d moves; %.1fs\n", b.Len(), b.Moves(), time.Since(start).Seconds())
+	return writeBook(c, b)
+}
+
+func probeAction(c *cli.Context) error {
+	if err := checkBookFlags(c, "table", "json"); err != nil {
+		return err
+	}
+	if c.Args().Present() {
+		return usagef("book --book: unexpected argument %q", c.Args().First())
+	}
+	if c.IsSet("probe") == c.IsSet("moves") {
+		return usagef("book --book: give one of --probe FEN or --moves MOVES")
+	}
+	if c.Int("eval") < 0 {
+		return usagef("--eval %d: must not be negative", c.Int("eval"))
+	}
+	f, err := os.Open(c.String("book"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	b, err := book.ReadJSON(f, c.String("book"))
+	if err != nil {
+		return err
+	}
+	var p engine.Position
+	if c.IsSet("probe") {
+		p, err = b.Variant.ParseFEN(c.String("probe"))
+	} else {
+		p, err = book.PlayLine(b.Variant, b.Root, c.String("moves"))
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	res, err := b.Probe(c.Context, p, book.ProbeOptions{EvalDepth: c.Int("eval")})
+	if err != nil {
+		return err
+	}
+	if c.String("format") == "json" {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return renderProbe(c.App.Writer, res, c.Int("eval"))
+}
+
+// checkBookFlags checks --format against the formats of the mode (the first is the default).
+func checkBookFlags(c *cli.Context, formats ...string) error {
+	if c.Int("max-ply") < 1 || c.Int("min-games") < 0 || c.Int("jobs") < 0 {
+		return usagef("book: --max-ply must be at least 1, --min-games and --jobs not negative")
+	}
+	f := c.String("format")
+	if f == "" {
+		return c.Set("format", formats[0])
+	}
+	for _, ok := range formats {
+		if f == ok {
+			return nil
+		}
+	}
+	return usagef("--format %q: want %s", f, strings.Join(formats, " or "))
+}
+
+func writeBook(c *cli.Context, b *book.Book) error {
+	if c.String("format") == "pdn" {
+		w := pdn.NewWriter(c.App.Writer)
+		if err := w.Write(b.PDN()); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	return b.WriteJSON(c.App.Writer)
+}
+
+func renderProbe(w io.Writer, res book.ProbeResult, evalDepth int) error {
+	if !res.Found {
+		fmt.Fprintf(w, "%s: not in the book\n", res.FEN)
+		return nil
+	}
+	fmt.Fprintf(w, "%s: %d games\n", res.FEN, res.Games)
+	t := tablewriter.NewTable(w)
+	header := []any{"move", "games", "W/D/L", "score"}
+	hasBookEval := false
+	for _, m := range res.Moves {
+		hasBookEval = hasBookEval || m.BookEval != nil
+	}
+	if hasBookEval {
+		header = append(header, "book eval")
+	}
+	if evalDepth > 0 {
+		header = append(header, fmt.Sprintf("eval (depth %d)", evalDepth))
+	}
+	t.Header(header...)
+	for _, m := range res.Moves {
+		score := "-"
+		if m.Score != nil {
+			score = fmt.Sprintf("%.1f%%", *m.Score)
+		}
+		row := []any{m.Move, strconv.Itoa(m.Games), fmt.Sprintf("%d/%d/%d", m.Wins, m.Draws, m.Losses), score}
+		if hasBookEval {
+			row = append(row, evalText(m.BookEval))
+		}
+		if evalDepth > 0 {
+			row = append(row, evalText(m.Eval))
+		}
+		if err := t.Append(row...); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+func evalText(e *int) string {
+	if e == nil {
+		return "-"
+	}
+	return book.FormatEval(*e)
+}

@@ -1,0 +1,375 @@
+package pdn
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// This file, with replay.go, is where the package uses the rules: the
+// replay stage of Copy (notation rewriting, the position filter) and the
+// position writers (fen, csv).
+
+// Notation styles for ReplayCopy.Notation.
+const (
+	NotationNumeric   = "numeric"   // square numbers: 32-28, 28x19
+	NotationAlgebraic = "algebraic" // coordinates: c3-d4, c3:e5 (russian, brazilian) or c3xe5
+)
+
+// Capture styles for ReplayCopy.Captures.
+const (
+	CapturesShort = "short" // from and to squares, the whole path only when that is ambiguous
+	CapturesFull  = "full"  // every landing square: 28x19x10
+)
+
+// ReplayCopy is the replay stage of Copy: each game is replayed (see
+// Replayer), optionally kept only when its main line reaches a position,
+// and its moves optionally rewritten.
+type ReplayCopy struct {
+	Replayer Replayer
+	// Notation rewrites replayed moves with square numbers or algebraic
+	// coordinates; "" keeps them as written unless Captures is set (then
+	// the variant's own notation is used).
+	Notation string
+	// Captures rewrites replayed captures short or full; "" keeps them.
+	Captures string
+	// Reach, if not nil, keeps only the games whose main line reaches
+	// its position.
+	Reach *PositionFilter
+}
+
+// apply replays g; keep is false when the position filter rejects it.
+// A replay error comes back with the file and game number set; the game
+// is kept, rewritten up to the error.
+func (rc *ReplayCopy) apply(file string, n int, g *Game) (res *Replayed, keep bool, err error) {
+	res, err = rc.Replayer.Replay(g)
+	if re, ok := err.(*ReplayError); ok {
+		re.File, re.Game = file, n
+	}
+	if rc.Reach != nil && !rc.Reach.Match(res) {
+		return res, false, err
+	}
+	if rc.Notation != "" || rc.Captures != "" {
+		rewrite(res, rc.Notation, rc.Captures)
+	}
+	return res, true, err
+}
+
+// CheckNotation checks Notation and Captures values: "" or one of the
+// constants.
+func CheckNotation(notation, captures string) error {
+	if notation != "" && notation != NotationNumeric && notation != NotationAlgebraic {
+		return fmt.Errorf("pdn: notation %q: want numeric or algebraic", notation)
+	}
+	if captures != "" && captures != CapturesShort && captures != CapturesFull {
+		return fmt.Errorf("pdn: captures %q: want short or full", captures)
+	}
+	return nil
+}
+
+// rewrite writes the replayed moves of res in the notation asked for.
+func rewrite(res *Replayed, notation, captures string) {
+	v := res.Variant
+	if v == nil {
+		return
+	}
+	alg := v.Algebraic
+	switch notation {
+	case NotationNumeric:
+		alg = false
+	case NotationAlgebraic:
+		alg = true
+	}
+	var buf []engine.Move
+	for _, list := range [][]Resolved{res.Plies, res.Variations} {
+		for i := range list {
+			r := &list[i]
+			var path []engine.Square
+			path, buf = movePath(v, &r.Before, r.Move, captures == CapturesFull, buf)
+			m := r.Node
+			m.Squares = m.Squares[:0]
+			for _, s := range path {
+				m.Squares = append(m.Squares, pdnSquare(v, s, alg))
+			}
+			switch {
+			case !r.Move.IsCapture():
+				m.Sep = '-'
+			case alg && v.Algebraic:
+				m.Sep = ':'
+			default:
+				m.Sep = 'x'
+			}
+			m.Text = moveTextOf(m.Squares, m.Sep)
+		}
+	}
+}
+
+// movePath returns the squares to write for m: from and to, or the whole
+// capture path when full is set or when another legal capture joins the
+// same squares.
+func movePath(v *engine.Variant, p *engine.Position, m engine.Move, full bool, buf []engine.Move) ([]engine.Square, []engine.Move) {
+	if m.IsCapture() && !full {
+		buf = v.Generate(buf[:0], p)
+		for _, o := range buf {
+			if o.From == m.From && o.To == m.To && o != m {
+				full = true
+				break
+			}
+		}
+	}
+	if m.IsCapture() && full {
+		if paths := v.Paths(p, m); len(paths) > 0 {
+			return paths[0], buf
+		}
+	}
+	return []engine.Square{v.Square(m.From), v.Square(m.To)}, buf
+}
+
+func moveTextOf(sq []Square, sep Sep) string {
+	var b []byte
+	for i, s := range sq {
+		if i > 0 && sep != 0 {
+			b = append(b, byte(sep))
+		}
+		b = s.appendTo(b)
+	}
+	return string(b)
+}
+
+// algNames caches, per variant, the algebraic name of each square number.
+var algNames sync.Map // *engine.Variant -> []Square
+
+// pdnSquare returns square s of v as a written Square.
+func pdnSquare(v *engine.Variant, s engine.Square, alg bool) Square {
+	if !alg {
+		return NumSquare(int(s))
+	}
+	names, ok := algNames.Load(v)
+	if !ok {
+		t := make([]Square, v.Squares()+1)
+		for f := byte('a'); f < 'a'+26; f++ {
+			for r := 1; r <= 26; r++ {
+				if sq, err := v.ParseSquare(string(f) + strconv.Itoa(r)); err == nil && int(sq) < len(t) {
+					t[sq] = AlgSquare(f, r)
+				}
+			}
+		}
+		names, _ = algNames.LoadOrStore(v, t)
+	}
+	t := names.([]Square)
+	if int(s) < len(t) && t[s] != 0 {
+		return t[s]
+	}
+	return NumSquare(int(s))
+}
+
+// PositionFilter matches games whose main line reaches a position, given
+// as a FEN and compared as a position (pieces, kings and side to move),
+// not as text. The FEN is read with each game's variant.
+type PositionFilter struct {
+	FEN string
+
+	mu  sync.Mutex
+	pos map[*engine.Variant]*engine.Position // nil: the FEN is not a position of that variant
+}
+
+// NewPositionFilter returns a filter for fen. It fails when fen is not a
+// position of any registered variant.
+func NewPositionFilter(fen string) (*PositionFilter, error) {
+	var first error
+	for _, v := range engine.Variants() {
+		if _, err := v.ParseFEN(fen); err == nil {
+			return &PositionFilter{FEN: fen}, nil
+		} else if first == nil {
+			first = err
+		}
+	}
+	return nil, fmt.Errorf("pdn: position filter: %w", first)
+}
+
+func (f *PositionFilter) target(v *engine.Variant) *engine.Position {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p, ok := f.pos[v]; ok {
+		return p
+	}
+	if f.pos == nil {
+		f.pos = map[*engine.Variant]*engine.Position{}
+	}
+	var pp *engine.Position
+	if p, err := v.ParseFEN(f.FEN); err == nil {
+		pp = &p
+	}
+	f.pos[v] = pp
+	return pp
+}
+
+// Match reports whether the main line of res reaches the filter's
+// position (the start position counts).
+func (f *PositionFilter) Match(res *Replayed) bool {
+	if res == nil || res.Variant == nil {
+		return false
+	}
+	t := f.target(res.Variant)
+	if t == nil {
+		return false
+	}
+	same := func(p *engine.Position) bool {
+		return p.Pieces == t.Pieces && p.Kings == t.Kings && p.Side == t.Side
+	}
+	for i := range res.Plies {
+		if same(&res.Plies[i].Before) {
+			return true
+		}
+	}
+	return same(&res.Final)
+}
+
+// PositionColumns are the columns of the csv output of PositionWriter, in
+// order:
+//
+//	game    the game's id: input name, ':', game number in the input (1-based)
+//	ply     0 for the start position, then 1, 2, ... after each main-line move
+//	fen     the position, canonical FEN of the variant
+//	side    the side to move: white or black
+//	move    the move played from this position, in the variant's notation
+//	        (or as --notation/--captures ask); empty for the last position
+//	result  the game's PDN result (terminator, else Result tag), first
+//	        mover's score first; "*" when unknown
+//	score   the result as the score of the side to move: 1, 0.5 or 0;
+//	        empty when the result is unknown
+//
+// The fen output has the same fields on one line each, the FEN first,
+// separated by tabs, without a header.
+var PositionColumns = []string{"game", "ply", "fen", "side", "move", "result", "score"}
+
+// PositionWriter writes one row per position of each replayed game: the
+// main line from the start position to the last position reached (up to
+// the first illegal move, if any). It is a GameWriter for Copy with a
+// ReplayCopy stage; its Write method replays games itself (variant
+// inferred) and numbers them from 1.
+type PositionWriter struct {
+	// Notation and Captures are as in ReplayCopy, for the move column.
+	Notation, Captures string
+
+	bw     *bufio.Writer
+	cw     *csv.Writer // nil for the fen format
+	header bool
+	n      int
+	rp     Replayer
+	row    []string
+	buf    []engine.Move
+}
+
+// NewPositionWriter returns a writer of format "csv" (with a header row)
+// or "fen". It panics for another format.
+func NewPositionWriter(w io.Writer, format string) *PositionWriter {
+	pw := &PositionWriter{bw: bufio.NewWriter(w), row: make([]string, len(PositionColumns))}
+	switch format {
+	case "csv":
+		pw.cw = csv.NewWriter(pw.bw)
+	case "fen":
+	default:
+		panic("pdn: NewPositionWriter: unknown format " + format)
+	}
+	return pw
+}
+
+// Write replays g and writes its positions, with the game id "game N".
+func (pw *PositionWriter) Write(g *Game) error {
+	pw.n++
+	res, err := pw.rp.Replay(g)
+	if werr := pw.writeReplayed("game "+strconv.Itoa(pw.n), g, res); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// writeReplayed writes the rows of a replayed game.
+func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error {
+	if pw.cw != nil && !pw.header {
+		pw.header = true
+		if err := pw.cw.Write(PositionColumns); err != nil {
+			return err
+		}
+	}
+	v := res.Variant
+	if v == nil {
+		return nil
+	}
+	result := strings.TrimSpace(g.GameResult())
+	alg := v.Algebraic
+	switch pw.Notation {
+	case NotationNumeric:
+		alg = false
+	case NotationAlgebraic:
+		alg = true
+	}
+	rewriteMove := pw.Notation != "" || pw.Captures != ""
+	for ply := 0; ply <= len(res.Plies); ply++ {
+		p := res.Final
+		move := ""
+		if ply < len(res.Plies) {
+			r := &res.Plies[ply]
+			p = r.Before
+			if rewriteMove {
+				// r.Node was rewritten by ReplayCopy when used through Copy; format anyway.
+				var path []engine.Square
+				path, pw.buf = movePath(v, &p, r.Move, pw.Captures == CapturesFull, pw.buf)
+				sq := make([]Square, len(path))
+				for i, s := range path {
+					sq[i] = pdnSquare(v, s, alg)
+				}
+				sep := Sep('-')
+				if r.Move.IsCapture() {
+					sep = 'x'
+					if alg && v.Algebraic {
+						sep = ':'
+					}
+				}
+				move = moveTextOf(sq, sep)
+			} else {
+				move = v.FormatMove(&p, r.Move, false)
+			}
+		}
+		score, ok := ScoreFor(v, p.Side, result)
+		pw.row[0], pw.row[1], pw.row[2], pw.row[3] = id, strconv.Itoa(ply), v.FEN(p), p.Side.String()
+		pw.row[4], pw.row[5], pw.row[6] = move, result, scoreText(score, ok)
+		if pw.cw != nil {
+			if err := pw.cw.Write(pw.row); err != nil {
+				return err
+			}
+			continue
+		}
+		pw.bw.WriteString(pw.row[2])
+		for _, f := range [...]int{0, 1, 3, 4, 5, 6} {
+			pw.bw.WriteByte('\t')
+			pw.bw.WriteString(pw.row[f])
+		}
+		if err := pw.bw.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Flush writes any buffered rows.
+func (pw *PositionWriter) Flush() error {
+	if pw.cw != nil && !pw.header {
+		pw.header = true
+		pw.cw.Write(PositionColumns)
+	}
+	if pw.cw != nil {
+		pw.cw.Flush()
+		if err := pw.cw.Error(); err != nil {
+			return err
+		}
+	}
+	return pw.bw.Flush()
+}
