@@ -89,6 +89,9 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 	if maxPly <= 0 {
 		maxPly = DefaultMaxPly
 	}
+	if opt.Progress != nil {
+		job.Progress = opt.Progress
+	}
 	jobs := opt.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
