@@ -40,6 +40,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown opening set", []string{"--players", "easy,medium", "--opening-set", "5move"}, 2, "5move"},
 		{"opening set for another variant", []string{"--players", "easy,medium", "-v", "international", "--opening-set", "2move"}, 2, "international"},
 		{"bad anchor", []string{"--players", "easy,medium,hard", "--anchor", "nobody=0"}, 2, "nobody"},
+		{"anchor without elo", []string{"--players", "easy,medium,hard", "--anchor", "easy"}, 2, "NAME=ELO"},
 		{"unknown flag", []string{"--players", "easy,medium", "--rounds", "3"}, 2, "rounds"},
 		{"resume without journal", []string{"--players", "easy,medium", "--resume"}, 2, "--resume"},
 		{"bad games", []string{"--players", "easy,medium", "--games", "0"}, 2, "--games"},

@@ -41,7 +41,7 @@ func render(w io.Writer, res *match.Result) error {
 		t := newTable(w)
 		t.Header("Player", "Elo", "± 95%", "Games", "Points")
 		for _, r := range res.Ratings {
-			if err := t.Append(r.Player, elo(r.Elo), elo(1.96*r.StdErr), strconv.Itoa(r.Games), fmt.Sprintf("%.1f", r.Points)); err != nil {
+			if err := t.Append(r.Player, elo(r.Elo), fmt.Sprintf("%.1f", 1.96*float64(r.StdErr)), strconv.Itoa(r.Games), fmt.Sprintf("%.1f", r.Points)); err != nil {
 				return err
 			}
 		}

@@ -130,7 +130,8 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 		cfg.SPRT = &t
 	}
 	if a := c.String("anchor"); a != "" {
-		name, elo, ok := strings.Cut(a, "=")
+		k := strings.LastIndex(a, "=") // player specs contain '=' too
+		name, elo, ok := a[:max(k, 0)], a[k+1:], k >= 0
 		x, err := strconv.ParseFloat(elo, 64)
 		cfg.Anchor = -1
 		for i, p := range cfg.Players {

@@ -39,11 +39,13 @@ type enginePlayer struct {
 // engineRandomStream is the PCG stream engine.PlayerSpec.New uses ("rafle").
 const engineRandomStream = 0x7261666c65
 
+// Reset clears the search tables and reseeds the random moves, as for a new player.
 func (e *enginePlayer) Reset(seed int64) {
 	e.sp.Reset()
 	e.rng = rand.New(rand.NewPCG(uint64(seed), engineRandomStream))
 }
 
+// Choose plays a random move with the spec's probability, and otherwise searches.
 func (e *enginePlayer) Choose(ctx context.Context, g *engine.Game) (engine.Move, error) {
 	legal := g.Legal()
 	if len(legal) == 0 {
