@@ -73,8 +73,8 @@ func (v *Variant) Paths(p *Position, m Move) [][]Square {
 
 // separators returns the quiet and capture separators of the variant's notation.
 func (v *Variant) separators() (quiet, capture string) {
-	if v.Algebraic {
-		return "-", ":"
+	if v.CaptureSep != 0 {
+		return "-", string(rune(v.CaptureSep))
 	}
 	return "-", "x"
 }

@@ -49,6 +49,29 @@ type CaptureSummary struct {
 // Precedence is free choice among captures.
 type Precedence func(CaptureSummary) uint64
 
+// KingFirst: when a king can capture, a king must capture; otherwise free choice (czech).
+func KingFirst(s CaptureSummary) uint64 {
+	if s.King {
+		return 1
+	}
+	return 0
+}
+
+// MostPiecesThenKings: the most pieces, then among those the most kings (spanish).
+func MostPiecesThenKings(s CaptureSummary) uint64 { return uint64(s.Pieces)<<32 | uint64(s.Kings) }
+
+// ItalianPrecedence ranks captures by the Italian rules (FID regolamento, art. 6): the most
+// pieces; then a capture by a king rather than by a man; then the most kings; then the
+// sequence that meets the kings first (compared capture by capture).
+func ItalianPrecedence(s CaptureSummary) uint64 {
+	king := uint64(0)
+	if s.King {
+		king = 1
+	}
+	first := uint64(bits.Reverse32(uint32(s.Order))) // earlier kings give a larger number
+	return uint64(s.Pieces)<<48 | king<<40 | uint64(s.Kings)<<32 | first
+}
+
 // MostPieces is the majority rule: the sequence that captures the largest number of pieces,
 // men and kings counting the same (international art. 4.13, brazilian, canadian).
 func MostPieces(s CaptureSummary) uint64 { return uint64(s.Pieces) }
@@ -103,8 +126,11 @@ type Rules struct {
 	// Mirrored boards have square 1 in the top-left corner (italian, spanish): White's
 	// lower-left corner is not a playing square.
 	Mirrored bool
-	// Algebraic notation (c3-d4, c3:e5) instead of PDN square numbers.
+	// Algebraic notation (c3-d4) instead of PDN square numbers.
 	Algebraic bool
+	// CaptureSep separates the squares of a capture in notation; 0 means 'x'. Russian uses
+	// ':' (PDN 3.0, GameType table). Every separator is accepted on input.
+	CaptureSep byte
 	// ShortKings move and capture one square at a time; otherwise kings fly.
 	ShortKings bool
 	// MenCaptureForwardOnly: men capture forward only; otherwise forward and backward.

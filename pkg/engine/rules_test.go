@@ -51,17 +51,17 @@ func TestRulesMoves(t *testing.T) {
 		{
 			rule: "capture is compulsory",
 			fen:  "B:W18:B14",
-			want: map[string][]string{"english": {"14x23"}, "russian": {"c5:e3"}, "brazilian": {"c5:e3"}},
+			want: map[string][]string{"english": {"14x23"}, "russian": {"c5:e3"}, "brazilian": {"c5xe3"}},
 		},
 		{
 			rule: "a multi-capture must be completed",
 			fen:  "B:W18,27:B14",
-			want: map[string][]string{"english": {"14x32"}, "russian": {"c5:g1"}, "brazilian": {"c5:g1"}},
+			want: map[string][]string{"english": {"14x32"}, "russian": {"c5:g1"}, "brazilian": {"c5xg1"}},
 		},
 		{
 			rule: "men capture forward only in english, also backward elsewhere",
 			fen:  "W:W18:B22",
-			want: map[string][]string{"english": {"18-14", "18-15"}, "russian": {"d4:b2"}, "brazilian": {"d4:b2"}},
+			want: map[string][]string{"english": {"18-14", "18-15"}, "russian": {"d4:b2"}, "brazilian": {"d4xb2"}},
 		},
 		{
 			rule: "men move forward only",
@@ -79,7 +79,7 @@ func TestRulesMoves(t *testing.T) {
 		{
 			rule: "free choice among captures (english, russian), majority rule (brazilian)",
 			fen:  "B:W16,18,27:B11,14",
-			want: map[string][]string{"english": {"11x20", "14x32"}, "russian": {"c5:g1", "f6:h4"}, "brazilian": {"c5:g1"}},
+			want: map[string][]string{"english": {"11x20", "14x32"}, "russian": {"c5:g1", "f6:h4"}, "brazilian": {"c5xg1"}},
 		},
 		{
 			// f6 takes e7 and reaches d8: english stops there crowned; russian is crowned and
@@ -87,14 +87,14 @@ func TestRulesMoves(t *testing.T) {
 			// a man would, to b6, and stays a man.
 			rule: "promotion during a capture",
 			fen:  "W:W11:B6,7",
-			want: map[string][]string{"english": {"11x2"}, "russian": {"f6:a5", "f6:b6"}, "brazilian": {"f6:b6"}},
+			want: map[string][]string{"english": {"11x2"}, "russian": {"f6:a5", "f6:b6"}, "brazilian": {"f6xb6"}},
 		},
 		{
 			// The king on a1 takes c3 and may stop on d4 ... h8, but only from e5 can it go on
 			// (over d6 to c7 or b8): the sequence must be completed, so it lands on e5.
 			rule: "a flying king must land where it can capture again",
 			fen:  "W:WK29:B22,10",
-			want: map[string][]string{"russian": {"a1:b8", "a1:c7"}, "brazilian": {"a1:b8", "a1:c7"}},
+			want: map[string][]string{"russian": {"a1:b8", "a1:c7"}, "brazilian": {"a1xb8", "a1xc7"}},
 		},
 	}
 	for _, tc := range cases {

@@ -9,6 +9,10 @@ import (
 
 // The built-in variants follow ../shared/RULES.md (written from the source texts in
 // seeds/); where it is silent they follow the official rules of the variant, as noted.
+// Pool, czech, spanish, italian and thai are not in RULES.md: their move rules follow the
+// rule points of reference/PERFT.md (proved by the published perft counts) and the PDN 3.0
+// GameType table; their draw rules are only threefold repetition (decision: their
+// federations' move counters are not applied yet).
 var builtin = []Rules{
 	{
 		// English draughts / American checkers (RULES.md, seeds 001 and 003).
@@ -51,14 +55,15 @@ var builtin = []Rules{
 	},
 	{
 		// Russian draughts, shashki (RULES.md, seed 004).
-		Name:      "russian",
-		Aliases:   []string{"shashki", "ru"},
-		GameType:  25,
-		Width:     8,
-		Height:    8,
-		Rows:      3,
-		Algebraic: true,
-		Promotion: PromoteAndContinue,
+		Name:       "russian",
+		Aliases:    []string{"shashki", "ru"},
+		GameType:   25,
+		Width:      8,
+		Height:     8,
+		Rows:       3,
+		Algebraic:  true,
+		CaptureSep: ':', // PDN 3.0 GameType table: ':' for russian
+		Promotion:  PromoteAndContinue,
 		Draw: DrawRules{
 			Repetition: 3,
 			Endgames: []EndgameRule{{
@@ -92,6 +97,84 @@ var builtin = []Rules{
 		},
 		// Both lists are published (dctl); rafle's default is keep, as for russian.
 		PerftDuplicates: Keep,
+	},
+	{
+		// American pool checkers: PDN GameType 23 ("23,B,8,8,N1,0": Black first, numbered as
+		// english). Men capture backward, kings fly, free choice, and a man that passes the
+		// crown row during a capture stays a man (reference/PERFT.md, rule points 2-4).
+		Name:            "pool",
+		Aliases:         []string{"american-pool"},
+		GameType:        23,
+		Width:           8,
+		Height:          8,
+		Rows:            3,
+		FirstMover:      Black,
+		Draw:            DrawRules{Repetition: 3},
+		PerftDuplicates: Keep, // both lists are published (dctl); keep as for russian
+	},
+	{
+		// Czech draughts: GameType 29 ("29,W,8,8,A0,0"). Men capture forward only, kings fly,
+		// and when a king can capture a king must (reference/PERFT.md, rule point 4).
+		Name:                  "czech",
+		GameType:              29,
+		Width:                 8,
+		Height:                8,
+		Rows:                  3,
+		Algebraic:             true,
+		MenCaptureForwardOnly: true,
+		Precedence:            KingFirst,
+		Draw:                  DrawRules{Repetition: 3},
+		PerftDuplicates:       Keep,
+	},
+	{
+		// Spanish draughts: GameType 24, on the mirrored board numbered 1=a8 ... 32=h1 with
+		// White on 21-32 (reference/PERFT.md; the perft suites use it). Men capture forward
+		// only, kings fly; the most pieces, then the most kings.
+		Name:                  "spanish",
+		GameType:              24,
+		Width:                 8,
+		Height:                8,
+		Rows:                  3,
+		Mirrored:              true,
+		MenCaptureForwardOnly: true,
+		Precedence:            MostPiecesThenKings,
+		Draw:                  DrawRules{Repetition: 3},
+		PerftDuplicates:       Keep,
+	},
+	{
+		// Italian draughts: GameType 22 ("22,W,8,8,N2,1"), mirrored board. Men move and
+		// capture forward only and may not capture kings; kings are short; a man that reaches
+		// the far row is crowned and the move ends; the Italian precedence rules.
+		Name:                  "italian",
+		GameType:              22,
+		Width:                 8,
+		Height:                8,
+		Rows:                  3,
+		Mirrored:              true,
+		ShortKings:            true,
+		MenCaptureForwardOnly: true,
+		MenCannotCaptureKings: true,
+		Promotion:             PromoteAndStop,
+		Precedence:            ItalianPrecedence,
+		Draw:                  DrawRules{Repetition: 3},
+		PerftDuplicates:       Keep,
+	},
+	{
+		// Thai draughts (mak-hos): GameType 31 ("31,B,8,8,N2,0": Black first), eight men each
+		// on two rows. Men capture forward only; kings fly but land right behind the piece
+		// they take; each captured piece is removed at once (reference/PERFT.md, rule point 1).
+		Name:                  "thai",
+		Aliases:               []string{"makhos"},
+		GameType:              31,
+		Width:                 8,
+		Height:                8,
+		Rows:                  2,
+		FirstMover:            Black,
+		MenCaptureForwardOnly: true,
+		RemoveAtOnce:          true,
+		LandRightBehind:       true,
+		Draw:                  DrawRules{Repetition: 3},
+		PerftDuplicates:       Keep,
 	},
 }
 
