@@ -9,13 +9,60 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/rafle/rafle/benchmarks/bench"
 	"github.com/rafle/rafle/benchmarks/compare"
 )
+
+// cmdHistory records results of older revisions in benchmarks/history: each revision is
+// built as compare builds its base (the current benchmarks over the revision's packages)
+// and runs the suite.
+func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("history", stderr)
+	revs := fs.String("revs", "", "comma-separated `REV`isions, oldest first")
+	short := fs.Bool("short", false, "short workloads and set")
+	reps := fs.Int("reps", 5, "repetitions per benchmark")
+	sel := fs.String("bench", "", "comma-separated benchmark names or prefixes")
+	corpus := fs.String("corpus", "auto", "PDN corpus `DIR`")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *revs == "" {
+		return fmt.Errorf("%w: --revs is required", errUsage)
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	for _, rev := range splitList(*revs) {
+		fmt.Fprintf(stderr, "%s: building...\n", rev)
+		b, err := compare.Build(ctx, root, rev, io.Discard)
+		if err != nil {
+			return err
+		}
+		label := b.BaseCommit[:12]
+		if b.Reduced {
+			label += "-notune"
+		}
+		runArgs := []string{"run", "--commit", label, "--reps", strconv.Itoa(*reps), "--bench", *sel,
+			"--corpus", corpusDir(root, *corpus), "--history", "--quiet"}
+		if *short {
+			runArgs = append(runArgs, "--short")
+		}
+		fmt.Fprintf(stderr, "%s: running...\n", rev)
+		cmd := exec.CommandContext(ctx, b.Base, runArgs...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = root, stdout, stderr
+		err = cmd.Run()
+		b.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", rev, err)
+		}
+	}
+	return nil
+}
 
 // repoRoot returns the directory holding go.mod, from the working directory up.
 func repoRoot() (string, error) {
@@ -78,6 +125,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	corpus := fs.String("corpus", "auto", "PDN corpus `DIR` (auto: ../shared/pdn/corpus from the repository root)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	label := fs.String("commit", "", "commit `LABEL` of the result (default: HEAD, with -dirty for changes)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -96,7 +144,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	res := bench.NewResult(commit(root), *short, *reps)
+	if *label == "" {
+		*label = commit(root)
+	}
+	res := bench.NewResult(*label, *short, *reps)
 	cfg := bench.Config{Short: *short, CorpusDir: corpusDir(root, *corpus)}
 	opt := bench.RunOptions{Reps: *reps, Slowdown: slow}
 	if !*quiet {
@@ -349,13 +400,16 @@ func writeHistoryTable(w io.Writer, rs []*bench.Result) error {
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "benchmark\t")
+	fmt.Fprint(tw, "benchmark (median per CPU second)\t")
 	for _, r := range rs {
-		c := r.Commit
+		c := strings.TrimSuffix(r.Commit, "-notune")
+		if len(c) > 7 {
+			c = c[:7]
+		}
 		if r.Short {
 			c += " (short)"
 		}
-		fmt.Fprintf(tw, "%s %s\t", c, r.Date.Format(time.DateOnly))
+		fmt.Fprintf(tw, "%s\t", c)
 	}
 	fmt.Fprintln(tw)
 	for _, n := range names {
@@ -364,7 +418,7 @@ func writeHistoryTable(w io.Writer, rs []*bench.Result) error {
 			cell := "-"
 			for _, f := range r.Figures {
 				if f.Name == n && f.Median > 0 {
-					cell = fmt.Sprintf("%s %s", si(f.Median), f.Unit)
+					cell = si(f.Median)
 				}
 			}
 			fmt.Fprintf(tw, "%s\t", cell)

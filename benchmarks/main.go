@@ -7,6 +7,7 @@
 //	go run ./benchmarks signature [--check | --update]
 //	go run ./benchmarks compare [--base HEAD~1] [--short] [--rounds N] [--threshold 0.10]
 //	go run ./benchmarks plot [--out benchmarks/history/history.svg]
+//	go run ./benchmarks history --revs REV,REV,...
 //	go run ./benchmarks list
 package main
 
@@ -40,6 +41,7 @@ commands:
   signature  print, --check or --update the bench signatures (benchmarks/signatures.json)
   compare    compare the working tree with --base REV, interleaved, as a regression gate
   plot       plot benchmarks/history/*.json as SVG and print the history table
+  history    record results of older revisions (--revs A,B,C) in benchmarks/history
   list       list the benchmarks and their workloads
 
 "go run ./benchmarks <command> -h" shows the flags of a command.
@@ -54,7 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	commands := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
 		"run": cmdRun, "signature": cmdSignature, "compare": cmdCompare, "plot": cmdPlot,
-		"list": cmdList, "exec": cmdExec,
+		"list": cmdList, "exec": cmdExec, "history": cmdHistory,
 	}
 	fn, ok := commands[cmd]
 	if cmd == "help" {
