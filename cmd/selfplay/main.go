@@ -58,7 +58,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Usage: "play matches between computer players and rate them",
 		UsageText: "selfplay --variant V --players P1,P2[,...] --games N [--concurrency N] [--seed S]\n" +
 			"       [--pdn FILE] [--resume] [--max-plies N] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]\n" +
-			"       [--openings FILE | --opening-set 2move|3move | --random-plies K] [--anchor NAME=ELO] [--json]",
+			"       [--openings FILE | --opening-set 2move|3move | --book FILE [--book-mode weighted|all] [--book-depth K]\n" +
+			"        | --random-plies K] [--anchor NAME=ELO] [--json]",
 		Description: "Every pairing of players plays the openings in pairs, the second game with colours\n" +
 			"reversed. Players are levels (easy, medium, hard) or search specs such as\n" +
 			"depth=6:weights=w.json (see engine.ParsePlayer). Games end by the variant's rules or\n" +
@@ -91,6 +92,9 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "sprt", Usage: "stop when the SPRT decides, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05 (two players)"},
 		&cli.StringFlag{Name: "openings", Usage: "start positions: `FILE` of FENs, PDN games, ballot lines (id<TAB>moves<TAB>name) or pydraughts ballot JSON"},
 		&cli.StringFlag{Name: "opening-set", Usage: "shipped opening set: 2move or 3move (english; default 3move)"},
+		&cli.StringFlag{Name: "book", Usage: "start from the lines of an opening book `FILE` (pdn book --format json)"},
+		&cli.StringFlag{Name: "book-mode", Value: "weighted", Usage: "--book: weighted (random lines, weighted by games, from the seed) or all (every line)"},
+		&cli.IntFlag{Name: "book-depth", Value: 8, Usage: "--book: plies of book moves per line (fewer where the book ends)"},
 		&cli.IntFlag{Name: "random-plies", Value: 4, Usage: "for variants without a shipped set: openings of this many random plies, kept when a shallow search finds them balanced"},
 		&cli.StringFlag{Name: "anchor", Usage: "rating anchor NAME=ELO for three or more players (default: the first player at 0)"},
 		&cli.StringFlag{Name: "event", Value: "rafle selfplay", Usage: "PDN Event tag"},

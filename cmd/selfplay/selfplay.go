@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rafle/rafle/corpus"
+	"github.com/rafle/rafle/pkg/book"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
 	"github.com/rafle/rafle/pkg/stats"
@@ -185,6 +186,12 @@ func readOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 	if file != "" && set != "" {
 		return "", usagef("--openings and --opening-set exclude each other")
 	}
+	if c.String("book") != "" {
+		if file != "" || set != "" {
+			return "", usagef("--book excludes --openings and --opening-set")
+		}
+		return readBookOpenings(c, cfg)
+	}
 	if c.Int("random-plies") < 0 {
 		return "", usagef("--random-plies %d: must not be negative", c.Int("random-plies"))
 	}
@@ -213,6 +220,51 @@ func readOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 	var err error
 	cfg.Openings, err = match.RandomOpenings(v, k, n, cfg.Seed, match.SearchBalanced(v, balanceDepth, balanceMargin))
 	return fmt.Sprintf("%d random of %d plies, balanced at depth %d within %d", len(cfg.Openings), k, balanceDepth, balanceMargin), err
+}
+
+// readBookOpenings fills cfg.Openings with lines of the --book file: every line to
+// --book-depth (all), or one random line per game pair, weighted by games (weighted).
+func readBookOpenings(c *cli.Context, cfg *match.Config) (string, error) {
+	path, mode, depth := c.String("book"), c.String("book-mode"), c.Int("book-depth")
+	if depth < 1 {
+		return "", usagef("--book-depth %d: must be at least 1", depth)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := book.ReadJSON(f, path)
+	if err != nil {
+		return "", err
+	}
+	if b.Variant != cfg.Variant {
+		return "", usagef("--book %s is a %s book, not %s", path, b.Variant.Name, cfg.Variant.Name)
+	}
+	var lines []book.Line
+	switch mode {
+	case "all":
+		lines = b.Lines(depth)
+	case "weighted":
+		lines = b.RandomLines(min((cfg.Games+1)/2, maxRandomOpenings), depth, cfg.Seed)
+	default:
+		return "", usagef("--book-mode %q: want weighted or all", mode)
+	}
+	for _, l := range lines {
+		g := engine.NewGame(cfg.Variant, b.Root)
+		for _, m := range l.Moves {
+			if err := g.Play(m); err != nil {
+				return "", fmt.Errorf("%s: line %s: %w", path, l.Text, err)
+			}
+		}
+		if !g.Outcome().Over {
+			cfg.Openings = append(cfg.Openings, match.Opening{Name: "book: " + l.Text, Root: b.Root, Moves: l.Moves})
+		}
+	}
+	if len(cfg.Openings) == 0 {
+		return "", fmt.Errorf("--book %s: %w", path, match.ErrNoOpenings)
+	}
+	return fmt.Sprintf("%s, %s lines to %d plies (%d)", path, mode, depth, len(cfg.Openings)), nil
 }
 
 // progressBar returns a progress bar on stderr when it is a terminal, and nil otherwise.
