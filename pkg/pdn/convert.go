@@ -97,13 +97,9 @@ func rewrite(res *Replayed, notation, captures string) {
 			for _, s := range path {
 				m.Squares = append(m.Squares, pdnSquare(v, s, alg))
 			}
-			switch {
-			case !r.Move.IsCapture():
-				m.Sep = '-'
-			case alg && v.Algebraic:
-				m.Sep = ':'
-			default:
-				m.Sep = 'x'
+			m.Sep = '-'
+			if r.Move.IsCapture() {
+				m.Sep = captureSep(v, alg)
 			}
 			m.Text = moveTextOf(m.Squares, m.Sep)
 		}
@@ -129,6 +125,15 @@ func movePath(v *engine.Variant, p *engine.Position, m engine.Move, full bool, b
 		}
 	}
 	return []engine.Square{v.Square(m.From), v.Square(m.To)}, buf
+}
+
+// captureSep is the capture separator: the variant's own (':' for
+// russian) in its own notation, else 'x'.
+func captureSep(v *engine.Variant, alg bool) Sep {
+	if alg == v.Algebraic && (v.CaptureSep == ':' || v.CaptureSep == 'x') {
+		return Sep(v.CaptureSep)
+	}
+	return 'x'
 }
 
 func moveTextOf(sq []Square, sep Sep) string {
@@ -328,10 +333,7 @@ func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error
 				}
 				sep := Sep('-')
 				if r.Move.IsCapture() {
-					sep = 'x'
-					if alg && v.Algebraic {
-						sep = ':'
-					}
+					sep = captureSep(v, alg)
 				}
 				move = moveTextOf(sq, sep)
 			} else {
