@@ -266,7 +266,7 @@ func (w *Weights) Save(out io.Writer) error {
 // Check returns an error naming every feature of v that w lacks and every name in w that is
 // not a feature of v, or when w is for another variant.
 func (w *Weights) Check(v *Variant) error {
-	if w.Variant != "" {
+	if w.Variant != "" && !strings.EqualFold(w.Variant, v.Name) {
 		if wv, err := Lookup(w.Variant); err != nil || wv != v {
 			return fmt.Errorf("engine: weights are for variant %q, not %s", w.Variant, v.Name)
 		}
@@ -323,8 +323,8 @@ func LoadWeights(r io.Reader, v *Variant) (*Weights, error) {
 var weightFiles embed.FS
 
 // DefaultWeights returns a fresh copy of v's built-in weights, from the embedded file
-// weights/<variant>.json; a variant without a file gets generic weights (a king worth three
-// men when kings fly, one and a half otherwise).
+// weights/<variant>.json; a variant without a file gets generic weights (those of russian
+// when kings fly, of english otherwise).
 func DefaultWeights(v *Variant) *Weights {
 	if f, err := weightFiles.Open("weights/" + v.Name + ".json"); err == nil {
 		defer f.Close()
@@ -334,13 +334,16 @@ func DefaultWeights(v *Variant) *Weights {
 		}
 		return w
 	}
+	// the values of russian (flying kings) and english (short kings), tuned by hand
 	w := &Weights{Variant: v.Name, Values: map[string]float64{
-		"man": 100, "king": 300, "advance": 1, "back_rank": 5, "centre": 3,
-		"mobility": 1, "king_mobility": 1, "runaway": 30, "tempo": 0, "king_diagonal": 10,
+		"man": 100, "king": 250, "advance": 2, "back_rank": 6, "centre": 5,
+		"mobility": 5, "king_mobility": 1, "runaway": 30, "tempo": 0, "king_diagonal": 15,
 	}}
 	if v.ShortKings {
-		w.Values["king"] = 150
-		delete(w.Values, "king_diagonal")
+		w.Values = map[string]float64{
+			"man": 100, "king": 150, "advance": 0, "back_rank": 12, "centre": 3,
+			"mobility": 4, "king_mobility": 2, "runaway": 25, "tempo": 0,
+		}
 	}
 	return w
 }

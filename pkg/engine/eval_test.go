@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -223,5 +224,25 @@ func BenchmarkEvaluate(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestDefaultWeightsCustomVariant: a variant without a weights file gets generic weights
+// that fit it, and can be searched.
+func TestDefaultWeightsCustomVariant(t *testing.T) {
+	for _, short := range []bool{false, true} {
+		v, err := engine.NewVariant(engine.Rules{Name: "mini", Width: 6, Height: 6, Rows: 2, ShortKings: short})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := engine.DefaultWeights(v)
+		if err := w.Check(v); err != nil {
+			t.Fatalf("short kings %v: %v", short, err)
+		}
+		g := engine.NewGame(v, v.Start())
+		r := engine.NewSearcher(v, w, 1).Search(context.Background(), g, engine.Limits{Depth: 4})
+		if r.Depth != 4 || len(r.PV) == 0 {
+			t.Errorf("short kings %v: search of a custom variant: %+v", short, r)
+		}
 	}
 }
