@@ -106,6 +106,8 @@ type Searcher struct {
 	rootBest  Move
 	rootScore int
 	rootFound bool
+	rootHint  Move // the best move of the last completed iteration, searched first
+	hasHint   bool
 }
 
 // NewSearcher returns a searcher for v using weights w (DefaultWeights(v) when nil) and a
@@ -289,12 +291,13 @@ func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult
 	if maxDepth <= 0 || maxDepth > MaxDepth {
 		maxDepth = MaxDepth
 	}
+	s.hasHint = false
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.rootFound = false
 		score := s.search(&root, depth, 0, -infinity, infinity, ds, 0)
 		if s.stopped {
 			if s.rootFound && depth > 1 {
-				// the first root move searched is the previous best (the table's move),
+				// the first root move searched is the previous best (rootHint),
 				// so a move that beat it in the unfinished iteration is better still
 				res.Move, res.Score = s.rootBest, s.rootScore
 				if len(res.PV) == 0 || res.PV[0] != res.Move {
@@ -310,6 +313,7 @@ func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult
 		res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
 		if len(res.PV) > 0 {
 			res.Move = res.PV[0]
+			s.rootHint, s.hasHint = res.Move, true
 		}
 		if score > MateScore-MaxPly || score < -(MateScore-MaxPly) {
 			if MateScore-abs(score) <= depth {
@@ -435,6 +439,9 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 		}
 	}
 
+	if ply == 0 && s.hasHint {
+		ttMove, hasTT = s.rootHint, true
+	}
 	s.order(p, moves, ply, ttMove, hasTT)
 	best, bestMove := -infinity, moves[0]
 	alpha0 := alpha
