@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rafle/rafle/pkg/engine"
 )
 
 func TestSelect(t *testing.T) {
@@ -22,13 +24,21 @@ func TestSelect(t *testing.T) {
 		patterns []string
 		want     string
 	}{
-		{false, []string{"perft"}, "perft/english perft/international perft/russian perft/brazilian"},
 		{false, []string{"search/english", "pdn/read"}, "pdn/read search/english"},
-		{false, []string{"perft-hash/*n"}, "perft-hash/russian perft-hash/brazilian"},
+		{false, []string{"perft-hash/[eb]*"}, "perft-hash/english perft-hash/brazilian"},
 		{false, []string{"perf"}, ""}, // a prefix must end at a slash
 	} {
 		if got := names(Select(tc.short, tc.patterns...)); got != tc.want {
 			t.Errorf("Select(%v, %q) = %q, want %q", tc.short, tc.patterns, got, tc.want)
+		}
+	}
+	perft := Select(false, "perft")
+	if len(perft) != len(engine.Variants()) {
+		t.Errorf("Select(false, \"perft\") has %d benchmarks, want one per variant (%d)", len(perft), len(engine.Variants()))
+	}
+	for _, b := range perft {
+		if !strings.HasPrefix(b.Name, "perft/") {
+			t.Errorf("Select(false, \"perft\") has %s", b.Name)
 		}
 	}
 	all, short := Select(false), Select(true)

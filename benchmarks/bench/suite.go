@@ -61,28 +61,36 @@ var (
 	}
 )
 
+// autoDepth returns the perft depth of a variant without an entry in perftDepth: the
+// smallest depth whose leaf count from the start position reaches leaves (at most 12).
+// Leaf counts do not depend on the machine, so the workload stays fixed.
+func autoDepth(v *engine.Variant, leaves uint64) int {
+	d := 1
+	for ; d < 12; d++ {
+		n, err := v.Perft(context.Background(), v.Start(), d, engine.PerftOptions{Duplicates: v.PerftDuplicates, HashMB: 16})
+		if err != nil || n >= leaves {
+			break
+		}
+	}
+	return d
+}
+
 // Suite returns every benchmark, in report order.
 func Suite() []Benchmark {
 	var bs []Benchmark
 	for _, v := range engine.Variants() {
-		d, ok := perftDepth[v.Name]
-		if !ok {
-			d = [2]int{7, 6}
-		}
+		d := perftDepth[v.Name]
 		bs = append(bs, Benchmark{
 			Name: "perft/" + v.Name, Unit: "leaves/s", Short: v.Name == "english" || v.Name == "international",
-			Doc:   fmt.Sprintf("perft of the start position to depth %d (short %d), bulk counting, 1 thread, no hash", d[0], d[1]),
+			Doc:   fmt.Sprintf("perft of the start position to %s, bulk counting, 1 thread, no hash", depthDoc(d, 0)),
 			Setup: perftSetup(v, d, 0),
 		})
 	}
 	for _, v := range engine.Variants() {
-		d, ok := perftHashDepth[v.Name]
-		if !ok {
-			d = [2]int{8, 7}
-		}
+		d := perftHashDepth[v.Name]
 		bs = append(bs, Benchmark{
 			Name: "perft-hash/" + v.Name, Unit: "leaves/s", Short: v.Name == "international",
-			Doc:   fmt.Sprintf("perft of the start position to depth %d (short %d), bulk counting, 1 thread, %d MiB hash", d[0], d[1], perftHashMB),
+			Doc:   fmt.Sprintf("perft of the start position to %s, bulk counting, 1 thread, %d MiB hash", depthDoc(d, 1), perftHashMB),
 			Setup: perftSetup(v, d, perftHashMB),
 		})
 	}
@@ -135,11 +143,35 @@ func Select(short bool, patterns ...string) []Benchmark {
 
 const perftHashMB = 32
 
+// depthDoc describes perft depths d, or the automatic depth (plus extra) when d is zero.
+func depthDoc(d [2]int, extra int) string {
+	if d[0] == 0 {
+		plus := ""
+		if extra > 0 {
+			plus = fmt.Sprintf(" plus %d", extra)
+		}
+		return "the smallest depth with 15M leaves (short 4M)" + plus
+	}
+	return fmt.Sprintf("depth %d (short %d)", d[0], d[1])
+}
+
+// perftSetup returns the setup of a perft benchmark to depths (full, short); zero depths
+// are chosen by autoDepth (plus one with a hash table).
 func perftSetup(v *engine.Variant, depths [2]int, hashMB int) func(Config) (Workload, error) {
 	return func(cfg Config) (Workload, error) {
 		depth := depths[0]
 		if cfg.Short {
 			depth = depths[1]
+		}
+		if depth == 0 {
+			leaves := uint64(15e6)
+			if cfg.Short {
+				leaves = 4e6
+			}
+			depth = autoDepth(v, leaves)
+			if hashMB > 0 {
+				depth++
+			}
 		}
 		opt := engine.PerftOptions{Duplicates: v.PerftDuplicates, Threads: 1, HashMB: hashMB}
 		return func(ctx context.Context) (float64, error) {

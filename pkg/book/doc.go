@@ -58,5 +58,7 @@
 //
 // WritePDN writes the book as a single PDN game: the main line follows the
 // most played move of each position, every other book move is a variation,
-// and a comment after each move gives its games, W/D/L and score.
+// and a comment after each move gives its games, W/D/L and score. A position
+// reached by several move orders is written once, under its shortest line; the
+// other lines end with a "transposes to ..." comment.
 package book

@@ -14,8 +14,10 @@ import (
 // a variation. Each move is followed by a comment with its statistics, such as
 // "1234 games +400 =700 -134 60.1%" (games, then wins, draws and losses of the side
 // that plays it, then its score) and "eval +0.12" when known. Lines stop at MaxPly
-// plies, at positions without book moves, and where a line would repeat a position.
-// A position reached by several move orders is written under each of them.
+// plies and at positions without book moves. A position reached by several move orders
+// is written out once, under its shortest line (the main line first among equals);
+// the other lines end with a comment such as "transposes to 1. 11-15 23-19 2. 8-11", so
+// the game's size follows the book's, not the number of move orders.
 func (b *Book) PDN() *pdn.Game {
 	v := b.Variant
 	g := &pdn.Game{Result: "*"}
@@ -32,35 +34,87 @@ func (b *Book) PDN() *pdn.Game {
 	if depth <= 0 {
 		depth = DefaultMaxPly
 	}
-	onPath := map[uint64]bool{}
+	// Owners: a breadth-first search gives each position the first edge that reaches it.
+	type edge struct {
+		from uint64
+		move engine.Move
+		ply  int
+	}
+	owner := map[uint64]edge{b.Root.Hash: {}}
+	queue := []engine.Position{b.Root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		e := b.Lookup(&p)
+		if e == nil || owner[p.Hash].ply >= depth {
+			continue
+		}
+		moves, _ := b.bookMoves(e)
+		for _, m := range moves {
+			c := p.Play(m)
+			if _, ok := owner[c.Hash]; !ok {
+				owner[c.Hash] = edge{from: p.Hash, move: m, ply: owner[p.Hash].ply + 1}
+				queue = append(queue, c)
+			}
+		}
+	}
+	// ownerLine writes the owner line of the position with hash h.
+	ownerLine := func(h uint64) string {
+		var edges []edge
+		for h != b.Root.Hash {
+			o := owner[h]
+			edges = append(edges, o)
+			h = o.from
+		}
+		var parts []string
+		p := b.Root
+		for i := len(edges) - 1; i >= 0; i-- {
+			m := b.pdnMove(&p, edges[i].move, len(parts))
+			switch {
+			case !m.Continuation:
+				parts = append(parts, strconv.Itoa(m.Number)+". "+m.Text)
+			case len(parts) == 0:
+				parts = append(parts, strconv.Itoa(m.Number)+"... "+m.Text)
+			default:
+				parts = append(parts, m.Text)
+			}
+			p = p.Play(edges[i].move)
+		}
+		return strings.Join(parts, " ")
+	}
 	var line func(p engine.Position, ply int) []pdn.Node
 	line = func(p engine.Position, ply int) []pdn.Node {
 		e := b.Lookup(&p)
-		if e == nil || ply >= depth || onPath[p.Hash] {
+		if e == nil || ply >= depth {
 			return nil
 		}
 		moves, _ := b.bookMoves(e)
-		if len(moves) == 0 {
-			return nil
-		}
-		onPath[p.Hash] = true
-		defer delete(onPath, p.Hash)
 		// moves[0] and its comment, then each alternative as a variation, then the rest
 		// of the main line.
-		var out []pdn.Node
+		var out, mainRest []pdn.Node
 		for i, m := range moves {
 			nodes := []pdn.Node{{Kind: pdn.MoveNode, Move: b.pdnMove(&p, m, ply)}}
-			if c := b.comment(e, m); c != "" {
-				nodes = append(nodes, pdn.Node{Kind: pdn.CommentNode, Text: c})
+			c := p.Play(m)
+			comment := b.comment(e, m)
+			var rest []pdn.Node
+			if o, ok := owner[c.Hash]; ok && o.from == p.Hash && o.move == m && o.ply == ply+1 {
+				rest = line(c, ply+1)
+			} else if ce := b.Lookup(&c); ce != nil && ply+1 < depth {
+				if cm, _ := b.bookMoves(ce); len(cm) > 0 {
+					comment = strings.TrimSpace(comment + "; transposes to " + ownerLine(c.Hash))
+				}
+			}
+			if comment != "" {
+				nodes = append(nodes, pdn.Node{Kind: pdn.CommentNode, Text: comment})
 			}
 			if i == 0 {
-				out = append(out, nodes...)
+				out, mainRest = append(out, nodes...), rest
 				continue
 			}
-			nodes = append(nodes, line(p.Play(m), ply+1)...)
+			nodes = append(nodes, rest...)
 			out = append(out, pdn.Node{Kind: pdn.VariationNode, Variation: nodes})
 		}
-		return append(out, line(p.Play(moves[0]), ply+1)...)
+		return append(out, mainRest...)
 	}
 	g.Moves = line(b.Root, 0)
 	return g

@@ -1,8 +1,9 @@
 // Package pdn reads and writes PDN (Portable Draughts Notation), the
-// game-record format for draughts and checkers, at the syntax level: it
-// knows tags, moves as lists of squares, comments, variations and results,
-// but not the rules of any variant. Checking moves against the rules
-// (replay) belongs to the engine layer.
+// game-record format for draughts and checkers. The reader and writer work
+// at the syntax level: they know tags, moves as lists of squares,
+// comments, variations and results, but not the rules of any variant.
+// Replay (replay.go) and the conversions built on it (convert.go) are the
+// only parts that use pkg/engine.
 //
 // # Format
 //
@@ -51,6 +52,35 @@
 // it could be read with the error, and the next call reads the next game.
 // Errors are *SyntaxError values (or *GameError wrapping one) that unwrap
 // to the Err* sentinels.
+//
+// # Replay
+//
+// Replay plays a game's moves with pkg/engine. The variant is the GameType
+// tag's; without one, a default variant given by the caller when the
+// squares fit its board; else it is inferred: square numbers above 32 mean
+// international, algebraic squares russian, anything else english. A
+// GameType the engine does not play is a warning, not an error. The FEN
+// tag, if any, is the start position. A move written by its two end
+// squares is resolved to the legal move joining them; a full path must be
+// one of the move's paths. The first main-line move that is illegal,
+// ambiguous (candidates listed) or names a square not on the board ends
+// the replay with a *ReplayError holding the position in the input, the
+// move number, the move and the FEN before it; the game itself is left as
+// it is. Variations are replayed from the position before the move they
+// replace (or, when their first move does not fit there, after it, as
+// some exporters write them); their errors are warnings. A final position
+// without a legal move for the side to move that the result contradicts
+// is a warning. Results are read with the first number as the score of
+// the side that moves first (Black in english, White elsewhere).
+//
+// Validate with ValidateOptions.Replay replays every game, in parallel,
+// reporting in input order. Copy with a ReplayCopy stage rewrites moves
+// (numeric or algebraic squares, short or full captures) and keeps the
+// games that reach a position (PositionFilter). PositionWriter writes one
+// row per main-line position, as CSV (a header and the columns of
+// PositionColumns: game, ply, fen, side, move, result, score) or as FEN
+// lines (the FEN, then the same fields, tab-separated): the input of the
+// tuner.
 //
 // # Writing
 //

@@ -282,9 +282,9 @@ func (lr *lineReplay) fits(nodes []Node, p *engine.Position) bool {
 // engine.Variant.ParseMove, which checks intermediate squares and reports
 // ambiguity.
 func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (engine.Move, error) {
-	if len(m.Squares) == 2 {
+	if k := len(m.Squares); k >= 2 {
 		from, ok1 := boardIndex(v, m.Squares[0])
-		to, ok2 := boardIndex(v, m.Squares[1])
+		to, ok2 := boardIndex(v, m.Squares[k-1])
 		if ok1 && ok2 {
 			rp.buf = v.Generate(rp.buf[:0], p)
 			var found engine.Move
@@ -295,15 +295,41 @@ func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (eng
 					n++
 				}
 			}
-			if n == 1 {
-				return found, nil
-			}
-			if n == 0 {
+			switch {
+			case n == 0:
 				return engine.Move{}, &engine.MoveError{Text: m.Text, Err: engine.ErrIllegalMove}
+			case n == 1 && k == 2:
+				return found, nil
+			case n == 1 && found.IsCapture() && k == found.Captured.Count()+1:
+				// A full path (28x19x10): accept it when it is exactly a
+				// path of the only candidate; ParseMove handles the rest.
+				for _, path := range v.Paths(p, found) {
+					if samePath(v, path, m.Squares) {
+						return found, nil
+					}
+				}
 			}
 		}
 	}
 	return v.ParseMove(p, m.Text)
+}
+
+// samePath reports whether the written squares are the path's squares.
+func samePath(v *engine.Variant, path []engine.Square, sq []Square) bool {
+	if len(path) != len(sq) {
+		return false
+	}
+	for i, s := range sq {
+		if !s.IsAlgebraic() && engine.Square(s.Num()) != path[i] {
+			return false
+		}
+		if s.IsAlgebraic() {
+			if idx, ok := boardIndex(v, s); !ok || v.Square(idx) != path[i] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // boardIndex returns the board index of a written square.
