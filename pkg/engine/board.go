@@ -7,9 +7,11 @@ import (
 )
 
 // Bitboard is a set of squares in a variant's padded bit layout: the dark squares are
-// numbered row by row from the top (Black's side), and after every two rows one ghost bit
-// is left free so that diagonal steps are fixed shifts that never wrap round the board.
-// On a board with c dark squares per row the four diagonal steps are ±c and ±(c+1).
+// numbered row by row from the top (Black's side), with ghost bits left free so that every
+// step is a fixed shift that never wraps round the board. With c dark squares per row and
+// g ghosts after each even row (g+1 after each odd row), the diagonal steps are ±(c+g) and
+// ±(c+g+1). Boards without orthogonal captures use g = 0 (one ghost per two rows); with
+// them, g = 1 also makes the steps along a row (±1) and a column (±(2c+2g+1)) safe.
 type Bitboard uint64
 
 // Index is a bit position in a Bitboard (0-63). Square is the PDN square number used at
@@ -32,11 +34,19 @@ func (b Bitboard) First() Index { return Index(bits.TrailingZeros64(uint64(b))) 
 func bit(i Index) Bitboard { return 1 << i }
 
 // direction numbers: up moves towards square 1 (White's forward), down towards Black's.
+// The four diagonals come first; the orthogonal ones are used by frisian captures only.
 const (
 	upLeft = iota
 	upRight
 	downLeft
 	downRight
+	left
+	up
+	down
+	right
+	// noDir is the "previous direction" of a capture's first jump: no direction is its
+	// opposite.
+	noDir = 12
 )
 
 // Variant is a Rules value with the tables the move generator needs. Build one with
@@ -48,8 +58,8 @@ type Variant struct {
 	perRow   int             // dark squares per row
 	squares  int             // number of dark squares
 	board    Bitboard        // the real squares
-	step     [4]uint         // shift amount per direction
-	lsh, rsh [4]uint         // the same as a left and a right shift, one of them 0 (branch-free steps)
+	step     [8]uint         // shift amount per direction
+	lsh, rsh [8]uint         // the same as a left and a right shift, one of them 0 (branch-free steps)
 	idx      []Index         // square number -> index (idx[0] unused)
 	sq       [64]Square      // index -> square number (0 for ghosts)
 	promo    [2]Bitboard     // the row where each colour's men are crowned
@@ -57,20 +67,15 @@ type Variant struct {
 	order    []Square        // the order FEN lists squares in
 	manDirs  [2][]int        // directions men capture in, per colour
 	fwd      [2][2]int       // forward directions per colour
-	perp     [4][2]int       // the two directions perpendicular to each direction
-	allDirs  []int           // all four directions
-	rays     [4][64]Bitboard // squares from an index to the edge, per direction
+	capDirs  []int           // directions of captures: the diagonals, and the orthogonals in frisian
+	turns    [8][]int        // after a capture along d: the capture directions but d and its opposite
+	rays     [8][64]Bitboard // squares from an index to the edge, per direction
 	notReady error
 }
 
 // shift moves every square of b one step in direction d; squares that leave the board or
 // land on a ghost square are dropped.
-func (v *Variant) shift(b Bitboard, d int) Bitboard {
-	if d < downLeft {
-		return (b >> v.step[d]) & v.board
-	}
-	return (b << v.step[d]) & v.board
-}
+func (v *Variant) shift(b Bitboard, d int) Bitboard { return v.sh(b, d) & v.board }
 
 // ErrUnsupported is returned by NewVariant for rules the generator cannot play yet.
 var ErrUnsupported = errors.New("engine: rules not supported yet")
@@ -84,27 +89,34 @@ func NewVariant(r Rules) (*Variant, error) {
 		return nil, fmt.Errorf("engine: %s: board %dx%d: width and height must be even and at least 4", r.Name, r.Width, r.Height)
 	}
 	c := r.Width / 2
-	bitsNeeded := (r.Height/2)*(2*c+1) - 1
-	if bitsNeeded > 64 {
-		return nil, fmt.Errorf("%w: %s: a %dx%d board does not fit 64 bits", ErrUnsupported, r.Name, r.Width, r.Height)
-	}
+	g := 0 // ghosts after each even row (see Bitboard)
 	if r.OrthogonalCaptures {
-		return nil, fmt.Errorf("%w: %s: orthogonal captures", ErrUnsupported, r.Name)
+		g = 1
+	}
+	block := 2*c + 2*g + 1 // bits per two rows
+	if last := (r.Height/2-1)*block + c + g + c - 1; last >= 64 {
+		return nil, fmt.Errorf("%w: %s: a %dx%d board does not fit 64 bits", ErrUnsupported, r.Name, r.Width, r.Height)
 	}
 	if r.Rows < 1 || 2*r.Rows >= r.Height {
 		return nil, fmt.Errorf("engine: %s: %d rows of men do not fit a board of height %d", r.Name, r.Rows, r.Height)
 	}
 	v := &Variant{Rules: r, perRow: c, squares: c * r.Height}
-	v.step = [4]uint{uint(c + 1), uint(c), uint(c), uint(c + 1)}
-	v.rsh = [4]uint{uint(c + 1), uint(c), 0, 0}
-	v.lsh = [4]uint{0, 0, uint(c), uint(c + 1)}
+	diag, diag1 := uint(c+g), uint(c+g+1)
+	v.step = [8]uint{diag1, diag, diag, diag1, 1, uint(block), uint(block), 1}
+	for d := 0; d < 8; d++ {
+		if d == upLeft || d == upRight || d == left || d == up {
+			v.rsh[d] = v.step[d]
+		} else {
+			v.lsh[d] = v.step[d]
+		}
+	}
 	v.idx = make([]Index, v.squares+1)
 	for n := 1; n <= v.squares; n++ {
 		row, k := (n-1)/c, (n-1)%c
 		if r.Mirrored {
 			k = c - 1 - k
 		}
-		i := Index(row*c + k + row/2)
+		i := Index(row/2*block + row%2*(c+g) + k)
 		v.idx[n] = i
 		v.sq[i] = Square(n)
 		v.board |= bit(i)
@@ -115,21 +127,25 @@ func NewVariant(r Rules) (*Variant, error) {
 	}
 	v.fwd[White] = [2]int{upLeft, upRight}
 	v.fwd[Black] = [2]int{downLeft, downRight}
-	v.allDirs = []int{upLeft, upRight, downLeft, downRight}
+	v.capDirs = []int{upLeft, upRight, downLeft, downRight}
+	if r.OrthogonalCaptures {
+		v.capDirs = append(v.capDirs, left, up, down, right)
+	}
 	for col := White; col <= Black; col++ {
 		if r.MenCaptureForwardOnly {
 			v.manDirs[col] = v.fwd[col][:]
 		} else {
-			v.manDirs[col] = v.allDirs
+			v.manDirs[col] = v.capDirs
 		}
 	}
-	v.perp = [4][2]int{
-		upLeft:    {upRight, downLeft},
-		upRight:   {upLeft, downRight},
-		downLeft:  {upLeft, downRight},
-		downRight: {upRight, downLeft},
+	for _, d := range v.capDirs {
+		for _, t := range v.capDirs {
+			if t != d && t != opposite(d) {
+				v.turns[d] = append(v.turns[d], t)
+			}
+		}
 	}
-	for d := 0; d < 4; d++ {
+	for d := 0; d < 8; d++ {
 		for i := Index(0); i < 64; i++ {
 			if !v.board.Has(i) {
 				continue
@@ -149,8 +165,13 @@ func NewVariant(r Rules) (*Variant, error) {
 	return v, nil
 }
 
-// opposite returns the direction opposite to d.
-func opposite(d int) int { return 3 - d }
+// opposite returns the direction opposite to d (noDir for noDir).
+func opposite(d int) int {
+	if d < left {
+		return 3 - d
+	}
+	return 11 - d
+}
 
 // Squares returns the number of playing squares (32, 50).
 func (v *Variant) Squares() int { return v.squares }

@@ -125,7 +125,7 @@ func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 // the result with a set of real squares, which drops what left the board or fell on a
 // ghost square.
 func (v *Variant) sh(b Bitboard, d int) Bitboard {
-	return b << (v.lsh[d&3] & 63) >> (v.rsh[d&3] & 63)
+	return b << (v.lsh[d&7] & 63) >> (v.rsh[d&7] & 63)
 }
 
 // init prepares g for a capture search in p that appends to dst.
@@ -163,7 +163,7 @@ func (v *Variant) generateCaptures(g *capGen, dst []Move, p *Position) []Move {
 		from := k.First()
 		g.from, g.king = from, true
 		g.empty = empty | bit(from)
-		g.kingCaptures(bit(from), 0, 0, -1)
+		g.kingCaptures(bit(from), 0, 0, noDir)
 	}
 	return g.dst
 }
@@ -207,8 +207,8 @@ func (g *capGen) pop() {
 }
 
 // manCaptures extends a man's capture sequence standing on s, having captured the pieces in
-// captured (order: which of them were kings); prev is the direction of the last jump (-1 at
-// the start). It reports whether any capture was found from s.
+// captured (order: which of them were kings); prev is the direction of the last jump (noDir
+// at the start). It reports whether any capture was found from s.
 func (g *capGen) manCaptures(s, captured Bitboard, order uint64, prev int) bool {
 	v := g.v
 	found := false
@@ -264,7 +264,7 @@ func (g *capGen) manJump(mid, land, captured Bitboard, order uint64, d int) {
 // kingCaptures extends a king's capture sequence standing on s; see manCaptures.
 func (g *capGen) kingCaptures(s, captured Bitboard, order uint64, prev int) bool {
 	found := false
-	for d := 0; d < 4; d++ {
+	for _, d := range g.v.capDirs {
 		if d == opposite(prev) && !g.v.KingCanReverse() {
 			continue
 		}
@@ -314,7 +314,7 @@ func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
 	for l := landings; l != 0; l &= l - 1 {
 		sq := bit(l.First())
 		g.push(sq)
-		for _, t := range v.perp[d] {
+		for _, t := range v.turns[d] {
 			if g.kingJump(sq, caps, ord, t) {
 				cont = true
 			}

@@ -53,9 +53,9 @@ func (v *Variant) Paths(p *Position, m Move) [][]Square {
 	g.from, g.king = m.From, p.Kings.Has(m.From)
 	g.empty = v.board&^p.Occupied() | bit(m.From)
 	if g.king {
-		g.kingCaptures(bit(m.From), 0, 0, -1)
+		g.kingCaptures(bit(m.From), 0, 0, noDir)
 	} else {
-		g.manCaptures(bit(m.From), 0, 0, -1)
+		g.manCaptures(bit(m.From), 0, 0, noDir)
 	}
 	var out [][]Square
 	for i, got := range g.dst {
@@ -183,7 +183,7 @@ func (v *Variant) passesThrough(path, via []Square) bool {
 	k := 0
 	for i := 0; i+1 < len(path) && k < len(via); i++ {
 		a, b := v.idx[path[i]], v.idx[path[i+1]]
-		for d := 0; d < 4; d++ {
+		for d := 0; d < 8; d++ {
 			if !v.rays[d][a].Has(b) {
 				continue
 			}

@@ -31,7 +31,7 @@ func (v *Variant) hasCapture(p *Position, empty, men, kings Bitboard) bool {
 	if kings == 0 {
 		return false
 	}
-	for d := 0; d < 4; d++ {
+	for _, d := range v.capDirs {
 		back := opposite(d)
 		reach := kings
 		if !v.ShortKings {

@@ -72,6 +72,17 @@ func ItalianPrecedence(s CaptureSummary) uint64 {
 	return uint64(s.Pieces)<<48 | king<<40 | uint64(s.Kings)<<32 | first
 }
 
+// FrisianPrecedence ranks captures by the frisian rules (KNDB spelregels, art. 11): the
+// highest value, where n kings are worth more than 2n-1 men and less than 2n men (here a
+// man counts 64 and a king 127, exact up to 64 kings); at equal value, a capture by a king.
+func FrisianPrecedence(s CaptureSummary) uint64 {
+	king := uint64(0)
+	if s.King {
+		king = 1
+	}
+	return (uint64(s.Pieces-s.Kings)*64+uint64(s.Kings)*127)<<1 | king
+}
+
 // MostPieces is the majority rule: the sequence that captures the largest number of pieces,
 // men and kings counting the same (international art. 4.13, brazilian, canadian).
 func MostPieces(s CaptureSummary) uint64 { return uint64(s.Pieces) }

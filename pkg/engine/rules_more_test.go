@@ -54,3 +54,25 @@ func TestThaiRemovesAtOnce(t *testing.T) {
 		t.Errorf("czech: %v", got)
 	}
 }
+
+// TestRulesFrisian: orthogonal captures over the next square of the same colour in a row or
+// a column, and the value rule (two men are worth more than one king).
+func TestRulesFrisian(t *testing.T) {
+	v := engine.MustLookup("frisian")
+	for _, tc := range []struct {
+		rule, fen string
+		want      []string
+	}{
+		{"a man captures along a row", "W:W33:B34", []string{"33x35"}},
+		{"a man captures along a column", "W:W33:B23", []string{"33x13"}},
+		{"a man captures backward along a column", "W:W23:B33", []string{"23x43"}},
+		// 33 takes 34 and 25 (two men, value 128); 43 could take the king on 38 (127)
+		{"two men are worth more than a king", "W:W33,43:B34,25,K38", []string{"33x15"}},
+		// 33 may take the king on 38 (127, landing on 42) or the man on 34 (64)
+		{"a king is worth more than a man", "W:W33:B34,K38", []string{"33x42"}},
+	} {
+		if got := legal(t, v, tc.fen); !slices.Equal(got, tc.want) {
+			t.Errorf("frisian %s: legal moves of %q = %v, want %v", tc.rule, tc.fen, got, tc.want)
+		}
+	}
+}

@@ -176,6 +176,21 @@ var builtin = []Rules{
 		Draw:                  DrawRules{Repetition: 3},
 		PerftDuplicates:       Keep,
 	},
+	{
+		// Frisian draughts: GameType 40 ("40,W,10,10,N2,0"), the international board and
+		// start. Men and kings also capture along rows and columns (over the next square of
+		// the same colour), kings fly; the capture of highest value (FrisianPrecedence).
+		Name:               "frisian",
+		Aliases:            []string{"frysk"},
+		GameType:           40,
+		Width:              10,
+		Height:             10,
+		Rows:               4,
+		OrthogonalCaptures: true,
+		Precedence:         FrisianPrecedence,
+		Draw:               DrawRules{Repetition: 3},
+		PerftDuplicates:    Keep,
+	},
 }
 
 // loneKingAgainstThree: one side has a lone king, the other at most three pieces of which at
