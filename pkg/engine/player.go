@@ -50,16 +50,17 @@ type PlayerSpec struct {
 }
 
 // Level returns the spec of a built-in level: "easy" (2 plies, leaves evaluated statically,
-// a random move with probability EasyRandom), "medium" (4 plies, captures followed to the
-// end) or "hard" (iterative deepening up to 8 plies within HardMoveTime).
+// a random move with probability EasyRandom, 1 MiB table), "medium" (4 plies, captures
+// followed to the end, 4 MiB) or "hard" (iterative deepening up to 8 plies within
+// HardMoveTime, DefaultHashMB).
 func Level(name string) (PlayerSpec, bool) {
 	switch strings.ToLower(name) {
 	case "easy":
-		return PlayerSpec{Spec: "easy", Limits: Limits{Depth: 2, NoQuiescence: true}, Random: EasyRandom}, true
+		return PlayerSpec{Spec: "easy", Limits: Limits{Depth: 2, NoQuiescence: true}, Random: EasyRandom, HashMB: 1}, true
 	case "medium":
-		return PlayerSpec{Spec: "medium", Limits: Limits{Depth: 4}}, true
+		return PlayerSpec{Spec: "medium", Limits: Limits{Depth: 4}, HashMB: 4}, true
 	case "hard":
-		return PlayerSpec{Spec: "hard", Limits: Limits{Depth: 8, MoveTime: HardMoveTime}}, true
+		return PlayerSpec{Spec: "hard", Limits: Limits{Depth: 8, MoveTime: HardMoveTime}, HashMB: DefaultHashMB}, true
 	}
 	return PlayerSpec{}, false
 }

@@ -17,15 +17,15 @@ func TestParsePlayer(t *testing.T) {
 		spec string
 		want engine.PlayerSpec
 	}{
-		{"easy", engine.PlayerSpec{Spec: "easy", Limits: engine.Limits{Depth: 2, NoQuiescence: true}, Random: engine.EasyRandom}},
-		{"medium", engine.PlayerSpec{Spec: "medium", Limits: engine.Limits{Depth: 4}}},
-		{"hard", engine.PlayerSpec{Spec: "hard", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}}},
-		{" HARD ", engine.PlayerSpec{Spec: "HARD", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}}},
+		{"easy", engine.PlayerSpec{Spec: "easy", Limits: engine.Limits{Depth: 2, NoQuiescence: true}, Random: engine.EasyRandom, HashMB: 1}},
+		{"medium", engine.PlayerSpec{Spec: "medium", Limits: engine.Limits{Depth: 4}, HashMB: 4}},
+		{"hard", engine.PlayerSpec{Spec: "hard", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}, HashMB: engine.DefaultHashMB}},
+		{" HARD ", engine.PlayerSpec{Spec: "HARD", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}, HashMB: engine.DefaultHashMB}},
 		{"depth=6", engine.PlayerSpec{Spec: "depth=6", Limits: engine.Limits{Depth: 6}}},
 		{"depth=6:movetime=200ms", engine.PlayerSpec{Spec: "depth=6:movetime=200ms", Limits: engine.Limits{Depth: 6, MoveTime: 200 * time.Millisecond}}},
 		{"nodes=5000:weights=w.json", engine.PlayerSpec{Spec: "nodes=5000:weights=w.json", Limits: engine.Limits{Nodes: 5000}, WeightsFile: "w.json"}},
-		{"hard:weights=tuned.json", engine.PlayerSpec{Spec: "hard:weights=tuned.json", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}, WeightsFile: "tuned.json"}},
-		{"easy:random=0", engine.PlayerSpec{Spec: "easy:random=0", Limits: engine.Limits{Depth: 2, NoQuiescence: true}}},
+		{"hard:weights=tuned.json", engine.PlayerSpec{Spec: "hard:weights=tuned.json", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}, WeightsFile: "tuned.json", HashMB: engine.DefaultHashMB}},
+		{"easy:random=0", engine.PlayerSpec{Spec: "easy:random=0", Limits: engine.Limits{Depth: 2, NoQuiescence: true}, HashMB: 1}},
 		{"medium:depth=5:hash=64", engine.PlayerSpec{Spec: "medium:depth=5:hash=64", Limits: engine.Limits{Depth: 5}, HashMB: 64}},
 		{"depth=3:quiescence=false:random=0.5", engine.PlayerSpec{Spec: "depth=3:quiescence=false:random=0.5", Limits: engine.Limits{Depth: 3, NoQuiescence: true}, Random: 0.5}},
 		{"movetime=1s", engine.PlayerSpec{Spec: "movetime=1s", Limits: engine.Limits{MoveTime: time.Second}}},
@@ -138,10 +138,11 @@ func TestPlayerChoose(t *testing.T) {
 	}
 	// easy plays random moves at about the documented rate
 	v, g = gameFrom(t, "international", "")
+	small, _ := engine.ParsePlayer("easy:hash=1")
 	random := 0
 	const n = 400
 	for i := range n {
-		p, _ := spec.New(v, int64(i))
+		p, _ := small.New(v, int64(i))
 		r, err := p.Choose(context.Background(), g)
 		if err != nil {
 			t.Fatal(err)
