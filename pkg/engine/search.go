@@ -10,8 +10,9 @@ import (
 // promotions, two killer moves per ply and a history table. At depth 0 a quiescence search
 // follows captures to the end: captures are compulsory, so a side that has one never stands
 // pat; a side without one stands on the static evaluation (or loses when it has no move at
-// all). Repetitions along the game and the search path score as draws, as do the variant's
-// move counters and special endings (DrawRules). Apart from the time and context limits the
+// all). When the variant has a repetition rule, a position that occurred before in the game
+// or on the search path (since the last capture or man move) scores as a draw at its second
+// occurrence; so do the variant's move counters and special endings (DrawRules). Apart from the time and context limits the
 // search is deterministic: the same Searcher state, game and Limits give the same result.
 
 // Score bounds. A score above MateScore-MaxPly is a win in MateScore-score plies; below
@@ -405,7 +406,7 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 	if ply > 0 {
 		// a repeated position had a move when it occurred before; the counted draws
 		// come after the loss of a side without a move
-		if s.repeated(from) || ds.drawn(s.v) && s.v.HasMoves(p) {
+		if s.v.Draw.Repetition > 0 && s.repeated(from) || ds.drawn(s.v) && s.v.HasMoves(p) {
 			return 0
 		}
 	}
