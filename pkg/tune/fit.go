@@ -297,7 +297,8 @@ func meanLabel(pr *problem) float64 {
 // prediction mean.
 func setLoss(pr *problem, x0, x []float64, k, mean float64, loss Loss) SetLoss {
 	s := SetLoss{Positions: pr.n, Before: pr.eval(x0, k, nil), After: pr.eval(x, k, nil)}
-	logit := math.Log(mean / (1 - mean))
+	m := min(max(mean, 1e-9), 1-1e-9) // a set of wins only has no finite logit
+	logit := math.Log(m / (1 - m))
 	var draws, sum float64
 	for _, y := range pr.y {
 		l, _ := loss.pointLoss(logit, float64(y))

@@ -1,0 +1,109 @@
+package tune
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// The first moves of a self-play game; 4. 15x22 25x9 5. 6x13 is a run of three forced
+// captures. Black moves first in English draughts, so 1-0 is a Black win.
+const shortGame = `[GameType "21"]
+[Result "1-0"]
+
+1. 9-14 24-19 2. 11-15 27-24 3. 8-11 22-18 4. 15x22 25x9 5. 6x13 24-20 *
+`
+
+func TestReadPDNLabelsAndFilters(t *testing.T) {
+	v := engine.MustLookup("english")
+	tests := []struct {
+		name      string
+		input     string
+		filter    Filter
+		positions int
+		captures  int
+	}{
+		// 11 positions (plies 0..10), 3 with a capture to make; the last is not final.
+		{"capture test", shortGame, Filter{}, 8, 3},
+		{"skip plies", shortGame, Filter{SkipPlies: 4}, 4, 3},
+		{"no quiet test", shortGame, Filter{Quiet: QuietNone}, 11, 0},
+		{"duplicate dropped", shortGame + "\n" + shortGame, Filter{}, 8, 3},
+		{"duplicate kept", shortGame + "\n" + shortGame, Filter{KeepDuplicates: true}, 16, 6},
+		{"no result", strings.Replace(shortGame, `[Result "1-0"]`, "", 1), Filter{}, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewDataset(nil)
+			if err := d.ReadPDN(strings.NewReader(tc.input), "test", tc.filter); err != nil {
+				t.Fatal(err)
+			}
+			if d.Len() != tc.positions || d.Stats.Captures != tc.captures {
+				t.Errorf("ReadPDN(%s): %d positions, %d captures dropped; want %d, %d (stats %+v)",
+					tc.name, d.Len(), d.Stats.Captures, tc.positions, tc.captures, d.Stats)
+			}
+			if d.Len() > 0 && d.Variant != v {
+				t.Errorf("variant %v, want english from the GameType tag", d.Variant)
+			}
+			// Labels: 1 for Black (the first mover, who won) to move, 0 for White; the tempo
+			// feature is always 1, so the side to move is found from the label alone when
+			// the rows alternate, which they need not: check against a replay instead.
+			g := engine.NewGame(v, v.Start())
+			for _, m := range strings.Fields("9-14 24-19 11-15 27-24 8-11 22-18 15x22 25x9 6x13 24-20") {
+				if _, err := g.PlayText(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := map[float32]int{}
+			for ply, p := range g.Positions() {
+				if ply < tc.filter.SkipPlies || (tc.filter.Quiet != QuietNone && v.HasCapture(&p)) {
+					continue
+				}
+				if p.Side == engine.Black {
+					want[1]++
+				} else {
+					want[0]++
+				}
+			}
+			got := map[float32]int{}
+			for _, y := range d.Y {
+				got[y]++
+			}
+			copies := 1
+			if tc.filter.KeepDuplicates {
+				copies = 2
+			}
+			if tc.positions > 0 && (got[1] != copies*want[1] || got[0] != copies*want[0]) {
+				t.Errorf("ReadPDN(%s): labels %v, want %d×%v", tc.name, got, copies, want)
+			}
+		})
+	}
+}
+
+func TestReadPDNVariantMismatch(t *testing.T) {
+	d := NewDataset(engine.MustLookup("russian"))
+	err := d.ReadPDN(strings.NewReader(shortGame), "games.pdn", Filter{})
+	if err == nil || !strings.Contains(err.Error(), "games.pdn: game 1") {
+		t.Errorf("ReadPDN(english game, russian data set) = %v, want an error naming the game", err)
+	}
+}
+
+func TestReadCSV(t *testing.T) {
+	v := engine.MustLookup("english")
+	d := NewDataset(v)
+	input := "ply,result,fen,game,side\n" +
+		"0,1/2-1/2,B:W21-32:B1-12,a,B\n" +
+		"1,1/2-1/2,\"W:W21-32:B1-8,10-12,14\",a,W\n" +
+		"0,*,B:W21-32:B1-12,b,B\n" +
+		"7,0-1,B:W21-32:B1-12,c,B\n"
+	if err := d.ReadCSV(strings.NewReader(input), "rows.csv", Filter{}); err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 3 || d.Games() != 2 || d.Y[0] != 0.5 || d.Y[2] != 0 {
+		t.Errorf("ReadCSV: %d rows from %d games, labels %v; want 3 rows, 2 games, [0.5 0.5 0]", d.Len(), d.Games(), d.Y)
+	}
+	bad := "game,ply,fen\n"
+	if err := NewDataset(v).ReadCSV(strings.NewReader(bad), "rows.csv", Filter{}); err == nil || !strings.Contains(err.Error(), `no "result" column`) {
+		t.Errorf("ReadCSV(no result column) = %v", err)
+	}
+}
