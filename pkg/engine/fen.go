@@ -201,12 +201,17 @@ func (v *Variant) parseSquare(s string) (Square, string) {
 	return 0, fmt.Sprintf("unknown square %q", s)
 }
 
+// AlgebraicName returns the coordinates of s ("c3") on any board, whatever its notation.
+func (v *Variant) AlgebraicName(s Square) string {
+	f, r := v.coords(s)
+	return string(rune('a'+f)) + strconv.Itoa(r)
+}
+
 // SquareName returns the name of s in the variant's notation: "c3" on algebraic boards,
 // the PDN number otherwise.
 func (v *Variant) SquareName(s Square) string {
 	if v.Algebraic {
-		f, r := v.coords(s)
-		return string(rune('a'+f)) + strconv.Itoa(r)
+		return v.AlgebraicName(s)
 	}
 	return strconv.Itoa(int(s))
 }

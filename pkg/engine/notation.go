@@ -137,6 +137,11 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 		squares[i] = sq
 	}
 	from, to := v.idx[squares[0]], v.idx[squares[len(squares)-1]]
+	if len(squares) == 2 {
+		if m, ok := v.quietMove(p, from, to); ok {
+			return m, nil
+		}
+	}
 	// A path given square by square picks the move with exactly that path when there is
 	// one; otherwise the squares given must be passed through in order.
 	var found, exact []Move
@@ -175,6 +180,38 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 		cands[i] = v.FormatPath(path)
 	}
 	return fail(ErrAmbiguousMove, "", cands)
+}
+
+// quietMove returns the quiet move from-to when it is legal in p, without generating the
+// other moves (the common case when replaying games).
+func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
+	us := p.Side
+	occ := p.Occupied()
+	if !p.Pieces[us].Has(from) || occ.Has(to) || v.HasCapture(p) {
+		return Move{}, false
+	}
+	if !p.Kings.Has(from) {
+		for _, d := range v.fwd[us] {
+			if v.shift(bit(from), d) == bit(to) {
+				return Move{From: from, To: to, Promote: v.promo[us].Has(to)}, true
+			}
+		}
+		return Move{}, false
+	}
+	for d := 0; d < 4; d++ {
+		if !v.rays[d][from].Has(to) {
+			continue
+		}
+		for s := v.shift(bit(from), d); s&occ == 0 && s != 0; s = v.shift(s, d) {
+			if s == bit(to) {
+				return Move{From: from, To: to}, true
+			}
+			if v.ShortKings {
+				break
+			}
+		}
+	}
+	return Move{}, false
 }
 
 // passesThrough reports whether a piece following path (start and landing squares) visits

@@ -158,12 +158,10 @@ func pdnSquare(v *engine.Variant, s engine.Square, alg bool) Square {
 	names, ok := algNames.Load(v)
 	if !ok {
 		t := make([]Square, v.Squares()+1)
-		for f := byte('a'); f < 'a'+26; f++ {
-			for r := 1; r <= 26; r++ {
-				if sq, err := v.ParseSquare(string(f) + strconv.Itoa(r)); err == nil && int(sq) < len(t) {
-					t[sq] = AlgSquare(f, r)
-				}
-			}
+		for sq := 1; sq < len(t); sq++ {
+			name := v.AlgebraicName(engine.Square(sq))
+			r, _ := strconv.Atoi(name[1:])
+			t[sq] = AlgSquare(name[0], r)
 		}
 		names, _ = algNames.LoadOrStore(v, t)
 	}
