@@ -60,7 +60,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "tune",
 		Usage: "fit the evaluation weights to game results (Texel's method)",
-		UsageText: "tune [--variant V] [--skip-plies N] [--quiet-test capture|strict|none] [--loss logistic|squared]\n" +
+		UsageText: "tune [--variant V] [--skip-plies N] [--quiet-test capture|strict|resolve|none] [--loss logistic|squared]\n" +
 			"       [--features a,b | --fix c,d] [--init default|zero|FILE] [--k K] [--l2 X]\n" +
 			"       [--holdout 0.1] [--seed S] [--out FILE] [--json] FILE...",
 		Description: "Reads PDN games (the variant from the GameType tag or --variant) or CSV rows with the\n" +
@@ -88,7 +88,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, DefaultText: "the GameType tag", Usage: "variant: " + strings.Join(engine.Names(), ", ")},
 		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: auto (CSV when the name ends in .csv or the first line is a header starting with game), pdn or csv"},
 		&cli.IntFlag{Name: "skip-plies", Value: 6, Usage: "skip the positions of the first `N` plies of each game"},
-		&cli.StringFlag{Name: "quiet-test", Value: "capture", Usage: "quiet positions: capture (the side to move has no capture), strict (neither side has one) or none"},
+		&cli.StringFlag{Name: "quiet-test", Value: "capture", Usage: "quiet positions: capture (the side to move has no capture), strict (neither side has one), resolve (play captures out to a quiet position) or none"},
 		&cli.BoolFlag{Name: "keep-duplicates", Usage: "keep every copy of identical games"},
 		&cli.StringFlag{Name: "loss", Value: "logistic", Usage: "loss: logistic (cross-entropy) or squared (Texel)"},
 		&cli.StringFlag{Name: "features", Usage: "comma-separated features to tune (default: all but man)"},

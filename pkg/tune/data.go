@@ -27,9 +27,16 @@ const (
 	QuietStrict
 	// QuietNone keeps every position.
 	QuietNone
+	// QuietResolve replaces a position where the side to move has a capture by the quiet
+	// position at the end of its best capture sequence (captures only, each side choosing
+	// by the static evaluation with Filter.Weights), labelled for the side to move there.
+	QuietResolve
 )
 
-// ParseQuiet reads "capture", "strict" or "none".
+// maxResolvePlies bounds the capture sequences QuietResolve follows.
+const maxResolvePlies = 16
+
+// ParseQuiet reads "capture", "strict", "resolve" or "none".
 func ParseQuiet(s string) (Quiet, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "capture":
@@ -38,11 +45,13 @@ func ParseQuiet(s string) (Quiet, error) {
 		return QuietStrict, nil
 	case "none":
 		return QuietNone, nil
+	case "resolve":
+		return QuietResolve, nil
 	}
-	return 0, fmt.Errorf("tune: quiet test %q: want capture, strict or none", s)
+	return 0, fmt.Errorf("tune: quiet test %q: want capture, strict, resolve or none", s)
 }
 
-// String returns "capture", "strict" or "none".
+// String returns "capture", "strict", "resolve" or "none".
 func (q Quiet) String() string {
 	switch q {
 	case QuietCapture:
@@ -51,6 +60,8 @@ func (q Quiet) String() string {
 		return "strict"
 	case QuietNone:
 		return "none"
+	case QuietResolve:
+		return "resolve"
 	}
 	return "Quiet(" + strconv.Itoa(int(q)) + ")"
 }
@@ -63,6 +74,72 @@ type Filter struct {
 	Quiet Quiet
 	// KeepDuplicates keeps every copy of identical games (ReadPDN only).
 	KeepDuplicates bool
+	// Weights are the weights QuietResolve evaluates with (nil: the variant's defaults).
+	Weights *engine.Weights
+}
+
+// prepare readies f for v: QuietResolve needs weights complete for v.
+func (f *Filter) prepare(v *engine.Variant) error {
+	if f.Quiet != QuietResolve {
+		return nil
+	}
+	if f.Weights == nil {
+		f.Weights = engine.DefaultWeights(v)
+	}
+	if err := f.Weights.Check(v); err != nil {
+		return fmt.Errorf("tune: resolve weights: %w", err)
+	}
+	return nil
+}
+
+// keep applies f (prepared for v) to p: it returns the position to add (p itself, or the quiet position
+// QuietResolve reaches), whether the label must be flipped (the side to move changed), and
+// false when the position is dropped.
+func (f *Filter) keep(v *engine.Variant, p *engine.Position, st *LoadStats) (engine.Position, bool, bool) {
+	if f.Quiet != QuietResolve || !v.HasCapture(p) {
+		if !f.accept(v, p, st) {
+			return engine.Position{}, false, false
+		}
+		return *p, false, true
+	}
+	leaf, _, ok := resolve(v, f.Weights, *p, 0)
+	if !ok || !v.HasMoves(&leaf) {
+		st.Terminal++
+		return engine.Position{}, false, false
+	}
+	st.Resolved++
+	return leaf, leaf.Side != p.Side, true
+}
+
+// resolve plays captures from p while the side to move has one, each side choosing the
+// capture whose resolved position evaluates best for it, and returns that quiet position
+// and its score for p's side to move. It returns false when a line ends with no legal
+// move or runs past maxResolvePlies.
+func resolve(v *engine.Variant, w *engine.Weights, p engine.Position, ply int) (engine.Position, float64, bool) {
+	if !v.HasCapture(&p) {
+		if !v.HasMoves(&p) {
+			return p, 0, false
+		}
+		return p, engine.Evaluate(v, w, &p), true
+	}
+	if ply >= maxResolvePlies {
+		return p, 0, false
+	}
+	var best engine.Position
+	bestScore, found := 0.0, false
+	for _, m := range v.Generate(nil, &p) {
+		leaf, score, ok := resolve(v, w, p.Play(m), ply+1)
+		if !ok {
+			continue
+		}
+		if leaf.Side != p.Side {
+			score = -score
+		}
+		if !found || score > bestScore {
+			best, bestScore, found = leaf, score, true
+		}
+	}
+	return best, bestScore, found
 }
 
 // accept reports whether p passes the quiet test; terminal positions never do.
@@ -91,15 +168,16 @@ func (f *Filter) accept(v *engine.Variant, p *engine.Position, st *LoadStats) bo
 
 // LoadStats counts what reading a data set kept and dropped.
 type LoadStats struct {
-	Games      int    `json:"games"`                 // games (or CSV game ids) with at least one position kept
-	Read       int    `json:"games_read"`            // games read
-	Duplicates int    `json:"duplicates"`            // identical games dropped
-	NoResult   int    `json:"no_result"`             // games without a result
-	Bad        int    `json:"bad_games"`             // games that could not be read or replayed
-	Opening    int    `json:"opening"`               // positions before SkipPlies
-	Terminal   int    `json:"terminal"`              // final positions (no legal move)
-	Captures   int    `json:"captures"`              // positions with a capture for the side to move
-	Threats    int    `json:"threats"`               // positions with a capture for the opponent (QuietStrict)
+	Games      int    `json:"games"`      // games (or CSV game ids) with at least one position kept
+	Read       int    `json:"games_read"` // games read
+	Duplicates int    `json:"duplicates"` // identical games dropped
+	NoResult   int    `json:"no_result"`  // games without a result
+	Bad        int    `json:"bad_games"`  // games that could not be read or replayed
+	Opening    int    `json:"opening"`    // positions before SkipPlies
+	Terminal   int    `json:"terminal"`   // final positions (no legal move)
+	Captures   int    `json:"captures"`   // positions with a capture for the side to move
+	Threats    int    `json:"threats"`
+	Resolved   int    `json:"resolved"`              // positions replaced by their resolved capture sequence               // positions with a capture for the opponent (QuietStrict)
 	Positions  int    `json:"positions"`             // positions kept
 	FirstError string `json:"first_error,omitempty"` // the first bad game's error
 }
@@ -227,7 +305,7 @@ func (d *Dataset) ReadPDN(r io.Reader, name string, f Filter) error {
 			d.bad(fmt.Errorf("%s: game %d: %w", name, d.Stats.Read, err))
 			continue
 		}
-		if err := d.addGame(g, name, f); err != nil {
+		if err := d.addGame(g, name, &f); err != nil {
 			return err
 		}
 	}
@@ -241,7 +319,7 @@ func (d *Dataset) bad(err error) {
 }
 
 // addGame replays one PDN game; it returns an error only for a variant mismatch.
-func (d *Dataset) addGame(g *pdn.Game, name string, f Filter) error {
+func (d *Dataset) addGame(g *pdn.Game, name string, f *Filter) error {
 	where := fmt.Sprintf("%s: game %d", name, d.Stats.Read)
 	gt := strings.TrimSpace(g.Get("GameType"))
 	switch {
@@ -259,6 +337,9 @@ func (d *Dataset) addGame(g *pdn.Game, name string, f Filter) error {
 		}
 	}
 	v := d.Variant
+	if err := f.prepare(v); err != nil {
+		return err
+	}
 	first, ok := firstScore(g.GameResult())
 	if !ok {
 		d.Stats.NoResult++
@@ -294,10 +375,15 @@ func (d *Dataset) addGame(g *pdn.Game, name string, f Filter) error {
 			d.Stats.Opening++
 			continue
 		}
-		if !f.accept(v, &p, &d.Stats) {
+		q, flip, ok := f.keep(v, &p, &d.Stats)
+		if !ok {
 			continue
 		}
-		d.Add(&p, label(v, &p, first), id)
+		y := label(v, &p, first)
+		if flip {
+			y = 1 - y
+		}
+		d.Add(&q, y, id)
 		kept++
 	}
 	if kept > 0 {
@@ -319,6 +405,9 @@ var CSVColumns = []string{"game", "ply", "fen", "result"}
 func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 	if d.Variant == nil {
 		return fmt.Errorf("tune: %s: CSV input needs the variant", name)
+	}
+	if err := f.prepare(d.Variant); err != nil {
+		return err
 	}
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -381,8 +470,13 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 			d.Stats.Opening++
 			continue
 		}
-		if !f.accept(v, &p, &d.Stats) {
+		q, flip, ok := f.keep(v, &p, &d.Stats)
+		if !ok {
 			continue
+		}
+		y := label(v, &p, first)
+		if flip {
+			y = 1 - y
 		}
 		key := name + "\x00" + gid
 		id, ok := d.csvGame[key]
@@ -393,6 +487,6 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 			d.Stats.Games++
 			d.Stats.Read++
 		}
-		d.Add(&p, label(v, &p, first), id)
+		d.Add(&q, y, id)
 	}
 }

@@ -107,3 +107,42 @@ func TestReadCSV(t *testing.T) {
 		t.Errorf("ReadCSV(no result column) = %v", err)
 	}
 }
+
+func TestReadPDNResolve(t *testing.T) {
+	v := engine.MustLookup("english")
+	d := NewDataset(nil)
+	if err := d.ReadPDN(strings.NewReader(shortGame), "test", Filter{Quiet: QuietResolve}); err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 11 || d.Stats.Resolved != 3 || d.Stats.Captures != 0 {
+		t.Fatalf("ReadPDN(resolve): %d positions, %d resolved; want 11 and 3 (stats %+v)", d.Len(), d.Stats.Resolved, d.Stats)
+	}
+	// Each row's label is the result (a Black win) for the side to move in the position
+	// whose features it holds: check against resolving the game's positions here.
+	g := engine.NewGame(v, v.Start())
+	for _, m := range strings.Fields("9-14 24-19 11-15 27-24 8-11 22-18 15x22 25x9 6x13 24-20") {
+		if _, err := g.PlayText(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := engine.DefaultWeights(v)
+	for i, p := range g.Positions() {
+		leaf, _, ok := resolve(v, w, p, 0)
+		if !ok || v.HasCapture(&leaf) {
+			t.Fatalf("resolve(ply %d) = %v, %v: want a quiet position", i, leaf, ok)
+		}
+		want := float32(0)
+		if leaf.Side == engine.Black {
+			want = 1
+		}
+		f := engine.Features(v, &leaf, nil)
+		for j, x := range d.Row(i) {
+			if float64(x) != f[j] {
+				t.Fatalf("row %d: features %v, want those of the resolved position %v", i, d.Row(i), f)
+			}
+		}
+		if d.Y[i] != want {
+			t.Errorf("row %d: label %g, want %g (side to move %v)", i, d.Y[i], want, leaf.Side)
+		}
+	}
+}
