@@ -99,7 +99,7 @@ func Suite() []Benchmark {
 			Doc:   "pdn.Reader over " + corpusFile + " (11.5 MB, 22,621 games) held in memory",
 			Setup: pdnReadSetup},
 		Benchmark{Name: "pdn/validate", Unit: "MB/s", Short: true,
-			Doc:   "pdn.Validate (syntax checks; no move replay: pkg/pdn has no replay API yet) over " + corpusFile,
+			Doc:   "pdn.Validate with replay (syntax, then every move played with pkg/engine), one worker, over " + corpusFile,
 			Setup: pdnValidateSetup},
 	)
 	for _, v := range engine.Variants() {
@@ -245,7 +245,7 @@ func pdnValidateSetup(cfg Config) (Workload, error) {
 	job := pdn.Job{Inputs: []pdn.Input{{Name: corpusFile, Size: int64(len(data)),
 		Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}}}
 	return func(ctx context.Context) (float64, error) {
-		if _, err := pdn.Validate(job, pdn.ValidateOptions{Jobs: 1}); err != nil {
+		if _, err := pdn.Validate(job, pdn.ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}}); err != nil {
 			return 0, err
 		}
 		return float64(len(data)) / 1e6, nil
