@@ -268,20 +268,6 @@ func eachInput(ctx context.Context, job pdn.Job, in pdn.Input, before, total int
 	return cr.N, nil
 }
 
-// firstScore returns the first mover's score for a PDN result, and false for "*",
-// "0-0" and anything else (PDN-SPEC §5: the first number belongs to the first mover).
-func firstScore(result string) (float64, bool) {
-	switch strings.TrimSpace(result) {
-	case "1-0", "2-0":
-		return 1, true
-	case "0-1", "0-2":
-		return 0, true
-	case "1/2-1/2", "1-1":
-		return 0.5, true
-	}
-	return 0, false
-}
-
 // replay replays the first maxPly moves of one game for b's variant.
 func replay(b *Book, it item, maxPly int) replayed {
 	r := replayed{seq: it.seq}
@@ -306,7 +292,7 @@ func replay(b *Book, it item, maxPly int) replayed {
 		}
 		p = q
 	}
-	r.first, r.result = firstScore(g.GameResult())
+	r.first, r.result = pdn.FirstMoverScore(g.GameResult())
 	for _, n := range g.Moves {
 		if len(r.moves) == maxPly {
 			break
