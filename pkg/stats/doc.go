@@ -37,7 +37,9 @@
 // where for a [WDL] σ² is the per-game score variance and n the number of
 // games, and for a [Penta] σ² is the variance of the per-pair mean score
 // (0, ¼, ½, ¾, 1) and n the number of pairs. Both ends are then mapped
-// through Elo(s). Normalized Elo (nElo, fishtest and fastchess) is
+// through Elo(s). When every game was won (or lost) that interval has zero width at an
+// infinite Elo; Wilson's score interval on the n games is used instead, whose far end
+// n/(n+z²) is finite (a 200-0 match: Elo above +685 at 95%). Normalized Elo (nElo, fishtest and fastchess) is
 // (s - ½)/σ_game · 800/ln 10, with σ_game the per-game standard deviation
 // (√2·σ for pairs).
 //

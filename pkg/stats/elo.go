@@ -167,6 +167,16 @@ func estimate(c []float64, games int, level float64) Estimate {
 	e.ScoreStdErr = math.Sqrt(variance / samples)
 	lo := math.Max(0, mean-z*e.ScoreStdErr)
 	hi := math.Min(1, mean+z*e.ScoreStdErr)
+	if mean == 0 || mean == 1 {
+		// Every game was won (or lost): the normal approximation gives an interval of zero
+		// width at an infinite Elo. Use Wilson's score interval on the games instead
+		// (E. B. Wilson, JASA 22, 1927), which is finite on the side away from the
+		// observed score: 200 wins out of 200 give a lower bound of 200/(200+z²).
+		n := float64(games)
+		center := (mean + z*z/(2*n)) / (1 + z*z/n)
+		half := z * math.Sqrt(mean*(1-mean)/n+z*z/(4*n*n)) / (1 + z*z/n)
+		lo, hi = math.Max(0, center-half), math.Min(1, center+half)
+	}
 	e.EloDiff = EloFromScore(mean)
 	e.EloLower, e.EloUpper = EloFromScore(lo), EloFromScore(hi)
 

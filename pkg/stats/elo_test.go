@@ -107,8 +107,9 @@ func TestWDLEstimate(t *testing.T) {
 		{"no games", WDL{}, 0.95, 0.5, math.Inf(1), 0, math.Inf(-1), math.Inf(1), 0, math.Inf(-1), math.Inf(1), 0.5},
 		{"all draws", WDL{0, 500, 0}, 0.95, 0.5, 0, 0, 0, 0, 0,
 			-z95 * 800 / math.Ln10 / math.Sqrt(500), z95 * 800 / math.Ln10 / math.Sqrt(500), 0.5},
-		{"all wins", WDL{7, 0, 0}, 0.95, 1, 0, math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), 0.5 + 0.5*math.Erf(7/math.Sqrt(14))},
-		{"all losses", WDL{0, 0, 7}, 0.95, 0, 0, math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), 0.5 - 0.5*math.Erf(7/math.Sqrt(14))},
+		// all wins or losses: the Elo interval is Wilson's, n/(n+z²) (TestEstimateAllSame)
+		{"all wins", WDL{7, 0, 0}, 0.95, 1, 0, math.Inf(1), EloFromScore(7 / (7 + z95*z95)), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), 0.5 + 0.5*math.Erf(7/math.Sqrt(14))},
+		{"all losses", WDL{0, 0, 7}, 0.95, 0, 0, math.Inf(-1), math.Inf(-1), EloFromScore(1 - 7/(7+z95*z95)), math.Inf(-1), math.Inf(-1), math.Inf(-1), 0.5 - 0.5*math.Erf(7/math.Sqrt(14))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,6 +139,7 @@ func TestWDLEstimate(t *testing.T) {
 
 func TestPentaEdgeCases(t *testing.T) {
 	inf := math.Inf(1)
+	z95 := 1.959963984540054 // Φ⁻¹(0.975)
 	tests := []struct {
 		name            string
 		p               Penta
@@ -146,8 +148,8 @@ func TestPentaEdgeCases(t *testing.T) {
 	}{
 		{"no pairs", Penta{}, 0, -inf, inf, 0.5, 0.5, 0},
 		{"all 1-1 pairs", Penta{0, 0, 90, 0, 0}, 0, 0, 0, 0.5, 0.5, 0},
-		{"all won pairs", Penta{0, 0, 0, 0, 4}, inf, inf, inf, 1, 1, inf},
-		{"all lost pairs", Penta{3, 0, 0, 0, 0}, -inf, -inf, -inf, 0, 0, -inf},
+		{"all won pairs", Penta{0, 0, 0, 0, 4}, inf, EloFromScore(8 / (8 + z95*z95)), inf, 1, 1, inf},
+		{"all lost pairs", Penta{3, 0, 0, 0, 0}, -inf, -inf, EloFromScore(1 - 6/(6+z95*z95)), 0, 0, -inf},
 		{"all 1.5 pairs", Penta{0, 0, 0, 5, 0}, 400 * math.Log10(3), 400 * math.Log10(3), 400 * math.Log10(3), 1, 0.75, inf},
 	}
 	for _, tc := range tests {
@@ -266,5 +268,21 @@ func TestResultHelpers(t *testing.T) {
 	}
 	if Win.Reverse() != Loss || Draw.Reverse() != Draw {
 		t.Errorf("Outcome.Reverse: Win→%v Draw→%v, want Loss, Draw", Win.Reverse(), Draw.Reverse())
+	}
+}
+
+// TestEstimateAllSame: when every game is won (or lost) the interval comes from Wilson's score
+// interval: lower score bound n/(n+z²) for n games (derived from Wilson's formula with
+// p̂ = 1), upper bound 1 (Elo +Inf); and symmetrically for all losses.
+func TestEstimateAllSame(t *testing.T) {
+	z := 1.959963984540054
+	e := Penta{0, 0, 0, 0, 100}.Estimate(0.95)
+	wantLo := EloFromScore(200 / (200 + z*z))
+	if math.Abs(e.EloLower-wantLo) > 1e-6 || !math.IsInf(e.EloUpper, 1) || e.EloLower <= 0 {
+		t.Errorf("Penta{0,0,0,0,100}: Elo interval [%v, %v], want [%v, +Inf]", e.EloLower, e.EloUpper, wantLo)
+	}
+	l := WDL{Losses: 50}.Estimate(0.95)
+	if want := EloFromScore(1 - 50/(50+z*z)); math.Abs(l.EloUpper-want) > 1e-6 || !math.IsInf(l.EloLower, -1) {
+		t.Errorf("WDL 0-0-50: Elo interval [%v, %v], want [-Inf, %v]", l.EloLower, l.EloUpper, want)
 	}
 }
