@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -92,9 +93,9 @@ func (f *Filter) prepare(v *engine.Variant) error {
 	return nil
 }
 
-// keep applies f (prepared for v) to p: it returns the position to add (p itself, or the quiet position
-// QuietResolve reaches), whether the label must be flipped (the side to move changed), and
-// false when the position is dropped.
+// keep applies f (prepared for v) to p: it returns the position to add (p itself, or the
+// quiet position QuietResolve reaches), whether the label must be flipped (the side to move
+// changed), and false when the position is dropped.
 func (f *Filter) keep(v *engine.Variant, p *engine.Position, st *LoadStats) (engine.Position, bool, bool) {
 	if f.Quiet != QuietResolve || !v.HasCapture(p) {
 		if !f.accept(v, p, st) {
@@ -113,12 +114,12 @@ func (f *Filter) keep(v *engine.Variant, p *engine.Position, st *LoadStats) (eng
 
 // resolve plays captures from p while the side to move has one, each side choosing the
 // capture whose resolved position evaluates best for it, and returns that quiet position
-// and its score for p's side to move. It returns false when a line ends with no legal
-// move or runs past maxResolvePlies.
+// and its score for p's side to move. A position without a legal move is a quiet position
+// lost for its side to move. It returns false when every line runs past maxResolvePlies.
 func resolve(v *engine.Variant, w *engine.Weights, p engine.Position, ply int) (engine.Position, float64, bool) {
 	if !v.HasCapture(&p) {
 		if !v.HasMoves(&p) {
-			return p, 0, false
+			return p, math.Inf(-1), true
 		}
 		return p, engine.Evaluate(v, w, &p), true
 	}
@@ -132,9 +133,7 @@ func resolve(v *engine.Variant, w *engine.Weights, p engine.Position, ply int) (
 		if !ok {
 			continue
 		}
-		if leaf.Side != p.Side {
-			score = -score
-		}
+		score = -score // a move passes the turn, captures included
 		if !found || score > bestScore {
 			best, bestScore, found = leaf, score, true
 		}
