@@ -259,20 +259,6 @@ func (d *Dataset) AddVector(f []float64, label float64, game int32) {
 	d.Stats.Positions++
 }
 
-// firstScore returns the score of the variant's first mover for a PDN result, and false
-// for "*", "0-0" and anything else.
-func firstScore(result string) (float64, bool) {
-	switch strings.TrimSpace(result) {
-	case "1-0", "2-0":
-		return 1, true
-	case "0-1", "0-2":
-		return 0, true
-	case "1/2-1/2", "1-1":
-		return 0.5, true
-	}
-	return 0, false
-}
-
 // label returns the result for the side to move in p, given the first mover's score.
 func label(v *engine.Variant, p *engine.Position, first float64) float64 {
 	if p.Side == v.FirstMover {
@@ -339,7 +325,7 @@ func (d *Dataset) addGame(g *pdn.Game, name string, f *Filter) error {
 	if err := f.prepare(v); err != nil {
 		return err
 	}
-	first, ok := firstScore(g.GameResult())
+	first, ok := pdn.FirstMoverScore(g.GameResult())
 	if !ok {
 		d.Stats.NoResult++
 		return nil
@@ -454,7 +440,7 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 		if err != nil || ply < 0 {
 			return fmt.Errorf("tune: %s: line %d: ply %q: want a number", name, line, plyText)
 		}
-		first, ok := firstScore(result)
+		first, ok := pdn.FirstMoverScore(result)
 		if !ok {
 			if result == "*" || result == "" || result == "0-0" {
 				continue // no result: skipped, as in ReadPDN
