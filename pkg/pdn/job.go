@@ -27,6 +27,10 @@ type Job struct {
 	// input bytes read so far and the total size of the inputs (0 when
 	// unknown).
 	Progress func(done, total int64)
+
+	// onReader, if set, is called with each PDN Reader that eachInput
+	// creates, before its first game.
+	onReader func(*Reader)
 }
 
 func (j *Job) total() int64 {
@@ -65,6 +69,9 @@ func (j *Job) eachInput(in *Input, before, total int64, fn func(in *Input, n int
 	gr, err := NewGameReader(cr, j.Reader)
 	if err != nil {
 		return cr.N, fmt.Errorf("pdn: %s: %w", in.Name, err)
+	}
+	if pr, ok := gr.(*Reader); ok && j.onReader != nil {
+		j.onReader(pr)
 	}
 	for n := 1; ; n++ {
 		g, err := gr.Next()
@@ -281,6 +288,9 @@ type gameBatch struct {
 	gerrs      []error
 	sum        *Summary
 	probs      []Problem
+	// arena holds the games read from PDN (nil for JSON input); it goes
+	// back to the pool once the games are replayed.
+	arena *arena
 }
 
 // batchSize is the number of games per batch: enough to make the
@@ -301,6 +311,19 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 	work := make(chan *gameBatch, jobs)
 	done := make(chan *gameBatch, jobs)
 	tokens := make(chan struct{}, 4*jobs) // batches in flight
+	// The games of a batch are read into an arena that the worker gives
+	// back when it has replayed them: at most 4*jobs+1 arenas are in use
+	// (the batches in flight and the one being filled).
+	free := make(chan *arena, 4*jobs+2)
+	getArena := func() *arena {
+		select {
+		case a := <-free:
+			a.reset()
+			return a
+		default:
+			return &arena{}
+		}
+	}
 	go func() {
 		defer close(work)
 		total := job.total()
@@ -309,18 +332,27 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 		for i := range job.Inputs {
 			in := &job.Inputs[i]
 			var b *gameBatch
+			var rd *Reader // the PDN reader of this input, if any
+			var ar *arena  // the arena rd reads into: the next batch's
 			send := func() {
 				if b != nil && len(b.games) > 0 {
 					work <- b
 					seq++
+					if rd != nil {
+						ar = getArena()
+						rd.arena = ar
+					}
 				}
 				b = nil
 			}
-			sub := Job{Reader: job.Reader, Progress: job.Progress}
+			sub := Job{Reader: job.Reader, Progress: job.Progress, onReader: func(r *Reader) {
+				rd, ar = r, getArena()
+				r.arena = ar
+			}}
 			n, err := sub.eachInput(in, before, total, func(in *Input, n int, g *Game, gerr error) error {
 				if b == nil {
 					tokens <- struct{}{}
-					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*Game, 0, batchSize), gerrs: make([]error, 0, batchSize)}
+					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*Game, 0, batchSize), gerrs: make([]error, 0, batchSize), arena: ar}
 				}
 				b.games = append(b.games, g)
 				b.gerrs = append(b.gerrs, gerr)
@@ -368,6 +400,13 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 					}
 				}
 				b.games, b.gerrs = nil, nil
+				if b.arena != nil {
+					select {
+					case free <- b.arena:
+					default:
+					}
+					b.arena = nil
+				}
 				done <- b
 			}
 		}()

@@ -38,7 +38,9 @@ type Reader struct {
 	moveSlab []Move
 	sqSlab   []Square
 	intern   map[string]string
-	nodeBuf  []Node // scratch for the main line
+	lineBufs [][]Node // scratch per depth: [0] the main line, [d] variations at depth d
+	tagBuf   []Tag    // scratch for the tags of the game being read
+	arena    *arena   // if set, games are carved out of it (see arena)
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
 
@@ -162,6 +164,11 @@ func buildSimple() {
 }
 
 func (r *Reader) newMove() *Move {
+	if r.arena != nil {
+		m := &take(&r.arena.moves, 1, 1024)[0]
+		*m = Move{}
+		return m
+	}
 	if len(r.moveSlab) == 0 {
 		r.moveSlab = make([]Move, 128)
 	}
@@ -171,6 +178,11 @@ func (r *Reader) newMove() *Move {
 }
 
 func (r *Reader) squares(sq []Square) []Square {
+	if r.arena != nil {
+		out := take(&r.arena.sqs, len(sq), 4096)
+		copy(out, sq)
+		return out
+	}
 	if len(sq) > len(r.sqSlab) {
 		n := 1024
 		if len(sq) > n {
@@ -182,6 +194,54 @@ func (r *Reader) squares(sq []Square) []Square {
 	copy(out, sq)
 	r.sqSlab = r.sqSlab[len(sq):]
 	return out
+}
+
+// newGame returns a cleared Game.
+func (r *Reader) newGame() *Game {
+	if r.arena != nil {
+		g := &take(&r.arena.games, 1, 64)[0]
+		*g = Game{}
+		return g
+	}
+	return &Game{}
+}
+
+// copyNodes returns a copy of nodes in memory of its own (nil when empty).
+func (r *Reader) copyNodes(nodes []Node) []Node {
+	if len(nodes) == 0 {
+		return nil
+	}
+	var out []Node
+	if r.arena != nil {
+		out = take(&r.arena.nodes, len(nodes), 4096)
+	} else {
+		out = make([]Node, len(nodes))
+	}
+	copy(out, nodes)
+	return out
+}
+
+// copyTags returns a copy of tags in memory of its own (nil when empty).
+func (r *Reader) copyTags(tags []Tag) []Tag {
+	if len(tags) == 0 {
+		return nil
+	}
+	var out []Tag
+	if r.arena != nil {
+		out = take(&r.arena.tags, len(tags), 512)
+	} else {
+		out = make([]Tag, len(tags))
+	}
+	copy(out, tags)
+	return out
+}
+
+// lineBuf returns the (empty) scratch buffer for a line at depth d.
+func (r *Reader) lineBuf(d int) []Node {
+	for len(r.lineBufs) <= d {
+		r.lineBufs = append(r.lineBufs, nil)
+	}
+	return r.lineBufs[d][:0]
 }
 
 // line is one open level of movetext: the main line or a variation.
@@ -213,11 +273,14 @@ func (r *Reader) Next() (*Game, error) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	g := &Game{}
+	g := r.newGame()
 	r.g = g
 	r.gerr = nil
+	r.tagSetGame = nil
+	// The tags are gathered in r.tagBuf and copied out by finish.
+	g.Tags = r.tagBuf[:0]
 	var stack []line // open variations; the current line is cur
-	cur := r.nodeBuf[:0]
+	cur := r.lineBuf(0)
 	started := false // any token of this game seen
 	inBody := false
 	var pendNum int
@@ -266,12 +329,15 @@ func (r *Reader) Next() (*Game, error) {
 			r.vis.flush(r, cur)
 			cur = nil
 		}
-		if len(cur) > 0 {
-			g.Moves = make([]Node, len(cur))
-			copy(g.Moves, cur)
-		}
+		g.Moves = r.copyNodes(cur)
 		clear(cur)
-		r.nodeBuf = cur[:0]
+		if cur != nil {
+			r.lineBufs[0] = cur[:0]
+		}
+		tags := g.Tags
+		g.Tags = r.copyTags(tags)
+		clear(tags)
+		r.tagBuf = tags[:0]
 		g.Result = result
 		if tr, ok := g.Tag("Result"); ok && result != "*" && IsResult(strings.TrimSpace(tr)) && strings.TrimSpace(tr) != result {
 			r.note(WarnResultMismatch, p, "terminator "+result+", Result tag "+tr)
@@ -395,7 +461,11 @@ func (r *Reader) Next() (*Game, error) {
 				r.vis.beginVariation(r, len(stack)+1)
 			}
 			stack = append(stack, line{nodes: cur, pos: t.Pos})
-			cur = nil
+			if r.vis != nil {
+				cur = nil
+			} else {
+				cur = r.lineBuf(len(stack))
+			}
 
 		case TokRParen:
 			body(t.Pos)
@@ -557,7 +627,11 @@ func (r *Reader) pop(stack *[]line, cur []Node) []Node {
 		r.vis.endVariation(r, len(*stack)+1)
 		return cur[:0]
 	}
-	return append(top.nodes, Node{Kind: VariationNode, Variation: cur, Pos: top.pos})
+	depth := len(*stack) + 1
+	vn := r.copyNodes(cur)
+	clear(cur)
+	r.lineBufs[depth] = cur[:0]
+	return append(top.nodes, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
 }
 
 // hasTag reports whether g already has a tag called name; a map takes

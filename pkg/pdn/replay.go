@@ -155,6 +155,27 @@ type Replayer struct {
 
 	buf []engine.Move
 	res Replayed
+
+	keys map[variantFrom]string // Summary.Variants keys
+}
+
+type variantFrom struct {
+	v    *engine.Variant
+	from string
+}
+
+// variantKey returns "NAME (FROM)", the key of Summary.Variants.
+func (rp *Replayer) variantKey(v *engine.Variant, from string) string {
+	k := variantFrom{v, from}
+	if s, ok := rp.keys[k]; ok {
+		return s
+	}
+	s := v.Name + " (" + from + ")"
+	if rp.keys == nil {
+		rp.keys = map[variantFrom]string{}
+	}
+	rp.keys[k] = s
+	return s
 }
 
 // Replay replays the main line and the variations of g. v is the
@@ -516,7 +537,7 @@ func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *
 		ps = append(ps, Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: "warning", Kind: w.Kind, Message: w.Text})
 	}
 	if res.Variant != nil {
-		sum.Variants[res.Variant.Name+" ("+res.VariantFrom+")"]++
+		sum.Variants[rp.variantKey(res.Variant, res.VariantFrom)]++
 	}
 	if res.Complete {
 		sum.Replayed++
