@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/fnv"
 	"io"
 	"math"
 	"strconv"
@@ -73,7 +75,7 @@ type Filter struct {
 	SkipPlies int
 	// Quiet is the quiet-position test.
 	Quiet Quiet
-	// KeepDuplicates keeps every copy of identical games (ReadPDN only).
+	// KeepDuplicates keeps every copy of identical games.
 	KeepDuplicates bool
 	// Weights are the weights QuietResolve evaluates with (nil: the variant's defaults).
 	Weights *engine.Weights
@@ -202,6 +204,7 @@ type Dataset struct {
 	dedupe  pdn.Deduper
 	buf     []float64
 	csvGame map[string]int32
+	csvSeen map[uint64]bool
 }
 
 // NewDataset returns an empty data set for v. A nil v is taken from the first PDN game's
@@ -385,8 +388,10 @@ var CSVColumns = []string{"game", "ply", "fen", "result"}
 // ReadCSV reads one position per row, with a header row naming the columns (any order,
 // case-insensitive): game (a game id, any text), ply (the position's ply from the game's
 // start), fen (the position), result (the game's PDN result, first mover first, as in
-// ReadPDN). Other columns, such as side and move, are ignored. The data set needs a variant.
-// A bad row is an error naming the line.
+// ReadPDN). Other columns, such as side, move and score (pdn convert --to csv), are ignored.
+// The rows of a game are consecutive; a game whose rows (FEN and result) repeat an earlier
+// game's is dropped unless f.KeepDuplicates. The data set needs a variant. A bad row is an
+// error naming the line.
 func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 	if d.Variant == nil {
 		return fmt.Errorf("tune: %s: CSV input needs the variant", name)
@@ -418,11 +423,14 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 	}
 	if d.csvGame == nil {
 		d.csvGame = map[string]int32{}
+		d.csvSeen = map[uint64]bool{}
 	}
 	v := d.Variant
+	var cur csvGame
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
+			d.flushCSV(&cur, name, f)
 			return nil
 		}
 		if err != nil {
@@ -436,14 +444,20 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 			return ""
 		}
 		gid, plyText, fen, result := field(0), field(1), field(2), field(3)
+		if !cur.started || gid != cur.id {
+			d.flushCSV(&cur, name, f)
+			cur = csvGame{id: gid, started: true, hash: fnv.New64a()}
+		}
 		ply, err := strconv.Atoi(plyText)
 		if err != nil || ply < 0 {
 			return fmt.Errorf("tune: %s: line %d: ply %q: want a number", name, line, plyText)
 		}
+		cur.hash.Write([]byte(fen + "|" + result + "\n"))
 		first, ok := pdn.FirstMoverScore(result)
 		if !ok {
 			if result == "*" || result == "" || result == "0-0" {
-				continue // no result: skipped, as in ReadPDN
+				cur.noResult = true // no result: skipped, as in ReadPDN
+				continue
 			}
 			return fmt.Errorf("tune: %s: line %d: result %q: want 1-0, 0-1, 1/2-1/2, 2-0, 1-1 or 0-2", name, line, result)
 		}
@@ -452,10 +466,10 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 			return fmt.Errorf("tune: %s: line %d: %w", name, line, err)
 		}
 		if ply < f.SkipPlies {
-			d.Stats.Opening++
+			cur.stats.Opening++
 			continue
 		}
-		q, flip, ok := f.keep(v, &p, &d.Stats)
+		q, flip, ok := f.keep(v, &p, &cur.stats)
 		if !ok {
 			continue
 		}
@@ -463,15 +477,61 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 		if flip {
 			y = 1 - y
 		}
-		key := name + "\x00" + gid
-		id, ok := d.csvGame[key]
-		if !ok {
-			id = int32(d.games)
-			d.csvGame[key] = id
-			d.games++
-			d.Stats.Games++
-			d.Stats.Read++
+		cur.rows = append(cur.rows, csvRow{q, y})
+	}
+}
+
+// csvGame collects the rows of one game of a CSV file (its rows are consecutive), so that
+// identical games can be dropped as in ReadPDN.
+type csvGame struct {
+	id       string
+	started  bool
+	hash     hash.Hash64 // of every row's FEN and result
+	rows     []csvRow
+	stats    LoadStats
+	noResult bool
+}
+
+type csvRow struct {
+	p engine.Position
+	y float64
+}
+
+// flushCSV adds the rows of g unless an identical game was read before.
+func (d *Dataset) flushCSV(g *csvGame, name string, f Filter) {
+	if !g.started {
+		return
+	}
+	d.Stats.Read++
+	if !f.KeepDuplicates {
+		h := g.hash.Sum64()
+		if d.csvSeen[h] {
+			d.Stats.Duplicates++
+			return
 		}
-		d.Add(&q, y, id)
+		d.csvSeen[h] = true
+	}
+	if g.noResult && len(g.rows) == 0 {
+		d.Stats.NoResult++
+	}
+	st := &d.Stats
+	st.Opening += g.stats.Opening
+	st.Terminal += g.stats.Terminal
+	st.Captures += g.stats.Captures
+	st.Threats += g.stats.Threats
+	st.Resolved += g.stats.Resolved
+	if len(g.rows) == 0 {
+		return
+	}
+	key := name + "\x00" + g.id
+	id, ok := d.csvGame[key]
+	if !ok {
+		id = int32(d.games)
+		d.csvGame[key] = id
+		d.games++
+		st.Games++
+	}
+	for i := range g.rows {
+		d.Add(&g.rows[i].p, g.rows[i].y, id)
 	}
 }
