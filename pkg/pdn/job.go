@@ -78,8 +78,7 @@ func (j *Job) eachInput(in *Input, before, total int64, fn func(in *Input, n int
 		if err == io.EOF {
 			break
 		}
-		var ge *GameError
-		if err != nil && !errors.As(err, &ge) {
+		if err != nil && !isGameError(err) {
 			return cr.N, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		if err := fn(in, n, g, err); err != nil {
@@ -93,6 +92,17 @@ func (j *Job) eachInput(in *Input, before, total int64, fn func(in *Input, n int
 		j.Progress(before+cr.N, total)
 	}
 	return cr.N, nil
+}
+
+// isGameError reports whether err is (or wraps) a *GameError. It is a
+// function of its own so that the target of errors.As does not escape in
+// the caller's loop.
+func isGameError(err error) bool {
+	if _, ok := err.(*GameError); ok {
+		return true
+	}
+	var ge *GameError
+	return errors.As(err, &ge)
 }
 
 // Problem is one warning or error found by Validate.
@@ -257,7 +267,7 @@ func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
 func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict bool) []Problem {
 	fromWarning := false
 	var se *SyntaxError
-	hasPos := errors.As(gerr, &se)
+	hasPos := gerr != nil && errors.As(gerr, &se)
 	for _, w := range g.Warnings {
 		p := Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: "warning",
 			Kind: w.Kind.String(), Message: w.Text}
