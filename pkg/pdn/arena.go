@@ -10,11 +10,12 @@ package pdn
 // arena is reset; Reader.Next without an arena (the default) returns games
 // the caller may keep.
 type arena struct {
-	games []Game
-	tags  []Tag
-	nodes []Node
-	moves []Move
-	sqs   []Square
+	games  []Game
+	tags   []Tag
+	nodes  []Node // main lines
+	vnodes []Node // variations
+	moves  []Move
+	sqs    []Square
 }
 
 // reset makes the arena's memory available again. Games handed out before
@@ -23,6 +24,7 @@ func (a *arena) reset() {
 	a.games = a.games[:0]
 	a.tags = a.tags[:0]
 	a.nodes = a.nodes[:0]
+	a.vnodes = a.vnodes[:0]
 	a.moves = a.moves[:0]
 	a.sqs = a.sqs[:0]
 }

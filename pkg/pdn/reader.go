@@ -37,6 +37,12 @@ type Reader struct {
 	gerr     error
 	moveSlab []Move
 	sqSlab   []Square
+	// Slabs of the games returned without an arena. A game shares them
+	// with its neighbours, which keeps the allocation count low; chunks
+	// are small (tens of KB) so that a kept game holds little else.
+	gameSlab []Game
+	tagSlab  []Tag
+	nodeSlab []Node
 	intern   map[string]string
 	lineBufs [][]Node // scratch per depth: [0] the main line, [d] variations at depth d
 	tagBuf   []Tag    // scratch for the tags of the game being read
@@ -198,22 +204,25 @@ func (r *Reader) squares(sq []Square) []Square {
 
 // newGame returns a cleared Game.
 func (r *Reader) newGame() *Game {
+	var g *Game
 	if r.arena != nil {
-		g := &take(&r.arena.games, 1, 64)[0]
-		*g = Game{}
-		return g
+		g = &take(&r.arena.games, 1, 64)[0]
+	} else {
+		g = &take(&r.gameSlab, 1, 64)[0]
 	}
-	return &Game{}
+	*g = Game{}
+	return g
 }
 
-// copyNodes returns a copy of nodes in memory of its own (nil when empty).
+// copyNodes returns a copy of the nodes of a variation in memory of its
+// own (nil when empty).
 func (r *Reader) copyNodes(nodes []Node) []Node {
 	if len(nodes) == 0 {
 		return nil
 	}
 	var out []Node
 	if r.arena != nil {
-		out = take(&r.arena.nodes, len(nodes), 4096)
+		out = take(&r.arena.vnodes, len(nodes), 1024)
 	} else {
 		out = make([]Node, len(nodes))
 	}
@@ -230,10 +239,49 @@ func (r *Reader) copyTags(tags []Tag) []Tag {
 	if r.arena != nil {
 		out = take(&r.arena.tags, len(tags), 512)
 	} else {
-		out = make([]Tag, len(tags))
+		out = take(&r.tagSlab, len(tags), 256)
 	}
 	copy(out, tags)
 	return out
+}
+
+// mainSlab returns the slab the main line is built in.
+func (r *Reader) mainSlab() (s *[]Node, minCap int) {
+	if r.arena != nil {
+		return &r.arena.nodes, 8192
+	}
+	return &r.nodeSlab, 512
+}
+
+// mainLine returns an empty slice to build the main line in: the free
+// tail of the node slab, so that the game's nodes need no copy. A long
+// game outgrows it, and append moves it to memory of its own.
+func (r *Reader) mainLine() []Node {
+	if r.vis != nil {
+		return r.lineBuf(0)
+	}
+	s, minCap := r.mainSlab()
+	if cap(*s)-len(*s) < minCap/8 {
+		*s = make([]Node, 0, minCap)
+	}
+	return (*s)[len(*s):len(*s)]
+}
+
+// keepMain returns the main line built from mainLine as the game's nodes
+// (nil when empty), and marks its part of the slab as used.
+func (r *Reader) keepMain(cur []Node) []Node {
+	if len(cur) == 0 {
+		return nil
+	}
+	if r.vis != nil {
+		// Walk builds no movetext: cur holds at most the last node.
+		return r.copyNodes(cur)
+	}
+	s, _ := r.mainSlab()
+	if k := len(*s); k < cap(*s) && &(*s)[:k+1][k] == &cur[0] {
+		*s = (*s)[:k+len(cur)]
+	}
+	return cur[:len(cur):len(cur)]
 }
 
 // lineBuf returns the (empty) scratch buffer for a line at depth d.
@@ -280,7 +328,7 @@ func (r *Reader) Next() (*Game, error) {
 	// The tags are gathered in r.tagBuf and copied out by finish.
 	g.Tags = r.tagBuf[:0]
 	var stack []line // open variations; the current line is cur
-	cur := r.lineBuf(0)
+	cur := r.mainLine()
 	started := false // any token of this game seen
 	inBody := false
 	var pendNum int
@@ -329,10 +377,13 @@ func (r *Reader) Next() (*Game, error) {
 			r.vis.flush(r, cur)
 			cur = nil
 		}
-		g.Moves = r.copyNodes(cur)
-		clear(cur)
-		if cur != nil {
-			r.lineBufs[0] = cur[:0]
+		if r.vis != nil {
+			clear(cur)
+			if cur != nil {
+				r.lineBufs[0] = cur[:0]
+			}
+		} else {
+			g.Moves = r.keepMain(cur)
 		}
 		tags := g.Tags
 		g.Tags = r.copyTags(tags)
