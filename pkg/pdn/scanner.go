@@ -191,7 +191,18 @@ func (s *Scanner) Next() (*Token, error) {
 		s.start()
 	}
 	t := &s.tok
-	*t = Token{textBuf: t.textBuf}
+	// Reset the token field by field: pointer fields are written only
+	// when set, which spares write barriers while the GC marks.
+	t.Kind, t.sep, t.num, t.cont = TokEOF, 0, 0, false
+	if t.Err != nil {
+		t.Err = nil
+	}
+	if t.squares != nil {
+		t.squares = nil
+	}
+	if t.raw != nil {
+		t.raw, t.text = nil, nil
+	}
 	glued := true
 	// Skip whitespace and % comments.
 	for {
