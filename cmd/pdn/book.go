@@ -12,8 +12,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/book"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
@@ -50,7 +50,7 @@ func bookCommand() *cli.Command {
 			&cli.StringFlag{Name: "moves", Usage: "moves from the book's root to the position to probe"},
 			&cli.IntFlag{Name: "eval", Usage: "search depth for an engine score of each probed move (0: none)"},
 		}),
-		OnUsageError: onUsageError,
+		OnUsageError: cliutil.OnUsageError,
 		Action:       bookAction,
 	}
 }
@@ -60,7 +60,7 @@ func bookAction(c *cli.Context) error {
 	case c.String("book") != "":
 		return probeAction(c)
 	case c.IsSet("probe") || c.IsSet("moves") || c.IsSet("eval"):
-		return usagef("book: --probe, --moves and --eval need --book FILE")
+		return cliutil.Usagef("book: --probe, --moves and --eval need --book FILE")
 	case c.Bool("expand"):
 		return expandAction(c)
 	}
@@ -75,7 +75,7 @@ func buildAction(c *cli.Context) error {
 	if c.IsSet("variant") {
 		v, err := engine.Lookup(c.String("variant"))
 		if err != nil {
-			return usageError{err}
+			return cliutil.UsageError{Err: err}
 		}
 		opt.Variant = v
 	}
@@ -109,25 +109,23 @@ func expandAction(c *cli.Context) error {
 		return err
 	}
 	if c.Args().Present() {
-		return usagef("book --expand: unexpected argument %q", c.Args().First())
+		return cliutil.Usagef("book --expand: unexpected argument %q", c.Args().First())
 	}
 	if !c.IsSet("variant") {
-		return usagef("book --expand needs --variant")
+		return cliutil.Usagef("book --expand needs --variant")
 	}
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
-		return usageError{err}
+		return cliutil.UsageError{Err: err}
 	}
 	opt := book.ExpandOptions{Depth: c.Int("depth"), Nodes: c.Int("nodes"), MaxPly: c.Int("max-ply"),
 		Seed: c.Int64("seed"), Jobs: c.Int("jobs")}
 	if opt.Depth < 1 || opt.Nodes < 1 {
-		return usagef("book --expand: --depth %d and --nodes %d must be at least 1", opt.Depth, opt.Nodes)
+		return cliutil.Usagef("book --expand: --depth %d and --nodes %d must be at least 1", opt.Depth, opt.Nodes)
 	}
 	stderr := c.App.ErrWriter
 	fmt.Fprintf(stderr, "pdn: book: expanding %s, depth %d, %d nodes, max ply %d, seed %d\n", v.Name, opt.Depth, opt.Nodes, opt.MaxPly, opt.Seed)
-	if f, ok := stderr.(*os.File); ok && !c.Bool("quiet") && term.IsTerminal(int(f.Fd())) {
-		bar := progressbar.NewOptions64(int64(opt.Nodes), progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("positions"),
-			progressbar.OptionShowCount(), progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	if bar := cliutil.Progress(stderr, c.Bool("quiet"), int64(opt.Nodes), "positions", progressbar.OptionShowCount()); bar != nil {
 		opt.Progress = func(d, _ int64) { bar.Set64(d) }
 		defer bar.Finish()
 	}
@@ -145,13 +143,13 @@ func probeAction(c *cli.Context) error {
 		return err
 	}
 	if c.Args().Present() {
-		return usagef("book --book: unexpected argument %q", c.Args().First())
+		return cliutil.Usagef("book --book: unexpected argument %q", c.Args().First())
 	}
 	if c.IsSet("probe") == c.IsSet("moves") {
-		return usagef("book --book: give one of --probe FEN or --moves MOVES")
+		return cliutil.Usagef("book --book: give one of --probe FEN or --moves MOVES")
 	}
 	if c.Int("eval") < 0 {
-		return usagef("--eval %d: must not be negative", c.Int("eval"))
+		return cliutil.Usagef("--eval %d: must not be negative", c.Int("eval"))
 	}
 	f, err := os.Open(c.String("book"))
 	if err != nil {
@@ -169,7 +167,7 @@ func probeAction(c *cli.Context) error {
 		p, err = book.PlayLine(b.Variant, b.Root, c.String("moves"))
 	}
 	if err != nil {
-		return usageError{err}
+		return cliutil.UsageError{Err: err}
 	}
 	res, err := b.Probe(c.Context, p, book.ProbeOptions{EvalDepth: c.Int("eval")})
 	if err != nil {
@@ -186,7 +184,7 @@ func probeAction(c *cli.Context) error {
 // checkBookFlags checks --format against the formats of the mode (the first is the default).
 func checkBookFlags(c *cli.Context, formats ...string) error {
 	if c.Int("max-ply") < 1 || c.Int("min-games") < 0 || c.Int("jobs") < 0 {
-		return usagef("book: --max-ply must be at least 1, --min-games and --jobs not negative")
+		return cliutil.Usagef("book: --max-ply must be at least 1, --min-games and --jobs not negative")
 	}
 	f := c.String("format")
 	if f == "" {
@@ -197,7 +195,7 @@ func checkBookFlags(c *cli.Context, formats ...string) error {
 			return nil
 		}
 	}
-	return usagef("--format %q: want %s", f, strings.Join(formats, " or "))
+	return cliutil.Usagef("--format %q: want %s", f, strings.Join(formats, " or "))
 }
 
 func writeBook(c *cli.Context, b *book.Book) error {

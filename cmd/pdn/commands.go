@@ -12,6 +12,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
 )
@@ -40,7 +41,7 @@ func validateCommand() *cli.Command {
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "all cores",
 				Usage: "goroutines: files read in parallel (--syntax-only) or games replayed in parallel"},
 		}),
-		OnUsageError: onUsageError,
+		OnUsageError: cliutil.OnUsageError,
 		Action:       validateAction,
 	}
 }
@@ -51,7 +52,7 @@ func replayer(c *cli.Context) (*pdn.Replayer, error) {
 	if name := c.String("variant"); name != "" {
 		v, err := engine.Lookup(name)
 		if err != nil {
-			return nil, usageError{err}
+			return nil, cliutil.UsageError{Err: err}
 		}
 		rp.Default = v
 	}
@@ -60,7 +61,7 @@ func replayer(c *cli.Context) (*pdn.Replayer, error) {
 
 func validateAction(c *cli.Context) error {
 	if c.Int("jobs") < 1 {
-		return usagef("--jobs %d: must be at least 1", c.Int("jobs"))
+		return cliutil.Usagef("--jobs %d: must be at least 1", c.Int("jobs"))
 	}
 	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
 	if !c.Bool("syntax-only") {
@@ -189,7 +190,7 @@ func convertCommand() *cli.Command {
 			_, err := copyGames(c, pdn.CopyOptions{})
 			return err
 		},
-		OnUsageError: onUsageError,
+		OnUsageError: cliutil.OnUsageError,
 	}
 }
 
@@ -205,29 +206,29 @@ func filterCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-plies", Usage: "at most this many main-line moves (0: no limit)"},
 			&cli.StringFlag{Name: "fen", Usage: "keep games whose main line reaches this position (compared as a position, in each game's variant)"},
 		}),
-		OnUsageError: onUsageError,
+		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
 			f := &pdn.Filter{Results: c.StringSlice("result"), MinPlies: c.Int("min-plies"), MaxPlies: c.Int("max-plies")}
 			for _, s := range c.StringSlice("tag") {
 				m, err := pdn.ParseTagMatch(s)
 				if err != nil {
-					return usageError{err}
+					return cliutil.UsageError{Err: err}
 				}
 				f.Tags = append(f.Tags, m)
 			}
 			for _, r := range f.Results {
 				if r != "*" && !pdn.IsResult(r) {
-					return usagef("--result %q: not a PDN result", r)
+					return cliutil.Usagef("--result %q: not a PDN result", r)
 				}
 			}
 			if f.MinPlies < 0 || f.MaxPlies < 0 || (f.MaxPlies > 0 && f.MaxPlies < f.MinPlies) {
-				return usagef("--min-plies %d --max-plies %d: bad range", f.MinPlies, f.MaxPlies)
+				return cliutil.Usagef("--min-plies %d --max-plies %d: bad range", f.MinPlies, f.MaxPlies)
 			}
 			opt := pdn.CopyOptions{Filter: f}
 			if fen := c.String("fen"); fen != "" {
 				reach, err := pdn.NewPositionFilter(fen)
 				if err != nil {
-					return usagef("--fen %q: %v", fen, err)
+					return cliutil.Usagef("--fen %q: %v", fen, err)
 				}
 				opt.Replay = &pdn.ReplayCopy{Reach: reach}
 			}
@@ -251,7 +252,7 @@ func dedupeCommand() *cli.Command {
 			fmt.Fprintf(c.App.ErrWriter, "pdn: dropped %d duplicate games of %d\n", res.Duplicates, res.Read)
 			return err
 		},
-		OnUsageError: onUsageError,
+		OnUsageError: cliutil.OnUsageError,
 	}
 }
 
@@ -264,11 +265,11 @@ func statsCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
 			&cli.IntFlag{Name: "top", Value: 10, Usage: "entries in the first-move, player and event lists (0: all)"},
 		}),
-		OnUsageError: onUsageError,
+		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
 			if format != "table" && format != "csv" && format != "json" {
-				return usagef("--format %q: want table, csv or json", format)
+				return cliutil.Usagef("--format %q: want table, csv or json", format)
 			}
 			job, done, err := readJob(c)
 			if err != nil {
@@ -338,21 +339,21 @@ func splitCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "file name prefix, may include a directory (required)"},
 			&cli.StringFlag{Name: "to", Value: "pdn", Usage: "pdn or json"},
 		}),
-		OnUsageError: onUsageError,
+		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
 			opt := pdn.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out")}
 			if (opt.Every > 0) == (opt.ByTag != "") || opt.Every < 0 {
-				return usagef("split: give either --every N (N > 0) or --by-tag NAME")
+				return cliutil.Usagef("split: give either --every N (N > 0) or --by-tag NAME")
 			}
 			if opt.Prefix == "" {
-				return usagef("split: --out PREFIX is required")
+				return cliutil.Usagef("split: --out PREFIX is required")
 			}
 			switch c.String("to") {
 			case "pdn":
 			case "json":
 				opt.JSON = true
 			default:
-				return usagef("--to %q: want pdn or json", c.String("to"))
+				return cliutil.Usagef("--to %q: want pdn or json", c.String("to"))
 			}
 			job, done, err := readJob(c)
 			if err != nil {

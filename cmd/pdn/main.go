@@ -9,18 +9,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -31,39 +29,13 @@ func main() {
 	os.Exit(code)
 }
 
-// usageError is a bad command line: exit status 2. Any other error is bad
-// data or a failure: exit status 1.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
 // stdinKey passes standard input to actions through the context.
 type stdinKey struct{}
 
 // run is the whole command, with its streams, so that tests can call it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
-	err := app.RunContext(context.WithValue(ctx, stdinKey{}, stdin), args)
-	if err == nil {
-		return 0
-	}
-	fmt.Fprintf(stderr, "pdn: %v\n", err)
-	var u usageError
-	msg := err.Error()
-	if errors.As(err, &u) || strings.HasPrefix(msg, "flag provided but not defined") ||
-		strings.Contains(msg, "Required flag") || strings.HasPrefix(msg, "invalid value") ||
-		strings.HasPrefix(msg, "No help topic") {
-		return 2
-	}
-	return 1
+	return cliutil.Run(context.WithValue(ctx, stdinKey{}, stdin), newApp(stdout, stderr), args, stderr)
 }
-
-func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }
 
 // readFlags are the input flags every subcommand has.
 func readFlags() []cli.Flag {
@@ -111,8 +83,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		OnUsageError:    onUsageError,
-		ExitErrHandler:  func(*cli.Context, error) {}, // run maps errors to exit codes
+		OnUsageError:    cliutil.OnUsageError,
 		Commands: []*cli.Command{
 			validateCommand(), convertCommand(), statsCommand(), filterCommand(), dedupeCommand(), splitCommand(),
 			bookCommand(),
@@ -148,7 +119,7 @@ func inputs(c *cli.Context) []pdn.Input {
 func readJob(c *cli.Context) (pdn.Job, func(), error) {
 	enc, err := pdn.ParseEncoding(c.String("encoding"))
 	if err != nil {
-		return pdn.Job{}, nil, usageError{err}
+		return pdn.Job{}, nil, cliutil.UsageError{Err: err}
 	}
 	job := pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}}
 	done := func() {}
@@ -156,13 +127,11 @@ func readJob(c *cli.Context) (pdn.Job, func(), error) {
 	for _, in := range job.Inputs {
 		total += in.Size
 	}
-	f, isFile := c.App.ErrWriter.(*os.File)
-	if !c.Bool("quiet") && isFile && term.IsTerminal(int(f.Fd())) && total >= 8<<20 {
-		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(f),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionShowBytes(true),
-			progressbar.OptionClearOnFinish())
-		job.Progress = func(d, _ int64) { bar.Set64(d) }
-		done = func() { bar.Finish() }
+	if total >= 8<<20 {
+		if bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), total, "", progressbar.OptionShowBytes(true)); bar != nil {
+			job.Progress = func(d, _ int64) { bar.Set64(d) }
+			done = func() { bar.Finish() }
+		}
 	}
 	return job, done, nil
 }
@@ -181,7 +150,7 @@ func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
 		pw.Notation, pw.Captures = c.String("notation"), c.String("captures")
 		return pw, nil
 	default:
-		return nil, usagef("--to %q: want pdn, json, csv or fen", to)
+		return nil, cliutil.Usagef("--to %q: want pdn, json, csv or fen", to)
 	}
 }
 
@@ -190,7 +159,7 @@ func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
 func replayCopy(c *cli.Context, reach *pdn.PositionFilter) (*pdn.ReplayCopy, error) {
 	notation, captures := c.String("notation"), c.String("captures")
 	if err := pdn.CheckNotation(notation, captures); err != nil {
-		return nil, usageError{err}
+		return nil, cliutil.UsageError{Err: err}
 	}
 	to := c.String("to")
 	if reach == nil && notation == "" && captures == "" && to != "csv" && to != "fen" {

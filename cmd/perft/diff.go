@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -28,11 +29,9 @@ func diffCommand() *cli.Command {
 			"search descends into the first move whose counts differ until the move lists themselves differ,\n" +
 			"then prints that position and the missing, extra or miscounted moves. Exit status 1 when a\n" +
 			"difference is found, 0 when the counts agree.",
-		Flags:  flags,
-		Action: diffAction,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError{err}
-		},
+		Flags:        flags,
+		Action:       diffAction,
+		OnUsageError: cliutil.OnUsageError,
 	}
 }
 
@@ -50,7 +49,7 @@ func diffAction(c *cli.Context) error {
 	}
 	argv := strings.Fields(c.String("engine"))
 	if len(argv) == 0 {
-		return usagef("--engine: empty command")
+		return cliutil.Usagef("--engine: empty command")
 	}
 	w := c.App.Writer
 	v, p := cfg.variant, cfg.pos

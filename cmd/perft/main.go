@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -25,31 +25,9 @@ func main() {
 	os.Exit(code)
 }
 
-// usageError is a bad command line: exit status 2. Any other error is bad data or a
-// failure: exit status 1.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
 // run is the whole command, with its streams, so that tests can call it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
-	err := app.RunContext(ctx, args)
-	if err == nil {
-		return 0
-	}
-	fmt.Fprintf(stderr, "perft: %v\n", err)
-	var u usageError
-	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "flag provided but not defined") ||
-		strings.Contains(err.Error(), "Required flag") || strings.HasPrefix(err.Error(), "invalid value") {
-		return 2
-	}
-	return 1
+	return cliutil.Run(ctx, newApp(stdout, stderr), args, stderr)
 }
 
 const duplicatesHelp = "duplicate captures: keep (every capture order counted) or unique (counted once); " +
@@ -85,24 +63,19 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		HideHelpCommand: true,
 		Flags:           commonFlags(),
 		Action:          perftAction,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError{err}
-		},
+		OnUsageError:    cliutil.OnUsageError,
 		Commands: []*cli.Command{
 			{
-				Name:      "divide",
-				Usage:     "count the leaves below each root move",
-				UsageText: "perft divide --variant V [--fen F] --depth N [--duplicates keep|unique] [--json]",
-				Flags:     commonFlags(),
-				Action:    divideAction,
-				OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-					return usageError{err}
-				},
+				Name:         "divide",
+				Usage:        "count the leaves below each root move",
+				UsageText:    "perft divide --variant V [--fen F] --depth N [--duplicates keep|unique] [--json]",
+				Flags:        commonFlags(),
+				Action:       divideAction,
+				OnUsageError: cliutil.OnUsageError,
 			},
 			verifyCommand(),
 			diffCommand(),
 		},
-		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to exit codes
 	}
 }
 
@@ -120,7 +93,7 @@ func readConfig(c *cli.Context) (config, error) {
 	var cfg config
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
-		return cfg, usageError{err}
+		return cfg, cliutil.UsageError{Err: err}
 	}
 	cfg.variant = v
 	cfg.pos = v.Start()
@@ -133,11 +106,11 @@ func readConfig(c *cli.Context) (config, error) {
 	}
 	cfg.fen = v.FEN(cfg.pos)
 	if !c.IsSet("depth") {
-		return cfg, usagef("--depth is required")
+		return cfg, cliutil.Usagef("--depth is required")
 	}
 	cfg.depth = c.Int("depth")
 	if cfg.depth < 1 || cfg.depth > maxDepth {
-		return cfg, usagef("--depth %d: out of range (1-%d)", cfg.depth, maxDepth)
+		return cfg, cliutil.Usagef("--depth %d: out of range (1-%d)", cfg.depth, maxDepth)
 	}
 	cfg.opt.Duplicates, err = parseDuplicates(c.String("duplicates"), v)
 	if err != nil {
@@ -145,11 +118,11 @@ func readConfig(c *cli.Context) (config, error) {
 	}
 	cfg.opt.Threads = c.Int("threads")
 	if cfg.opt.Threads < 1 {
-		return cfg, usagef("--threads %d: must be at least 1", cfg.opt.Threads)
+		return cfg, cliutil.Usagef("--threads %d: must be at least 1", cfg.opt.Threads)
 	}
 	cfg.opt.HashMB = c.Int("hash")
 	if cfg.opt.HashMB < 0 || cfg.opt.HashMB > 1<<16 {
-		return cfg, usagef("--hash %d: out of range (0-65536 MiB)", cfg.opt.HashMB)
+		return cfg, cliutil.Usagef("--hash %d: out of range (0-65536 MiB)", cfg.opt.HashMB)
 	}
 	cfg.json = c.Bool("json")
 	return cfg, nil
@@ -164,5 +137,5 @@ func parseDuplicates(s string, v *engine.Variant) (engine.Duplicates, error) {
 	case "unique":
 		return engine.Unique, nil
 	}
-	return 0, usagef("--duplicates %q: want keep or unique", s)
+	return 0, cliutil.Usagef("--duplicates %q: want keep or unique", s)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -26,7 +27,7 @@ type depthResult struct {
 
 func perftAction(c *cli.Context) error {
 	if c.Args().Present() {
-		return usagef("unexpected argument %q (subcommands: divide, verify, diff)", c.Args().First())
+		return cliutil.Usagef("unexpected argument %q (subcommands: divide, verify, diff)", c.Args().First())
 	}
 	cfg, err := readConfig(c)
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -10,9 +9,9 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/rafle/rafle/corpus"
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -30,10 +29,8 @@ func verifyCommand() *cli.Command {
 			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Value: runtime.NumCPU(), Usage: "threads"},
 			&cli.IntFlag{Name: "hash", Value: 64, Usage: "transposition table size in MiB (0: none)"},
 		},
-		Action: verifyAction,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError{err}
-		},
+		Action:       verifyAction,
+		OnUsageError: cliutil.OnUsageError,
 	}
 }
 
@@ -42,13 +39,13 @@ func verifyAction(c *cli.Context) error {
 	if name := c.String("variant"); name != "" {
 		v, err := engine.Lookup(name)
 		if err != nil {
-			return usageError{err}
+			return cliutil.UsageError{Err: err}
 		}
 		variants = []*engine.Variant{v}
 	}
 	opt := engine.PerftOptions{Threads: c.Int("threads"), HashMB: c.Int("hash")}
 	if opt.Threads < 1 || opt.HashMB < 0 {
-		return usagef("--threads must be at least 1 and --hash at least 0")
+		return cliutil.Usagef("--threads must be at least 1 and --hash at least 0")
 	}
 	maxNodes := c.Uint64("max-nodes")
 	var work uint64 // leaves to count, for the progress bar
@@ -65,7 +62,7 @@ func verifyAction(c *cli.Context) error {
 			}
 		}
 	}
-	bar := newProgress(c, work)
+	bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), int64(work), "verify", progressbar.OptionShowCount())
 	table := tablewriter.NewTable(c.App.Writer)
 	table.Header("variant", "position", "depth", "duplicates", "expected", "got", "ok", "seconds", "source")
 	checked, skipped, failed := 0, 0, 0
@@ -92,7 +89,9 @@ func verifyAction(c *cli.Context) error {
 					failed++
 				}
 				checked++
-				bar.Add64(int64(pc.Nodes))
+				if bar != nil {
+					bar.Add64(int64(pc.Nodes))
+				}
 				if err := table.Append(v.Name, pc.Position, pc.Depth, dup.String(), pc.Nodes, got, ok,
 					fmt.Sprintf("%.2f", time.Since(start).Seconds()), pc.Source); err != nil {
 					return err
@@ -100,7 +99,9 @@ func verifyAction(c *cli.Context) error {
 			}
 		}
 	}
-	bar.Finish()
+	if bar != nil {
+		bar.Finish()
+	}
 	if err := table.Render(); err != nil {
 		return err
 	}
@@ -114,20 +115,4 @@ func verifyAction(c *cli.Context) error {
 		return fmt.Errorf("%d published counts not matched", failed)
 	}
 	return nil
-}
-
-// newProgress returns a progress bar over total leaves on stderr when it is a terminal (and
-// --quiet is not set), and a bar that writes nothing otherwise.
-func newProgress(c *cli.Context, total uint64) *progressbar.ProgressBar {
-	f, ok := c.App.ErrWriter.(*os.File)
-	if c.Bool("quiet") || !ok || !term.IsTerminal(int(f.Fd())) {
-		return progressbar.DefaultSilent(int64(total))
-	}
-	return progressbar.NewOptions64(int64(total),
-		progressbar.OptionSetWriter(f),
-		progressbar.OptionSetDescription("verify"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish())
 }

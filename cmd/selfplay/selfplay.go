@@ -10,13 +10,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/rafle/rafle/corpus"
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/book"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
@@ -35,7 +34,7 @@ const maxRandomOpenings = 2000
 
 func selfplay(c *cli.Context) error {
 	if c.Args().Present() {
-		return usagef("unexpected argument %q", c.Args().First())
+		return cliutil.Usagef("unexpected argument %q", c.Args().First())
 	}
 	cfg, openingsDesc, err := readConfig(c)
 	if err != nil {
@@ -85,19 +84,19 @@ func names(es []match.Entrant) []string {
 func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
-		return cfg, "", usageError{err}
+		return cfg, "", cliutil.UsageError{Err: err}
 	}
 	cfg.Variant = v
 	specs := strings.Split(c.String("players"), ",")
 	if len(specs) < 2 {
-		return cfg, "", usagef("--players %q: need at least two players", c.String("players"))
+		return cfg, "", cliutil.Usagef("--players %q: need at least two players", c.String("players"))
 	}
 	count := map[string]int{}
 	var timed []string
 	for _, s := range specs {
 		ps, err := engine.ParsePlayer(s)
 		if err != nil {
-			return cfg, "", usageError{err}
+			return cfg, "", cliutil.UsageError{Err: err}
 		}
 		name := ps.String()
 		if count[name]++; count[name] > 1 {
@@ -109,24 +108,24 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 		}
 	}
 	if cfg.Games = c.Int("games"); cfg.Games < 1 {
-		return cfg, "", usagef("--games %d: must be at least 1", cfg.Games)
+		return cfg, "", cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
 	}
 	if cfg.Concurrency = c.Int("concurrency"); cfg.Concurrency < 0 || c.IsSet("concurrency") && cfg.Concurrency == 0 {
-		return cfg, "", usagef("--concurrency %d: must be at least 1", cfg.Concurrency)
+		return cfg, "", cliutil.Usagef("--concurrency %d: must be at least 1", cfg.Concurrency)
 	}
 	if cfg.Concurrency == 0 {
 		cfg.Concurrency = runtime.NumCPU()
 	}
 	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
-		return cfg, "", usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
+		return cfg, "", cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
 	}
 	if s := c.String("sprt"); s != "" {
 		t, err := stats.ParseSPRT(s)
 		if err != nil {
-			return cfg, "", usagef("--sprt: %v", err)
+			return cfg, "", cliutil.Usagef("--sprt: %v", err)
 		}
 		if len(cfg.Players) != 2 {
-			return cfg, "", usagef("--sprt needs exactly two players, not %d", len(cfg.Players))
+			return cfg, "", cliutil.Usagef("--sprt needs exactly two players, not %d", len(cfg.Players))
 		}
 		cfg.SPRT = &t
 	}
@@ -141,7 +140,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 			}
 		}
 		if !ok || err != nil || cfg.Anchor < 0 {
-			return cfg, "", usagef("--anchor %q: want NAME=ELO with NAME one of %s", a, strings.Join(names(cfg.Players), ", "))
+			return cfg, "", cliutil.Usagef("--anchor %q: want NAME=ELO with NAME one of %s", a, strings.Join(names(cfg.Players), ", "))
 		}
 		cfg.AnchorElo = x
 	}
@@ -150,7 +149,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 		cfg.JournalPath = cfg.PDNPath + ".journal"
 	}
 	if cfg.Resume && cfg.JournalPath == "" {
-		return cfg, "", usagef("--resume needs --pdn or --journal")
+		return cfg, "", cliutil.Usagef("--resume needs --pdn or --journal")
 	}
 	cfg.Seed = c.Int64("seed")
 	switch {
@@ -184,16 +183,16 @@ func readOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 	v := cfg.Variant
 	file, set := c.String("openings"), c.String("opening-set")
 	if file != "" && set != "" {
-		return "", usagef("--openings and --opening-set exclude each other")
+		return "", cliutil.Usagef("--openings and --opening-set exclude each other")
 	}
 	if c.String("book") != "" {
 		if file != "" || set != "" {
-			return "", usagef("--book excludes --openings and --opening-set")
+			return "", cliutil.Usagef("--book excludes --openings and --opening-set")
 		}
 		return readBookOpenings(c, cfg)
 	}
 	if c.Int("random-plies") < 0 {
-		return "", usagef("--random-plies %d: must not be negative", c.Int("random-plies"))
+		return "", cliutil.Usagef("--random-plies %d: must not be negative", c.Int("random-plies"))
 	}
 	switch {
 	case file != "":
@@ -210,7 +209,7 @@ func readOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 		}
 		data, path, err := corpus.OpeningSet(v.Name, set)
 		if err != nil {
-			return "", usagef("--opening-set: %v", err)
+			return "", cliutil.Usagef("--opening-set: %v", err)
 		}
 		cfg.Openings, err = match.ReadOpenings(strings.NewReader(string(data)), path, v)
 		return fmt.Sprintf("%s %s (%d)", v.Name, set, len(cfg.Openings)), err
@@ -227,7 +226,7 @@ func readOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 func readBookOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 	path, mode, depth := c.String("book"), c.String("book-mode"), c.Int("book-depth")
 	if depth < 1 {
-		return "", usagef("--book-depth %d: must be at least 1", depth)
+		return "", cliutil.Usagef("--book-depth %d: must be at least 1", depth)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -239,7 +238,7 @@ func readBookOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 		return "", err
 	}
 	if b.Variant != cfg.Variant {
-		return "", usagef("--book %s is a %s book, not %s", path, b.Variant.Name, cfg.Variant.Name)
+		return "", cliutil.Usagef("--book %s is a %s book, not %s", path, b.Variant.Name, cfg.Variant.Name)
 	}
 	var lines []book.Line
 	switch mode {
@@ -248,7 +247,7 @@ func readBookOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 	case "weighted":
 		lines = b.RandomLines(min((cfg.Games+1)/2, maxRandomOpenings), depth, cfg.Seed)
 	default:
-		return "", usagef("--book-mode %q: want weighted or all", mode)
+		return "", cliutil.Usagef("--book-mode %q: want weighted or all", mode)
 	}
 	for _, l := range lines {
 		g := engine.NewGame(cfg.Variant, b.Root)
@@ -269,16 +268,5 @@ func readBookOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 
 // progressBar returns a progress bar on stderr when it is a terminal, and nil otherwise.
 func progressBar(c *cli.Context, stderr io.Writer) *progressbar.ProgressBar {
-	f, ok := stderr.(*os.File)
-	if c.Bool("quiet") || !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return progressbar.NewOptions64(-1,
-		progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription("games"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
+	return cliutil.Progress(stderr, c.Bool("quiet"), -1, "games", progressbar.OptionShowCount())
 }
