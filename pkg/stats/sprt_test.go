@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 )
 
 // llrRef holds LLR reference values with their sources. fastchess's
@@ -141,9 +140,9 @@ func TestLLREdgeCases(t *testing.T) {
 }
 
 // TestLLRExtremeBounds guards against the solver hang reported for
-// fastchess at extreme bounds (fastchess#877): bisection always stops.
+// fastchess at extreme bounds (fastchess#877): bisection always stops (a hang
+// would end the test binary at go test's timeout).
 func TestLLRExtremeBounds(t *testing.T) {
-	start := time.Now()
 	for _, s := range []SPRT{
 		{Elo0: -3999, Elo1: 3999, Alpha: 0.05, Beta: 0.05},
 		{Elo0: 3000, Elo1: 3999, Alpha: 0.05, Beta: 0.05},
@@ -156,9 +155,6 @@ func TestLLRExtremeBounds(t *testing.T) {
 				t.Errorf("SPRT{%v}.LLR(%v) = %v, want finite", s, c, got)
 			}
 		}
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("extreme-bound LLRs took %v", d)
 	}
 }
 
