@@ -30,11 +30,17 @@ func (a *arena) reset() {
 }
 
 // take returns n elements of *s (not cleared), growing it into a new slab
-// when it is full; the old slab stays with the games that use it.
-func take[T any](s *[]T, n, minCap int) []T {
+// when it is full; the old slab stays with the games that use it. An
+// arena's slabs double (the arena is reused, so they reach the size of a
+// batch); other slabs are fixed chunks of minCap elements.
+func take[T any](s *[]T, n, minCap int, grow bool) []T {
 	k := len(*s)
 	if k+n > cap(*s) {
-		*s = make([]T, 0, max(2*cap(*s), n, minCap))
+		c := minCap
+		if grow {
+			c = max(c, 2*cap(*s))
+		}
+		*s = make([]T, 0, max(c, n))
 		k = 0
 	}
 	*s = (*s)[:k+n]

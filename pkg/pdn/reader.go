@@ -42,7 +42,6 @@ type Reader struct {
 	// are small (tens of KB) so that a kept game holds little else.
 	gameSlab []Game
 	tagSlab  []Tag
-	nodeSlab []Node
 	intern   map[string]string
 	lineBufs [][]Node // scratch per depth: [0] the main line, [d] variations at depth d
 	tagBuf   []Tag    // scratch for the tags of the game being read
@@ -171,7 +170,7 @@ func buildSimple() {
 
 func (r *Reader) newMove() *Move {
 	if r.arena != nil {
-		m := &take(&r.arena.moves, 1, 1024)[0]
+		m := &take(&r.arena.moves, 1, 1024, true)[0]
 		*m = Move{}
 		return m
 	}
@@ -185,7 +184,7 @@ func (r *Reader) newMove() *Move {
 
 func (r *Reader) squares(sq []Square) []Square {
 	if r.arena != nil {
-		out := take(&r.arena.sqs, len(sq), 4096)
+		out := take(&r.arena.sqs, len(sq), 4096, true)
 		copy(out, sq)
 		return out
 	}
@@ -206,9 +205,9 @@ func (r *Reader) squares(sq []Square) []Square {
 func (r *Reader) newGame() *Game {
 	var g *Game
 	if r.arena != nil {
-		g = &take(&r.arena.games, 1, 64)[0]
+		g = &take(&r.arena.games, 1, 64, true)[0]
 	} else {
-		g = &take(&r.gameSlab, 1, 64)[0]
+		g = &take(&r.gameSlab, 1, 64, false)[0]
 	}
 	*g = Game{}
 	return g
@@ -222,7 +221,7 @@ func (r *Reader) copyNodes(nodes []Node) []Node {
 	}
 	var out []Node
 	if r.arena != nil {
-		out = take(&r.arena.vnodes, len(nodes), 1024)
+		out = take(&r.arena.vnodes, len(nodes), 1024, true)
 	} else {
 		out = make([]Node, len(nodes))
 	}
@@ -237,27 +236,25 @@ func (r *Reader) copyTags(tags []Tag) []Tag {
 	}
 	var out []Tag
 	if r.arena != nil {
-		out = take(&r.arena.tags, len(tags), 512)
+		out = take(&r.arena.tags, len(tags), 512, true)
 	} else {
-		out = take(&r.tagSlab, len(tags), 256)
+		out = take(&r.tagSlab, len(tags), 256, false)
 	}
 	copy(out, tags)
 	return out
 }
 
-// mainSlab returns the slab the main line is built in.
+// mainSlab returns the slab the main line is built in (arena only).
 func (r *Reader) mainSlab() (s *[]Node, minCap int) {
-	if r.arena != nil {
-		return &r.arena.nodes, 8192
-	}
-	return &r.nodeSlab, 512
+	return &r.arena.nodes, 8192
 }
 
-// mainLine returns an empty slice to build the main line in: the free
-// tail of the node slab, so that the game's nodes need no copy. A long
-// game outgrows it, and append moves it to memory of its own.
+// mainLine returns an empty slice to build the main line in. With an
+// arena it is the free tail of the arena's node slab, so that the game's
+// nodes need no copy (a long game outgrows it, and append moves it to
+// memory of its own); otherwise it is a reusable buffer.
 func (r *Reader) mainLine() []Node {
-	if r.vis != nil {
+	if r.arena == nil {
 		return r.lineBuf(0)
 	}
 	s, minCap := r.mainSlab()
@@ -273,9 +270,15 @@ func (r *Reader) keepMain(cur []Node) []Node {
 	if len(cur) == 0 {
 		return nil
 	}
-	if r.vis != nil {
-		// Walk builds no movetext: cur holds at most the last node.
-		return r.copyNodes(cur)
+	if r.arena == nil {
+		// Built in the reusable r.lineBufs[0]: copied to memory of the
+		// game's own, allocated at its exact size (this is cheaper than
+		// large slabs shared by several games).
+		out := make([]Node, len(cur))
+		copy(out, cur)
+		clear(cur)
+		r.lineBufs[0] = cur[:0]
+		return out
 	}
 	s, _ := r.mainSlab()
 	if k := len(*s); k < cap(*s) && &(*s)[:k+1][k] == &cur[0] {
