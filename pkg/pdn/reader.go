@@ -42,6 +42,7 @@ type Reader struct {
 	// are small (tens of KB) so that a kept game holds little else.
 	gameSlab []Game
 	tagSlab  []Tag
+	nodeSlab []Node
 	intern   map[string]string
 	lineBufs [][]Node // scratch per depth: [0] the main line, [d] variations at depth d
 	tagBuf   []Tag    // scratch for the tags of the game being read
@@ -244,17 +245,20 @@ func (r *Reader) copyTags(tags []Tag) []Tag {
 	return out
 }
 
-// mainSlab returns the slab the main line is built in (arena only).
+// mainSlab returns the slab the main line is built in, and its chunk size.
 func (r *Reader) mainSlab() (s *[]Node, minCap int) {
+	if r.arena == nil {
+		return &r.nodeSlab, 1024
+	}
 	return &r.arena.nodes, 8192
 }
 
-// mainLine returns an empty slice to build the main line in. With an
-// arena it is the free tail of the arena's node slab, so that the game's
-// nodes need no copy (a long game outgrows it, and append moves it to
-// memory of its own); otherwise it is a reusable buffer.
+// mainLine returns an empty slice to build the main line in: the free
+// tail of the node slab, so that the game's nodes need no copy (a long
+// game outgrows it, and append moves it to memory of its own). Walk
+// builds no movetext and uses a reusable buffer.
 func (r *Reader) mainLine() []Node {
-	if r.arena == nil {
+	if r.vis != nil {
 		return r.lineBuf(0)
 	}
 	s, minCap := r.mainSlab()
@@ -269,16 +273,6 @@ func (r *Reader) mainLine() []Node {
 func (r *Reader) keepMain(cur []Node) []Node {
 	if len(cur) == 0 {
 		return nil
-	}
-	if r.arena == nil {
-		// Built in the reusable r.lineBufs[0]: copied to memory of the
-		// game's own, allocated at its exact size (this is cheaper than
-		// large slabs shared by several games).
-		out := make([]Node, len(cur))
-		copy(out, cur)
-		clear(cur)
-		r.lineBufs[0] = cur[:0]
-		return out
 	}
 	s, _ := r.mainSlab()
 	if k := len(*s); k < cap(*s) && &(*s)[:k+1][k] == &cur[0] {
