@@ -74,7 +74,10 @@
 // the side that moves first (Black in english, White elsewhere).
 //
 // Validate with ValidateOptions.Replay replays every game, in parallel,
-// reporting in input order. Copy with a ReplayCopy stage rewrites moves
+// reporting in input order: one goroutine reads batches of games into
+// arenas that the replaying goroutines give back, so that memory stays
+// flat and reading allocates next to nothing. A man's quiet step, the
+// commonest move, is resolved without generating the other moves. Copy with a ReplayCopy stage rewrites moves
 // (numeric or algebraic squares, short or full captures) and keeps the
 // games that reach a position (PositionFilter). PositionWriter writes one
 // row per main-line position, as CSV (a header and the columns of

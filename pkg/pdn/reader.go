@@ -16,6 +16,13 @@ const DefaultMaxDepth = 100
 // and records each leniency as a Warning on the game. With Strict set it
 // follows the PDN 3.0 reading grammar, and any construct outside it makes
 // Next return a *GameError (the game is still returned, read leniently).
+//
+// The games Next returns belong to the caller. To keep allocation low,
+// consecutive games share their backing storage in chunks of a few tens
+// of KB (moves, squares, nodes, tags), so keeping one game out of many
+// keeps its chunks alive; copy what you keep from a filtered stream if
+// that matters. Validate reads through a private mode instead, in which
+// games live in arenas recycled once a batch of games is replayed.
 type Reader struct {
 	// Strict selects the PDN 3.0 reading grammar. Localised tag names are
 	// then kept as written.
