@@ -138,7 +138,7 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 	}
 	from, to := v.idx[squares[0]], v.idx[squares[len(squares)-1]]
 	if len(squares) == 2 {
-		if m, ok := v.quietMove(p, from, to); ok {
+		if m, ok := v.QuietMove(p, from, to); ok {
 			return m, nil
 		}
 	}
@@ -182,9 +182,10 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 	return fail(ErrAmbiguousMove, "", cands)
 }
 
-// quietMove returns the quiet move from-to when it is legal in p, without generating the
-// other moves (the common case when replaying games).
-func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
+// QuietMove returns the quiet move from-to and true when it is legal in p (the side to move
+// has no capture, and a man steps forward or a king moves along a free line), without
+// generating the other moves: the common case when replaying games.
+func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
 	us := p.Side
 	occ := p.Occupied()
 	if !p.Pieces[us].Has(from) || occ.Has(to) || v.HasCapture(p) {

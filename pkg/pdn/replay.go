@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -159,12 +158,9 @@ type Replayer struct {
 
 	keys map[variantFrom]string // Summary.Variants keys
 
-	// slow turns off the quiet-step shortcut of resolve (tests compare
+	// slow turns off the quiet-move shortcut of resolve (tests compare
 	// both ways).
 	slow bool
-	// steps of the variant last used (see stepsOf)
-	stepsV *engine.Variant
-	stepsT *manSteps
 }
 
 type variantFrom struct {
@@ -315,16 +311,11 @@ func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (eng
 		from, ok1 := boardIndex(v, m.Squares[0])
 		to, ok2 := boardIndex(v, m.Squares[k-1])
 		if ok1 && ok2 && k == 2 && !rp.slow {
-			// The commonest move: a man steps to a free square and the
-			// side to move has no capture. Then it is the only legal move
-			// from-to, the one Generate would give, found without
-			// generating the others.
-			us := p.Side
-			if p.Pieces[us].Has(from) && !p.Kings.Has(from) && !p.Occupied().Has(to) {
-				st := rp.stepsOf(v)
-				if st.to[us][from].Has(to) && !v.HasCapture(p) {
-					return engine.Move{From: from, To: to, Promote: st.promo[us].Has(to)}, nil
-				}
+			// The commonest move: a quiet move when the side to move has no
+			// capture. Then it is the only legal move from-to, the one
+			// Generate would give, found without generating the others.
+			if mv, ok := v.QuietMove(p, from, to); ok {
+				return mv, nil
 			}
 		}
 		if ok1 && ok2 {
@@ -354,56 +345,6 @@ func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (eng
 		}
 	}
 	return v.ParseMove(p, m.Text)
-}
-
-// manSteps holds, for one variant, where a man of each colour steps from
-// each square on an empty board, and which of those steps crown it; both
-// are read off engine.Generate once per variant.
-type manSteps struct {
-	to    [2][64]engine.Bitboard
-	promo [2]engine.Bitboard
-}
-
-var stepsCache sync.Map // *engine.Variant -> *manSteps
-
-// stepsOf returns the man steps of v.
-func (rp *Replayer) stepsOf(v *engine.Variant) *manSteps {
-	if rp.stepsV == v {
-		return rp.stepsT
-	}
-	st, ok := stepsCache.Load(v)
-	if !ok {
-		st, _ = stepsCache.LoadOrStore(v, computeSteps(v))
-	}
-	rp.stepsV, rp.stepsT = v, st.(*manSteps)
-	return rp.stepsT
-}
-
-func computeSteps(v *engine.Variant) *manSteps {
-	st := new(manSteps)
-	var buf []engine.Move
-	for _, c := range []engine.Color{engine.White, engine.Black} {
-		for b := v.Board(); b != 0; b &= b - 1 {
-			i := b.First()
-			if i >= 64 {
-				break
-			}
-			var p engine.Position
-			p.Pieces[c] = engine.Bitboard(1) << i
-			p.Side = c
-			buf = v.Generate(buf[:0], &p)
-			for _, m := range buf {
-				if m.From != i || m.IsCapture() || m.To >= 64 {
-					continue
-				}
-				st.to[c][i] |= engine.Bitboard(1) << m.To
-				if m.Promote {
-					st.promo[c] |= engine.Bitboard(1) << m.To
-				}
-			}
-		}
-	}
-	return st
 }
 
 // samePath reports whether the written squares are the path's squares.
