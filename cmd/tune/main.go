@@ -7,8 +7,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/tune"
 )
@@ -28,32 +27,11 @@ func main() {
 	os.Exit(code)
 }
 
-// usageError is a bad command line: exit status 2. Any other error is bad data or a
-// failure: exit status 1.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
 // run is the whole command, with its streams, so that tests can call it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	app.Reader = stdin
-	err := app.RunContext(ctx, args)
-	if err == nil {
-		return 0
-	}
-	fmt.Fprintf(stderr, "tune: %s\n", strings.TrimPrefix(err.Error(), "tune: "))
-	var u usageError
-	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "flag provided but not defined") ||
-		strings.Contains(err.Error(), "Required flag") || strings.HasPrefix(err.Error(), "invalid value") {
-		return 2
-	}
-	return 1
+	return cliutil.Run(ctx, app, args, stderr)
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
@@ -76,10 +54,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		HideHelpCommand: true,
 		Flags:           flags(),
 		Action:          tuneAction,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError{err}
-		},
-		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to exit codes
+		OnUsageError:    cliutil.OnUsageError,
 	}
 }
 

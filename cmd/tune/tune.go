@@ -10,12 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/tune"
 )
@@ -82,47 +81,47 @@ type summary struct {
 func readConfig(c *cli.Context) (*config, error) {
 	cfg := &config{files: c.Args().Slice(), format: c.String("format"), out: c.String("out"), init: c.String("init")}
 	if len(cfg.files) == 0 {
-		return nil, usagef("no input: give PDN or CSV files (- for stdin)")
+		return nil, cliutil.Usagef("no input: give PDN or CSV files (- for stdin)")
 	}
 	if s := c.String("variant"); s != "" {
 		v, err := engine.Lookup(s)
 		if err != nil {
-			return nil, usageError{err}
+			return nil, cliutil.UsageError{Err: err}
 		}
 		cfg.variant = v
 	}
 	if f := cfg.format; f != "auto" && f != "pdn" && f != "csv" {
-		return nil, usagef("--format %q: want auto, pdn or csv", f)
+		return nil, cliutil.Usagef("--format %q: want auto, pdn or csv", f)
 	}
 	if cfg.filter.SkipPlies = c.Int("skip-plies"); cfg.filter.SkipPlies < 0 {
-		return nil, usagef("--skip-plies %d: must not be negative", cfg.filter.SkipPlies)
+		return nil, cliutil.Usagef("--skip-plies %d: must not be negative", cfg.filter.SkipPlies)
 	}
 	var err error
 	if cfg.filter.Quiet, err = tune.ParseQuiet(c.String("quiet-test")); err != nil {
-		return nil, usagef("--quiet-test: %v", strings.TrimPrefix(err.Error(), "tune: "))
+		return nil, cliutil.Usagef("--quiet-test: %v", strings.TrimPrefix(err.Error(), "tune: "))
 	}
 	cfg.filter.KeepDuplicates = c.Bool("keep-duplicates")
 	if cfg.fit.Loss, err = tune.ParseLoss(c.String("loss")); err != nil {
-		return nil, usagef("--loss: %v", strings.TrimPrefix(err.Error(), "tune: "))
+		return nil, cliutil.Usagef("--loss: %v", strings.TrimPrefix(err.Error(), "tune: "))
 	}
 	if c.IsSet("features") && c.IsSet("fix") {
-		return nil, usagef("--features and --fix exclude each other")
+		return nil, cliutil.Usagef("--features and --fix exclude each other")
 	}
 	cfg.features, cfg.fix = list(c.String("features")), list(c.String("fix"))
 	if c.IsSet("features") && len(cfg.features) == 0 {
-		return nil, usagef("--features: empty list")
+		return nil, cliutil.Usagef("--features: empty list")
 	}
 	if cfg.fit.Holdout = c.Float64("holdout"); !(cfg.fit.Holdout >= 0 && cfg.fit.Holdout < 1) {
-		return nil, usagef("--holdout %g: want a share from 0 to below 1", cfg.fit.Holdout)
+		return nil, cliutil.Usagef("--holdout %g: want a share from 0 to below 1", cfg.fit.Holdout)
 	}
 	if cfg.fit.L2 = c.Float64("l2"); !(cfg.fit.L2 >= 0) {
-		return nil, usagef("--l2 %g: must not be negative", cfg.fit.L2)
+		return nil, cliutil.Usagef("--l2 %g: must not be negative", cfg.fit.L2)
 	}
 	if cfg.fit.K = c.Float64("k"); !(cfg.fit.K >= 0) {
-		return nil, usagef("--k %g: must not be negative", cfg.fit.K)
+		return nil, cliutil.Usagef("--k %g: must not be negative", cfg.fit.K)
 	}
 	if cfg.fit.MaxIterations = c.Int("iterations"); cfg.fit.MaxIterations < 1 {
-		return nil, usagef("--iterations %d: must be at least 1", cfg.fit.MaxIterations)
+		return nil, cliutil.Usagef("--iterations %d: must be at least 1", cfg.fit.MaxIterations)
 	}
 	cfg.fit.Seed = c.Uint64("seed")
 	if !c.IsSet("seed") {
@@ -130,7 +129,7 @@ func readConfig(c *cli.Context) (*config, error) {
 	}
 	if cfg.out != "" {
 		if st, err := os.Stat(filepath.Dir(cfg.out)); err != nil || !st.IsDir() {
-			return nil, usagef("--out %s: no such directory", cfg.out)
+			return nil, cliutil.Usagef("--out %s: no such directory", cfg.out)
 		}
 	}
 	return cfg, nil
@@ -196,7 +195,7 @@ func loadFile(c *cli.Context, cfg *config, d *tune.Dataset, name string) error {
 	}
 	if format == "csv" {
 		if d.Variant == nil {
-			return usagef("%s: CSV input needs --variant", name)
+			return cliutil.Usagef("%s: CSV input needs --variant", name)
 		}
 		return d.ReadCSV(br, name, cfg.filter)
 	}
@@ -229,14 +228,14 @@ func resolve(cfg *config, d *tune.Dataset) error {
 		cfg.fit.Tune = cfg.features
 		for _, f := range cfg.features {
 			if !contains(d.Names, f) {
-				err = usagef("--features: unknown feature %q (known: %s)", f, strings.Join(d.Names, ", "))
+				err = cliutil.Usagef("--features: unknown feature %q (known: %s)", f, strings.Join(d.Names, ", "))
 				break
 			}
 		}
 	case cfg.fix != nil:
 		cfg.fit.Tune, err = tune.Fix(d.Names, cfg.fix)
 		if err != nil {
-			err = usagef("--fix: %v", strings.TrimPrefix(err.Error(), "tune: "))
+			err = cliutil.Usagef("--fix: %v", strings.TrimPrefix(err.Error(), "tune: "))
 		}
 	}
 	if err != nil {
@@ -292,24 +291,12 @@ func writeAtomic(path string, w *engine.Weights) (err error) {
 	return os.Rename(tmp.Name(), path)
 }
 
-// newBar returns a progress bar on stderr when it is a terminal, and nil otherwise. A
-// negative max is a spinner.
+// newBar returns a progress bar on stderr when it is a terminal, and nil otherwise: a
+// counter for the fit, bytes for reading a file (max < 0: a spinner).
 func newBar(c *cli.Context, max int64, desc string) *progressbar.ProgressBar {
-	f, ok := c.App.ErrWriter.(*os.File)
-	if c.Bool("quiet") || !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	opts := []progressbar.Option{
-		progressbar.OptionSetWriter(f),
-		progressbar.OptionSetDescription(desc),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200 * time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	}
+	unit := progressbar.OptionShowBytes(max >= 0)
 	if desc == "fit" {
-		opts = append(opts, progressbar.OptionShowCount())
-	} else if max >= 0 {
-		opts = append(opts, progressbar.OptionShowBytes(true))
+		unit = progressbar.OptionShowCount()
 	}
-	return progressbar.NewOptions64(max, opts...)
+	return cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), max, desc, unit)
 }

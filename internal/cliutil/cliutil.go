@@ -51,13 +51,15 @@ func ExitStatus(err error) int {
 	return 1
 }
 
-// Run runs app, prints a failure as one line "NAME: error" on stderr, and returns the exit
-// status. The app must not exit the process itself: Run sets its ExitErrHandler.
+// Run runs app, prints a failure as one line "NAME: error" on stderr (without repeating
+// the name when the error already starts with it, as a package's errors do when the
+// package and the command share a name), and returns the exit status. The app must not
+// exit the process itself: Run sets its ExitErrHandler.
 func Run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int {
 	app.ExitErrHandler = func(*cli.Context, error) {}
 	err := app.RunContext(ctx, args)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", app.Name, err)
+		fmt.Fprintf(stderr, "%s: %s\n", app.Name, strings.TrimPrefix(err.Error(), app.Name+": "))
 	}
 	return ExitStatus(err)
 }

@@ -43,6 +43,11 @@ func TestRun(t *testing.T) {
 	if got := Run(context.Background(), app, []string{"demo", "--n", "x"}, &stderr); got != 2 {
 		t.Errorf("Run with a bad flag value: %d, %q", got, stderr.String())
 	}
+	stderr.Reset()
+	app.Action = func(*cli.Context) error { return errors.New("demo: already named") }
+	if got := Run(context.Background(), app, []string{"demo"}, &stderr); got != 1 || stderr.String() != "demo: already named\n" {
+		t.Errorf("Run with an error that names the command: %d, %q", got, stderr.String())
+	}
 	if bar := Progress(&stderr, false, 10, "x"); bar != nil {
 		t.Errorf("Progress on a buffer: a bar, want none (not a terminal)")
 	}
