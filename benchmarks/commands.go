@@ -195,23 +195,10 @@ func writeRunTable(w io.Writer, r *bench.Result) error {
 			fmt.Fprintf(tw, "%s\t-\t%s\t\t\t\t\t\t  skipped: %s\n", f.Name, f.Unit, f.Skipped)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f%%\t%s\t%s\t%s\t%s\t\n", f.Name, si(f.Median), f.Unit, 100*f.Spread(),
-			si(f.Min), si(f.Max), si(f.WallMedian), si(f.Work))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f%%\t%s\t%s\t%s\t%s\t\n", f.Name, bench.SI(f.Median), f.Unit, 100*f.Spread(),
+			bench.SI(f.Min), bench.SI(f.Max), bench.SI(f.WallMedian), bench.SI(f.Work))
 	}
 	return tw.Flush()
-}
-
-// si formats x with three significant digits and an SI prefix.
-func si(x float64) string {
-	switch {
-	case x >= 1e9:
-		return fmt.Sprintf("%.3gG", x/1e9)
-	case x >= 1e6:
-		return fmt.Sprintf("%.3gM", x/1e6)
-	case x >= 1e3:
-		return fmt.Sprintf("%.3gk", x/1e3)
-	}
-	return fmt.Sprintf("%.3g", x)
 }
 
 func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -418,7 +405,7 @@ func writeHistoryTable(w io.Writer, rs []*bench.Result) error {
 			cell := "-"
 			for _, f := range r.Figures {
 				if f.Name == n && f.Median > 0 {
-					cell = si(f.Median)
+					cell = bench.SI(f.Median)
 				}
 			}
 			fmt.Fprintf(tw, "%s\t", cell)

@@ -104,3 +104,16 @@ func HistoryName(r *Result) string {
 	}
 	return name + ".json"
 }
+
+// SI formats x with three significant digits and an SI prefix (k, M, G).
+func SI(x float64) string {
+	switch {
+	case x >= 1e9:
+		return fmt.Sprintf("%.3gG", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.3gM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.3gk", x/1e3)
+	}
+	return fmt.Sprintf("%.3g", x)
+}

@@ -152,21 +152,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 			note = "  (work differs: behaviour changed)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3f\t[%.3f, %.3f]\t%.0f%%\t%d\t%s\t%s\n", row.Name, row.Unit,
-			human(bench.Median(row.Base)), human(bench.Median(row.New)), row.Ratio.Ratio, row.Lo, row.Hi,
+			bench.SI(bench.Median(row.Base)), bench.SI(bench.Median(row.New)), row.Ratio.Ratio, row.Lo, row.Hi,
 			100*row.Confidence, row.N, row.Verdict, note)
 	}
 	return tw.Flush()
 }
 
-// human formats a throughput with an SI prefix.
-func human(x float64) string {
-	switch {
-	case x >= 1e9:
-		return fmt.Sprintf("%.3gG", x/1e9)
-	case x >= 1e6:
-		return fmt.Sprintf("%.3gM", x/1e6)
-	case x >= 1e3:
-		return fmt.Sprintf("%.3gk", x/1e3)
-	}
-	return fmt.Sprintf("%.3g", x)
-}
