@@ -157,4 +157,3 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	return tw.Flush()
 }
-
