@@ -17,6 +17,7 @@ type FENError struct {
 	Msg   string
 }
 
+// Error describes the FEN, the offending token and the problem.
 func (e *FENError) Error() string {
 	if e.Token == "" {
 		return fmt.Sprintf("engine: FEN %q: %s", e.FEN, e.Msg)

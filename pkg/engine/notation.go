@@ -26,6 +26,7 @@ type MoveError struct {
 	Candidates []string
 }
 
+// Error describes the move, the kind of problem and, for an ambiguous move, its candidates.
 func (e *MoveError) Error() string {
 	msg := fmt.Sprintf("engine: %s %q", e.Err, e.Text)
 	if e.Detail != "" {
