@@ -1,0 +1,59 @@
+// Package engine is rafle's rules engine: variants, positions, move generation, FEN and
+// move notation, perft, the end of a game, and the search and evaluation behind the
+// computer levels. It imports only the standard library.
+//
+// # Variants
+//
+// A variant is a [Rules] value: board size, rows of men, first mover, mirrored numbering,
+// notation, short or flying kings, the directions men capture in, whether men may take
+// kings, what a man does on reaching the far row during a capture ([Promotion]), the
+// capture precedence ([Precedence]: free choice, [MostPieces], [KingFirst],
+// [MostPiecesThenKings], [ItalianPrecedence], [FrisianPrecedence]), whether captured pieces
+// leave at once, orthogonal captures, and the automatic draws ([DrawRules]). The zero value
+// of each field is the common choice. [NewVariant] checks a Rules value and builds its
+// tables; the move generator reads only those tables and never a variant's name. The
+// built-in variants (english, international, russian, brazilian after ../shared/RULES.md;
+// pool, czech, spanish, italian, thai and frisian after reference/PERFT.md and the PDN
+// GameType table) are registered by name, alias and PDN GameType: see [Lookup].
+//
+// # Boards and moves
+//
+// A [Bitboard] is a set of squares in a padded 64-bit layout: the dark squares row by row
+// from square 1, with ghost bits placed so that every step (diagonal, and along rows and
+// columns for frisian) is one fixed shift that cannot wrap round the board. [Square] is the
+// 1-based PDN number used at the API, [Index] the bit position. A [Position] is a small
+// comparable value (pieces, kings, side to move and its Zobrist hash) and [Position.Play]
+// returns the next one (copy-make). A [Move] is its start and end squares and the set of
+// captured pieces: two capture paths that take the same pieces between the same squares
+// are one move for the rules, and [Variant.Paths] recovers the paths for notation.
+//
+// [Variant.Generate] appends the legal moves to a caller's buffer: the captures the
+// precedence allows when there is one (a sequence must be completed, and a flying king
+// that can go on must stop where it can), the quiet moves otherwise. Perft can also count
+// every capture order separately ([Duplicates]), as the published english lists do.
+//
+// # Perft
+//
+// [Variant.Perft] and [Variant.Divide] count the leaves of the move tree with bulk counting
+// at the last ply, an optional shared transposition table and threads, all giving the same
+// counts; they return data and never print. [ReadPerftSuite] reads the published counts
+// shipped in corpus/perft.
+//
+// # Text
+//
+// [Variant.ParseFEN] reads PDN FEN in the forms real files use and [Variant.FEN] writes one
+// canonical form. [Variant.ParseMove] reads a move in any notation (numbers or algebraic
+// squares; '-', 'x' or ':'), resolving a short capture to the unique legal move or
+// reporting it as ambiguous with its candidates ([MoveError]); [Variant.FormatMove] writes
+// one in the variant's notation.
+//
+// # Games, search and levels
+//
+// A [Game] is a position with its history: [Game.Outcome] applies the variant's end rules
+// (no legal move loses; then repetition, move counters and special endings, each with its
+// reason). [Searcher] is an iterative-deepening alpha-beta search with a transposition
+// table and a quiescence search over captures, limited by depth, nodes or time; its
+// evaluation is a weighted sum of named [Features] with [Weights] loaded from JSON (the
+// defaults are embedded). [ParsePlayer] turns a level (easy, medium, hard) or a custom
+// specification into a [Player].
+package engine
