@@ -21,10 +21,26 @@ func (v *Variant) hasCapture(p *Position, empty, men, kings Bitboard) bool {
 		if v.MenCannotCaptureKings {
 			manTargets &^= p.Kings
 		}
-		for _, d := range v.manDirs[p.Side] {
-			back := opposite(d)
-			if men&v.sh(manTargets&v.sh(empty, back), back) != 0 {
-				return true
+		// the diagonals at once: a man captures up-left when the square a step up-left
+		// holds a target and the one beyond is free, that is when it stands on
+		// targets<<a & empty<<2a (a = the up-left step); and so on.
+		a, b := v.step[upLeft]&63, v.step[upRight]&63
+		var on Bitboard
+		if !v.MenCaptureForwardOnly || p.Side == White {
+			on |= (manTargets<<a)&(empty<<(2*a)) | (manTargets<<b)&(empty<<(2*b))
+		}
+		if !v.MenCaptureForwardOnly || p.Side == Black {
+			on |= (manTargets>>a)&(empty>>(2*a)) | (manTargets>>b)&(empty>>(2*b))
+		}
+		if men&on != 0 {
+			return true
+		}
+		if v.OrthogonalCaptures {
+			for _, d := range v.manDirs[p.Side] {
+				back := opposite(d)
+				if d >= left && men&v.sh(manTargets&v.sh(empty, back), back) != 0 {
+					return true
+				}
 			}
 		}
 	}
@@ -54,7 +70,13 @@ func (v *Variant) countQuiet(p *Position) int {
 
 // countQuietOf counts the quiet moves of us's men and kings over the free squares.
 func (v *Variant) countQuietOf(us Color, empty, men, kings Bitboard) int {
-	n := (v.sh(men, v.fwd[us][0]) & empty).Count() + (v.sh(men, v.fwd[us][1]) & empty).Count()
+	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	var n int
+	if us == White {
+		n = ((men >> a) & empty).Count() + ((men >> b) & empty).Count()
+	} else {
+		n = ((men << a) & empty).Count() + ((men << b) & empty).Count()
+	}
 	if kings == 0 {
 		return n
 	}
