@@ -314,12 +314,7 @@ func (r *Reader) Next() (*Game, error) {
 	if !r.s.started {
 		r.s.Encoding = r.Encoding
 		r.s.MaxTokenSize = r.MaxTokenSize
-		r.s.Warn = func(w Warning) {
-			if r.Strict && w.Kind.Strict() && r.gerr == nil {
-				r.gerr = w.err()
-			}
-			r.g.Warnings = append(r.g.Warnings, w)
-		}
+		r.s.Warn = func(w Warning) { r.warn(w.Kind, w.Pos, w.Text) }
 	}
 	maxDepth := r.MaxDepth
 	if maxDepth <= 0 {
@@ -378,14 +373,10 @@ func (r *Reader) Next() (*Game, error) {
 			cur[n-1].Move.Strength = ""
 		}
 		if r.vis != nil {
+			// Keep the one-node buffer for the next game's main line.
 			r.vis.flush(r, cur)
-			cur = nil
-		}
-		if r.vis != nil {
 			clear(cur)
-			if cur != nil {
-				r.lineBufs[0] = cur[:0]
-			}
+			r.lineBufs[0] = cur[:0]
 		} else {
 			g.Moves = r.keepMain(cur)
 		}
@@ -436,11 +427,7 @@ func (r *Reader) Next() (*Game, error) {
 			r.readTag(g, t.Pos)
 
 		case TokMoveNumber:
-			start(t.Pos)
-			inBody = true
-			if hasPend {
-				r.warn(WarnMoveNumber, pendPos, "move number not followed by a move")
-			}
+			body(t.Pos)
 			hasPend, pendNum, pendCont, pendPos = true, t.num, t.cont, t.Pos
 
 		case TokMove, TokEllipsis:
