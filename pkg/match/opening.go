@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // Opening is a start position for a game pair: the moves are played from Root before the
@@ -213,170 +214,56 @@ func checkPlayable(v *engine.Variant, op *Opening) error {
 	return nil
 }
 
-// readPDNOpenings reads PDN games leniently: tags, moves, move numbers, comments ({...},
-// and '%' or ';' to the end of a line), variations (skipped), NAGs, strength marks and
-// terminators. It is enough for opening files; pkg/pdn is the full reader.
+// readPDNOpenings reads the games of a PDN file with pdn.Reader (lenient mode) and turns
+// each one's FEN tag (or the start position) and main-line moves into an opening.
 func readPDNOpenings(data []byte, name string, v *engine.Variant) ([]Opening, error) {
 	var ops []Opening
-	type game struct {
-		tags  map[string]string
-		moves []string
-		line  int
-	}
-	var cur *game
-	line := 1
-	finish := func() error {
-		if cur == nil {
-			return nil
+	rd := pdn.NewReader(bytes.NewReader(data))
+	for {
+		g, err := rd.Next()
+		if err == io.EOF {
+			return ops, nil
 		}
-		g := cur
-		cur = nil
-		where := fmt.Sprintf("%s:%d: game %d", name, g.line, len(ops)+1)
-		if gt, ok := g.tags["GameType"]; ok {
+		if err != nil {
+			return nil, fmt.Errorf("match: %s: %w", name, err)
+		}
+		where := fmt.Sprintf("%s:%d: game %d", name, g.Pos.Line, len(ops)+1)
+		if gt, ok := g.Tag("GameType"); ok {
 			num, _, _ := strings.Cut(gt, ",")
 			if n, err := strconv.Atoi(strings.TrimSpace(num)); err != nil || n != v.GameType {
-				return fmt.Errorf("match: %s: GameType %q is not %s (%d)", where, gt, v.Name, v.GameType)
+				return nil, fmt.Errorf("match: %s: GameType %q is not %s (%d)", where, gt, v.Name, v.GameType)
 			}
 		}
 		root := v.Start()
-		if fen, ok := g.tags["FEN"]; ok {
+		if fen, ok := g.Tag("FEN"); ok {
 			p, err := v.ParseFEN(strings.TrimSuffix(strings.TrimSpace(fen), "."))
 			if err != nil {
-				return fmt.Errorf("match: %s: %w", where, err)
+				return nil, fmt.Errorf("match: %s: %w", where, err)
 			}
 			root = p
 		}
-		label := g.tags["Opening"]
+		label := g.Get("Opening")
 		if label == "" || label == "?" {
-			label = g.tags["Event"]
+			label = g.Get("Event")
 		}
 		if label == "" || label == "?" {
 			label = fmt.Sprintf("%s#%d", filepath.Base(name), len(ops)+1)
 		}
-		op, err := replay(v, root, g.moves, label)
+		var moves []string
+		for _, m := range g.Mainline() {
+			if !m.IsPlaceholder() {
+				moves = append(moves, m.Text)
+			}
+		}
+		op, err := replay(v, root, moves, label)
 		if err == nil {
 			err = checkPlayable(v, &op)
 		}
 		if err != nil {
-			return fmt.Errorf("match: %s: %w", where, err)
+			return nil, fmt.Errorf("match: %s: %w", where, err)
 		}
 		ops = append(ops, op)
-		return nil
 	}
-	begin := func() {
-		if cur == nil {
-			cur = &game{tags: map[string]string{}, line: line}
-		}
-	}
-	inMoves := false
-	i := 0
-	for i < len(data) {
-		c := data[i]
-		switch {
-		case c == '\n':
-			line++
-			i++
-		case c == ' ' || c == '\t' || c == '\r':
-			i++
-		case c == '%' || c == ';':
-			for i < len(data) && data[i] != '\n' {
-				i++
-			}
-		case c == '{':
-			for i < len(data) && data[i] != '}' {
-				if data[i] == '\n' {
-					line++
-				}
-				i++
-			}
-			i++
-		case c == '(':
-			depth := 0
-			for ; i < len(data); i++ {
-				if data[i] == '\n' {
-					line++
-				} else if data[i] == '(' {
-					depth++
-				} else if data[i] == ')' {
-					if depth--; depth == 0 {
-						i++
-						break
-					}
-				}
-			}
-		case c == '[':
-			if inMoves {
-				if err := finish(); err != nil {
-					return nil, err
-				}
-				inMoves = false
-			}
-			begin()
-			end := bytes.IndexByte(data[i:], ']')
-			if end < 0 {
-				return nil, fmt.Errorf("match: %s:%d: unterminated tag", name, line)
-			}
-			tag := string(data[i+1 : i+end])
-			line += strings.Count(tag, "\n")
-			i += end + 1
-			key, val, ok := strings.Cut(strings.TrimSpace(tag), " ")
-			val = strings.TrimSpace(val)
-			if !ok || len(val) < 2 || val[0] != '"' || val[len(val)-1] != '"' {
-				return nil, fmt.Errorf("match: %s:%d: malformed tag [%s]", name, line, tag)
-			}
-			cur.tags[key] = strings.ReplaceAll(val[1:len(val)-1], `\"`, `"`)
-		default:
-			j := i
-			for j < len(data) && !strings.ContainsRune(" \t\r\n{}()[]%;", rune(data[j])) {
-				j++
-			}
-			tok := string(data[i:j])
-			i = j
-			if tok == "*" || isResult(tok) {
-				begin()
-				if err := finish(); err != nil {
-					return nil, err
-				}
-				inMoves = false
-				continue
-			}
-			// Strip a move number ("12." or "12...") and strength marks.
-			if k := strings.IndexByte(tok, '.'); k >= 0 && isDigits(tok[:k]) {
-				tok = strings.TrimLeft(tok[k:], ".")
-			}
-			tok = strings.TrimRight(tok, "!?*")
-			if tok == "" || tok[0] == '$' {
-				continue
-			}
-			begin()
-			inMoves = true
-			cur.moves = append(cur.moves, tok)
-		}
-	}
-	if err := finish(); err != nil {
-		return nil, err
-	}
-	return ops, nil
-}
-
-func isResult(s string) bool {
-	switch s {
-	case "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0":
-		return true
-	}
-	return false
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // MaterialBalanced reports whether both sides have the same number of men and of kings.
