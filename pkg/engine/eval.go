@@ -161,11 +161,17 @@ func Features(v *Variant, p *Position, out []float64) []float64 {
 func Evaluate(v *Variant, w *Weights, p *Position) float64 {
 	t := tablesFor(v)
 	vec := w.vector(t)
-	var all [numFeatures]float64
-	t.compute(v, p, &all)
+	return t.evaluate(v, &vec, p)
+}
+
+// evaluate returns the dot product of the weight vector w (indexed by feature number) and
+// the features of p.
+func (t *evalTables) evaluate(v *Variant, w *[numFeatures]float64, p *Position) float64 {
+	var f [numFeatures]float64
+	t.compute(v, p, &f)
 	var sum float64
-	for f := range all {
-		sum += vec[f] * all[f]
+	for i := range f {
+		sum += w[i] * f[i]
 	}
 	return sum
 }

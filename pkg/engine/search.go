@@ -151,12 +151,7 @@ func (s *Searcher) Clear() {
 
 // Evaluate returns the static evaluation of p for the side to move, rounded to an integer.
 func (s *Searcher) Evaluate(p *Position) int {
-	var f [numFeatures]float64
-	s.t.compute(s.v, p, &f)
-	var sum float64
-	for i := range f {
-		sum += s.w[i] * f[i]
-	}
+	sum := s.t.evaluate(s.v, &s.w, p)
 	if sum >= 0 {
 		sum += 0.5
 	} else {
@@ -297,15 +292,13 @@ func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult
 		s.rootFound = false
 		score := s.search(&root, depth, 0, -infinity, infinity, ds, 0)
 		if s.stopped {
-			if s.rootFound && depth > 1 {
+			if s.rootFound {
 				// the first root move searched is the previous best (rootHint),
 				// so a move that beat it in the unfinished iteration is better still
 				res.Move, res.Score = s.rootBest, s.rootScore
 				if len(res.PV) == 0 || res.PV[0] != res.Move {
 					res.PV = []Move{res.Move}
 				}
-			} else if s.rootFound && res.Depth == 0 {
-				res.Move, res.Score, res.PV = s.rootBest, s.rootScore, []Move{s.rootBest}
 			}
 			break
 		}
@@ -446,8 +439,12 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 	s.order(p, moves, ply, ttMove, hasTT)
 	best, bestMove := -infinity, moves[0]
 	alpha0 := alpha
-	for i := range moves {
-		m := s.moves[ply][i]
+	// a move that is the only reply is not a choice: do not count it against the depth
+	childDepth := depth - 1
+	if len(moves) == 1 && ply < MaxDepth {
+		childDepth = depth
+	}
+	for i, m := range moves {
 		c := p.Play(m)
 		nds := ds.next(s.v, p, m, &c)
 		cfrom := from
@@ -455,18 +452,13 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 			cfrom = len(s.hist)
 		}
 		s.hist = append(s.hist, c.Hash)
-		// a move that is the only reply is not a choice: do not count it against the depth
-		ext := 0
-		if len(moves) == 1 && ply < MaxDepth {
-			ext = 1
-		}
 		var score int
 		if i == 0 {
-			score = -s.search(&c, depth-1+ext, ply+1, -beta, -alpha, nds, cfrom)
+			score = -s.search(&c, childDepth, ply+1, -beta, -alpha, nds, cfrom)
 		} else {
-			score = -s.search(&c, depth-1+ext, ply+1, -alpha-1, -alpha, nds, cfrom)
+			score = -s.search(&c, childDepth, ply+1, -alpha-1, -alpha, nds, cfrom)
 			if score > alpha && score < beta && !s.stopped {
-				score = -s.search(&c, depth-1+ext, ply+1, -beta, -alpha, nds, cfrom)
+				score = -s.search(&c, childDepth, ply+1, -beta, -alpha, nds, cfrom)
 			}
 		}
 		s.hist = s.hist[:len(s.hist)-1]
@@ -548,8 +540,7 @@ func (s *Searcher) qbody(p *Position, ply, alpha, beta int) int {
 	s.moves[ply] = moves
 	s.order(p, moves, ply, Move{}, false)
 	best := -infinity
-	for i := range moves {
-		m := s.moves[ply][i]
+	for _, m := range moves {
 		c := p.Play(m)
 		score := -s.quiesce(&c, ply+1, -beta, -alpha)
 		if s.stopped {
