@@ -191,12 +191,7 @@ func (ps PlayerSpec) New(v *Variant, seed int64) (Player, error) {
 	if hash == 0 {
 		hash = DefaultHashMB
 	}
-	name := ps.Spec
-	if name == "" {
-		name = "custom"
-	}
 	return &SearchPlayer{
-		name:   name,
 		spec:   ps,
 		search: NewSearcher(v, w, hash),
 		rng:    newPlayerRand(seed),
@@ -206,14 +201,18 @@ func (ps PlayerSpec) New(v *Variant, seed int64) (Player, error) {
 // SearchPlayer is the Player PlayerSpec.New returns: a Searcher with fixed limits and a
 // seeded generator for random moves. It is not safe for concurrent use.
 type SearchPlayer struct {
-	name   string
 	spec   PlayerSpec
 	search *Searcher
 	rng    *rand.Rand
 }
 
-// Name returns the player's spec text.
-func (sp *SearchPlayer) Name() string { return sp.name }
+// Name returns the player's spec text ("custom" for a spec without one).
+func (sp *SearchPlayer) Name() string {
+	if sp.spec.Spec == "" {
+		return "custom"
+	}
+	return sp.spec.Spec
+}
 
 // Searcher returns the player's searcher.
 func (sp *SearchPlayer) Searcher() *Searcher { return sp.search }
