@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,7 +120,7 @@ func flip(v *engine.Variant, p engine.Position) engine.Position {
 			if p.Kings.Has(i) {
 				text.WriteString("K")
 			}
-			text.WriteString(itoa(n + 1 - s))
+			text.WriteString(strconv.Itoa(n + 1 - s))
 		}
 	}
 	q, err := v.ParseFEN(text.String())
@@ -127,13 +128,6 @@ func flip(v *engine.Variant, p engine.Position) engine.Position {
 		panic(err)
 	}
 	return q
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 func TestWeightsRoundTrip(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,11 +194,8 @@ func playGame(t testing.TB, v *engine.Variant, a, b engine.PlayerSpec, seed int6
 // against easy) and checks the stronger level scores more. It takes minutes: set
 // RAFLE_LEVELS=N (games per pair) to run it.
 func TestLevelsOrdered(t *testing.T) {
-	n := 0
-	if s := os.Getenv("RAFLE_LEVELS"); s != "" {
-		n, _ = strconvAtoi(s)
-	}
-	if n == 0 {
+	n, _ := strconv.Atoi(os.Getenv("RAFLE_LEVELS"))
+	if n <= 0 {
 		t.Skip("set RAFLE_LEVELS=<games per pair> to run")
 	}
 	pairs := [][2]string{{"hard", "medium"}, {"medium", "easy"}, {"hard", "easy"}}
@@ -233,17 +231,6 @@ func TestLevelsOrdered(t *testing.T) {
 	}
 }
 
-func strconvAtoi(s string) (int, error) {
-	n := 0
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return 0, errors.New("not a number")
-		}
-		n = n*10 + int(r-'0')
-	}
-	return n, nil
-}
-
 func TestPlayerReseed(t *testing.T) {
 	v := engine.MustLookup("russian")
 	spec, _ := engine.ParsePlayer("easy:random=0.5")
@@ -254,7 +241,9 @@ func TestPlayerReseed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g.Play(r.Move)
+			if err := g.Play(r.Move); err != nil {
+				t.Fatal(err)
+			}
 		}
 		return v.FEN(g.Position())
 	}

@@ -130,7 +130,6 @@ func TestSearchNoMove(t *testing.T) {
 	if r.Move != (engine.Move{}) || r.Score != -engine.MateScore {
 		t.Errorf("no legal move: got move %+v score %d, want the zero move and -MateScore", r.Move, r.Score)
 	}
-	_ = v
 }
 
 func TestSearchDepthLimit(t *testing.T) {
