@@ -152,7 +152,6 @@ func (a *aggregator) result() *Result {
 	for i := range table {
 		table[i] = make([]stats.WDL, n)
 	}
-	wdl := make([]stats.WDL, len(a.sched.pairings))
 	penta := make([]stats.Penta, len(a.sched.pairings))
 	reasons := map[string]*Termination{}
 	for i, r := range a.recs {
@@ -161,7 +160,6 @@ func (a *aggregator) result() *Result {
 		}
 		gm := a.sched.game(i)
 		res.Games++
-		wdl[gm.Pairing].Add(a.outcome(r, gm.A))
 		table[gm.A][gm.B].Add(a.outcome(r, gm.A))
 		t := reasons[r.Reason]
 		if t == nil {
@@ -179,7 +177,7 @@ func (a *aggregator) result() *Result {
 		}
 	}
 	for k, p := range a.sched.pairings {
-		w := wdl[k]
+		w := table[p.a][p.b]
 		pr := PairingResult{Player: cfg.Players[p.a].Name, Opponent: cfg.Players[p.b].Name,
 			Games: w.Games(), Wins: w.Wins, Draws: w.Draws, Losses: w.Losses,
 			Score: w.Score(), DrawRatio: w.DrawRatio(), Penta: penta[k]}
