@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -112,9 +111,6 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 	}
 	if cfg.Concurrency = c.Int("concurrency"); cfg.Concurrency < 0 || c.IsSet("concurrency") && cfg.Concurrency == 0 {
 		return cfg, "", cliutil.Usagef("--concurrency %d: must be at least 1", cfg.Concurrency)
-	}
-	if cfg.Concurrency == 0 {
-		cfg.Concurrency = runtime.NumCPU()
 	}
 	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
 		return cfg, "", cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
