@@ -71,13 +71,18 @@ type GameError struct {
 	Err  error // usually a *SyntaxError
 }
 
-// Error formats the error as "pdn: game N: line L, column C: cause".
+// Error formats the error as "pdn: game N: line L, column C: cause", or
+// "pdn: game N: cause" when the position is unknown (JSON input).
 func (e *GameError) Error() string {
+	pos, cause := e.Pos, e.Err
 	var se *SyntaxError
 	if errors.As(e.Err, &se) {
-		return fmt.Sprintf("pdn: game %d: line %d, column %d: %v", e.Game, se.Pos.Line, se.Pos.Column, se.Err)
+		pos, cause = se.Pos, se.Err
 	}
-	return fmt.Sprintf("pdn: game %d: line %d, column %d: %v", e.Game, e.Pos.Line, e.Pos.Column, e.Err)
+	if !pos.IsValid() {
+		return fmt.Sprintf("pdn: game %d: %v", e.Game, cause)
+	}
+	return fmt.Sprintf("pdn: game %d: line %d, column %d: %v", e.Game, pos.Line, pos.Column, cause)
 }
 
 // Unwrap returns the cause.

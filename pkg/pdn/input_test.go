@@ -80,6 +80,8 @@ func TestJSONReaderErrors(t *testing.T) {
 	var ge *GameError
 	if !errors.As(err, &ge) || ge.Game != 3 {
 		t.Errorf("game 3 with a type error: %v, want *GameError for game 3", err)
+	} else if msg := err.Error(); !strings.HasPrefix(msg, "pdn: game 3: json: ") {
+		t.Errorf("game 3 error %q, want prefix %q (no position, one package prefix)", msg, "pdn: game 3: json: ")
 	}
 	if _, err := r.Next(); err == nil || err == io.EOF {
 		t.Errorf("truncated game 4: %v, want a syntax error", err)

@@ -66,7 +66,7 @@ func (r *JSONReader) Next() (*Game, error) {
 	g := new(Game)
 	if err := r.dec.Decode(g); err != nil {
 		if _, ok := err.(*json.UnmarshalTypeError); ok {
-			return g, &GameError{Game: r.game, Err: fmt.Errorf("pdn: json: %w", err)}
+			return g, &GameError{Game: r.game, Err: fmt.Errorf("json: %w", err)}
 		}
 		return nil, fmt.Errorf("pdn: json: game %d: %w", r.game, err)
 	}

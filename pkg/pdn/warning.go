@@ -1,9 +1,6 @@
 package pdn
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // WarningKind classifies a leniency the reader applied.
 type WarningKind uint8
@@ -136,7 +133,7 @@ func (w Warning) String() string {
 
 // err returns the strict-mode error for w.
 func (w Warning) err() error {
-	var e error = w.Kind.Err()
+	var e error
 	if w.Text != "" {
 		e = fmt.Errorf("%w: %s (%s)", w.Kind.Err(), w.Text, w.Kind)
 	} else {
@@ -144,5 +141,3 @@ func (w Warning) err() error {
 	}
 	return &SyntaxError{Pos: w.Pos, Err: e}
 }
-
-var _ = errors.New
