@@ -39,7 +39,7 @@
 // (0, ¼, ½, ¾, 1) and n the number of pairs. Both ends are then mapped
 // through Elo(s). When every game was won (or lost) that interval has zero width at an
 // infinite Elo; Wilson's score interval on the n games is used instead, whose far end
-// n/(n+z²) is finite (a 200-0 match: Elo above +685 at 95%). Normalized Elo (nElo, fishtest and fastchess) is
+// n/(n+z²) is finite (a 200-0 match: Elo above +686.6 at 95%). Normalized Elo (nElo, fishtest and fastchess) is
 // (s - ½)/σ_game · 800/ln 10, with σ_game the per-game standard deviation
 // (√2·σ for pairs).
 //
