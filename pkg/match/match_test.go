@@ -135,6 +135,7 @@ func TestReadOpenings(t *testing.T) {
 		{"bad fen", "B:W21-32:B1-12\nW:W21-33:B1-12\n", 0, "x:2"},
 		{"illegal move", "11-15 11-15\n", 0, "x:1"},
 		{"wrong gametype", "[GameType \"20\"]\n1. 32-28 *\n", 0, "GameType"},
+		{"pdn unterminated comment", "[Event \"a\"]\n1. 11-15 {c 23-19 *\n", 0, "line 2, column 10: unterminated comment"},
 		{"empty", "# nothing\n", 0, "no openings"},
 	}
 	for _, tc := range tests {
