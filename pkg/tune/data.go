@@ -39,32 +39,23 @@ const (
 // maxResolvePlies bounds the capture sequences QuietResolve follows.
 const maxResolvePlies = 16
 
+var quietNames = [...]string{QuietCapture: "capture", QuietStrict: "strict", QuietNone: "none", QuietResolve: "resolve"}
+
 // ParseQuiet reads "capture", "strict", "resolve" or "none".
 func ParseQuiet(s string) (Quiet, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "capture":
-		return QuietCapture, nil
-	case "strict":
-		return QuietStrict, nil
-	case "none":
-		return QuietNone, nil
-	case "resolve":
-		return QuietResolve, nil
+	name := strings.ToLower(strings.TrimSpace(s))
+	for q, n := range quietNames {
+		if n == name {
+			return Quiet(q), nil
+		}
 	}
 	return 0, fmt.Errorf("tune: quiet test %q: want capture, strict, resolve or none", s)
 }
 
 // String returns "capture", "strict", "resolve" or "none".
 func (q Quiet) String() string {
-	switch q {
-	case QuietCapture:
-		return "capture"
-	case QuietStrict:
-		return "strict"
-	case QuietNone:
-		return "none"
-	case QuietResolve:
-		return "resolve"
+	if q >= 0 && int(q) < len(quietNames) {
+		return quietNames[q]
 	}
 	return "Quiet(" + strconv.Itoa(int(q)) + ")"
 }
@@ -169,16 +160,16 @@ func (f *Filter) accept(v *engine.Variant, p *engine.Position, st *LoadStats) bo
 
 // LoadStats counts what reading a data set kept and dropped.
 type LoadStats struct {
-	Games      int    `json:"games"`      // games (or CSV game ids) with at least one position kept
-	Read       int    `json:"games_read"` // games read
-	Duplicates int    `json:"duplicates"` // identical games dropped
-	NoResult   int    `json:"no_result"`  // games without a result
-	Bad        int    `json:"bad_games"`  // games that could not be read or replayed
-	Opening    int    `json:"opening"`    // positions before SkipPlies
-	Terminal   int    `json:"terminal"`   // final positions (no legal move)
-	Captures   int    `json:"captures"`   // positions with a capture for the side to move
-	Threats    int    `json:"threats"`
-	Resolved   int    `json:"resolved"`              // positions replaced by their resolved capture sequence               // positions with a capture for the opponent (QuietStrict)
+	Games      int    `json:"games"`                 // games (or CSV game ids) with at least one position kept
+	Read       int    `json:"games_read"`            // games read
+	Duplicates int    `json:"duplicates"`            // identical games dropped
+	NoResult   int    `json:"no_result"`             // games without a result
+	Bad        int    `json:"bad_games"`             // games that could not be read or replayed
+	Opening    int    `json:"opening"`               // positions before SkipPlies
+	Terminal   int    `json:"terminal"`              // final positions (no legal move)
+	Captures   int    `json:"captures"`              // positions with a capture for the side to move
+	Threats    int    `json:"threats"`               // positions with a capture for the opponent (QuietStrict)
+	Resolved   int    `json:"resolved"`              // positions replaced by the end of their best capture sequence (QuietResolve)
 	Positions  int    `json:"positions"`             // positions kept
 	FirstError string `json:"first_error,omitempty"` // the first bad game's error
 }
@@ -225,7 +216,8 @@ func (d *Dataset) setVariant(v *engine.Variant) {
 // Len returns the number of positions.
 func (d *Dataset) Len() int { return len(d.Y) }
 
-// Games returns the number of distinct games the positions come from.
+// Games returns the number of games the positions come from: one more than the largest
+// game number added.
 func (d *Dataset) Games() int { return d.games }
 
 // Row returns the feature vector of position i; the caller must not modify it.
@@ -237,12 +229,7 @@ func (d *Dataset) Row(i int) []float32 {
 // Add appends a position with its label (the result for the side to move) and game number.
 func (d *Dataset) Add(p *engine.Position, label float64, game int32) {
 	d.buf = engine.Features(d.Variant, p, d.buf)
-	for _, x := range d.buf {
-		d.X = append(d.X, float32(x))
-	}
-	d.Y = append(d.Y, float32(label))
-	d.Game = append(d.Game, game)
-	d.Stats.Positions++
+	d.AddVector(d.buf, label, game)
 }
 
 // AddVector appends a raw feature vector (in the order of Names) with its label and game
@@ -375,7 +362,6 @@ func (d *Dataset) addGame(g *pdn.Game, name string, f *Filter) error {
 		kept++
 	}
 	if kept > 0 {
-		d.games++
 		d.Stats.Games++
 	}
 	return nil
@@ -526,9 +512,8 @@ func (d *Dataset) flushCSV(g *csvGame, name string, f Filter) {
 	key := name + "\x00" + g.id
 	id, ok := d.csvGame[key]
 	if !ok {
-		id = int32(d.games)
+		id = int32(d.games) // Add counts it
 		d.csvGame[key] = id
-		d.games++
 		st.Games++
 	}
 	for i := range g.rows {
