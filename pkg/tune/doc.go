@@ -28,9 +28,8 @@
 // Fit first fits K alone, with the starting weights (a golden-section search on log K), then
 // keeps K fixed and minimises the loss over the tuned weights with L-BFGS
 // (gonum.org/v1/gonum/optimize) and the analytic gradient. The loss and its gradient are
-// computed in parallel over chunks of positions. The man weight is fixed at 100 unless it is
-// tuned; then the weights are rescaled at the end so that it is 100 again and K with them,
-// which leaves every prediction unchanged, so the search keeps its scale.
+// computed in parallel over chunks of positions. The man weight is the unit and stays at
+// 100 (it cannot be tuned), so K keeps its meaning and the search its scale.
 //
 // A held-out share of the games (not of the positions: positions of one game are not
 // independent) is left out of the fit, chosen by a seeded shuffle, to measure the loss on

@@ -138,20 +138,16 @@ func tunedColumns(names, tune []string) ([]int, error) {
 		return cols, nil
 	}
 	var cols []int
-	var unknown []string
 	for _, t := range tune {
-		j := slices.Index(names, t)
-		switch {
-		case t == Man:
+		if t == Man {
 			return nil, fmt.Errorf("tune: %s cannot be tuned: it is the unit of the weights, fixed at %d", Man, ManValue)
-		case j < 0:
-			unknown = append(unknown, t)
-		case !slices.Contains(cols, j):
+		}
+		if j := slices.Index(names, t); j >= 0 && !slices.Contains(cols, j) {
 			cols = append(cols, j)
 		}
 	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("tune: unknown features: %s (known: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
+	if err := checkKnown(names, tune); err != nil {
+		return nil, err
 	}
 	if len(cols) == 0 {
 		return nil, errors.New("tune: no feature to tune")
@@ -163,15 +159,10 @@ func tunedColumns(names, tune []string) ([]int, error) {
 // Fix returns the features of names to tune when the ones in fixed are held: every feature
 // but fixed and Man. It returns an error naming unknown features.
 func Fix(names, fixed []string) ([]string, error) {
-	var unknown, tune []string
-	for _, f := range fixed {
-		if !slices.Contains(names, f) {
-			unknown = append(unknown, f)
-		}
+	if err := checkKnown(names, fixed); err != nil {
+		return nil, err
 	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("tune: unknown features: %s (known: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
-	}
+	var tune []string
 	for _, n := range names {
 		if n != Man && !slices.Contains(fixed, n) {
 			tune = append(tune, n)
@@ -181,6 +172,20 @@ func Fix(names, fixed []string) ([]string, error) {
 		return nil, errors.New("tune: no feature to tune")
 	}
 	return tune, nil
+}
+
+// checkKnown returns an error naming the features of list that are not in names.
+func checkKnown(names, list []string) error {
+	var unknown []string
+	for _, f := range list {
+		if !slices.Contains(names, f) {
+			unknown = append(unknown, f)
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("tune: unknown features: %s (known: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
+	}
+	return nil
 }
 
 // Fit fits K (unless cfg.K is set) and then the tuned weights on d's training games, and
@@ -228,7 +233,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 
 	res := &Result{Variant: v.Name, Loss: cfg.Loss.String(), L2: cfg.L2, Seed: cfg.Seed, K: cfg.K}
 	if res.K == 0 {
-		res.K, _, err = train.fitK(x0)
+		res.K, err = train.fitK(x0)
 		if err != nil {
 			return nil, err
 		}
@@ -247,18 +252,14 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	res.Iterations, res.Evaluations, res.Status = out.MajorIterations, out.FuncEvaluations, status
 
 	final := slices.Clone(start)
+	tuned := make([]bool, len(d.Names))
+	xf := make([]float64, len(cols)) // the final tuned weights in men, as rounded
 	for c, j := range cols {
 		final[j] = math.Round(x[c]*100*100) / 100 // hundredths of a man, two decimals
-	}
-	res.New = &engine.Weights{Variant: v.Name, Values: map[string]float64{}}
-	tuned := make([]bool, len(d.Names))
-	for _, j := range cols {
 		tuned[j] = true
-	}
-	xf := make([]float64, len(cols))
-	for c, j := range cols {
 		xf[c] = final[j] / 100
 	}
+	res.New = &engine.Weights{Variant: v.Name, Values: map[string]float64{}}
 	for j, n := range d.Names {
 		res.New.Values[n] = final[j]
 		res.Weights = append(res.Weights, Change{Feature: n, Old: start[j], New: final[j], Tuned: tuned[j]})

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -73,24 +74,17 @@ type problem struct {
 	chunks int
 }
 
-// newProblem selects rows of d (all when rows is nil): the columns in tuned become the
-// variables, the others are summed with the weights in fixed (indexed like d.Names).
+// newProblem selects rows of d: the columns in tuned become the variables, the others are
+// summed with the weights in fixed (indexed like d.Names).
 func newProblem(d *Dataset, rows []int, tuned []int, fixed []float64, loss Loss) *problem {
 	n := len(rows)
-	if rows == nil {
-		n = d.Len()
-	}
 	isTuned := make([]bool, len(d.Names))
 	for _, j := range tuned {
 		isTuned[j] = true
 	}
 	pr := &problem{n: n, dim: len(tuned), x: make([]float32, 0, n*len(tuned)), base: make([]float64, n),
 		y: make([]float32, n), loss: loss, chunks: runtime.GOMAXPROCS(0)}
-	for k := 0; k < n; k++ {
-		i := k
-		if rows != nil {
-			i = rows[k]
-		}
+	for k, i := range rows {
 		row := d.Row(i)
 		var b float64
 		for j, f := range row {
@@ -107,10 +101,14 @@ func newProblem(d *Dataset, rows []int, tuned []int, fixed []float64, loss Loss)
 	return pr
 }
 
-// parallel runs fn over the problem's rows in contiguous chunks, one goroutine each, and
-// returns the per-chunk results.
+// numChunks returns the number of chunks parallel splits the rows into: one per
+// GOMAXPROCS, but at least 4096 rows each.
+func (pr *problem) numChunks() int { return max(1, min(pr.chunks, pr.n/4096)) }
+
+// parallel runs fn over the problem's rows in numChunks contiguous chunks, one goroutine
+// each; fn stores its result by chunk number.
 func (pr *problem) parallel(fn func(lo, hi, chunk int)) {
-	c := max(1, min(pr.chunks, pr.n/4096))
+	c := pr.numChunks()
 	var wg sync.WaitGroup
 	for k := 0; k < c; k++ {
 		lo, hi := k*pr.n/c, (k+1)*pr.n/c
@@ -129,7 +127,7 @@ func (pr *problem) eval(w []float64, k float64, grad []float64) float64 {
 	if pr.n == 0 {
 		return math.NaN()
 	}
-	c := max(1, min(pr.chunks, pr.n/4096))
+	c := pr.numChunks()
 	sums := make([]float64, c)
 	var grads [][]float64
 	if grad != nil {
@@ -199,7 +197,7 @@ func (pr *problem) scores(w []float64) []float64 {
 
 // lossAtK returns the mean loss of the precomputed scores s (men) at scale k.
 func (pr *problem) lossAtK(s []float64, k float64) float64 {
-	c := max(1, min(pr.chunks, pr.n/4096))
+	c := pr.numChunks()
 	sums := make([]float64, c)
 	pr.parallel(func(lo, hi, chunk int) {
 		var sum float64
@@ -224,8 +222,8 @@ const (
 )
 
 // fitK minimises the loss over k at fixed weights w by golden-section search on log k, and
-// returns k and the loss there.
-func (pr *problem) fitK(w []float64) (float64, float64, error) {
+// returns k.
+func (pr *problem) fitK(w []float64) (float64, error) {
 	s := pr.scores(w)
 	flat := true
 	for _, x := range s {
@@ -235,7 +233,7 @@ func (pr *problem) fitK(w []float64) (float64, float64, error) {
 		}
 	}
 	if flat {
-		return 0, 0, fmt.Errorf("tune: cannot fit K: the starting evaluation is 0 on every position")
+		return 0, errors.New("tune: cannot fit K: the starting evaluation is 0 on every position")
 	}
 	f := func(u float64) float64 { return pr.lossAtK(s, math.Exp(u)) }
 	a, b := math.Log(minK), math.Log(maxK)
@@ -265,6 +263,5 @@ func (pr *problem) fitK(w []float64) (float64, float64, error) {
 			fd = f(d)
 		}
 	}
-	u := (a + b) / 2
-	return math.Exp(u), f(u), nil
+	return math.Exp((a + b) / 2), nil
 }
