@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -227,7 +228,7 @@ func resolve(cfg *config, d *tune.Dataset) error {
 	case cfg.features != nil:
 		cfg.fit.Tune = cfg.features
 		for _, f := range cfg.features {
-			if !contains(d.Names, f) {
+			if !slices.Contains(d.Names, f) {
 				err = cliutil.Usagef("--features: unknown feature %q (known: %s)", f, strings.Join(d.Names, ", "))
 				break
 			}
@@ -253,15 +254,6 @@ func resolve(cfg *config, d *tune.Dataset) error {
 		cfg.fit.Init = w
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // writeAtomic saves w to a temporary file next to path and renames it over path.
