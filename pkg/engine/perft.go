@@ -131,7 +131,8 @@ type DivideEntry struct {
 	Nodes uint64
 }
 
-// maxMoves bounds the number of moves of one position (the record for 10x10 is far below).
+// maxMoves is the capacity of the move buffers: a capacity, not a limit (generation
+// appends past it), above the moves of any position that occurs in practice.
 const maxMoves = 256
 
 type perfter struct {
@@ -140,10 +141,11 @@ type perfter struct {
 	tt   *perftTable
 	bufs [][]Move
 	gen  capGen
+	stop *atomic.Bool // set when the run is cancelled
 }
 
-func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int) *perfter {
-	pf := &perfter{v: v, dup: dup, tt: tt, bufs: make([][]Move, depth+1)}
+func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *perfter {
+	pf := &perfter{v: v, dup: dup, tt: tt, bufs: make([][]Move, depth+1), stop: stop}
 	for i := range pf.bufs {
 		pf.bufs[i] = make([]Move, 0, maxMoves)
 	}
@@ -158,6 +160,9 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 	}
 	if depth == 0 {
 		return 1
+	}
+	if depth >= 5 && pf.stop.Load() {
+		return 0 // cancelled: the count is thrown away
 	}
 	if pf.tt != nil && depth >= 3 {
 		if n, ok := pf.tt.probe(p.Hash, depth); ok {
@@ -180,7 +185,7 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 		c.apply(m, hash)
 		n += pf.perft(c, depth-1)
 	}
-	if pf.tt != nil && depth >= 3 {
+	if pf.tt != nil && depth >= 3 && !pf.stop.Load() {
 		pf.tt.store(p.Hash, depth, n)
 	}
 	return n
@@ -250,14 +255,24 @@ func (v *Variant) Divide(ctx context.Context, p Position, depth int, opt PerftOp
 	}
 	counts := make([]atomic.Uint64, len(root))
 	var next atomic.Int64
+	var stop atomic.Bool
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop.Store(true)
+		case <-finished:
+		}
+	}()
 	var wg sync.WaitGroup
 	for t := 0; t < threads; t++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			pf := newPerfter(v, opt.Duplicates, tt, depth)
+			pf := newPerfter(v, opt.Duplicates, tt, depth, &stop)
 			for {
-				if ctx.Err() != nil {
+				if stop.Load() {
 					return
 				}
 				i := int(next.Add(1) - 1)

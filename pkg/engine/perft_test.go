@@ -2,8 +2,10 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/rafle/rafle/corpus"
 	"github.com/rafle/rafle/pkg/engine"
@@ -64,5 +66,17 @@ func TestPerftThreadsAndHash(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPerftCancel: a cancelled run stops inside its jobs (english perft(20) would take
+// hours) and returns the context's error.
+func TestPerftCancel(t *testing.T) {
+	v := engine.MustLookup("english")
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := v.Perft(ctx, v.Start(), 20, engine.PerftOptions{Duplicates: engine.Keep, Threads: 2})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Perft(20) with a 50ms deadline: err = %v, want context.DeadlineExceeded", err)
 	}
 }
