@@ -79,52 +79,57 @@ func rewrite(res *Replayed, notation, captures string) {
 	if v == nil {
 		return
 	}
-	alg := v.Algebraic
-	switch notation {
-	case NotationNumeric:
-		alg = false
-	case NotationAlgebraic:
-		alg = true
-	}
+	alg, full := useAlgebraic(v, notation), captures == CapturesFull
 	var buf []engine.Move
 	for _, list := range [][]Resolved{res.Plies, res.Variations} {
 		for i := range list {
 			r := &list[i]
-			var path []engine.Square
-			path, buf = movePath(v, &r.Before, r.Move, captures == CapturesFull, buf)
 			m := r.Node
-			m.Squares = m.Squares[:0]
-			for _, s := range path {
-				m.Squares = append(m.Squares, pdnSquare(v, s, alg))
-			}
-			m.Sep = '-'
-			if r.Move.IsCapture() {
-				m.Sep = captureSep(v, alg)
-			}
-			m.Text = moveTextOf(m.Squares, m.Sep)
+			m.Squares, m.Sep = notate(m.Squares[:0], v, &r.Before, r.Move, alg, full, &buf)
+			m.Text = string(appendSquares(nil, m.Squares, m.Sep))
 		}
 	}
 }
 
-// movePath returns the squares to write for m: from and to, or the whole
-// capture path when full is set or when another legal capture joins the
-// same squares.
-func movePath(v *engine.Variant, p *engine.Position, m engine.Move, full bool, buf []engine.Move) ([]engine.Square, []engine.Move) {
-	if m.IsCapture() && !full {
-		buf = v.Generate(buf[:0], p)
-		for _, o := range buf {
+// useAlgebraic reports whether moves of v are written with algebraic
+// squares in the notation asked for ("" is the variant's own).
+func useAlgebraic(v *engine.Variant, notation string) bool {
+	switch notation {
+	case NotationNumeric:
+		return false
+	case NotationAlgebraic:
+		return true
+	}
+	return v.Algebraic
+}
+
+// notate appends to dst the squares to write for m, played in p, and
+// returns them with the separator: from and to, or the whole capture path
+// when full is set or when another legal capture joins the same squares.
+// Squares are algebraic when alg is set; buf is scratch for generation.
+func notate(dst []Square, v *engine.Variant, p *engine.Position, m engine.Move, alg, full bool, buf *[]engine.Move) ([]Square, Sep) {
+	if !m.IsCapture() {
+		return append(dst, pdnSquare(v, v.Square(m.From), alg), pdnSquare(v, v.Square(m.To), alg)), '-'
+	}
+	if !full {
+		*buf = v.Generate((*buf)[:0], p)
+		for _, o := range *buf {
 			if o.From == m.From && o.To == m.To && o != m {
 				full = true
 				break
 			}
 		}
 	}
-	if m.IsCapture() && full {
+	path := []engine.Square{v.Square(m.From), v.Square(m.To)}
+	if full {
 		if paths := v.Paths(p, m); len(paths) > 0 {
-			return paths[0], buf
+			path = paths[0]
 		}
 	}
-	return []engine.Square{v.Square(m.From), v.Square(m.To)}, buf
+	for _, s := range path {
+		dst = append(dst, pdnSquare(v, s, alg))
+	}
+	return dst, captureSep(v, alg)
 }
 
 // captureSep is the capture separator: the variant's own (':' for
@@ -134,17 +139,6 @@ func captureSep(v *engine.Variant, alg bool) Sep {
 		return Sep(v.CaptureSep)
 	}
 	return 'x'
-}
-
-func moveTextOf(sq []Square, sep Sep) string {
-	var b []byte
-	for i, s := range sq {
-		if i > 0 && sep != 0 {
-			b = append(b, byte(sep))
-		}
-		b = s.appendTo(b)
-	}
-	return string(b)
 }
 
 // algNames caches, per variant, the algebraic name of each square number.
@@ -267,7 +261,8 @@ type PositionWriter struct {
 	n      int
 	rp     Replayer
 	row    []string
-	buf    []engine.Move
+	buf    []engine.Move // scratch for notate
+	sq     []Square      // scratch for notate
 }
 
 // NewPositionWriter returns a writer of format "csv" (with a header row)
@@ -296,24 +291,15 @@ func (pw *PositionWriter) Write(g *Game) error {
 
 // writeReplayed writes the rows of a replayed game.
 func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error {
-	if pw.cw != nil && !pw.header {
-		pw.header = true
-		if err := pw.cw.Write(PositionColumns); err != nil {
-			return err
-		}
+	if err := pw.writeHeader(); err != nil {
+		return err
 	}
 	v := res.Variant
 	if v == nil {
 		return nil
 	}
 	result := strings.TrimSpace(g.GameResult())
-	alg := v.Algebraic
-	switch pw.Notation {
-	case NotationNumeric:
-		alg = false
-	case NotationAlgebraic:
-		alg = true
-	}
+	alg, full := useAlgebraic(v, pw.Notation), pw.Captures == CapturesFull
 	rewriteMove := pw.Notation != "" || pw.Captures != ""
 	for ply := 0; ply <= len(res.Plies); ply++ {
 		p := res.Final
@@ -323,17 +309,9 @@ func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error
 			p = r.Before
 			if rewriteMove {
 				// r.Node was rewritten by ReplayCopy when used through Copy; format anyway.
-				var path []engine.Square
-				path, pw.buf = movePath(v, &p, r.Move, pw.Captures == CapturesFull, pw.buf)
-				sq := make([]Square, len(path))
-				for i, s := range path {
-					sq[i] = pdnSquare(v, s, alg)
-				}
-				sep := Sep('-')
-				if r.Move.IsCapture() {
-					sep = captureSep(v, alg)
-				}
-				move = moveTextOf(sq, sep)
+				var sep Sep
+				pw.sq, sep = notate(pw.sq[:0], v, &p, r.Move, alg, full, &pw.buf)
+				move = string(appendSquares(nil, pw.sq, sep))
 			} else {
 				move = v.FormatMove(&p, r.Move, false)
 			}
@@ -359,11 +337,19 @@ func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error
 	return nil
 }
 
-// Flush writes any buffered rows.
+// writeHeader writes the csv header row, once.
+func (pw *PositionWriter) writeHeader() error {
+	if pw.cw == nil || pw.header {
+		return nil
+	}
+	pw.header = true
+	return pw.cw.Write(PositionColumns)
+}
+
+// Flush writes any buffered rows (and the csv header, even for no game).
 func (pw *PositionWriter) Flush() error {
-	if pw.cw != nil && !pw.header {
-		pw.header = true
-		pw.cw.Write(PositionColumns)
+	if err := pw.writeHeader(); err != nil {
+		return err
 	}
 	if pw.cw != nil {
 		pw.cw.Flush()

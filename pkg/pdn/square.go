@@ -83,6 +83,17 @@ func (s Square) String() string {
 	return string(s.appendTo(nil))
 }
 
+// appendSquares appends the squares joined by sep (nothing when sep is 0).
+func appendSquares(b []byte, sq []Square, sep Sep) []byte {
+	for i, q := range sq {
+		if i > 0 && sep != 0 {
+			b = append(b, byte(sep))
+		}
+		b = q.appendTo(b)
+	}
+	return b
+}
+
 func (s Square) appendTo(b []byte) []byte {
 	if s.IsAlgebraic() {
 		b = append(b, s.File())

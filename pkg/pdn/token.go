@@ -68,15 +68,8 @@ func (t *Token) Raw() []byte { return t.raw }
 // spelling of a move, or the raw text of other tokens.
 func (t *Token) Text() []byte {
 	if t.Kind == TokMove && t.text == nil {
-		b := t.textBuf[:0]
-		for i, q := range t.squares {
-			if i > 0 && t.sep != 0 {
-				b = append(b, byte(t.sep))
-			}
-			b = q.appendTo(b)
-		}
-		t.textBuf = b
-		t.text = b
+		t.textBuf = appendSquares(t.textBuf[:0], t.squares, t.sep)
+		t.text = t.textBuf
 	}
 	return t.text
 }

@@ -168,20 +168,15 @@ func appendMove(b []byte, m *Move) []byte {
 
 // appendMoveText appends the canonical spelling of m's squares.
 func appendMoveText(b []byte, m *Move) []byte {
-	if len(m.Squares) == 0 {
+	sq := m.Squares
+	if len(sq) == 0 {
 		return append(b, "..."...)
 	}
-	for i, q := range m.Squares {
-		if i == 0 && m.Sep == '-' && q == 1 && len(m.Squares) > 1 && m.Squares[1] == 1 {
-			// "1-1" would read as a result; the reading grammar allows "01".
-			b = append(b, '0')
-		}
-		if i > 0 && m.Sep != 0 {
-			b = append(b, byte(m.Sep))
-		}
-		b = q.appendTo(b)
+	if m.Sep == '-' && len(sq) > 1 && sq[0] == 1 && sq[1] == 1 {
+		// "1-1" would read as a result; the reading grammar allows "01".
+		b = append(b, '0')
 	}
-	return b
+	return appendSquares(b, sq, m.Sep)
 }
 
 // CanonicalText returns the canonical spelling of m's squares and
