@@ -64,6 +64,7 @@ func diffAction(c *cli.Context) error {
 			return err
 		}
 		var missing, extra, miscounted []string
+		var next engine.Move // the miscounted move to descend into: the first by name
 		for m, n := range ours.counts {
 			t, ok := theirs.counts[m]
 			switch {
@@ -71,6 +72,9 @@ func diffAction(c *cli.Context) error {
 				missing = append(missing, fmt.Sprintf("%s %d", ours.names[m], n))
 			case t != n:
 				miscounted = append(miscounted, fmt.Sprintf("%s rafle %d, engine %d", ours.names[m], n, t))
+				if len(miscounted) == 1 || ours.names[m] < ours.names[next] {
+					next = m
+				}
 			}
 		}
 		for m, n := range theirs.counts {
@@ -91,14 +95,6 @@ func diffAction(c *cli.Context) error {
 		if len(miscounted) == 0 {
 			fmt.Fprintf(w, "no difference: %s depth %d agrees move by move\n", v.FEN(p), depth)
 			return nil
-		}
-		sort.Strings(miscounted)
-		// descend into the first miscounted move
-		var next engine.Move
-		for m, n := range ours.counts {
-			if theirs.counts[m] != n && strings.HasPrefix(miscounted[0], ours.names[m]+" ") {
-				next = m
-			}
 		}
 		fmt.Fprintf(w, "depth %d: %d moves miscounted, descending into %s\n", depth, len(miscounted), ours.names[next])
 		line = append(line, ours.names[next])
