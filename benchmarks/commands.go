@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -103,7 +105,7 @@ func splitList(s string) []string {
 	return out
 }
 
-// corpusFlag resolves the --corpus flag: "auto" looks in bench.DefaultCorpusDirs,
+// corpusDir resolves the --corpus flag: "auto" looks in bench.DefaultCorpusDirs,
 // "" or "none" means no corpus.
 func corpusDir(root, flag string) string {
 	switch flag {
@@ -286,7 +288,7 @@ func cmdSignature(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "variant\tsignature (nodes, depth %d)\t\n", got.Depth)
-	for _, v := range sortedKeys(got.Nodes) {
+	for _, v := range slices.Sorted(maps.Keys(got.Nodes)) {
 		fmt.Fprintf(tw, "%s\t%d\t\n", v, got.Nodes[v])
 	}
 	if err := tw.Flush(); err != nil {
@@ -315,21 +317,6 @@ func cmdSignature(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "signatures match %s\n", *file)
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]int64) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := range ks {
-		for j := i + 1; j < len(ks); j++ {
-			if ks[j] < ks[i] {
-				ks[i], ks[j] = ks[j], ks[i]
-			}
-		}
-	}
-	return ks
 }
 
 func cmdPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {

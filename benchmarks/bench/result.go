@@ -53,8 +53,20 @@ func LoadAverage() float64 {
 }
 
 // WriteResult writes r to path as indented JSON.
-func WriteResult(path string, r *Result) error {
-	data, err := json.MarshalIndent(r, "", "  ")
+func WriteResult(path string, r *Result) error { return writeJSON(path, r) }
+
+// ReadResult reads a result file.
+func ReadResult(path string) (*Result, error) {
+	var r Result
+	if err := readJSON(path, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// writeJSON writes v to path as indented JSON with a final newline.
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -64,17 +76,16 @@ func WriteResult(path string, r *Result) error {
 	return nil
 }
 
-// ReadResult reads a result file.
-func ReadResult(path string) (*Result, error) {
+// readJSON reads the JSON file at path into v.
+func readJSON(path string, v any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
+		return fmt.Errorf("bench: %w", err)
 	}
-	var r Result
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("bench: %s: %w", path, err)
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("bench: %s: %w", path, err)
 	}
-	return &r, nil
+	return nil
 }
 
 // ReadHistory reads every *.json result in dir, oldest first (by Date).

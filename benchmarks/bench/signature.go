@@ -2,10 +2,9 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -26,13 +25,18 @@ func Signature(ctx context.Context, v *engine.Variant) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	s := engine.NewSearcher(v, nil, SignatureHashMB)
+	return searchNodes(ctx, v, engine.NewSearcher(v, nil, SignatureHashMB), ps, SignatureDepth), ctx.Err()
+}
+
+// searchNodes searches each of ps (positions of v) to depth with s, cleared before each
+// position, and returns the nodes visited in all.
+func searchNodes(ctx context.Context, v *engine.Variant, s *engine.Searcher, ps []engine.Position, depth int) int64 {
 	var nodes int64
 	for _, p := range ps {
 		s.Clear()
-		nodes += s.Search(ctx, engine.NewGame(v, p), engine.Limits{Depth: SignatureDepth}).Nodes
+		nodes += s.Search(ctx, engine.NewGame(v, p), engine.Limits{Depth: depth}).Nodes
 	}
-	return nodes, ctx.Err()
+	return nodes
 }
 
 func parsePositions(v *engine.Variant) ([]engine.Position, error) {
@@ -76,28 +80,15 @@ func ComputeSignatures(ctx context.Context) (*Signatures, error) {
 
 // ReadSignatures reads a signatures file.
 func ReadSignatures(path string) (*Signatures, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
-	}
 	var s Signatures
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("bench: %s: %w", path, err)
+	if err := readJSON(path, &s); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }
 
 // Write writes s to path as indented JSON (map keys sorted).
-func (s *Signatures) Write(path string) error {
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
-	return nil
-}
+func (s *Signatures) Write(path string) error { return writeJSON(path, s) }
 
 // Diff lists, one line per variant in name order, how got differs from the expected
 // signatures s: changed, new or missing variants, or a changed depth or hash size. It
@@ -107,19 +98,10 @@ func (s *Signatures) Diff(got *Signatures) []string {
 	if s.Depth != got.Depth || s.HashMB != got.HashMB {
 		out = append(out, fmt.Sprintf("settings: depth %d, hash %d MiB; expected depth %d, hash %d MiB", got.Depth, got.HashMB, s.Depth, s.HashMB))
 	}
-	names := map[string]bool{}
-	for n := range s.Nodes {
-		names[n] = true
-	}
-	for n := range got.Nodes {
-		names[n] = true
-	}
-	sorted := make([]string, 0, len(names))
-	for n := range names {
-		sorted = append(sorted, n)
-	}
-	sort.Strings(sorted)
-	for _, n := range sorted {
+	names := map[string]int64{}
+	maps.Copy(names, s.Nodes)
+	maps.Copy(names, got.Nodes)
+	for _, n := range slices.Sorted(maps.Keys(names)) {
 		want, hasWant := s.Nodes[n]
 		have, hasHave := got.Nodes[n]
 		switch {

@@ -267,12 +267,7 @@ func searchSetup(v *engine.Variant) func(Config) (Workload, error) {
 		}
 		s := engine.NewSearcher(v, nil, 16)
 		return func(ctx context.Context) (float64, error) {
-			var nodes int64
-			for _, p := range ps {
-				s.Clear()
-				nodes += s.Search(ctx, engine.NewGame(v, p), engine.Limits{Depth: depth}).Nodes
-			}
-			return float64(nodes), ctx.Err()
+			return float64(searchNodes(ctx, v, s, ps, depth)), ctx.Err()
 		}, nil
 	}
 }

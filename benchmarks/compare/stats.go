@@ -2,7 +2,9 @@ package compare
 
 import (
 	"math"
-	"sort"
+	"slices"
+
+	"github.com/rafle/rafle/benchmarks/bench"
 )
 
 // binomCDF returns P(Binomial(n, 1/2) <= k).
@@ -30,14 +32,9 @@ func MedianCI(xs []float64, conf float64) (med, lo, hi, coverage float64) {
 	if len(xs) == 0 {
 		panic("compare: MedianCI of no values")
 	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
+	s := slices.Sorted(slices.Values(xs))
 	n := len(s)
-	if n%2 == 1 {
-		med = s[n/2]
-	} else {
-		med = (s[n/2-1] + s[n/2]) / 2
-	}
+	med = bench.Median(s)
 	k := 1
 	for k+1 <= (n+1)/2 && 1-2*binomCDF(k, n) >= conf {
 		k++
