@@ -136,6 +136,23 @@ func newSummary(file string) *Summary {
 	return &Summary{File: file, Warnings: map[string]int{}, Errors: map[string]int{}}
 }
 
+// count counts one game: its main-line moves and its problems, by level
+// and kind; bad counts it as a game with errors.
+func (s *Summary) count(g *Game, probs []Problem, bad bool) {
+	s.Games++
+	s.Moves += g.Plies()
+	for _, p := range probs {
+		if p.Level == "error" {
+			s.Errors[p.Kind]++
+		} else {
+			s.Warnings[p.Kind]++
+		}
+	}
+	if bad {
+		s.GamesWithErrors++
+	}
+}
+
 // Add adds o's counts to s.
 func (s *Summary) Add(o *Summary) {
 	s.Games += o.Games
@@ -234,19 +251,8 @@ func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
 			}
 			var probs []Problem
 			_, errs[i] = sub.eachInput(in, 0, 0, func(in *Input, n int, g *Game, gerr error) error {
-				sum.Games++
-				sum.Moves += g.Plies()
 				probs = gameProblems(probs[:0], in.Name, n, g, gerr, job.Reader.Strict)
-				for _, p := range probs {
-					if p.Level == "error" {
-						sum.Errors[p.Kind]++
-					} else {
-						sum.Warnings[p.Kind]++
-					}
-				}
-				if gerr != nil {
-					sum.GamesWithErrors++
-				}
+				sum.count(g, probs, gerr != nil)
 				if opt.Problem != nil && len(probs) > 0 {
 					mu.Lock()
 					for _, p := range probs {
@@ -393,21 +399,10 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 				for k, g := range b.games {
 					n := b.first + k
 					start := len(b.probs)
-					b.sum.Games++
-					b.sum.Moves += g.Plies()
 					b.probs = gameProblems(b.probs, name, n, g, b.gerrs[k], job.Reader.Strict)
 					var bad bool
 					b.probs, bad = rp.problems(b.probs, b.sum, name, n, g)
-					for _, p := range b.probs[start:] {
-						if p.Level == "error" {
-							b.sum.Errors[p.Kind]++
-						} else {
-							b.sum.Warnings[p.Kind]++
-						}
-					}
-					if b.gerrs[k] != nil || bad {
-						b.sum.GamesWithErrors++
-					}
+					b.sum.count(g, b.probs[start:], b.gerrs[k] != nil || bad)
 				}
 				b.games, b.gerrs = nil, nil
 				if b.arena != nil {
