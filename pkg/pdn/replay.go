@@ -310,15 +310,15 @@ func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (eng
 	if k := len(m.Squares); k >= 2 {
 		from, ok1 := boardIndex(v, m.Squares[0])
 		to, ok2 := boardIndex(v, m.Squares[k-1])
-		if ok1 && ok2 && k == 2 && !rp.slow {
-			// The commonest move: a quiet move when the side to move has no
-			// capture. Then it is the only legal move from-to, the one
-			// Generate would give, found without generating the others.
-			if mv, ok := v.QuietMove(p, from, to); ok {
-				return mv, nil
-			}
-		}
 		if ok1 && ok2 {
+			if k == 2 && !rp.slow {
+				// The commonest move: a quiet move when the side to move has
+				// no capture. Then it is the only legal move from-to, the one
+				// Generate would give, found without generating the others.
+				if mv, ok := v.QuietMove(p, from, to); ok {
+					return mv, nil
+				}
+			}
 			rp.buf = v.Generate(rp.buf[:0], p)
 			var found engine.Move
 			n := 0
@@ -353,13 +353,12 @@ func samePath(v *engine.Variant, path []engine.Square, sq []Square) bool {
 		return false
 	}
 	for i, s := range sq {
-		if !s.IsAlgebraic() && engine.Square(s.Num()) != path[i] {
-			return false
-		}
-		if s.IsAlgebraic() {
-			if idx, ok := boardIndex(v, s); !ok || v.Square(idx) != path[i] {
+		if !s.IsAlgebraic() {
+			if engine.Square(s.Num()) != path[i] {
 				return false
 			}
+		} else if idx, ok := boardIndex(v, s); !ok || v.Square(idx) != path[i] {
+			return false
 		}
 	}
 	return true
@@ -555,11 +554,14 @@ func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *
 		sum.Replayed++
 	}
 	if err != nil {
+		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(err)}
 		var re *ReplayError
 		if errors.As(err, &re) {
 			re.File, re.Game = file, n
+			p.Line, p.Column = re.Pos.Line, re.Pos.Column
 		}
-		ps = append(ps, Problem{File: file, Game: n, Line: re.Pos.Line, Column: re.Pos.Column, Level: "error", Kind: ErrorKind(err), Message: err.Error()})
+		p.Message = err.Error()
+		ps = append(ps, p)
 		return ps, true
 	}
 	return ps, false
