@@ -3,9 +3,11 @@ package pdn
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -22,9 +24,10 @@ func corpusPath(t testing.TB, rel string) string {
 	return p
 }
 
-// readFile reads every game of a file and returns the games and the
-// errors Next returned alongside them.
-func readFile(t testing.TB, path string, strict bool) ([]*Game, []error) {
+// eachGame calls fn with every game of the file at path and the error
+// Next returned alongside it (nil or a *GameError). Any other error fails
+// the test.
+func eachGame(t testing.TB, path string, strict bool, fn func(r *Reader, g *Game, err error)) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -33,23 +36,48 @@ func readFile(t testing.TB, path string, strict bool) ([]*Game, []error) {
 	defer f.Close()
 	r := NewReader(f)
 	r.Strict = strict
-	var games []*Game
-	var errs []error
 	for {
 		g, err := r.Next()
 		if err == io.EOF {
-			break
+			return
 		}
 		var ge *GameError
 		if err != nil && !errors.As(err, &ge) {
 			t.Fatalf("%s: Next: %v", path, err)
 		}
+		fn(r, g, err)
+	}
+}
+
+// readFile reads every game of a file and returns the games and the
+// errors Next returned alongside them.
+func readFile(t testing.TB, path string, strict bool) ([]*Game, []error) {
+	t.Helper()
+	var games []*Game
+	var errs []error
+	eachGame(t, path, strict, func(_ *Reader, g *Game, err error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
 		games = append(games, g)
-	}
+	})
 	return games, errs
+}
+
+// corpusFiles returns the .pdn files of the whole corpus, in walk order.
+func corpusFiles(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	filepath.WalkDir(corpusPath(t, "."), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".pdn") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Fatal("no .pdn files in the corpus")
+	}
+	return files
 }
 
 func pdnFiles(t testing.TB, dir string) []string {

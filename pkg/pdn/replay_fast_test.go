@@ -1,12 +1,8 @@
 package pdn
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -14,31 +10,14 @@ import (
 // the quiet-step shortcut of resolve, and wants the same moves, the same
 // errors and the same warnings.
 func TestResolveShortcut(t *testing.T) {
-	root := corpusPath(t, ".")
-	var paths []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".pdn") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
+	paths := corpusFiles(t)
 	if testing.Short() && len(paths) > 50 {
 		paths = paths[:50]
 	}
 	fast, slow := &Replayer{}, &Replayer{slow: true}
 	games, plies := 0, 0
 	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := NewReader(f)
-		for {
-			g, err := r.Next()
-			if g == nil {
-				break
-			}
-			_ = err
+		eachGame(t, path, false, func(r *Reader, g *Game, _ error) {
 			games++
 			a, errA := fast.Replay(g)
 			aPlies, aVars, aWarn, aFinal := append([]Resolved(nil), a.Plies...), append([]Resolved(nil), a.Variations...), append([]ReplayWarning(nil), a.Warnings...), a.Final
@@ -55,8 +34,7 @@ func TestResolveShortcut(t *testing.T) {
 				t.Fatalf("%s: game %d: the shortcut changes the replay: %v / %v (%d/%d plies, %d/%d var, %v/%v)", path, r.Games(), errA, errB,
 					len(aPlies), len(b.Plies), len(aVars), len(b.Variations), aWarn, b.Warnings)
 			}
-		}
-		f.Close()
+		})
 	}
 	t.Logf("%d files, %d games, %d plies", len(paths), games, plies)
 }

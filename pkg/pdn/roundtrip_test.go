@@ -2,12 +2,8 @@ package pdn
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -169,34 +165,14 @@ func TestRoundTripSamples(t *testing.T) {
 // leniently and checks, for each game, PDN -> JSON -> PDN and the
 // stability of canonical PDN. It logs game and warning counts.
 func TestCorpusRoundTrip(t *testing.T) {
-	root := corpusPath(t, ".")
 	if testing.Short() {
 		t.Skip("corpus round trip skipped in -short mode")
 	}
-	var files []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".pdn") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files := corpusFiles(t)
 	games, errCount := 0, 0
 	kinds := map[WarningKind]int{}
 	for _, path := range files {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := NewReader(f)
-		for {
-			g, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			var ge *GameError
-			if err != nil && !errors.As(err, &ge) {
-				t.Fatalf("%s: %v", path, err)
-			}
+		eachGame(t, path, false, func(r *Reader, g *Game, err error) {
 			if err != nil {
 				errCount++
 				t.Logf("%s: %v", path, err)
@@ -207,11 +183,9 @@ func TestCorpusRoundTrip(t *testing.T) {
 			}
 			checkRoundTrip(t, g, fmt.Sprintf("%s game %d", path, r.Games()))
 			if t.Failed() {
-				f.Close()
 				t.FailNow()
 			}
-		}
-		f.Close()
+		})
 	}
 	t.Logf("%d files, %d games, %d games with errors", len(files), games, errCount)
 	var ks []string
