@@ -176,6 +176,11 @@ func estimate(c []float64, games int, level float64) Estimate {
 		center := (mean + z*z/(2*n)) / (1 + z*z/n)
 		half := z * math.Sqrt(mean*(1-mean)/n+z*z/(4*n*n)) / (1 + z*z/n)
 		lo, hi = math.Max(0, center-half), math.Min(1, center+half)
+		if mean == 1 { // exactly: center+half can round just below 1
+			hi = 1
+		} else {
+			lo = 0
+		}
 	}
 	e.EloDiff = EloFromScore(mean)
 	e.EloLower, e.EloUpper = EloFromScore(lo), EloFromScore(hi)

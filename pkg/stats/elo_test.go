@@ -281,6 +281,9 @@ func TestEstimateAllSame(t *testing.T) {
 	if math.Abs(e.EloLower-wantLo) > 1e-6 || !math.IsInf(e.EloUpper, 1) || e.EloLower <= 0 {
 		t.Errorf("Penta{0,0,0,0,100}: Elo interval [%v, %v], want [%v, +Inf]", e.EloLower, e.EloUpper, wantLo)
 	}
+	if s := (WDL{Wins: 4}).Estimate(0.95); !math.IsInf(s.EloUpper, 1) {
+		t.Errorf("WDL 4-0-0: Elo upper bound %v, want +Inf (rounding must not make it finite)", s.EloUpper)
+	}
 	l := WDL{Losses: 50}.Estimate(0.95)
 	if want := EloFromScore(1 - 50/(50+z*z)); math.Abs(l.EloUpper-want) > 1e-6 || !math.IsInf(l.EloLower, -1) {
 		t.Errorf("WDL 0-0-50: Elo interval [%v, %v], want [-Inf, %v]", l.EloLower, l.EloUpper, want)
