@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 
@@ -29,10 +28,7 @@ func main() {
 	// keeps the heap at a few tens of MiB and reads the Open Checkers Archive about 45%
 	// faster (0.15 s -> 0.10 s of CPU for validate --syntax-only, RSS 17 -> 28 MiB).
 	debug.SetGCPercent(400)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	cliutil.Main(run)
 }
 
 // stdinKey passes standard input to actions through the context.

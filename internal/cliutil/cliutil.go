@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -33,6 +35,19 @@ func Usagef(format string, args ...any) error {
 
 // OnUsageError is the urfave/cli hook for flags that do not parse: they are usage errors.
 func OnUsageError(_ *cli.Context, err error, _ bool) error { return UsageError{err} }
+
+// RunFunc is a whole command with its arguments and streams, returning its exit status;
+// commands have one so that tests can call it.
+type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// Main runs a command with the process's arguments and streams, its context cancelled on
+// an interrupt or SIGTERM, and exits with the status it returns.
+func Main(run RunFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
 
 // ExitStatus returns 0 for no error, 2 for a usage error (including the ones urfave/cli
 // reports without the hook: unknown flags, missing required flags, unknown help topics),
