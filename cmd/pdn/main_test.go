@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rafle/rafle/internal/golden"
 	"github.com/rafle/rafle/pkg/pdn"
 )
-
-var update = flag.Bool("update", false, "rewrite the snapshot files in testdata/")
 
 func runPDN(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -44,21 +42,7 @@ func TestSnapshots(t *testing.T) {
 				t.Errorf("pdn %v: exit %d, want %d (stderr %q)", tc.args, code, tc.code, errOut)
 			}
 			got := "$ pdn " + strings.Join(tc.args, " ") + "\n--- stdout\n" + out + "--- stderr\n" + errOut
-			path := filepath.Join("testdata", "snapshots", tc.name+".txt")
-			if *update {
-				os.MkdirAll(filepath.Dir(path), 0o755)
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("pdn %v: output differs from %s\ngot:\n%s\nwant:\n%s", tc.args, path, got, want)
-			}
+			golden.Check(t, filepath.Join("testdata", "snapshots", tc.name+".txt"), []byte(got))
 		})
 	}
 }

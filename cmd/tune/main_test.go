@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,11 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rafle/rafle/internal/golden"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const games = "testdata/games.pdn"
 
@@ -34,19 +32,7 @@ func TestHelp(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("tune --help: exit %d, stderr %q", code, stderr)
 	}
-	golden := filepath.Join("testdata", "help.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if stdout != string(want) {
-		t.Errorf("tune --help differs from %s (go test -update to accept):\n%s", golden, stdout)
-	}
+	golden.Check(t, filepath.Join("testdata", "help.golden"), []byte(stdout))
 }
 
 type jsonSummary struct {

@@ -2,14 +2,12 @@ package pdn
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the .golden files in testdata/")
+	"github.com/rafle/rafle/internal/golden"
+)
 
 // TestGolden reads each testdata/*.pdn leniently and compares the
 // canonical output, followed by the warnings, with the .golden file; the
@@ -40,19 +38,7 @@ func TestGolden(t *testing.T) {
 					out.WriteString("% game " + itoa(i+1) + ": " + wn.String() + "\n")
 				}
 			}
-			golden := strings.TrimSuffix(path, ".pdn") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test -update creates it)", err)
-			}
-			if got := out.String(); got != string(want) {
-				t.Errorf("%s: output differs from %s\ngot:\n%s\nwant:\n%s", path, golden, got, want)
-			}
+			golden.Check(t, strings.TrimSuffix(path, ".pdn")+".golden", out.Bytes())
 			// Writing the golden file's games again gives the same bytes.
 			r := NewReader(strings.NewReader(canonical))
 			var again bytes.Buffer
