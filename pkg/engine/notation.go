@@ -155,12 +155,13 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 			found, paths = append(found, m), append(paths, squares)
 			continue
 		}
-		for _, path := range v.Paths(p, m) {
+		mpaths := v.Paths(p, m)
+		for _, path := range mpaths {
 			if slices.Equal(path, squares) {
 				exact = append(exact, m)
 			}
 		}
-		for _, path := range v.Paths(p, m) {
+		for _, path := range mpaths {
 			if v.passesThrough(path, squares[1:len(squares)-1]) {
 				found, paths = append(found, m), append(paths, path)
 				break
