@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Outcome is the state of a game under its variant's rules.
 type Outcome struct {
@@ -35,6 +38,7 @@ type Game struct {
 	noCapture int // plies since the last capture
 	kingMoves int // consecutive plies by kings without capture
 	endgames  []endgameCount
+	run       KingRun // the king-move limit's state (Rules.KingMoveLimit)
 }
 
 type endgameCount struct {
@@ -73,24 +77,20 @@ func (g *Game) Positions() []Position { return g.positions }
 // Ply returns the number of moves played.
 func (g *Game) Ply() int { return len(g.moves) }
 
-// Legal returns the legal moves of the current position.
+// Legal returns the legal moves of the current position, under the king-move limit too.
 func (g *Game) Legal() []Move {
 	p := g.Position()
-	return g.v.Generate(nil, &p)
+	return g.v.restrict(g.v.Generate(nil, &p), g.run, &p)
 }
 
 // Play plays m, which must be legal in the current position, and updates the draw state.
 func (g *Game) Play(m Move) error {
 	p := g.Position()
-	legal := false
-	for _, l := range g.v.Generate(nil, &p) {
-		if l == m {
-			legal = true
-			break
-		}
-	}
-	if !legal {
+	if !slices.Contains(g.v.Generate(nil, &p), m) {
 		return &MoveError{Text: g.v.formatRaw(m), Err: ErrIllegalMove}
+	}
+	if err := g.v.CheckKingRun(g.run, &p, m); err != nil {
+		return err
 	}
 	g.play(p, m)
 	return nil
@@ -100,6 +100,9 @@ func (g *Game) Play(m Move) error {
 func (g *Game) PlayText(text string) (Move, error) {
 	p := g.Position()
 	m, err := g.v.ParseMove(&p, text)
+	if err == nil {
+		err = g.v.CheckKingRun(g.run, &p, m)
+	}
 	if err != nil {
 		return Move{}, err
 	}
@@ -109,6 +112,9 @@ func (g *Game) PlayText(text string) (Move, error) {
 
 func (g *Game) play(p Position, m Move) {
 	next := p.Play(m)
+	if g.v.KingMoveLimit > 0 {
+		g.run = g.run.Next(&p, m)
+	}
 	if m.IsCapture() {
 		g.noCapture, g.kingMoves = 0, 0
 	} else {
@@ -139,7 +145,7 @@ func (g *Game) play(p Position, m Move) {
 // loses (checked first), then each automatic draw rule.
 func (g *Game) Outcome() Outcome {
 	p := g.Position()
-	if !g.v.HasMoves(&p) {
+	if !g.v.HasMoves(&p) || g.v.KingMoveLimit > 0 && len(g.Legal()) == 0 {
 		return Outcome{Over: true, Winner: p.Side.Other(), Reason: "no-legal-move"}
 	}
 	d := g.v.Draw

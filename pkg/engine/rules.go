@@ -160,6 +160,11 @@ type Rules struct {
 	LandRightBehind bool
 	// OrthogonalCaptures: pieces also capture along rows and columns (frisian).
 	OrthogonalCaptures bool
+	// KingMoveLimit: a side that still has men may make at most this many non-capturing
+	// moves in a row with the same king (frisian: 3); 0 is no limit. The limit depends on
+	// the moves before, so Generate ignores it: Game, the searcher and the PDN replayer
+	// apply it (see KingRun).
+	KingMoveLimit int
 	// Draw holds the automatic draw rules.
 	Draw DrawRules
 	// PerftDuplicates is the duplicate-capture convention of the variant's published perft

@@ -313,6 +313,12 @@ func TestDrawCounters(t *testing.T) {
 		// (the kings shuffle out of each other's lines: white moves on odd plies, so ply 29
 		// is White's 15th move)
 		{"russian three kings", "russian", nil, "W:WK29,K30,K20:BK5", []string{"c1-d2", "a7-b8", "d2-c1", "b8-a7"}, 29, "three-kings-15-moves"},
+		// pool: three kings against a lone king, the stronger side's 13th move (APCA)
+		{"pool three kings", "pool", nil, "W:WK29,K30,K31:BK5", nil, 25, "three-kings-13-moves"},
+		// frisian: two kings against one king, the stronger side's 7th move (Official Rules
+		// 2011), and one king each, two moves each
+		{"frisian two kings", "frisian", nil, "W:WK46,K50:BK1", []string{"46-41", "1-6", "41-46", "6-1"}, 13, "two-kings-7-moves"},
+		{"frisian one king each", "frisian", nil, "W:WK46:BK1", []string{"46-41", "1-6", "41-46", "6-1"}, 4, "one-king-each"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := withoutRepetition(t, tc.variant, tc.edit)

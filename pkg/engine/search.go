@@ -166,6 +166,7 @@ func (s *Searcher) Evaluate(p *Position) int {
 type drawState struct {
 	noCapture, kingMoves int
 	eg                   [4]egState
+	run                  KingRun // the king-move limit, which is a rule of play, not a draw
 }
 
 type egState struct {
@@ -176,6 +177,9 @@ type egState struct {
 
 // next returns the draw state after m is played from p to c (as Game.play counts).
 func (d drawState) next(v *Variant, p *Position, m Move, c *Position) drawState {
+	if v.KingMoveLimit > 0 {
+		d.run = d.run.Next(p, m)
+	}
 	if m.IsCapture() {
 		d.noCapture, d.kingMoves = 0, 0
 	} else {
@@ -270,7 +274,7 @@ func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult
 	ds := s.rootState(g)
 
 	res := SearchResult{}
-	legal := s.v.Generate(nil, &root)
+	legal := s.v.restrict(s.v.Generate(nil, &root), ds.run, &root)
 	if len(legal) == 0 {
 		res.Score = -MateScore
 		res.Elapsed = time.Since(start)
@@ -404,9 +408,12 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 		}
 	}
 	if depth <= 0 {
+		if s.v.KingMoveLimit > 0 && !s.v.HasCapture(p) && len(s.v.restrict(s.v.Generate(s.moves[ply][:0], p), ds.run, p)) == 0 {
+			return -(MateScore - ply) // the held king was the only piece that could move
+		}
 		return s.qbody(p, ply, alpha, beta)
 	}
-	moves := s.v.Generate(s.moves[ply][:0], p)
+	moves := s.v.restrict(s.v.Generate(s.moves[ply][:0], p), ds.run, p)
 	s.moves[ply] = moves
 	if len(moves) == 0 {
 		return -(MateScore - ply)

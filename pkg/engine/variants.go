@@ -9,10 +9,11 @@ import (
 
 // The built-in variants follow ../shared/RULES.md (written from the source texts in
 // seeds/); where it is silent they follow the official rules of the variant, as noted.
-// Pool, czech, spanish, italian and thai are not in RULES.md: their move rules follow the
-// rule points of reference/PERFT.md (proved by the published perft counts) and the PDN 3.0
-// GameType table; their draw rules are only threefold repetition (decision: their
-// federations' move counters are not applied yet).
+// Pool, czech, spanish, italian, thai and frisian are not in RULES.md: their move rules
+// follow the rule points of reference/PERFT.md (proved by the published perft counts) and
+// the PDN 3.0 GameType table; their draw rules are cited at each variant. Every variant
+// draws on the third occurrence of a position (the start counting as the first), as in
+// RULES.md: where a federation's text was not found, that is the only automatic draw.
 var builtin = []Rules{
 	{
 		// English draughts / American checkers (RULES.md, seeds 001 and 003).
@@ -102,14 +103,24 @@ var builtin = []Rules{
 		// American pool checkers: PDN GameType 23 ("23,B,8,8,N1,0": Black first, numbered as
 		// english). Men capture backward, kings fly, free choice, and a man that passes the
 		// crown row during a capture stays a man (reference/PERFT.md, rule points 2-4).
-		Name:            "pool",
-		Aliases:         []string{"american-pool"},
-		GameType:        23,
-		Width:           8,
-		Height:          8,
-		Rows:            3,
-		FirstMover:      Black,
-		Draw:            DrawRules{Repetition: 3},
+		Name:       "pool",
+		Aliases:    []string{"american-pool"},
+		GameType:   23,
+		Width:      8,
+		Height:     8,
+		Rows:       3,
+		FirstMover: Black,
+		Draw: DrawRules{
+			Repetition: 3,
+			// APCA Playing Rules: a player with three kings against a lone king must win
+			// within thirteen moves (even if the fourteenth would be a capture).
+			Endgames: []EndgameRule{{
+				Reason:         "three-kings-13-moves",
+				Holds:          kingsAgainstLoneKing(3),
+				Limit:          13,
+				StrongSideOnly: true,
+			}},
+		},
 		PerftDuplicates: Keep, // both lists are published (dctl); keep as for russian
 	},
 	{
@@ -123,8 +134,10 @@ var builtin = []Rules{
 		Algebraic:             true,
 		MenCaptureForwardOnly: true,
 		Precedence:            KingFirst,
-		Draw:                  DrawRules{Repetition: 3},
-		PerftDuplicates:       Keep,
+		// The ČFD rules end a game as a draw when neither side can capture any more with
+		// careful play: a judgement, not a count, so only repetition is automatic here.
+		Draw:            DrawRules{Repetition: 3},
+		PerftDuplicates: Keep,
 	},
 	{
 		// Spanish draughts: GameType 24, on the mirrored board numbered 1=a8 ... 32=h1 with
@@ -138,8 +151,9 @@ var builtin = []Rules{
 		Mirrored:              true,
 		MenCaptureForwardOnly: true,
 		Precedence:            MostPiecesThenKings,
-		Draw:                  DrawRules{Repetition: 3},
-		PerftDuplicates:       Keep,
+		// No FEDA text on draws was found: repetition only (see above).
+		Draw:            DrawRules{Repetition: 3},
+		PerftDuplicates: Keep,
 	},
 	{
 		// Italian draughts: GameType 22 ("22,W,8,8,N2,1"), mirrored board. Men move and
@@ -156,8 +170,9 @@ var builtin = []Rules{
 		MenCannotCaptureKings: true,
 		Promotion:             PromoteAndStop,
 		Precedence:            ItalianPrecedence,
-		Draw:                  DrawRules{Repetition: 3},
-		PerftDuplicates:       Keep,
+		// No FID text on draws was found: repetition only (see above).
+		Draw:            DrawRules{Repetition: 3},
+		PerftDuplicates: Keep,
 	},
 	{
 		// Thai draughts (mak-hos): GameType 31 ("31,B,8,8,N2,0": Black first), eight men each
@@ -173,8 +188,9 @@ var builtin = []Rules{
 		MenCaptureForwardOnly: true,
 		RemoveAtOnce:          true,
 		LandRightBehind:       true,
-		Draw:                  DrawRules{Repetition: 3},
-		PerftDuplicates:       Keep,
+		// No Thai federation text on draws was found: repetition only (see above).
+		Draw:            DrawRules{Repetition: 3},
+		PerftDuplicates: Keep,
 	},
 	{
 		// Frisian draughts: GameType 40 ("40,W,10,10,N2,0"), the international board and
@@ -188,8 +204,28 @@ var builtin = []Rules{
 		Rows:               4,
 		OrthogonalCaptures: true,
 		Precedence:         FrisianPrecedence,
-		Draw:               DrawRules{Repetition: 3},
-		PerftDuplicates:    Keep,
+		// Official Rules for Frisian Draughts (2011), section C: a player who also has men
+		// may not move the same king more than three times in a row without capturing.
+		KingMoveLimit: 3,
+		Draw: DrawRules{
+			Repetition: 3,
+			Endgames: []EndgameRule{{
+				// Official Rules (2011), section C: two kings against one king must win
+				// within seven moves.
+				Reason:         "two-kings-7-moves",
+				Holds:          kingsAgainstLoneKing(2),
+				Limit:          7,
+				StrongSideOnly: true,
+			}, {
+				// Official Rules (2011): one king against one king is drawn unless a side
+				// wins by force at once. Decision (as lidraughts plays it): the game is
+				// drawn after two moves each, time for any forced capture to be played.
+				Reason: "one-king-each",
+				Holds:  oneKingEach,
+				Limit:  4,
+			}},
+		},
+		PerftDuplicates: Keep,
 	},
 }
 
@@ -217,6 +253,21 @@ func threeKingsAgainstLoneKing(p *Position) (bool, Color) {
 		}
 	}
 	return false, White
+}
+
+// kingsAgainstLoneKing returns the condition "one side has exactly n kings and nothing
+// else, the other a lone king" (pool: 3, frisian: 2).
+func kingsAgainstLoneKing(n int) func(p *Position) (bool, Color) {
+	return func(p *Position) (bool, Color) {
+		for weak := White; weak <= Black; weak++ {
+			strong := weak.Other()
+			w, s := p.Pieces[weak], p.Pieces[strong]
+			if w.Count() == 1 && w&^p.Kings == 0 && s.Count() == n && s&^p.Kings == 0 {
+				return true, strong
+			}
+		}
+		return false, White
+	}
 }
 
 // oneKingEach: a single king on each side and nothing else (brazilian, RULES.md).

@@ -215,7 +215,7 @@ func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
 	}
 	res.Final = res.Start
 	lr := lineReplay{rp: rp, v: v, res: res}
-	final, err := lr.line(g.Moves, res.Start, true, 0)
+	final, err := lr.line(g.Moves, res.Start, engine.KingRun{}, true, 0)
 	res.Final = final
 	if err != nil {
 		return res, err
@@ -231,11 +231,12 @@ type lineReplay struct {
 	res *Replayed
 }
 
-// line replays nodes from p. For the main line it records the plies and
-// returns the first error; in a variation an error becomes a warning.
-func (lr *lineReplay) line(nodes []Node, p engine.Position, main bool, num int) (engine.Position, error) {
+// line replays nodes from p, with run the state of the king-move limit
+// (frisian). For the main line it records the plies and returns the first
+// error; in a variation an error becomes a warning.
+func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, main bool, num int) (engine.Position, error) {
 	v := lr.v
-	prev := p // the position before the last move of this line
+	prev, prevRun := p, run // the position and state before the last move of this line
 	ply := 0
 	for i := range nodes {
 		n := &nodes[i]
@@ -251,6 +252,9 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, main bool, num int) 
 				num++
 			}
 			em, err := lr.rp.resolve(v, &p, m)
+			if err == nil {
+				err = v.CheckKingRun(run, &p, em)
+			}
 			if err != nil {
 				re := replayError(v, &p, m, n.Pos, num, len(lr.res.Plies), err)
 				if main {
@@ -265,7 +269,10 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, main bool, num int) 
 			} else {
 				lr.res.Variations = append(lr.res.Variations, r)
 			}
-			prev = p
+			prev, prevRun = p, run
+			if v.KingMoveLimit > 0 {
+				run = run.Next(&p, em)
+			}
 			p = p.Play(em)
 			ply++
 		case VariationNode:
@@ -276,15 +283,15 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, main bool, num int) 
 			// PGN rule). Some exporters put the other side's alternative
 			// after its move instead: when the first move does not fit the
 			// branch point, it is tried after the preceding move.
-			start := prev
+			start, startRun := prev, prevRun
 			if ply > 0 && !lr.fits(n.Variation, &prev) && lr.fits(n.Variation, &p) {
-				start = p
+				start, startRun = p, run
 			}
 			vnum := num
 			if start == prev && ply > 0 && prev.Side == v.FirstMover {
 				vnum--
 			}
-			lr.line(n.Variation, start, false, vnum)
+			lr.line(n.Variation, start, startRun, false, vnum)
 		}
 	}
 	return p, nil

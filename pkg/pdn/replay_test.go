@@ -47,6 +47,10 @@ func TestReplayErrors(t *testing.T) {
 			"illegal.pdn: game 1: line 5, column 4: move 3 (black) 19-23: illegal move",
 			"position B:W17,19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15"}},
 		{"illegal.pdn", 2, nil, "", 0, 0, 0, nil},
+		{"frisian.pdn", 1, ErrIllegalMove, "", 7, 4, 4, []string{
+			"frisian.pdn: game 1: line 7, column 4: move 4 (white) 17-22: illegal move",
+			"the king on 17 has made 3 moves in a row"}},
+		{"frisian.pdn", 2, nil, "", 0, 0, 0, nil},
 		{"ambiguous.pdn", 1, ErrAmbiguousMove, "", 6, 6, 1, []string{
 			"ambiguous.pdn: game 1: line 6, column 6: move 1 (black) 2x18: ambiguous move",
 			"candidates 2x9x18, 2x11x18", "position B:W6,7,14,15,30:B2"}},
@@ -119,9 +123,10 @@ func TestValidateReplay(t *testing.T) {
 		for _, s := range sums {
 			total.Add(s)
 		}
-		if total.Errors["illegal-move"] != 1 || total.Errors["ambiguous-move"] != 1 || total.Errors["invalid-fen"] != 1 ||
-			total.Warnings[KindUnsupportedVariant] != 1 || total.Warnings[KindResultContradicts] != 1 || total.GamesWithErrors != 3 {
-			t.Errorf("Validate -j %d: totals %+v, want one of each kind and 3 games with errors", jobs, total)
+		// illegal.pdn and frisian.pdn have an illegal move each
+		if total.Errors["illegal-move"] != 2 || total.Errors["ambiguous-move"] != 1 || total.Errors["invalid-fen"] != 1 ||
+			total.Warnings[KindUnsupportedVariant] != 1 || total.Warnings[KindResultContradicts] != 1 || total.GamesWithErrors != 4 {
+			t.Errorf("Validate -j %d: totals %+v, want two illegal moves, one of each other kind and 4 games with errors", jobs, total)
 		}
 		outs = append(outs, b.String())
 	}
