@@ -21,6 +21,8 @@ func TestRulesMoreVariants(t *testing.T) {
 		{"pool", "men capture backward, free choice", "B:W18,16:B14,22", []string{"14x23", "22x15"}},
 		{"pool", "a man passing the crown row stays a man", "W:W11:B6,7", []string{"11x9"}},
 		{"spanish", "the most pieces, then the most kings", "W:W22:BK18,19", []string{"22x13"}},
+		{"portuguese", "spanish's rules: the most pieces, then the most kings", "W:W22:BK18,19", []string{"22x13"}},
+		{"portuguese", "men capture forward only", "W:W18:B22,14", []string{"18x11"}},
 		{"italian", "a man may not capture a king", "W:W22:BK18,19", []string{"22x15"}},
 		{"italian", "a king captures before a man", "W:W22,K27:B19,23", []string{"27x20"}},
 		{"thai", "a king lands right behind the piece it takes", "W:WK29:B22", []string{"29x18"}},

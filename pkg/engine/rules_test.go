@@ -313,6 +313,8 @@ func TestDrawCounters(t *testing.T) {
 		// (the kings shuffle out of each other's lines: white moves on odd plies, so ply 29
 		// is White's 15th move)
 		{"russian three kings", "russian", nil, "W:WK29,K30,K20:BK5", []string{"c1-d2", "a7-b8", "d2-c1", "b8-a7"}, 29, "three-kings-15-moves"},
+		// spanish: 40 king moves, 20 each, without a capture
+		{"spanish 40 king plies", "spanish", nil, "W:WK29,K30:BK1,K2", nil, 40, "king-moves-40"},
 		// pool: three kings against a lone king, the stronger side's 13th move (APCA)
 		{"pool three kings", "pool", nil, "W:WK29,K30,K31:BK5", nil, 25, "three-kings-13-moves"},
 		// frisian: two kings against one king, the stronger side's 7th move (Official Rules

@@ -151,7 +151,31 @@ var builtin = []Rules{
 		Mirrored:              true,
 		MenCaptureForwardOnly: true,
 		Precedence:            MostPiecesThenKings,
-		// No FEDA text on draws was found: repetition only (see above).
+		Draw: DrawRules{
+			Repetition: 3,
+			// The rules of Spanish (classic) draughts as published by section64port.online
+			// ("Spanish Draughts, or Classic Draughts"): 40 successive king moves, 20 each,
+			// without a capture is a draw. (No FEDA text was found.)
+			KingMovePlies: 40,
+		},
+		PerftDuplicates: Keep,
+	},
+	{
+		// Portuguese draughts (damas clássicas): GameType 28 ("28,W,8,8,N1,1", the same
+		// board and numbering as spanish). The rules are spanish's: "the position of the main
+		// diagonal may differ in Portugal but the rules are the same" (mindsports.nl, Dama);
+		// BrainKing calls spanish "portuguese with the board rotated". No perft counts are
+		// published for it: corpus/perft/portuguese.tsv checks spanish's on these rules.
+		Name:                  "portuguese",
+		Aliases:               []string{"damas-classicas"},
+		GameType:              28,
+		Width:                 8,
+		Height:                8,
+		Rows:                  3,
+		Mirrored:              true,
+		MenCaptureForwardOnly: true,
+		Precedence:            MostPiecesThenKings,
+		// No text of the Federação Portuguesa de Damas on draws was found: repetition only.
 		Draw:            DrawRules{Repetition: 3},
 		PerftDuplicates: Keep,
 	},
