@@ -28,12 +28,16 @@ func (r KingRun) Next(p *Position, m Move) KingRun {
 	return r
 }
 
+// held reports whether the king-move limit holds a king of the side to move in p after r.
+func (v *Variant) held(r KingRun, p *Position) bool {
+	us := p.Side
+	return v.KingMoveLimit > 0 && int(r.n[us]) >= v.KingMoveLimit && p.Men(us) != 0
+}
+
 // blocked reports whether v's king-move limit forbids m in p after r: a quiet move by the
 // king that has made KingMoveLimit quiet moves in a row, while its side still has men.
 func (v *Variant) blocked(r KingRun, p *Position, m Move) bool {
-	us := p.Side
-	return v.KingMoveLimit > 0 && int(r.n[us]) >= v.KingMoveLimit && m.From == r.at[us] &&
-		!m.IsCapture() && p.Men(us) != 0
+	return v.held(r, p) && m.From == r.at[p.Side] && !m.IsCapture()
 }
 
 // restrict removes from moves, generated in p, those the king-move limit forbids after r.
@@ -48,12 +52,12 @@ func (v *Variant) restrict(moves []Move, r KingRun, p *Position) []Move {
 
 //go:noinline (the slow path: keeps restrict small enough to inline)
 func (v *Variant) restrictHeld(moves []Move, r KingRun, p *Position) []Move {
-	if v.KingMoveLimit == 0 || int(r.n[p.Side]) < v.KingMoveLimit || p.Men(p.Side) == 0 {
+	if !v.held(r, p) {
 		return moves
 	}
-	out := moves[:0]
+	out, at := moves[:0], r.at[p.Side]
 	for _, m := range moves {
-		if !v.blocked(r, p, m) {
+		if m.From != at || m.IsCapture() {
 			out = append(out, m)
 		}
 	}

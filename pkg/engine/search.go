@@ -408,7 +408,7 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 		}
 	}
 	if depth <= 0 {
-		if s.v.KingMoveLimit > 0 && !s.v.HasCapture(p) && len(s.v.restrict(s.v.Generate(s.moves[ply][:0], p), ds.run, p)) == 0 {
+		if s.v.held(ds.run, p) && !s.v.HasCapture(p) && len(s.v.restrict(s.v.Generate(s.moves[ply][:0], p), ds.run, p)) == 0 {
 			return -(MateScore - ply) // the held king was the only piece that could move
 		}
 		return s.qbody(p, ply, alpha, beta)
