@@ -103,9 +103,13 @@ func Suite() []Benchmark {
 			Setup: pdnValidateSetup},
 	)
 	for _, v := range engine.Variants() {
+		set := fmt.Sprintf("the %d signature positions", len(Positions[v.Name]))
+		if len(Positions[v.Name]) == 0 {
+			set = "the start position"
+		}
 		bs = append(bs, Benchmark{
 			Name: "search/" + v.Name, Unit: "nodes/s", Short: v.Name == "english" || v.Name == "international",
-			Doc:   fmt.Sprintf("search of the %d signature positions to depth %d (short %d), 16 MiB hash, cleared per position", len(Positions[v.Name]), searchDepth[0], searchDepth[1]),
+			Doc:   fmt.Sprintf("search of %s to depth %d (short %d), 16 MiB hash, cleared per position", set, searchDepth[0], searchDepth[1]),
 			Setup: searchSetup(v),
 		})
 	}
