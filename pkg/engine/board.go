@@ -70,7 +70,10 @@ type Variant struct {
 	capDirs  []int           // directions of captures: the diagonals, and the orthogonals in frisian
 	turns    [8][]int        // after a capture along d: the capture directions but d and its opposite
 	rays     [8][64]Bitboard // squares from an index to the edge, per direction
-	notReady error
+	// kingJumpRanked: the precedence ranks a man's single jump over a king apart from one
+	// over a man.
+	kingJumpRanked bool
+	notReady       error
 }
 
 // shift moves every square of b one step in direction d; squares that leave the board or
@@ -154,6 +157,9 @@ func NewVariant(r Rules) (*Variant, error) {
 				v.rays[d][i] |= s
 			}
 		}
+	}
+	if prec := r.Precedence; prec != nil {
+		v.kingJumpRanked = prec(CaptureSummary{Pieces: 1}) != prec(CaptureSummary{Pieces: 1, Kings: 1, Order: 1})
 	}
 	var black, white Bitboard
 	for n := 1; n <= c*r.Rows; n++ {

@@ -103,10 +103,66 @@ func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) 
 	us := p.Side
 	empty := v.board &^ (p.Pieces[White] | p.Pieces[Black])
 	men, kings := p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings
+	if kings == 0 {
+		if n, ok := v.countSingleJumps(p, empty, men); ok {
+			if n > 0 {
+				return n
+			}
+			return v.countQuietOf(us, empty, men, 0)
+		}
+		return len(v.generate(g, scratch[:0], p, dup))
+	}
 	if v.hasCapture(p, empty, men, kings) {
 		return len(v.generate(g, scratch[:0], p, dup))
 	}
 	return v.countQuietOf(us, empty, men, kings)
+}
+
+// countSingleJumps counts the captures of p's men (p's mover has no kings) when none of
+// them can go on after its first jump, which is most often the case: every capture is then
+// one jump, a move of its own under either duplicate convention. ok is false when some jump
+// might go on, or when a man might take a king and the precedence ranks that apart: the
+// caller generates the captures.
+func (v *Variant) countSingleJumps(p *Position, empty, men Bitboard) (n int, ok bool) {
+	us := p.Side
+	targets := p.Pieces[us.Other()]
+	if v.MenCannotCaptureKings {
+		targets &^= p.Kings
+	}
+	// can[d]: the squares from which a man jumps in direction d (target one step on, a
+	// free square behind it), wherever the man stands.
+	var can [8]Bitboard
+	var jumps Bitboard
+	dirs := v.manDirs[us]
+	for _, d := range dirs {
+		back := opposite(d)
+		can[d] = v.sh(targets&v.sh(empty, back), back)
+		jumps |= can[d]
+	}
+	if men&jumps == 0 {
+		return 0, true
+	}
+	// A man that jumps from f over m onto l can go on from l exactly in the directions in
+	// which a man on l could jump before the move: the squares such a jump needs are not f,
+	// m or l, but for the jump back over m, which is taken already (and which the board
+	// before the move forbids too, f not being free). So no capture goes on when no
+	// landing square is in jumps.
+	var lands, mids Bitboard
+	for _, d := range dirs {
+		j := men & can[d]
+		n += j.Count()
+		mids |= v.sh(j, d)
+		lands |= v.sh(v.sh(j, d), d)
+	}
+	if v.Promotion == PromoteAndStop {
+		lands &^= v.promo[us] // crowned there, the move ends
+	} else if v.Promotion == PromoteAndContinue && lands&v.promo[us] != 0 {
+		return 0, false // crowned there, it may go on as a king
+	}
+	if lands&jumps != 0 || (v.kingJumpRanked && mids&p.Kings != 0) {
+		return 0, false
+	}
+	return n, true
 }
 
 // HasMoves reports whether the side to move in p has a legal move.
