@@ -129,15 +129,29 @@ func (v *Variant) countSingleJumps(p *Position, empty, men Bitboard) (n int, ok 
 	if v.MenCannotCaptureKings {
 		targets &^= p.Kings
 	}
-	// can[d]: the squares from which a man jumps in direction d (target one step on, a
-	// free square behind it), wherever the man stands.
-	var can [8]Bitboard
-	var jumps Bitboard
-	dirs := v.manDirs[us]
-	for _, d := range dirs {
-		back := opposite(d)
-		can[d] = v.sh(targets&v.sh(empty, back), back)
-		jumps |= can[d]
+	// The squares from which a man jumps in each direction (a target one step on, a free
+	// square behind it), wherever it stands: a man jumps up-left from s when s>>a is a
+	// target and s>>2a is free (a = the up-left step), and so on. The shifts may bring in
+	// squares off the board; they are only ever intersected with real ones.
+	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	var ul, ur, dl, dr Bitboard
+	if !v.MenCaptureForwardOnly || us == White {
+		ul = (targets << a) & (empty << (2 * a))
+		ur = (targets << b) & (empty << (2 * b))
+	}
+	if !v.MenCaptureForwardOnly || us == Black {
+		dr = (targets >> a) & (empty >> (2 * a))
+		dl = (targets >> b) & (empty >> (2 * b))
+	}
+	jumps := ul | ur | dl | dr
+	var orth [8]Bitboard // the same along rows and columns (frisian)
+	if v.OrthogonalCaptures {
+		for _, d := range v.manDirs[us] {
+			if back := opposite(d); d >= left {
+				orth[d] = v.sh(targets&v.sh(empty, back), back)
+				jumps |= orth[d]
+			}
+		}
 	}
 	if men&jumps == 0 {
 		return 0, true
@@ -147,12 +161,17 @@ func (v *Variant) countSingleJumps(p *Position, empty, men Bitboard) (n int, ok 
 	// m or l, but for the jump back over m, which is taken already (and which the board
 	// before the move forbids too, f not being free). So no capture goes on when no
 	// landing square is in jumps.
-	var lands, mids Bitboard
-	for _, d := range dirs {
-		j := men & can[d]
-		n += j.Count()
-		mids |= v.sh(j, d)
-		lands |= v.sh(v.sh(j, d), d)
+	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
+	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
+	mids := ul>>a | ur>>b | dl<<b | dr<<a
+	lands := ul>>(2*a) | ur>>(2*b) | dl<<(2*b) | dr<<(2*a)
+	if v.OrthogonalCaptures {
+		for d := left; d <= right; d++ {
+			j := orth[d] & men
+			n += j.Count()
+			mids |= v.sh(j, d)
+			lands |= v.sh(v.sh(j, d), d)
+		}
 	}
 	if v.Promotion == PromoteAndStop {
 		lands &^= v.promo[us] // crowned there, the move ends
