@@ -66,6 +66,8 @@ type Variant struct {
 	start    Position        // the initial position
 	order    []Square        // the order FEN lists squares in
 	manDirs  [2][]int        // directions men capture in, per colour
+	manUp    [2]bool         // per colour: men capture up the board (towards square 1)
+	manDown  [2]bool         // per colour: men capture down the board
 	fwd      [2][2]int       // forward directions per colour
 	capDirs  []int           // directions of captures: the diagonals, and the orthogonals in frisian
 	turns    [8][]int        // after a capture along d: the capture directions but d and its opposite
@@ -140,6 +142,8 @@ func NewVariant(r Rules) (*Variant, error) {
 		} else {
 			v.manDirs[col] = v.capDirs
 		}
+		v.manUp[col] = !r.MenCaptureForwardOnly || col == White
+		v.manDown[col] = !r.MenCaptureForwardOnly || col == Black
 	}
 	for _, d := range v.capDirs {
 		for _, t := range v.capDirs {

@@ -35,6 +35,7 @@ type capGen struct {
 	oppKings   Bitboard
 	manTargets Bitboard // pieces a man may capture (opp, or opp men)
 	manDirs    []int
+	up, down   bool // men capture up the board, down the board
 	promo      Bitboard
 	best       uint64
 
@@ -128,6 +129,24 @@ func (v *Variant) sh(b Bitboard, d int) Bitboard {
 	return b << (v.lsh[d&7] & 63) >> (v.rsh[d&7] & 63)
 }
 
+// diagonalJumps returns the squares from which a man of us would jump along each
+// diagonal over a piece of targets onto a free square, wherever it stands: a man jumps
+// up-left from s when s>>a is a target and s>>2a is free (a = the up-left step), and so
+// on. The directions men of us do not capture in are empty. The shifts may bring in
+// squares off the board: callers intersect the sets with real squares.
+func (v *Variant) diagonalJumps(us Color, targets, empty Bitboard) (ul, ur, dl, dr Bitboard) {
+	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	if v.manUp[us&1] {
+		ul = (targets << a) & (empty << a << a)
+		ur = (targets << b) & (empty << b << b)
+	}
+	if v.manDown[us&1] {
+		dl = (targets >> b) & (empty >> b >> b)
+		dr = (targets >> a) & (empty >> a >> a)
+	}
+	return ul, ur, dl, dr
+}
+
 // init prepares g for a capture search in p that appends to dst.
 func (g *capGen) init(v *Variant, dst []Move, p *Position) {
 	us, them := p.Side, p.Side.Other()
@@ -135,6 +154,7 @@ func (g *capGen) init(v *Variant, dst []Move, p *Position) {
 	g.opp = p.Pieces[them]
 	g.oppKings = p.Pieces[them] & p.Kings
 	g.manDirs = v.manDirs[us]
+	g.up, g.down = v.manUp[us], v.manDown[us]
 	g.promo = v.promo[us]
 	g.manTargets = g.opp
 	if v.MenCannotCaptureKings {
@@ -147,10 +167,21 @@ func (v *Variant) generateCaptures(g *capGen, dst []Move, p *Position) []Move {
 	empty := v.board &^ p.Occupied()
 	g.init(v, dst, p)
 	if men := p.Men(us); men != 0 {
-		for _, d := range g.manDirs {
-			back := opposite(d)
-			// the men one step before a target that has a free square behind it
-			for j := men & v.sh(g.manTargets&v.sh(empty, back), back); j != 0; j &= j - 1 {
+		// the men one step before a target that has a free square behind it, per direction
+		// in the order of manDirs: the diagonals, then the orthogonals (frisian)
+		var jumpers [8]Bitboard
+		jumpers[upLeft], jumpers[upRight], jumpers[downLeft], jumpers[downRight] = v.diagonalJumps(us, g.manTargets, empty)
+		n := 4
+		if v.OrthogonalCaptures {
+			n = 8
+			for _, d := range g.manDirs {
+				if back := opposite(d); d >= left {
+					jumpers[d] = v.sh(g.manTargets&v.sh(empty, back), back)
+				}
+			}
+		}
+		for d, j := range jumpers[:n] {
+			for j &= men; j != 0; j &= j - 1 {
 				from := j.First()
 				g.from, g.king = from, false
 				g.empty = empty | bit(from)
@@ -212,20 +243,48 @@ func (g *capGen) pop() {
 func (g *capGen) manCaptures(s, captured Bitboard, order uint64, prev int) bool {
 	v := g.v
 	found := false
-	for _, d := range g.manDirs {
-		if d == opposite(prev) {
-			continue
+	if v.OrthogonalCaptures {
+		for _, d := range g.manDirs {
+			if d == opposite(prev) {
+				continue
+			}
+			mid := v.sh(s, d) & g.manTargets &^ captured
+			if mid == 0 {
+				continue
+			}
+			land := v.sh(mid, d) & g.empty
+			if land == 0 {
+				continue
+			}
+			found = true
+			g.manJump(mid, land, captured, order, d)
 		}
-		mid := v.sh(s, d) & g.manTargets &^ captured
-		if mid == 0 {
-			continue
+		return found
+	}
+	// The diagonals with fixed shifts, in the order of manDirs: a jump up-left takes the
+	// target on s>>a and lands on s>>2a (a = the up-left step), and so on. The jump back
+	// (opposite to prev) needs no test: the piece it would take is in captured.
+	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	targets := g.manTargets &^ captured
+	if g.up {
+		if land := ((s >> a) & targets) >> a & g.empty; land != 0 {
+			found = true
+			g.manJump(land<<a, land, captured, order, upLeft)
 		}
-		land := v.sh(mid, d) & g.empty
-		if land == 0 {
-			continue
+		if land := ((s >> b) & targets) >> b & g.empty; land != 0 {
+			found = true
+			g.manJump(land<<b, land, captured, order, upRight)
 		}
-		found = true
-		g.manJump(mid, land, captured, order, d)
+	}
+	if g.down {
+		if land := ((s << b) & targets) << b & g.empty; land != 0 {
+			found = true
+			g.manJump(land>>b, land, captured, order, downLeft)
+		}
+		if land := ((s << a) & targets) << a & g.empty; land != 0 {
+			found = true
+			g.manJump(land>>a, land, captured, order, downRight)
+		}
 	}
 	return found
 }

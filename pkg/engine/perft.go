@@ -21,18 +21,8 @@ func (v *Variant) hasCapture(p *Position, empty, men, kings Bitboard) bool {
 		if v.MenCannotCaptureKings {
 			manTargets &^= p.Kings
 		}
-		// the diagonals at once: a man captures up-left when the square a step up-left
-		// holds a target and the one beyond is free, that is when it stands on
-		// targets<<a & empty<<2a (a = the up-left step); and so on.
-		a, b := v.step[upLeft]&63, v.step[upRight]&63
-		var on Bitboard
-		if !v.MenCaptureForwardOnly || p.Side == White {
-			on |= (manTargets<<a)&(empty<<(2*a)) | (manTargets<<b)&(empty<<(2*b))
-		}
-		if !v.MenCaptureForwardOnly || p.Side == Black {
-			on |= (manTargets>>a)&(empty>>(2*a)) | (manTargets>>b)&(empty>>(2*b))
-		}
-		if men&on != 0 {
+		ul, ur, dl, dr := v.diagonalJumps(p.Side, manTargets, empty)
+		if men&(ul|ur|dl|dr) != 0 {
 			return true
 		}
 		if v.OrthogonalCaptures {
@@ -129,20 +119,7 @@ func (v *Variant) countSingleJumps(p *Position, empty, men Bitboard) (n int, ok 
 	if v.MenCannotCaptureKings {
 		targets &^= p.Kings
 	}
-	// The squares from which a man jumps in each direction (a target one step on, a free
-	// square behind it), wherever it stands: a man jumps up-left from s when s>>a is a
-	// target and s>>2a is free (a = the up-left step), and so on. The shifts may bring in
-	// squares off the board; they are only ever intersected with real ones.
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
-	var ul, ur, dl, dr Bitboard
-	if !v.MenCaptureForwardOnly || us == White {
-		ul = (targets << a) & (empty << (2 * a))
-		ur = (targets << b) & (empty << (2 * b))
-	}
-	if !v.MenCaptureForwardOnly || us == Black {
-		dr = (targets >> a) & (empty >> (2 * a))
-		dl = (targets >> b) & (empty >> (2 * b))
-	}
+	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
 	jumps := ul | ur | dl | dr
 	var orth [8]Bitboard // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
@@ -163,6 +140,7 @@ func (v *Variant) countSingleJumps(p *Position, empty, men Bitboard) (n int, ok 
 	// landing square is in jumps.
 	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
+	a, b := v.step[upLeft]&63, v.step[upRight]&63
 	mids := ul>>a | ur>>b | dl<<b | dr<<a
 	lands := ul>>(2*a) | ur>>(2*b) | dl<<(2*b) | dr<<(2*a)
 	if v.OrthogonalCaptures {
