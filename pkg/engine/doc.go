@@ -9,12 +9,14 @@
 // kings, what a man does on reaching the far row during a capture ([Promotion]), the
 // capture precedence ([Precedence]: free choice, [MostPieces], [KingFirst],
 // [MostPiecesThenKings], [ItalianPrecedence], [FrisianPrecedence]), whether captured pieces
-// leave at once, orthogonal captures, and the automatic draws ([DrawRules]). The zero value
+// leave at once, orthogonal captures, the limit on moves in a row with one king
+// (KingMoveLimit, frisian) and the automatic draws ([DrawRules]). The zero value
 // of each field is the common choice. [NewVariant] checks a Rules value and builds its
 // tables; the move generator reads only those tables and never a variant's name. The
 // built-in variants (english, international, russian, brazilian after ../shared/RULES.md;
-// pool, czech, spanish, italian, thai and frisian after reference/PERFT.md and the PDN
-// GameType table) are registered by name, alias and PDN GameType: see [Lookup].
+// pool, czech, spanish, portuguese, italian, thai and frisian after reference/PERFT.md,
+// the PDN GameType table and the official rules cited at each) are registered by name,
+// alias and PDN GameType: see [Lookup].
 //
 // # Boards and moves
 //
@@ -49,7 +51,8 @@
 //
 // # Games, search and levels
 //
-// A [Game] is a position with its history: [Game.Outcome] applies the variant's end rules
+// A [Game] is a position with its history: [Game.Legal] applies the rules that depend on it
+// (the king-move limit, carried as a [KingRun]) and [Game.Outcome] the variant's end rules
 // (no legal move loses; then repetition, move counters and special endings, each with its
 // reason). [Searcher] is an iterative-deepening alpha-beta search with a transposition
 // table and a quiescence search over captures, limited by depth, nodes or time; its
