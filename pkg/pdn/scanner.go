@@ -616,6 +616,24 @@ func (s *Scanner) scanNumber() {
 		s.tok.cont = k >= 2
 		return
 	}
+	// Fast path for the commonest token, a numeric move of two squares of
+	// one or two digits each ("11-15", "22x15"). Anything else (a third
+	// square, blanks after the separator, 'X', a repair) is scanMove's.
+	if j <= 2 && n > 0 {
+		if c := at(b, j); c == '-' || c == 'x' || c == ':' {
+			if d := at(b, j+1); isDigit(d) {
+				m, e := d-'0', j+2
+				if d := at(b, e); isDigit(d) {
+					m, e = m*10+d-'0', e+1
+				}
+				if d := at(b, e); m > 0 && !isDigit(d) && d != '-' && d != 'x' && d != ':' && d != 'X' {
+					s.sq = append(s.sq[:0], Square(n), Square(m))
+					s.finishMove(Sep(c), e)
+					return
+				}
+			}
+		}
+	}
 	if !s.scanMove(b) {
 		s.scanUnknown()
 	}
