@@ -10,23 +10,24 @@ import (
 // HasCapture reports whether the side to move in p has a capture.
 func (v *Variant) HasCapture(p *Position) bool {
 	us := p.Side
-	return v.hasCapture(p, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+	return v.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
 }
 
-// hasCapture is HasCapture with the free squares and the mover's men and kings given.
-func (v *Variant) hasCapture(p *Position, empty, men, kings Bitboard) bool {
-	targets := p.Pieces[p.Side.Other()]
+// hasCapture is HasCapture with the position given as its boards (us to move, the other
+// side's pieces targets, the kings of both sides allKings), the free squares and the
+// mover's men and kings.
+func (v *Variant) hasCapture(us Color, targets, allKings, empty, men, kings Bitboard) bool {
 	if men != 0 {
 		manTargets := targets
 		if v.MenCannotCaptureKings {
-			manTargets &^= p.Kings
+			manTargets &^= allKings
 		}
-		ul, ur, dl, dr := v.diagonalJumps(p.Side, manTargets, empty)
+		ul, ur, dl, dr := v.diagonalJumps(us, manTargets, empty)
 		if men&(ul|ur|dl|dr) != 0 {
 			return true
 		}
 		if v.OrthogonalCaptures {
-			for _, d := range v.manDirs[p.Side] {
+			for _, d := range v.manDirs[us] {
 				back := opposite(d)
 				if d >= left && men&v.sh(manTargets&v.sh(empty, back), back) != 0 {
 					return true
@@ -91,33 +92,38 @@ func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
 
 func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
 	us := p.Side
-	empty := v.board &^ (p.Pieces[White] | p.Pieces[Black])
-	men, kings := p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings
+	return v.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
+}
+
+// countBoards is count with the position given as its boards: us to move, own and opp the
+// pieces of us and of the other side, allKings the kings of both. Perft calls it at the
+// second-to-last ply with a child's boards, without writing the child.
+func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+	empty := v.board &^ (own | opp)
+	men, kings := own&^allKings, own&allKings
 	if kings == 0 {
-		if n, ok := v.countSingleJumps(p, empty, men); ok {
+		if n, ok := v.countSingleJumps(us, opp, allKings, empty, men); ok {
 			if n > 0 {
 				return n
 			}
 			return v.countQuietOf(us, empty, men, 0)
 		}
-		return len(v.generate(g, scratch[:0], p, dup))
+	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
+		return v.countQuietOf(us, empty, men, kings)
 	}
-	if v.hasCapture(p, empty, men, kings) {
-		return len(v.generate(g, scratch[:0], p, dup))
-	}
-	return v.countQuietOf(us, empty, men, kings)
+	var p Position
+	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
+	return len(v.generate(g, scratch[:0], &p, dup))
 }
 
-// countSingleJumps counts the captures of p's men (p's mover has no kings) when none of
-// them can go on after its first jump, which is most often the case: every capture is then
-// one jump, a move of its own under either duplicate convention. ok is false when some jump
-// might go on, or when a man might take a king and the precedence ranks that apart: the
-// caller generates the captures.
-func (v *Variant) countSingleJumps(p *Position, empty, men Bitboard) (n int, ok bool) {
-	us := p.Side
-	targets := p.Pieces[us.Other()]
+// countSingleJumps counts the captures of us's men (us has no kings; targets are the other
+// side's pieces, allKings the kings of both) when none of them can go on after its first
+// jump, which is most often the case: every capture is then one jump, a move of its own
+// under either duplicate convention. ok is false when some jump might go on, or when a man
+// might take a king and the precedence ranks that apart: the caller generates the captures.
+func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men Bitboard) (n int, ok bool) {
 	if v.MenCannotCaptureKings {
-		targets &^= p.Kings
+		targets &^= allKings
 	}
 	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
 	jumps := ul | ur | dl | dr
@@ -156,7 +162,7 @@ func (v *Variant) countSingleJumps(p *Position, empty, men Bitboard) (n int, ok 
 	} else if v.Promotion == PromoteAndContinue && lands&v.promo[us] != 0 {
 		return 0, false // crowned there, it may go on as a king
 	}
-	if lands&jumps != 0 || (v.kingJumpRanked && mids&p.Kings != 0) {
+	if lands&jumps != 0 || (v.kingJumpRanked && mids&allKings != 0) {
 		return 0, false
 	}
 	return n, true
@@ -223,16 +229,21 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 		}
 	}
 	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
-	hash := pf.tt != nil
 	var n uint64
 	if depth == 2 {
+		// Each move's boards go straight to the count: the child is never written.
+		us, them := p.Side, p.Side.Other()
 		for _, m := range moves {
-			c := p
-			c.apply(m, hash)
-			n += uint64(pf.v.count(&pf.gen, &c, pf.dup, pf.bufs[0]))
+			from, to := bit(m.From), bit(m.To)
+			kings := p.Kings &^ m.Captured
+			if kings&from != 0 || m.Promote {
+				kings = kings&^from | to
+			}
+			n += uint64(pf.v.countBoards(&pf.gen, them, p.Pieces[them]&^m.Captured, p.Pieces[us]&^from|to, kings, pf.dup, pf.bufs[0]))
 		}
 		return n
 	}
+	hash := pf.tt != nil
 	for _, m := range moves {
 		c := p
 		c.apply(m, hash)
