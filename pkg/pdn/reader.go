@@ -128,7 +128,7 @@ func (r *Reader) str(b []byte) string {
 // moveText returns the canonical text of a move token, without
 // allocating for the common two-square numeric moves.
 func (r *Reader) moveText(t *Token) string {
-	sq := t.squares
+	sq := t.Squares()
 	if len(sq) == 2 && sq[0] < 100 && sq[1] < 100 {
 		k := -1
 		switch t.sep {
@@ -447,9 +447,9 @@ func (r *Reader) Next() (*Game, error) {
 			if t.Kind == TokMove {
 				m.Text = r.moveText(t)
 				if r.vis != nil {
-					m.Squares = append(m.Squares, t.squares...)
+					m.Squares = append(m.Squares, t.Squares()...)
 				} else {
-					m.Squares = r.squares(t.squares)
+					m.Squares = r.squares(t.Squares())
 				}
 				m.Sep = t.sep
 			} else {
@@ -461,10 +461,10 @@ func (r *Reader) Next() (*Game, error) {
 			m := lastMove()
 			if m == nil || m.Strength != "" {
 				body(t.Pos)
-				r.warn(WarnStrength, t.Pos, "move strength "+string(t.text)+" not after a move")
+				r.warn(WarnStrength, t.Pos, "move strength "+string(t.Text())+" not after a move")
 				break
 			}
-			m.Strength = r.str(t.text)
+			m.Strength = r.str(t.Text())
 
 		case TokNAG:
 			body(t.Pos)
@@ -477,7 +477,7 @@ func (r *Reader) Next() (*Game, error) {
 			// A comment between a move number and its move keeps the number.
 			start(t.Pos)
 			inBody = true
-			txt := string(t.text)
+			txt := string(t.Text())
 			if t.Kind == TokLineComment && strings.IndexByte(txt, '}') >= 0 {
 				txt = strings.ReplaceAll(txt, "}", "")
 			}
@@ -488,7 +488,7 @@ func (r *Reader) Next() (*Game, error) {
 
 		case TokSetup:
 			body(t.Pos)
-			cur = r.add(cur, Node{Kind: SetupNode, Text: string(t.text), Pos: t.Pos})
+			cur = r.add(cur, Node{Kind: SetupNode, Text: string(t.Text()), Pos: t.Pos})
 
 		case TokLParen:
 			body(t.Pos)
@@ -532,16 +532,16 @@ func (r *Reader) Next() (*Game, error) {
 					lastMove().Strength = "*"
 					break
 				}
-				t = &Token{Kind: TokStar, Pos: p, text: []byte{'*'}}
+				t = &Token{Kind: TokStar, Pos: p, ext: []byte{'*'}}
 			}
 			if !content() {
 				start(t.Pos)
 				r.warn(WarnEmptyGame, t.Pos, "")
 			}
-			return finish(r.str(t.text), t.Pos)
+			return finish(r.str(t.Text()), t.Pos)
 
 		case TokUnknown:
-			txt := string(t.text)
+			txt := string(t.Text())
 			switch {
 			case strings.Trim(txt, "-") == "":
 				hasPend = false
@@ -556,7 +556,7 @@ func (r *Reader) Next() (*Game, error) {
 			}
 
 		case TokTagClose, TokString, TokTagName:
-			r.warn(WarnStrayToken, t.Pos, string(t.raw))
+			r.warn(WarnStrayToken, t.Pos, string(t.Raw()))
 
 		case TokError:
 			start(t.Pos)
@@ -612,12 +612,12 @@ func (r *Reader) readTag(g *Game, p Pos) {
 	var rawName string
 	hasName, hasValue := false, false
 	if t.Kind == TokTagName {
-		rawName = r.str(t.text)
+		rawName = r.str(t.Text())
 		hasName = rawName != ""
 		t, _ = r.next()
 	}
 	if t.Kind == TokString {
-		value = r.str(t.text)
+		value = r.str(t.Text())
 		hasValue = true
 		t, _ = r.next()
 	}

@@ -162,6 +162,7 @@ func (s *Scanner) consumeLines(k int) {
 
 func (s *Scanner) start() {
 	s.started = true
+	s.tok.s = s
 	s.fill(sampleSize)
 	if s.n-s.i >= 3 && s.buf[s.i] == 0xEF && s.buf[s.i+1] == 0xBB && s.buf[s.i+2] == 0xBF {
 		s.warn(WarnBOM, s.pos(), "")
@@ -197,11 +198,8 @@ func (s *Scanner) Next() (*Token, error) {
 	if t.Err != nil {
 		t.Err = nil
 	}
-	if t.squares != nil {
-		t.squares = nil
-	}
-	if t.raw != nil {
-		t.raw, t.text = nil, nil
+	if t.ext != nil {
+		t.ext = nil
 	}
 	glued := true
 	// Skip whitespace and % comments.
@@ -317,8 +315,8 @@ func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func (s *Scanner) setRaw(kind TokenKind, k int) {
 	t := &s.tok
 	t.Kind = kind
-	t.raw = s.buf[s.i : s.i+k]
-	t.text = t.raw
+	t.start, t.end = s.i, s.i+k
+	t.ts, t.te = t.start, t.end
 	s.i += k
 }
 
@@ -341,11 +339,21 @@ func (s *Scanner) errorToken(p Pos, err error, k int) {
 	t := &s.tok
 	t.Kind = TokError
 	t.Err = &SyntaxError{Pos: p, Err: err}
-	t.raw = s.buf[s.i : s.i+k]
-	t.text = t.raw
+	t.start, t.end = s.i, s.i+k
+	t.ts, t.te = t.start, t.end
 }
 
-// decode converts raw token text to UTF-8 according to the encoding.
+// setText sets the token's text to buf[from:to], converted to UTF-8.
+func (s *Scanner) setText(from, to int, p Pos) {
+	t := &s.tok
+	t.ts, t.te = from, to
+	if d := s.decode(s.buf[from:to], p); d != nil {
+		t.ext = d
+	}
+}
+
+// decode converts raw token text to UTF-8 according to the encoding. It
+// returns nil when b is UTF-8 already.
 func (s *Scanner) decode(b []byte, p Pos) []byte {
 	ascii := true
 	for _, c := range b {
@@ -355,7 +363,7 @@ func (s *Scanner) decode(b []byte, p Pos) []byte {
 		}
 	}
 	if ascii {
-		return b
+		return nil
 	}
 	switch s.enc {
 	case Latin1, CP1251:
@@ -364,7 +372,7 @@ func (s *Scanner) decode(b []byte, p Pos) []byte {
 		return s.dec
 	}
 	if utf8.Valid(b) {
-		return b
+		return nil
 	}
 	fb := guess8bit(b)
 	s.dec = decode8bit(s.dec[:0], b, fb)
@@ -415,8 +423,8 @@ func (s *Scanner) scanDelimited(kind TokenKind, end byte, unterminated error, on
 	}
 	t := &s.tok
 	t.Kind = kind
-	t.raw = s.buf[s.i : s.i+j]
-	t.text = s.decode(t.raw[1:j-1], p)
+	t.start, t.end = s.i, s.i+j
+	s.setText(s.i+1, s.i+j-1, p)
 	s.consumeLines(j)
 }
 
@@ -453,9 +461,8 @@ func (s *Scanner) scanString() {
 	}
 	t := &s.tok
 	t.Kind = TokString
-	t.raw = s.buf[s.i : s.i+j]
-	in := t.raw[1 : j-1]
-	if bytes.IndexByte(in, '\\') >= 0 {
+	t.start, t.end = s.i, s.i+j
+	if in := s.buf[s.i+1 : s.i+j-1]; bytes.IndexByte(in, '\\') >= 0 {
 		s.scratch = s.scratch[:0]
 		for k := 0; k < len(in); k++ {
 			if in[k] == '\\' && k+1 < len(in) {
@@ -463,9 +470,13 @@ func (s *Scanner) scanString() {
 			}
 			s.scratch = append(s.scratch, in[k])
 		}
-		in = s.scratch
+		t.ext = s.scratch
+		if d := s.decode(s.scratch, p); d != nil {
+			t.ext = d
+		}
+	} else {
+		s.setText(s.i+1, s.i+j-1, p)
 	}
-	t.text = s.decode(in, p)
 	s.consumeLines(j)
 }
 
@@ -487,8 +498,8 @@ func (s *Scanner) scanTagName() {
 	}
 	t := &s.tok
 	t.Kind = TokTagName
-	t.raw = s.buf[s.i : s.i+e]
-	t.text = s.decode(t.raw, p)
+	t.start, t.end = s.i, s.i+e
+	s.setText(s.i, s.i+e, p)
 	s.i += j
 }
 
@@ -524,8 +535,8 @@ func (s *Scanner) scanLineComment() {
 	}
 	t := &s.tok
 	t.Kind = TokLineComment
-	t.raw = s.buf[s.i : s.i+j]
-	t.text = s.decode(t.raw[1:], p)
+	t.start, t.end = s.i, s.i+j
+	s.setText(s.i+1, s.i+j, p)
 	s.i += j
 }
 
@@ -550,8 +561,8 @@ func (s *Scanner) scanUnknownLen(j int) {
 	p := s.pos()
 	t := &s.tok
 	t.Kind = TokUnknown
-	t.raw = s.buf[s.i : s.i+j]
-	t.text = s.decode(t.raw, p)
+	t.start, t.end = s.i, s.i+j
+	s.setText(s.i, s.i+j, p)
 	s.i += j
 }
 
@@ -762,14 +773,12 @@ func (s *Scanner) scanMove(b []byte) bool {
 	return true
 }
 
-// finishMove makes the scanned squares a TokMove of length k. Its text
-// is built on demand by Token.Text.
+// finishMove makes the scanned squares (s.sq) a TokMove of length k. Its
+// text is built on demand by Token.Text.
 func (s *Scanner) finishMove(sep Sep, k int) {
 	t := &s.tok
 	t.Kind = TokMove
-	t.raw = s.buf[s.i : s.i+k]
-	t.squares = s.sq
+	t.start, t.end = s.i, s.i+k
 	t.sep = sep
-	t.text = nil
 	s.i += k
 }

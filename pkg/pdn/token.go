@@ -50,32 +50,53 @@ type Token struct {
 	// Err is set for TokError: a *SyntaxError.
 	Err error
 
-	raw     []byte
-	text    []byte
-	squares []Square
-	sep     Sep
-	num     int
-	cont    bool
-	textBuf []byte
+	// The token's bytes stay in its scanner's buffer and are addressed by
+	// offsets, not slices: storing a pointer for every token would cost
+	// a write barrier whenever the GC is marking.
+	s          *Scanner
+	start, end int    // Raw is s.buf[start:end]
+	ts, te     int    // Text is s.buf[ts:te], unless ext is set
+	ext        []byte // Text when it is not in the buffer (unescaped, decoded, a move's)
+	sep        Sep
+	num        int
+	cont       bool
+	textBuf    []byte
 }
 
 // Raw returns the token's bytes as they appear in the input (for very long
 // tokens only a prefix).
-func (t *Token) Raw() []byte { return t.raw }
+func (t *Token) Raw() []byte {
+	if t.s == nil || t.Kind == TokEOF {
+		return nil
+	}
+	return t.s.buf[t.start:t.end]
+}
 
 // Text returns the token's value in UTF-8: the unescaped string of a
 // TokString, the inside of a comment or setup command, the canonical
 // spelling of a move, or the raw text of other tokens.
 func (t *Token) Text() []byte {
-	if t.Kind == TokMove && t.text == nil {
-		t.textBuf = appendSquares(t.textBuf[:0], t.squares, t.sep)
-		t.text = t.textBuf
+	if t.ext != nil {
+		return t.ext
 	}
-	return t.text
+	switch {
+	case t.Kind == TokMove:
+		t.textBuf = appendSquares(t.textBuf[:0], t.Squares(), t.sep)
+		t.ext = t.textBuf
+		return t.ext
+	case t.s == nil || t.Kind == TokEOF:
+		return nil
+	}
+	return t.s.buf[t.ts:t.te]
 }
 
 // Squares returns the squares of a TokMove.
-func (t *Token) Squares() []Square { return t.squares }
+func (t *Token) Squares() []Square {
+	if t.s == nil || t.Kind != TokMove {
+		return nil
+	}
+	return t.s.sq
+}
 
 // Sep returns the separator of a TokMove.
 func (t *Token) Sep() Sep { return t.sep }
@@ -91,5 +112,5 @@ func (t *Token) String() string {
 	if t.Kind == TokEOF {
 		return "EOF"
 	}
-	return t.Kind.String() + " " + strconv.Quote(string(t.raw))
+	return t.Kind.String() + " " + strconv.Quote(string(t.Raw()))
 }
