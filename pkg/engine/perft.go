@@ -217,6 +217,9 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 	if depth == 1 {
 		return uint64(pf.v.count(&pf.gen, &p, pf.dup, pf.bufs[0]))
 	}
+	if depth == 2 {
+		return pf.perft2(&p)
+	}
 	if depth == 0 {
 		return 1
 	}
@@ -230,19 +233,6 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 	}
 	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	var n uint64
-	if depth == 2 {
-		// Each move's boards go straight to the count: the child is never written.
-		us, them := p.Side, p.Side.Other()
-		for _, m := range moves {
-			from, to := bit(m.From), bit(m.To)
-			kings := p.Kings &^ m.Captured
-			if kings&from != 0 || m.Promote {
-				kings = kings&^from | to
-			}
-			n += uint64(pf.v.countBoards(&pf.gen, them, p.Pieces[them]&^m.Captured, p.Pieces[us]&^from|to, kings, pf.dup, pf.bufs[0]))
-		}
-		return n
-	}
 	hash := pf.tt != nil
 	for _, m := range moves {
 		c := p
@@ -251,6 +241,51 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 	}
 	if pf.tt != nil && depth >= 3 && !pf.stop.Load() {
 		pf.tt.store(p.Hash, depth, n)
+	}
+	return n
+}
+
+// perft2 counts the leaves two plies below p. Each move's boards go straight to the leaf
+// count, the child is never written, and quiet moves are taken from the bitboards, as
+// generateQuiet finds them, without being listed.
+func (pf *perfter) perft2(p *Position) uint64 {
+	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
+	us, them := p.Side, p.Side.Other()
+	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	var n uint64
+	if moves := v.generateCaptures(g, pf.bufs[2][:0], p); len(moves) > 0 {
+		if dup == Unique {
+			moves = dedupe(moves, 0)
+		}
+		for _, m := range moves {
+			from, to := Bitboard(1)<<(m.From&63), Bitboard(1)<<(m.To&63)
+			k := kings &^ m.Captured
+			if k&from != 0 || m.Promote {
+				k = k&^from | to
+			}
+			n += uint64(v.countBoards(g, them, opp&^m.Captured, own&^from|to, k, dup, scratch))
+		}
+		return n
+	}
+	empty := v.board &^ (own | opp)
+	for _, d := range v.fwd[us] {
+		back := opposite(d)
+		for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			k := kings | to&v.promo[us]
+			n += uint64(v.countBoards(g, them, opp, own&^v.sh(to, back)|to, k, dup, scratch))
+		}
+	}
+	for kk := own & kings; kk != 0; kk &= kk - 1 {
+		from := kk & -kk
+		for d := 0; d < 4; d++ {
+			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
+				n += uint64(v.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
+				if v.ShortKings {
+					break
+				}
+			}
+		}
 	}
 	return n
 }
