@@ -182,12 +182,10 @@ func (r *Reader) newMove() *Move {
 		*m = Move{}
 		return m
 	}
-	if len(r.moveSlab) == 0 {
-		r.moveSlab = make([]Move, 128)
-	}
-	m := &r.moveSlab[0]
-	r.moveSlab = r.moveSlab[1:]
-	return m
+	// The slabs grow by their length within their capacity: reslicing
+	// from the front would store a pointer, and so a write barrier, per
+	// move.
+	return &take(&r.moveSlab, 1, 128, false)[0]
 }
 
 func (r *Reader) squares(sq []Square) []Square {
@@ -196,16 +194,8 @@ func (r *Reader) squares(sq []Square) []Square {
 		copy(out, sq)
 		return out
 	}
-	if len(sq) > len(r.sqSlab) {
-		n := 1024
-		if len(sq) > n {
-			n = len(sq)
-		}
-		r.sqSlab = make([]Square, n)
-	}
-	out := r.sqSlab[:len(sq):len(sq)]
+	out := take(&r.sqSlab, len(sq), 1024, false)
 	copy(out, sq)
-	r.sqSlab = r.sqSlab[len(sq):]
 	return out
 }
 
@@ -654,10 +644,31 @@ func (r *Reader) readTag(g *Game, p Pos) {
 // to the visitor.
 func (r *Reader) add(cur []Node, n Node) []Node {
 	if r.vis == nil {
+		if k := len(cur); k < cap(cur) {
+			cur = cur[:k+1]
+			setNode(&cur[k], &n)
+			return cur
+		}
 		return append(cur, n)
 	}
 	r.vis.flush(r, cur)
 	return append(cur[:0], n)
+}
+
+// setNode stores n in *p field by field. A struct copy goes through the
+// runtime's bulk write barrier while the GC marks, for every pointer field,
+// where most of them are nil in n and in *p (fresh or cleared memory).
+func setNode(p, n *Node) {
+	p.Kind, p.NAG, p.Pos = n.Kind, n.NAG, n.Pos
+	if n.Move != nil || p.Move != nil {
+		p.Move = n.Move
+	}
+	if n.Text != "" || p.Text != "" {
+		p.Text = n.Text
+	}
+	if n.Variation != nil || p.Variation != nil {
+		p.Variation = n.Variation
+	}
 }
 
 // pop closes the innermost variation.

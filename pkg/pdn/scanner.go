@@ -638,7 +638,8 @@ func (s *Scanner) scanNumber() {
 					m, e = m*10+d-'0', e+1
 				}
 				if d := at(b, e); m > 0 && !isDigit(d) && d != '-' && d != 'x' && d != ':' && d != 'X' {
-					s.sq = append(s.sq[:0], Square(n), Square(m))
+					s.sq = s.sq[:0]
+					s.sq = append(s.sq, Square(n), Square(m))
 					s.finishMove(Sep(c), e)
 					return
 				}
