@@ -61,13 +61,7 @@ func (v *Variant) countQuiet(p *Position) int {
 
 // countQuietOf counts the quiet moves of us's men and kings over the free squares.
 func (v *Variant) countQuietOf(us Color, empty, men, kings Bitboard) int {
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
-	var n int
-	if us == White {
-		n = ((men >> a) & empty).Count() + ((men >> b) & empty).Count()
-	} else {
-		n = ((men << a) & empty).Count() + ((men << b) & empty).Count()
-	}
+	n := v.countMenQuiet(us, empty, men)
 	if kings == 0 {
 		return n
 	}
@@ -81,6 +75,16 @@ func (v *Variant) countQuietOf(us Color, empty, men, kings Bitboard) int {
 		}
 	}
 	return n
+}
+
+// countMenQuiet counts the quiet moves of us's men over the free squares. It is small
+// enough to be inlined into the leaf count: keep it so.
+func (v *Variant) countMenQuiet(us Color, empty, men Bitboard) int {
+	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	if us == White {
+		return ((men >> a) & empty).Count() + ((men >> b) & empty).Count()
+	}
+	return ((men << a) & empty).Count() + ((men << b) & empty).Count()
 }
 
 // Count returns the number of legal moves of p under the given duplicate convention,
@@ -106,7 +110,7 @@ func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, 
 			if n > 0 {
 				return n
 			}
-			return v.countQuietOf(us, empty, men, 0)
+			return v.countMenQuiet(us, empty, men)
 		}
 	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
 		return v.countQuietOf(us, empty, men, kings)
