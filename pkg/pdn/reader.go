@@ -139,41 +139,45 @@ func (r *Reader) moveText(t *Token) string {
 		case ':':
 			k = 2
 		}
-		if k >= 0 && sq[0] > 0 && sq[1] > 0 {
+		if a, b := int(sq[0]), int(sq[1]); k >= 0 && a > 0 && b > 0 {
 			simpleOnce.Do(buildSimple)
-			return simpleMoves[k][sq[0]][sq[1]]
+			n := 3
+			if a >= 10 {
+				n++
+			}
+			if b >= 10 {
+				n++
+			}
+			off := ((k*100+a)*100 + b) * simpleSlot
+			return simpleMoves[off : off+n]
 		}
 	}
 	return r.str(t.Text())
 }
 
+// simpleMoves holds the canonical text of every two-square numeric move
+// a<sep>b (sep '-', 'x' or ':' as k = 0, 1, 2; 0 < a, b < 100) in a slot
+// of simpleSlot bytes at ((k*100+a)*100+b)*simpleSlot. A move's text is
+// then a substring found by arithmetic: no table of string headers to
+// load (cache misses) or for the GC to scan.
 var (
 	simpleOnce  sync.Once
-	simpleMoves *[3][100][100]string // canonical text of two-square numeric moves, by separator
+	simpleMoves string
 )
 
+const simpleSlot = 5 // len("99-99")
+
 func buildSimple() {
-	t := new([3][100][100]string)
-	var all []byte
-	for _, sep := range []byte{'-', 'x', ':'} {
-		for a := 1; a < 100; a++ {
-			for b := 1; b < 100; b++ {
-				all = Square(b).appendTo(append(Square(a).appendTo(all), sep))
-			}
-		}
-	}
-	text := string(all)
-	off := 0
+	all := make([]byte, 3*100*100*simpleSlot)
 	for k, sep := range []byte{'-', 'x', ':'} {
 		for a := 1; a < 100; a++ {
 			for b := 1; b < 100; b++ {
-				n := len(Square(b).appendTo(append(Square(a).appendTo(nil), sep)))
-				t[k][a][b] = text[off : off+n]
-				off += n
+				off := ((k*100+a)*100 + b) * simpleSlot
+				Square(b).appendTo(append(Square(a).appendTo(all[off:off]), sep))
 			}
 		}
 	}
-	simpleMoves = t
+	simpleMoves = string(all)
 }
 
 func (r *Reader) newMove() *Move {
