@@ -237,16 +237,40 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 	}
 	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	var n uint64
-	hash := pf.tt != nil
-	for _, m := range moves {
-		c := p
-		c.apply(m, hash)
-		n += pf.perft(c, depth-1)
+	if pf.tt == nil || depth == 3 {
+		// No table reads these children's hash (there is none, or they are at depth 2):
+		// each is written from its boards, without it.
+		us, them := p.Side, p.Side.Other()
+		own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+		for _, m := range moves {
+			var c Position
+			c.Pieces[us], c.Pieces[them], c.Kings = after(own, opp, kings, m)
+			c.Side = them
+			n += pf.perft(c, depth-1)
+		}
+	} else {
+		for _, m := range moves {
+			c := p
+			c.apply(m)
+			n += pf.perft(c, depth-1)
+		}
 	}
 	if pf.tt != nil && depth >= 3 && !pf.stop.Load() {
 		pf.tt.store(p.Hash, depth, n)
 	}
 	return n
+}
+
+// after returns the boards after m: the mover's pieces (own before the move), the other
+// side's (opp before) and the kings of both. It is small enough to be inlined into
+// perft's loops: keep it so.
+func after(own, opp, kings Bitboard, m Move) (Bitboard, Bitboard, Bitboard) {
+	from, to := Bitboard(1)<<(m.From&63), Bitboard(1)<<(m.To&63)
+	kings &^= m.Captured
+	if kings&from != 0 || m.Promote {
+		kings = kings&^from | to
+	}
+	return own&^from | to, opp &^ m.Captured, kings
 }
 
 // perft2 counts the leaves two plies below p. Each move's boards go straight to the leaf
@@ -262,12 +286,8 @@ func (pf *perfter) perft2(p *Position) uint64 {
 			moves = dedupe(moves, 0)
 		}
 		for _, m := range moves {
-			from, to := Bitboard(1)<<(m.From&63), Bitboard(1)<<(m.To&63)
-			k := kings &^ m.Captured
-			if k&from != 0 || m.Promote {
-				k = k&^from | to
-			}
-			n += uint64(v.countBoards(g, them, opp&^m.Captured, own&^from|to, k, dup, scratch))
+			mover, other, k := after(own, opp, kings, m)
+			n += uint64(v.countBoards(g, them, other, mover, k, dup, scratch))
 		}
 		return n
 	}

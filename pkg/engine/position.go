@@ -90,13 +90,12 @@ func (m Move) IsCapture() bool { return m.Captured != 0 }
 
 // Play returns the position after m. m must be a legal move of p (as generated).
 func (p Position) Play(m Move) Position {
-	p.apply(m, true)
+	p.apply(m)
 	return p
 }
 
-// apply plays m on p in place; without hash it leaves Hash stale, for perft runs that use
-// no table.
-func (p *Position) apply(m Move, hash bool) {
+// apply plays m on p in place, updating the hash.
+func (p *Position) apply(m Move) {
 	us, them := p.Side, p.Side.Other()
 	from, to := bit(m.From), bit(m.To)
 	king := p.Kings&from != 0
@@ -106,28 +105,26 @@ func (p *Position) apply(m Move, hash bool) {
 		p.Kings |= to
 	}
 	p.Pieces[us] = p.Pieces[us]&^from | to
-	if hash {
-		h := p.Hash ^ zobristSide
+	h := p.Hash ^ zobristSide
+	k := 0
+	if king {
+		k = 1
+	}
+	h ^= zobrist[us][k][m.From]
+	if king || m.Promote {
+		h ^= zobrist[us][1][m.To]
+	} else {
+		h ^= zobrist[us][0][m.To]
+	}
+	for b := m.Captured; b != 0; b &= b - 1 {
+		i := b.First()
 		k := 0
-		if king {
+		if p.Kings.Has(i) {
 			k = 1
 		}
-		h ^= zobrist[us][k][m.From]
-		if king || m.Promote {
-			h ^= zobrist[us][1][m.To]
-		} else {
-			h ^= zobrist[us][0][m.To]
-		}
-		for b := m.Captured; b != 0; b &= b - 1 {
-			i := b.First()
-			k := 0
-			if p.Kings.Has(i) {
-				k = 1
-			}
-			h ^= zobrist[them][k][i]
-		}
-		p.Hash = h
+		h ^= zobrist[them][k][i]
 	}
+	p.Hash = h
 	p.Pieces[them] &^= m.Captured
 	p.Kings &^= m.Captured
 	p.Side = them
