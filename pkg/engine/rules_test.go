@@ -469,3 +469,32 @@ func checkAmbiguous(t *testing.T, v *engine.Variant, p *engine.Position, ms []en
 		t.Errorf("%s %s: ParseMove(%q) = %v, want ErrAmbiguousMove with %d candidates", v.Name, v.FEN(*p), short, err, len(ms))
 	}
 }
+
+// TestEndgameConditions: the special endings hold for exactly the material their rules name
+// (pool: three kings and nothing else against a lone king; frisian: two kings against one).
+func TestEndgameConditions(t *testing.T) {
+	for _, tc := range []struct {
+		variant, fen string
+		holds        bool
+		strong       engine.Color
+	}{
+		{"pool", "W:WK29,K30,K31:BK1", true, engine.White},
+		{"pool", "B:WK29:BK1,K2,K3", true, engine.Black},
+		{"pool", "W:WK29,K30,K31,25:BK1", false, 0}, // a man besides the three kings
+		{"pool", "W:WK29,K30:BK1", false, 0},        // two kings only
+		{"pool", "W:WK29,K30,K31:B1", false, 0},     // the lone piece is a man
+		{"frisian", "W:WK46,K50:BK1", true, engine.White},
+		{"frisian", "W:WK46,K50,K49:BK1", false, 0},
+		{"frisian", "W:WK46,45:BK1", false, 0},
+	} {
+		v := engine.MustLookup(tc.variant)
+		p, err := v.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		holds, strong := v.Draw.Endgames[0].Holds(&p)
+		if holds != tc.holds || holds && strong != tc.strong {
+			t.Errorf("%s %q: holds %v (strong %s), want %v (strong %s)", tc.variant, tc.fen, holds, strong, tc.holds, tc.strong)
+		}
+	}
+}
