@@ -102,6 +102,9 @@ type Searcher struct {
 	hist      []uint64 // hashes of the game since its last irreversible move, then the path
 	moves     [MaxPly][]Move
 	scores    [MaxPly][]int32
+	// child[ply] is the position searched at ply (ply > 0), played in place from its
+	// parent's: a child that is a local of the recursive search would go to the heap
+	child     [MaxPly]Position
 	pv        [MaxPly][MaxPly]Move
 	pvLen     [MaxPly]int
 	rootBest  Move
@@ -451,9 +454,11 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 	if len(moves) == 1 && ply < MaxDepth {
 		childDepth = depth
 	}
+	c := &s.child[ply+1]
 	for i, m := range moves {
-		c := p.Play(m)
-		nds := ds.next(s.v, p, m, &c)
+		*c = *p
+		c.apply(m)
+		nds := ds.next(s.v, p, m, c)
 		cfrom := from
 		if irreversible(p, m) {
 			cfrom = len(s.hist)
@@ -461,11 +466,11 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 		s.hist = append(s.hist, c.Hash)
 		var score int
 		if i == 0 {
-			score = -s.search(&c, childDepth, ply+1, -beta, -alpha, nds, cfrom)
+			score = -s.search(c, childDepth, ply+1, -beta, -alpha, nds, cfrom)
 		} else {
-			score = -s.search(&c, childDepth, ply+1, -alpha-1, -alpha, nds, cfrom)
+			score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, nds, cfrom)
 			if score > alpha && score < beta && !s.stopped {
-				score = -s.search(&c, childDepth, ply+1, -beta, -alpha, nds, cfrom)
+				score = -s.search(c, childDepth, ply+1, -beta, -alpha, nds, cfrom)
 			}
 		}
 		s.hist = s.hist[:len(s.hist)-1]
@@ -547,9 +552,11 @@ func (s *Searcher) qbody(p *Position, ply, alpha, beta int) int {
 	s.moves[ply] = moves
 	s.order(p, moves, ply, Move{}, false)
 	best := -infinity
+	c := &s.child[ply+1]
 	for _, m := range moves {
-		c := p.Play(m)
-		score := -s.quiesce(&c, ply+1, -beta, -alpha)
+		*c = *p
+		c.apply(m)
+		score := -s.quiesce(c, ply+1, -beta, -alpha)
 		if s.stopped {
 			return 0
 		}
