@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -65,11 +66,10 @@ var allFeatureNames = [numFeatures]string{
 type evalTables struct {
 	names    []string      // the variant's features, in order
 	index    []int         // the variant's features as indices into the full list
-	rowMask  [2][]Bitboard // rowMask[c][k]: squares k rows ahead of c's back row
+	advance  [2][]Bitboard // advance[c][j]: squares k rows ahead of c's back row with bit j of k set
 	back     [2]Bitboard   // each side's own back row
 	centre   Bitboard
-	cone     [2][64]Bitboard // squares a man of c on i could reach moving forward
-	diagonal Bitboard        // the long diagonal
+	diagonal Bitboard // the long diagonal
 	flying   bool
 }
 
@@ -94,14 +94,20 @@ func buildEvalTables(v *Variant) *evalTables {
 		t.index = append(t.index, f)
 	}
 	h, w := v.Height, v.Width
-	t.rowMask[White] = make([]Bitboard, h)
-	t.rowMask[Black] = make([]Bitboard, h)
+	t.advance[White] = make([]Bitboard, bits.Len(uint(h-1)))
+	t.advance[Black] = make([]Bitboard, bits.Len(uint(h-1)))
 	var diagA, diagB Bitboard
 	for s := 1; s <= v.Squares(); s++ {
 		i, _ := v.Index(Square(s))
 		file, rank := v.coords(Square(s)) // file 0.., rank 1 = White's back row
-		t.rowMask[White][rank-1] |= bit(i)
-		t.rowMask[Black][h-rank] |= bit(i)
+		for j := range t.advance[White] {
+			if (rank-1)>>j&1 != 0 {
+				t.advance[White][j] |= bit(i)
+			}
+			if (h-rank)>>j&1 != 0 {
+				t.advance[Black][j] |= bit(i)
+			}
+		}
 		if file >= w/2-2 && file <= w/2+1 && rank >= h/2-1 && rank <= h/2+2 {
 			t.centre |= bit(i)
 		}
@@ -118,19 +124,6 @@ func buildEvalTables(v *Variant) *evalTables {
 	}
 	t.back[White] = v.PromotionRow(Black)
 	t.back[Black] = v.PromotionRow(White)
-	for c := White; c <= Black; c++ {
-		for b := v.Board(); b != 0; b &= b - 1 {
-			i := b.First()
-			var cone Bitboard
-			front := bit(i)
-			for front != 0 {
-				next := v.shift(front, v.fwd[c][0]) | v.shift(front, v.fwd[c][1])
-				cone |= next
-				front = next
-			}
-			t.cone[c][i] = cone
-		}
-	}
 	return t
 }
 
@@ -181,50 +174,59 @@ func (t *evalTables) compute(v *Variant, p *Position, out *[numFeatures]float64)
 	us, them := p.Side, p.Side.Other()
 	occ := p.Occupied()
 	empty := v.board &^ occ
-	var side [2][numFeatures]int
-	for k, c := range [2]Color{us, them} {
-		f := &side[k]
-		men, kings := p.Men(c), p.KingsOf(c)
-		f[featMan] = men.Count()
-		f[featKing] = kings.Count()
-		adv := 0
-		for r, m := range t.rowMask[c] {
-			if r > 0 {
-				adv += r * (men & m).Count()
-			}
-		}
-		f[featAdvance] = adv
-		f[featBackRank] = (men & t.back[c]).Count()
-		f[featCentre] = (men & t.centre).Count()
-		f[featMobility] = (v.shift(men, v.fwd[c][0]) & empty).Count() + (v.shift(men, v.fwd[c][1]) & empty).Count()
-		if kings != 0 {
-			km := 0
-			for d := 0; d < 4; d++ {
-				if !t.flying {
-					km += (v.shift(kings, d) & empty).Count()
-					continue
-				}
-				for g := v.shift(kings, d) & empty; g != 0; g = v.shift(g, d) & empty {
-					km += g.Count()
-				}
-			}
-			f[featKingMobility] = km
-			if t.flying {
-				f[featKingDiagonal] = (kings & t.diagonal).Count()
-			}
-		}
-		run := 0
-		for b := men; b != 0; b &= b - 1 {
-			if t.cone[c][b.First()]&occ == 0 {
-				run++
-			}
-		}
-		f[featRunaway] = run
-	}
+	var f, g [numFeatures]int
+	t.side(v, us, p.Men(us), p.KingsOf(us), occ, empty, &f)
+	t.side(v, them, p.Men(them), p.KingsOf(them), occ, empty, &g)
 	for i := range out {
-		out[i] = float64(side[0][i] - side[1][i])
+		out[i] = float64(f[i] - g[i])
 	}
 	out[featTempo] = 1
+}
+
+// side fills f with the features of c's men and kings (occ the occupied squares, empty
+// the free ones); tempo is left at 0.
+func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty Bitboard, f *[numFeatures]int) {
+	f[featMan] = men.Count()
+	f[featKing] = kings.Count()
+	// Σ rows × men on the row, one bit of the row number at a time
+	adv := 0
+	for j, m := range t.advance[c] {
+		adv += (men & m).Count() << j
+	}
+	f[featAdvance] = adv
+	f[featBackRank] = (men & t.back[c]).Count()
+	f[featCentre] = (men & t.centre).Count()
+	f[featMobility] = v.countMenQuiet(c, empty, men)
+	if kings != 0 {
+		km := 0
+		for d := 0; d < 4; d++ {
+			if !t.flying {
+				km += (v.shift(kings, d) & empty).Count()
+				continue
+			}
+			for g := v.shift(kings, d) & empty; g != 0; g = v.shift(g, d) & empty {
+				km += g.Count()
+			}
+		}
+		f[featKingMobility] = km
+		if t.flying {
+			f[featKingDiagonal] = (kings & t.diagonal).Count()
+		}
+	}
+	// a man whose cone holds a piece stands behind that piece: fill backwards from the
+	// occupied squares until every man is behind one or the fill stops (men of White move
+	// to lower indices: see countMenQuiet)
+	behind, front := Bitboard(0), occ
+	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	for front != 0 && men&^behind != 0 {
+		if c == White {
+			front = (front<<a | front<<b) & v.board &^ behind
+		} else {
+			front = (front>>a | front>>b) & v.board &^ behind
+		}
+		behind |= front
+	}
+	f[featRunaway] = (men &^ behind).Count()
 }
 
 // Weights are the evaluation weights of one variant: one value per feature name.
