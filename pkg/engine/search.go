@@ -105,6 +105,7 @@ type Searcher struct {
 	// child[ply] is the position searched at ply (ply > 0), played in place from its
 	// parent's: a child that is a local of the recursive search would go to the heap
 	child     [MaxPly]Position
+	draw      [MaxPly]drawState // the draw state of the position at each ply, likewise
 	pv        [MaxPly][MaxPly]Move
 	pvLen     [MaxPly]int
 	rootBest  Move
@@ -178,8 +179,9 @@ type egState struct {
 	count  int
 }
 
-// next returns the draw state after m is played from p to c (as Game.play counts).
-func (d drawState) next(v *Variant, p *Position, m Move, c *Position) drawState {
+// next turns d, the draw state of p, into that of c, where m leads from p (as Game.play
+// counts). It works in place: the search keeps one state per ply.
+func (d *drawState) next(v *Variant, p *Position, m Move, c *Position) {
 	if v.KingMoveLimit > 0 {
 		d.run = d.run.Next(p, m)
 	}
@@ -207,7 +209,6 @@ func (d drawState) next(v *Variant, p *Position, m Move, c *Position) drawState 
 		}
 		e.active, e.strong = holds, strong
 	}
-	return d
 }
 
 // drawn reports whether a counted draw rule holds (repetitions are checked apart).
@@ -243,7 +244,7 @@ func (s *Searcher) rootState(g *Game) drawState {
 	}
 	from := 0
 	for i, m := range moves {
-		d = d.next(s.v, &positions[i], m, &positions[i+1])
+		d.next(s.v, &positions[i], m, &positions[i+1])
 		if irreversible(&positions[i], m) {
 			from = i + 1
 		}
@@ -274,10 +275,10 @@ func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult
 	s.nodes = 0
 	s.stopped = false
 	s.noQS = lim.NoQuiescence
-	ds := s.rootState(g)
+	s.draw[0] = s.rootState(g)
 
 	res := SearchResult{}
-	legal := s.v.restrict(s.v.Generate(nil, &root), ds.run, &root)
+	legal := s.v.restrict(s.v.Generate(nil, &root), s.draw[0].run, &root)
 	if len(legal) == 0 {
 		res.Score = -MateScore
 		res.Elapsed = time.Since(start)
@@ -297,7 +298,7 @@ func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult
 	s.hasHint = false
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.rootFound = false
-		score := s.search(&root, depth, 0, -infinity, infinity, ds, 0)
+		score := s.search(&root, depth, 0, -infinity, infinity, 0)
 		if s.stopped {
 			if s.rootFound {
 				// the first root move searched is the previous best (rootHint),
@@ -396,9 +397,11 @@ func fromTT(score int32, ply int) int {
 	return x
 }
 
-// search is the main alpha-beta search of p; from is the index in s.hist of the first
-// position after the last irreversible move (p itself is s.hist's last entry).
-func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState, from int) int {
+// search is the main alpha-beta search of p, whose draw state is s.draw[ply]; from is the
+// index in s.hist of the first position after the last irreversible move (p itself is
+// s.hist's last entry).
+func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, from int) int {
+	ds := &s.draw[ply]
 	s.pvLen[ply] = ply
 	if s.visit() {
 		return 0
@@ -454,11 +457,12 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 	if len(moves) == 1 && ply < MaxDepth {
 		childDepth = depth
 	}
-	c := &s.child[ply+1]
+	c, nds := &s.child[ply+1], &s.draw[ply+1]
 	for i, m := range moves {
 		*c = *p
 		c.apply(m)
-		nds := ds.next(s.v, p, m, c)
+		*nds = *ds
+		nds.next(s.v, p, m, c)
 		cfrom := from
 		if irreversible(p, m) {
 			cfrom = len(s.hist)
@@ -466,11 +470,11 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, ds drawState
 		s.hist = append(s.hist, c.Hash)
 		var score int
 		if i == 0 {
-			score = -s.search(c, childDepth, ply+1, -beta, -alpha, nds, cfrom)
+			score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 		} else {
-			score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, nds, cfrom)
+			score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, cfrom)
 			if score > alpha && score < beta && !s.stopped {
-				score = -s.search(c, childDepth, ply+1, -beta, -alpha, nds, cfrom)
+				score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 			}
 		}
 		s.hist = s.hist[:len(s.hist)-1]
@@ -539,8 +543,9 @@ func (s *Searcher) quiesce(p *Position, ply, alpha, beta int) int {
 
 // qbody is quiesce after the node is counted.
 func (s *Searcher) qbody(p *Position, ply, alpha, beta int) int {
-	if s.noQS || !s.v.HasCapture(p) {
-		if !s.v.HasMoves(p) {
+	capture := s.v.HasCapture(p)
+	if s.noQS || !capture {
+		if !capture && !hasQuiet(s.v, p) {
 			return -(MateScore - ply)
 		}
 		return s.Evaluate(p)
@@ -574,6 +579,27 @@ func (s *Searcher) qbody(p *Position, ply, alpha, beta int) int {
 		}
 	}
 	return best
+}
+
+// hasQuiet reports whether the side to move in p has a quiet move: v.HasMoves(p) for a
+// position without a capture, without looking for the capture again. A man has one when
+// a square in front of it is free, a king when a square next to it is (countQuietOf).
+func hasQuiet(v *Variant, p *Position) bool {
+	us := p.Side
+	empty := v.board &^ p.Occupied()
+	if v.countMenQuiet(us, empty, p.Men(us)) > 0 {
+		return true
+	}
+	kings := p.KingsOf(us)
+	if kings == 0 {
+		return false
+	}
+	for d := 0; d < 4; d++ {
+		if v.sh(kings, d)&empty != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // order sorts moves (s.moves[ply]) best first: the table's move, captures by the number of
