@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -64,10 +64,12 @@ var allFeatureNames = [numFeatures]string{
 
 // evalTables are the per-variant masks the features use, built once per Variant.
 type evalTables struct {
-	names    []string      // the variant's features, in order
-	index    []int         // the variant's features as indices into the full list
-	advance  [2][]Bitboard // advance[c][j]: squares k rows ahead of c's back row with bit j of k set
-	back     [2]Bitboard   // each side's own back row
+	names []string // the variant's features, in order
+	index []int    // the variant's features as indices into the full list
+	// advance[c][j]: the squares k rows ahead of c's back row with bit j of k set (a
+	// board that fits 64 bits has at most 24 rows)
+	advance  [2][5]Bitboard
+	back     [2]Bitboard // each side's own back row
 	centre   Bitboard
 	diagonal Bitboard // the long diagonal
 	flying   bool
@@ -94,8 +96,6 @@ func buildEvalTables(v *Variant) *evalTables {
 		t.index = append(t.index, f)
 	}
 	h, w := v.Height, v.Width
-	t.advance[White] = make([]Bitboard, bits.Len(uint(h-1)))
-	t.advance[Black] = make([]Bitboard, bits.Len(uint(h-1)))
 	var diagA, diagB Bitboard
 	for s := 1; s <= v.Squares(); s++ {
 		i, _ := v.Index(Square(s))
@@ -171,16 +171,47 @@ func (t *evalTables) evaluate(v *Variant, w *[numFeatures]float64, p *Position) 
 
 // compute fills every feature, from the side to move's point of view.
 func (t *evalTables) compute(v *Variant, p *Position, out *[numFeatures]float64) {
-	us, them := p.Side, p.Side.Other()
-	occ := p.Occupied()
-	empty := v.board &^ occ
 	var f, g [numFeatures]int
-	t.side(v, us, p.Men(us), p.KingsOf(us), occ, empty, &f)
-	t.side(v, them, p.Men(them), p.KingsOf(them), occ, empty, &g)
+	t.sides(v, p, &f, &g)
 	for i := range out {
 		out[i] = float64(f[i] - g[i])
 	}
 	out[featTempo] = 1
+}
+
+// intWeights returns w as integers, and whether every weight is an integer of at most
+// 2^31 in magnitude. Features are below 2^13 (64 squares, 4 directions, 24 rows), so with
+// such weights every product and partial sum of evaluate is an integer below 2^53: each
+// float operation is exact, and evaluate returns exactly the integer evaluateInt computes.
+func intWeights(w *[numFeatures]float64) (iw [numFeatures]int, ok bool) {
+	for i, x := range w {
+		if x != math.Trunc(x) || math.Abs(x) > 1<<31 {
+			return iw, false
+		}
+		iw[i] = int(x)
+	}
+	return iw, true
+}
+
+// evaluateInt is evaluate with integer weights (see intWeights): the same value, without
+// a chain of dependent float additions.
+func (t *evalTables) evaluateInt(v *Variant, w *[numFeatures]int, p *Position) int {
+	var f, g [numFeatures]int
+	t.sides(v, p, &f, &g)
+	sum := w[featTempo] // the tempo feature is 1
+	for i := range f {
+		sum += w[i] * (f[i] - g[i])
+	}
+	return sum
+}
+
+// sides fills f and g with the features of the side to move and of the other side.
+func (t *evalTables) sides(v *Variant, p *Position, f, g *[numFeatures]int) {
+	us, them := p.Side, p.Side.Other()
+	occ := p.Occupied()
+	empty := v.board &^ occ
+	t.side(v, us, p.Men(us), p.KingsOf(us), occ, empty, f)
+	t.side(v, them, p.Men(them), p.KingsOf(them), occ, empty, g)
 }
 
 // side fills f with the features of c's men and kings (occ the occupied squares, empty
@@ -189,11 +220,9 @@ func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty Bitboard, 
 	f[featMan] = men.Count()
 	f[featKing] = kings.Count()
 	// Σ rows × men on the row, one bit of the row number at a time
-	adv := 0
-	for j, m := range t.advance[c] {
-		adv += (men & m).Count() << j
-	}
-	f[featAdvance] = adv
+	a := &t.advance[c]
+	f[featAdvance] = (men & a[0]).Count() + (men&a[1]).Count()<<1 + (men&a[2]).Count()<<2 +
+		(men&a[3]).Count()<<3 + (men&a[4]).Count()<<4
 	f[featBackRank] = (men & t.back[c]).Count()
 	f[featCentre] = (men & t.centre).Count()
 	f[featMobility] = v.countMenQuiet(c, empty, men)
@@ -217,14 +246,17 @@ func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty Bitboard, 
 	// occupied squares until every man is behind one or the fill stops (men of White move
 	// to lower indices: see countMenQuiet)
 	behind, front := Bitboard(0), occ
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
-	for front != 0 && men&^behind != 0 {
-		if c == White {
-			front = (front<<a | front<<b) & v.board &^ behind
-		} else {
-			front = (front>>a | front>>b) & v.board &^ behind
+	l, r := v.step[upLeft]&63, v.step[upRight]&63
+	if c == White {
+		for front != 0 && men&^behind != 0 {
+			front = (front<<l | front<<r) & v.board &^ behind
+			behind |= front
 		}
-		behind |= front
+	} else {
+		for front != 0 && men&^behind != 0 {
+			front = (front>>l | front>>r) & v.board &^ behind
+			behind |= front
+		}
 	}
 	f[featRunaway] = (men &^ behind).Count()
 }

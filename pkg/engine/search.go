@@ -84,6 +84,8 @@ type Searcher struct {
 	v      *Variant
 	t      *evalTables
 	w      [numFeatures]float64
+	iw     [numFeatures]int // w as integers, when intW (see intWeights)
+	intW   bool
 	tt     []ttEntry
 	ttMask uint64
 
@@ -127,6 +129,7 @@ func NewSearcher(v *Variant, w *Weights, hashMB int) *Searcher {
 	}
 	s := &Searcher{v: v, t: tablesFor(v)}
 	s.w = w.vector(s.t)
+	s.iw, s.intW = intWeights(&s.w)
 	if hashMB < 1 {
 		hashMB = 1
 	}
@@ -155,6 +158,11 @@ func (s *Searcher) Clear() {
 
 // Evaluate returns the static evaluation of p for the side to move, rounded to an integer.
 func (s *Searcher) Evaluate(p *Position) int {
+	const bound = MateScore - 2*MaxPly
+	if s.intW {
+		// the float sum below would be this integer exactly, and round to itself
+		return max(-bound, min(bound, s.t.evaluateInt(s.v, &s.iw, p)))
+	}
 	sum := s.t.evaluate(s.v, &s.w, p)
 	if sum >= 0 {
 		sum += 0.5
@@ -162,7 +170,6 @@ func (s *Searcher) Evaluate(p *Position) int {
 		sum -= 0.5
 	}
 	e := int(sum)
-	const bound = MateScore - 2*MaxPly
 	return max(-bound, min(bound, e))
 }
 
