@@ -33,9 +33,25 @@ type ReaderOptions struct {
 // lines as JSONWriter writes them, otherwise a PDN Reader configured with
 // opt. gzip input is decompressed first.
 func NewGameReader(r io.Reader, opt ReaderOptions) (GameReader, error) {
-	d, err := Decompress(r)
+	br, isJSON, err := openSource(r)
 	if err != nil {
 		return nil, err
+	}
+	if isJSON {
+		return NewJSONReader(br), nil
+	}
+	pr := NewReader(br)
+	pr.Strict = opt.Strict
+	pr.Encoding = opt.Encoding
+	return pr, nil
+}
+
+// openSource undoes gzip compression of r and tells JSON lines from PDN,
+// as NewGameReader does.
+func openSource(r io.Reader) (br *bufio.Reader, isJSON bool, err error) {
+	d, err := Decompress(r)
+	if err != nil {
+		return nil, false, err
 	}
 	br, ok := d.(*bufio.Reader)
 	if !ok {
@@ -45,13 +61,10 @@ func NewGameReader(r io.Reader, opt ReaderOptions) (GameReader, error) {
 	head = bytes.TrimLeft(head, " \t\r\n")
 	for _, key := range []string{`{"tags":`, `{"moves":`, `{"result":`} {
 		if bytes.HasPrefix(head, []byte(key)) {
-			return NewJSONReader(br), nil
+			return br, true, nil
 		}
 	}
-	pr := NewReader(br)
-	pr.Strict = opt.Strict
-	pr.Encoding = opt.Encoding
-	return pr, nil
+	return br, false, nil
 }
 
 // CountingReader counts the bytes read through it, for progress reports.

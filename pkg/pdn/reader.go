@@ -38,6 +38,9 @@ type Reader struct {
 	s      *Scanner
 	peeked bool
 	game   int
+	// endedBy is the kind of token that ended the last game: TokResult or
+	// TokStar (a terminator), TokTagOpen (the next tag section) or TokEOF.
+	endedBy TokenKind
 
 	// state of the game being read
 	g        *Game
@@ -405,6 +408,7 @@ func (r *Reader) Next() (*Game, error) {
 			if inBody || hasPend {
 				r.note(WarnNoTerminatorAtEnd, t.Pos, "")
 			}
+			r.endedBy = TokEOF
 			return finish("*", t.Pos)
 
 		case TokTagOpen:
@@ -415,6 +419,7 @@ func (r *Reader) Next() (*Game, error) {
 					hasPend = false
 				}
 				r.warn(WarnMissingTerminator, t.Pos, "tag section starts before the game ended")
+				r.endedBy = TokTagOpen
 				return finish("*", t.Pos)
 			}
 			start(t.Pos)
@@ -532,6 +537,7 @@ func (r *Reader) Next() (*Game, error) {
 				start(t.Pos)
 				r.warn(WarnEmptyGame, t.Pos, "")
 			}
+			r.endedBy = t.Kind
 			return finish(r.str(t.Text()), t.Pos)
 
 		case TokUnknown:
