@@ -74,9 +74,21 @@
 // the side that moves first (Black in english, White elsewhere).
 //
 // Validate with ValidateOptions.Replay replays every game, in parallel,
-// reporting in input order: one goroutine reads batches of games into
-// arenas that the replaying goroutines give back, so that memory stays
-// flat and reading allocates next to nothing. A man's quiet step, the
+// reporting in input order: games are read in batches into arenas that
+// the replaying goroutines give back, so that memory stays flat and
+// reading allocates next to nothing.
+//
+// With Job.Jobs (or ValidateOptions.Jobs) above 1, one large input is
+// read by several goroutines too (parallel.go, chunk.go): one goroutine
+// decompresses it, decides its encoding once, and cuts it at game
+// boundaries that a cheap pass over the bytes finds (after a terminator
+// at the end of a line, or at a '[' opening a line after movetext); each
+// piece is read by a Reader started at the piece's offset and line, and
+// the games are merged back in input order and renumbered. A piece whose
+// Reader did not end exactly where the next piece starts (the cheap pass
+// guessed wrong) is read again in order, so the games, warnings,
+// positions, numbers and errors are those of a single Reader for every
+// number of goroutines. A man's quiet step, the
 // commonest move, is resolved without generating the other moves. Copy with a ReplayCopy stage rewrites moves
 // (numeric or algebraic squares, short or full captures) and keeps the
 // games that reach a position (PositionFilter). PositionWriter writes one

@@ -23,6 +23,12 @@ type Input struct {
 type Job struct {
 	Inputs []Input
 	Reader ReaderOptions
+	// Jobs is how many goroutines read the inputs. With more than one, a
+	// large PDN input is cut into pieces at game boundaries that are read
+	// in parallel (JSON-lines input is read in one goroutine); the games,
+	// their numbers and errors are the same, in the same order, whatever
+	// Jobs is. Values below 2 read in the caller's goroutine.
+	Jobs int
 	// Progress, if not nil, is called from time to time with the number of
 	// input bytes read so far and the total size of the inputs (0 when
 	// unknown).
@@ -31,6 +37,11 @@ type Job struct {
 	// onReader, if set, is called with each PDN Reader that eachInput
 	// creates, before its first game.
 	onReader func(*Reader)
+	// pieceSize, if set, replaces the constant pieceSize (tests).
+	pieceSize int
+	// naiveCuts makes the finder propose a boundary at every line break
+	// and every '[' that starts a line (tests: nearly all are wrong).
+	naiveCuts bool
 }
 
 func (j *Job) total() int64 {
@@ -44,8 +55,21 @@ func (j *Job) total() int64 {
 // each calls fn for every game of every input, in order. fn gets the game,
 // its input, its index in the input and the error Next returned with it
 // (nil or a *GameError). each stops at the first error fn returns or at a
-// read error.
+// read error. With Jobs above 1 the inputs are read in parallel (see
+// pieces), and fn is still called in order, from the caller's goroutine.
 func (j *Job) each(fn func(in *Input, n int, g *Game, gerr error) error) error {
+	if j.Jobs > 1 {
+		return j.pieces(j.Jobs, false, func(p *piece) error {
+			defer p.release()
+			in := &j.Inputs[p.input]
+			for k, g := range p.games {
+				if err := fn(in, p.first+k, g, p.gerrs[k]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, func(_ int, err error) error { return err })
+	}
 	total := j.total()
 	var before int64
 	for i := range j.Inputs {
@@ -197,12 +221,11 @@ func ErrorKind(err error) string {
 // ValidateOptions configures Validate.
 type ValidateOptions struct {
 	// Jobs is how many goroutines work at once; values below 1 mean 1.
-	// Without Replay, inputs are read in parallel; with Replay, games
-	// are read in order and replayed in parallel.
+	// With more than one, the inputs are read in pieces in parallel (see
+	// Job.Jobs) and, with Replay, the games are replayed in parallel.
 	Jobs int
 	// Problem, if not nil, is called for each problem found, one call at a
-	// time: in input order within each input, and with Replay in input
-	// order overall.
+	// time, in input order.
 	Problem func(Problem)
 	// Replay, if not nil, also replays every game with the rules of its
 	// variant (see Replayer; each goroutine uses a copy of its settings)
@@ -221,6 +244,32 @@ func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
 	}
 	sums := make([]*Summary, len(job.Inputs))
 	errs := make([]error, len(job.Inputs))
+	if opt.Jobs > 1 {
+		// Read in pieces, in parallel, counting in input order.
+		for i := range job.Inputs {
+			sums[i] = newSummary(job.Inputs[i].Name)
+		}
+		var probs []Problem
+		err := job.pieces(opt.Jobs, true, func(p *piece) error {
+			defer p.release()
+			name, sum := job.Inputs[p.input].Name, sums[p.input]
+			for k, g := range p.games {
+				gerr := p.gerrs[k]
+				probs = gameProblems(probs[:0], name, p.first+k, g, gerr, job.Reader.Strict)
+				sum.count(g, probs, gerr != nil)
+				if opt.Problem != nil {
+					for _, p := range probs {
+						opt.Problem(p)
+					}
+				}
+			}
+			return nil
+		}, func(i int, err error) error {
+			errs[i] = err
+			return nil
+		})
+		return sums, errors.Join(append(errs, err)...)
+	}
 	var mu sync.Mutex // serialises Problem calls and progress
 	var done int64
 	total := job.total()
@@ -307,15 +356,18 @@ type gameBatch struct {
 	// arena holds the games read from PDN (nil for JSON input); it goes
 	// back to the pool once the games are replayed.
 	arena *arena
+	// piece holds the games read in parallel (Jobs > 1), released once
+	// they are replayed.
+	piece *piece
 }
 
 // batchSize is the number of games per batch: enough to make the
 // hand-over cheap, few enough to keep memory small.
 const batchSize = 64
 
-// validateReplay reads the inputs in order in one goroutine, replays
-// batches of games in opt.Jobs goroutines, and merges the results in
-// input order.
+// validateReplay reads the inputs in order (in one goroutine, or in
+// pieces with Job.pieces when opt.Jobs > 1), replays batches of games in
+// opt.Jobs goroutines, and merges the results in input order.
 func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 	jobs := max(opt.Jobs, 1)
 	sums := make([]*Summary, len(job.Inputs))
@@ -342,6 +394,20 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 	}
 	go func() {
 		defer close(work)
+		if jobs > 1 {
+			// Read in pieces, in parallel: one batch per piece.
+			seq := 0
+			job.pieces(jobs, true, func(p *piece) error {
+				tokens <- struct{}{}
+				work <- &gameBatch{seq: seq, input: p.input, first: p.first, games: p.games, gerrs: p.gerrs, piece: p}
+				seq++
+				return nil
+			}, func(i int, err error) error {
+				errs[i] = err
+				return nil
+			})
+			return
+		}
 		total := job.total()
 		var before int64
 		seq := 0
@@ -405,6 +471,9 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 					b.sum.count(g, b.probs[start:], b.gerrs[k] != nil || bad)
 				}
 				b.games, b.gerrs = nil, nil
+				if b.piece != nil {
+					b.piece.release()
+				}
 				if b.arena != nil {
 					select {
 					case free <- b.arena:

@@ -1,0 +1,278 @@
+package pdn
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// jobOf returns a job reading the given texts as inputs.
+func jobOf(texts ...[]byte) Job {
+	var j Job
+	for i, t := range texts {
+		t := t
+		j.Inputs = append(j.Inputs, Input{Name: fmt.Sprintf("in%d", i), Size: int64(len(t)),
+			Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(t)), nil }})
+	}
+	return j
+}
+
+// dump reads the job with Job.each and describes everything it hands on:
+// game numbers, games as JSON (with warnings and positions), errors.
+func dump(t testing.TB, j Job) string {
+	t.Helper()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	err := j.each(func(in *Input, n int, g *Game, gerr error) error {
+		fmt.Fprintf(&b, "%s game %d: ", in.Name, n)
+		if gerr != nil {
+			fmt.Fprintf(&b, "error %v; ", gerr)
+		}
+		return enc.Encode(g)
+	})
+	fmt.Fprintf(&b, "end: %v\n", err)
+	return b.String()
+}
+
+// checkParallel checks that reading texts with several goroutines, cut
+// into pieces of the given sizes, gives what one Reader gives.
+func checkParallel(t *testing.T, name string, strict bool, sizes []int, texts ...[]byte) {
+	t.Helper()
+	j := jobOf(texts...)
+	j.Reader.Strict = strict
+	want := dump(t, j)
+	for _, naive := range []bool{false, true} {
+		for _, size := range sizes {
+			for _, jobs := range []int{2, 3} {
+				pj := j
+				pj.Jobs, pj.pieceSize, pj.naiveCuts = jobs, size, naive
+				if got := dump(t, pj); got != want {
+					t.Fatalf("%s: strict %v, naive %v, piece size %d, %d jobs:\n%s", name, strict, naive, size, jobs, firstDiff(got, want))
+				}
+			}
+		}
+	}
+}
+
+// firstDiff shows the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n got %.600s\nwant %.600s", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("got %d lines, want %d", len(g), len(w))
+}
+
+// tricky holds inputs that a cheap look at the text could cut in the
+// wrong place.
+var tricky = []string{
+	"[Event \"a\"]\n1. 11-15 22-18 1-0\n\n[Event \"b\"]\n1. 9-13 0-1\n",
+	"1. 11-15 22-18 1-0\n1. 9-13 24-20 *\n1. 10-14 2-0\n",                                  // no tags
+	"[Event \"a\"]\n1. 11-15 22-18\n[Event \"b\"]\n1. 9-13\n[Event \"c\"]\n1. 10-14 1-0\n", // no terminators
+	"1. 11-15 {a comment\n[Event \"not a tag\"]\n\n1-0\n} 22-18 1-0\n[Event \"b\"]\n1. 9-13 0-1\n",
+	"1. 11-15 22-18 1-0\n{\n[Event \"x\"]\n1-0\n}\n[Event \"b\"]\n1. 9-13 0-1\n",
+	"[Event \"a \\\"quoted\\\" \n1-0\n[x\"]\n1. 11-15 1-0\n[Event \"b\"]\n1. 9-13 0-1\n",
+	"1. 11-15 ; line comment {\n22-18 1-0\n% escape {\n[Event \"b\"]\n1. 9-13 0-1\n",
+	"1. 11-15 22-18 1-0 ; 1-0\n1. 9-13 %x\n1-0\n[Event \"c\"]\n1. 10-14 0-1\n",
+	"1. 11-15 22-18*\n1. 9-13 *\n*\n1-0\n[Event \"d\"]\n",
+	"[Event \"a\"]\n1. 11-15 1-0\n[Event \"bad\" \n1. 32-28 ((((( 1-0\n[Event \"c\"]\n1. 10-14 0-1\n",
+	"1. 11-15 22-18 1-0\r\n[Event \"cr\"]\r1. 9-13\r0-1\r\r[E \"f\"]\r\n1. 1-5 1/2-1/2\n1-1\n1-10 0-0\n",
+	"\xef\xbb\xbf[Event \"bom\"]\n1. 11-15 1-0\n[Event \"b\"]\n1. 9-13 0-1\n",
+	"[Event \"Caf\xe9\"]\n1. 11-15 1-0\n[Event \"\xe9t\xe9\"]\n1. 9-13 0-1\n{\xe9}\n",
+	"1. 11-15 /FEN \"W:W1\"/ 1-0\n1. 9-13 / not a setup\n1-0\n[Event \"x\"]/\n1-0\n",
+	"[Event\n1-0\n\"x\"]\n1. 11-15 1-0\n[\n]\n1. 9-13 0-1\n[Ev{ent \"y\"]\n1-0\n",
+	"1. 11-15 \\r\\n 1-0\n\\n[Event \"lit\"]\n1. 9-13 0-1\n",
+	"1. 11-15 {unterminated\n[Event \"b\"]\n1. 9-13 0-1\n",
+	"[Event \"unterminated\n1. 11-15 1-0\n[Event \"b\"]\n1. 9-13 0-1\n",
+	"1. 11-15 22-18 1-0\n]\n\"stray\"\n[Event \"b\"]\n1. 9-13 0-1\n1. 5-9",
+	"",
+	"\n\n1-0\n\n*\n",
+}
+
+func TestParallelTricky(t *testing.T) {
+	for i, s := range tricky {
+		for _, strict := range []bool{false, true} {
+			checkParallel(t, fmt.Sprintf("tricky[%d]", i), strict, []int{1, 2, 3, 5, 8, 13, 30, 64, 1 << 20}, []byte(s))
+		}
+	}
+	var all []byte
+	for _, s := range tricky {
+		all = append(all, s...)
+	}
+	checkParallel(t, "tricky concatenated", false, []int{1, 7, 40}, all)
+	ins := make([][]byte, len(tricky))
+	for i, s := range tricky {
+		ins[i] = []byte(s)
+	}
+	checkParallel(t, "tricky as several inputs", false, []int{1, 16}, ins...)
+}
+
+// TestParallelEveryCut cuts inputs at every piece size.
+func TestParallelEveryCut(t *testing.T) {
+	for i, s := range tricky[:12] {
+		sizes := make([]int, len(s)+1)
+		for k := range sizes {
+			sizes[k] = k + 1
+		}
+		checkParallel(t, fmt.Sprintf("tricky[%d]", i), false, sizes, []byte(s))
+	}
+}
+
+// TestParallelGzip reads compressed input in pieces.
+func TestParallelGzip(t *testing.T) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	for range 200 {
+		zw.Write([]byte(tricky[0] + tricky[2] + tricky[3]))
+	}
+	zw.Close()
+	checkParallel(t, "gzip", false, []int{100, 1000}, b.Bytes())
+}
+
+// TestParallelCorpus reads the files of the shared corpus in pieces.
+func TestParallelCorpus(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skipf("shared PDN corpus not found at %s: the corpus part of this test is skipped: %v", corpusDir, err)
+	}
+	var files []string
+	filepath.WalkDir(corpusDir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return nil
+	})
+	sizes := []int{1 << 10, 64 << 10}
+	if testing.Short() {
+		sizes = sizes[1:]
+	}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkParallel(t, path, false, sizes, data)
+	}
+}
+
+// failingReader returns its data, then err.
+type failingReader struct {
+	data []byte
+	err  error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, r.err
+	}
+	n := copy(p, r.data[:min(len(r.data), 100)])
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// TestParallelErrors checks inputs that cannot be opened or end with a
+// read error, in the middle of a game or between games.
+func TestParallelErrors(t *testing.T) {
+	text := strings.Repeat(tricky[0]+tricky[3], 30)
+	for _, cut := range []int{0, 50, 1000, len(text) / 2, len(text) - 3, len(text)} {
+		var j Job
+		j.Inputs = []Input{
+			{Name: "ok", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(tricky[1])), nil }},
+			{Name: "broken", Open: func() (io.ReadCloser, error) {
+				return io.NopCloser(&failingReader{data: []byte(text[:cut]), err: errors.New("disk on fire")}), nil
+			}},
+			{Name: "missing", Open: func() (io.ReadCloser, error) { return nil, errors.New("no such file") }},
+			{Name: "ok2", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(tricky[2])), nil }},
+		}
+		want := dump(t, j)
+		if !strings.Contains(want, "disk on fire") {
+			t.Fatalf("cut %d: the read error is not reported:\n%s", cut, want)
+		}
+		for _, size := range []int{1, 64, 1 << 20} {
+			pj := j
+			pj.Jobs, pj.pieceSize = 2, size
+			if got := dump(t, pj); got != want {
+				t.Fatalf("cut %d, piece size %d:\n%s", cut, size, firstDiff(got, want))
+			}
+			// Validate goes on after an input's error and reports every one.
+			ws, werr := Validate(j, ValidateOptions{Jobs: 1})
+			gs, gerr := Validate(j, ValidateOptions{Jobs: 2})
+			if fmt.Sprint(werr) != fmt.Sprint(gerr) || summaries(ws) != summaries(gs) {
+				t.Fatalf("cut %d: Validate: got %v %s, want %v %s", cut, gerr, summaries(gs), werr, summaries(ws))
+			}
+		}
+	}
+}
+
+func summaries(ss []*Summary) string {
+	b, _ := json.Marshal(ss)
+	return string(b)
+}
+
+// TestParallelStop checks that a consumer that stops early leaves no
+// goroutine behind.
+func TestParallelStop(t *testing.T) {
+	text := []byte(strings.Repeat(tricky[0], 5000))
+	before := runtime.NumGoroutine()
+	for _, stopAt := range []int{1, 2, 100, 3000} {
+		j := jobOf(text, text)
+		j.Jobs, j.pieceSize = 3, 512
+		stop := errors.New("enough")
+		n := 0
+		err := j.each(func(*Input, int, *Game, error) error {
+			if n++; n == stopAt {
+				return stop
+			}
+			return nil
+		})
+		if err != stop || n != stopAt {
+			t.Fatalf("stop at %d: got %v after %d games", stopAt, err, n)
+		}
+	}
+	for range 100 {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%d goroutines left running (%d before)", runtime.NumGoroutine(), before)
+}
+
+// TestParallelValidate compares Validate with one and several goroutines,
+// with and without replay, on several inputs at once.
+func TestParallelValidate(t *testing.T) {
+	ins := [][]byte{[]byte(strings.Repeat(tricky[0]+tricky[2], 300))}
+	for _, s := range tricky {
+		ins = append(ins, []byte(s))
+	}
+	for _, strict := range []bool{false, true} {
+		for _, rp := range []*Replayer{nil, {}} {
+			j := jobOf(ins...)
+			j.Reader.Strict = strict
+			run := func(jobs int) string {
+				var b strings.Builder
+				sums, err := Validate(j, ValidateOptions{Jobs: jobs, Replay: rp, Problem: func(p Problem) {
+					fmt.Fprintf(&b, "%+v\n", p)
+				}})
+				fmt.Fprintf(&b, "%s %v\n", summaries(sums), err)
+				return b.String()
+			}
+			want := run(1)
+			for _, jobs := range []int{2, 5} {
+				if got := run(jobs); got != want {
+					t.Fatalf("strict %v, replay %v, %d jobs:\n%s", strict, rp != nil, jobs, firstDiff(got, want))
+				}
+			}
+		}
+	}
+}
