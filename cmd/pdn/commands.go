@@ -39,7 +39,7 @@ func validateCommand() *cli.Command {
 			&cli.StringFlag{Name: "variant", Usage: "variant of games without a GameType tag (default: inferred)"},
 			&cli.BoolFlag{Name: "json", Usage: "JSON lines output"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "all cores",
-				Usage: "goroutines: files read in parallel (--syntax-only) or games replayed in parallel"},
+				Usage: "goroutines: files read in parallel, a large file in pieces, and games replayed in parallel"},
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action:       validateAction,
@@ -264,6 +264,7 @@ func statsCommand() *cli.Command {
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
 			&cli.IntFlag{Name: "top", Value: 10, Usage: "entries in the first-move, player and event lists (0: all)"},
+			jobsFlag(),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
@@ -338,6 +339,7 @@ func splitCommand() *cli.Command {
 			&cli.StringFlag{Name: "by-tag", Usage: "one file per value of this tag: PREFIX<value>.pdn"},
 			&cli.StringFlag{Name: "out", Usage: "file name prefix, may include a directory (required)"},
 			&cli.StringFlag{Name: "to", Value: "pdn", Usage: "pdn or json"},
+			jobsFlag(),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {

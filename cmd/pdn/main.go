@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -48,8 +49,21 @@ func readFlags() []cli.Flag {
 	}
 }
 
+// jobsFlag is -j of the commands that only read in parallel.
+func jobsFlag() cli.Flag {
+	return &cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "all cores",
+		Usage: "goroutines reading the input (a large file is read in pieces in parallel; output is the same for every N)",
+		Action: func(_ *cli.Context, n int) error {
+			if n < 1 {
+				return cliutil.Usagef("--jobs %d: must be at least 1", n)
+			}
+			return nil
+		}}
+}
+
 func outFlags() []cli.Flag {
 	return []cli.Flag{
+		jobsFlag(),
 		&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output format: pdn, json (one game per line), " +
 			"csv or fen (one row per position of each replayed game: game, ply, fen, side, move, result, score; see below)"},
 		&cli.StringFlag{Name: "notation", Usage: "rewrite moves with square numbers or coordinates: numeric or algebraic (replays)"},
@@ -123,7 +137,7 @@ func readJob(c *cli.Context) (pdn.Job, func(), error) {
 	if err != nil {
 		return pdn.Job{}, nil, cliutil.UsageError{Err: err}
 	}
-	job := pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}}
+	job := pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
 	done := func() {}
 	var total int64
 	for _, in := range job.Inputs {
