@@ -238,8 +238,14 @@ func (d *Dataset) AddVector(f []float64, label float64, game int32) {
 	if len(f) != len(d.Names) {
 		panic("tune: AddVector: feature vector of the wrong length")
 	}
-	for _, x := range f {
-		d.X = append(d.X, float32(x))
+	n := len(d.X)
+	if n+len(f) > cap(d.X) {
+		// Double: append's growth of large slices (1.25×) copies X several times over.
+		d.X = append(make([]float32, 0, max(2*cap(d.X), n+len(f), 1024)), d.X...)
+	}
+	d.X = d.X[:n+len(f)]
+	for i, x := range f {
+		d.X[n+i] = float32(x)
 	}
 	d.Y = append(d.Y, float32(label))
 	if game >= int32(d.games) {
