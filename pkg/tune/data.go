@@ -193,6 +193,8 @@ type Dataset struct {
 
 	games   int
 	dedupe  pdn.Deduper
+	rp      pdn.Replayer
+	slow    bool // replay every game with Game.PlayText (tests compare both ways)
 	buf     []float64
 	csvGame map[string]int32
 	csvSeen map[uint64]bool
@@ -301,20 +303,20 @@ func (d *Dataset) bad(err error) {
 
 // addGame replays one PDN game; it returns an error only for a variant mismatch.
 func (d *Dataset) addGame(g *pdn.Game, name string, f *Filter) error {
-	where := fmt.Sprintf("%s: game %d", name, d.Stats.Read)
+	where := func() string { return name + ": game " + strconv.Itoa(d.Stats.Read) }
 	gt := strings.TrimSpace(g.Get("GameType"))
 	switch {
 	case d.Variant == nil && gt == "":
-		return fmt.Errorf("tune: %s: no GameType tag; give the variant", where)
+		return fmt.Errorf("tune: %s: no GameType tag; give the variant", where())
 	case d.Variant == nil:
 		v, err := engine.Lookup(gt)
 		if err != nil {
-			return fmt.Errorf("tune: %s: %w", where, err)
+			return fmt.Errorf("tune: %s: %w", where(), err)
 		}
 		d.setVariant(v)
 	case gt != "":
 		if v, err := engine.Lookup(gt); err != nil || v != d.Variant {
-			return fmt.Errorf("tune: %s: GameType %q is not %s", where, gt, d.Variant.Name)
+			return fmt.Errorf("tune: %s: GameType %q is not %s", where(), gt, d.Variant.Name)
 		}
 	}
 	v := d.Variant
@@ -330,12 +332,50 @@ func (d *Dataset) addGame(g *pdn.Game, name string, f *Filter) error {
 		d.Stats.Duplicates++
 		return nil
 	}
+	// The Replayer resolves moves from their parsed squares (engine.Variant.QuietMove for
+	// most), as Game.PlayText would from their text, with frisian's king-move limit too.
+	// A game it does not replay completely with v is replayed again move by move with
+	// Game.PlayText, for the error that names the move.
+	d.rp.Default, d.rp.NoVariations = v, true
+	var res *pdn.Replayed
+	var err error
+	if !d.slow {
+		res, err = d.rp.Replay(g)
+	}
+	if d.slow || err != nil || !res.Complete || res.Variant != v {
+		d.addGameText(g, where(), f, v, first)
+		return nil
+	}
+	id := int32(d.games)
+	kept := 0
+	for ply := 0; ply <= len(res.Plies); ply++ {
+		if ply < f.SkipPlies {
+			d.Stats.Opening++
+			continue
+		}
+		p := &res.Final
+		if ply < len(res.Plies) {
+			p = &res.Plies[ply].Before
+		}
+		if d.addPosition(f, v, p, first, id) {
+			kept++
+		}
+	}
+	if kept > 0 {
+		d.Stats.Games++
+	}
+	return nil
+}
+
+// addGameText replays g (of variant v, first the first mover's score) with Game.PlayText
+// and adds its positions; a move that does not play makes the game bad.
+func (d *Dataset) addGameText(g *pdn.Game, where string, f *Filter, v *engine.Variant, first float64) {
 	start := v.Start()
 	if fen := strings.TrimSpace(g.Get("FEN")); fen != "" {
 		p, err := v.ParseFEN(fen)
 		if err != nil {
 			d.bad(fmt.Errorf("%s: %w", where, err))
-			return nil
+			return
 		}
 		start = p
 	}
@@ -346,7 +386,7 @@ func (d *Dataset) addGame(g *pdn.Game, name string, f *Filter) error {
 		}
 		if _, err := game.PlayText(m.Text); err != nil {
 			d.bad(fmt.Errorf("%s: move %q: %w", where, m.Text, err))
-			return nil
+			return
 		}
 	}
 	id := int32(d.games)
@@ -356,21 +396,28 @@ func (d *Dataset) addGame(g *pdn.Game, name string, f *Filter) error {
 			d.Stats.Opening++
 			continue
 		}
-		q, flip, ok := f.keep(v, &p, &d.Stats)
-		if !ok {
-			continue
+		if d.addPosition(f, v, &p, first, id) {
+			kept++
 		}
-		y := label(v, &p, first)
-		if flip {
-			y = 1 - y
-		}
-		d.Add(&q, y, id)
-		kept++
 	}
 	if kept > 0 {
 		d.Stats.Games++
 	}
-	return nil
+}
+
+// addPosition adds p, of game id, if f keeps it, labelled from first, the first mover's
+// score.
+func (d *Dataset) addPosition(f *Filter, v *engine.Variant, p *engine.Position, first float64, id int32) bool {
+	q, flip, ok := f.keep(v, p, &d.Stats)
+	if !ok {
+		return false
+	}
+	y := label(v, p, first)
+	if flip {
+		y = 1 - y
+	}
+	d.Add(&q, y, id)
+	return true
 }
 
 // CSVColumns are the columns ReadCSV needs, by header name; others (side, move, ...) are

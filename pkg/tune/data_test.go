@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,6 +144,57 @@ func TestReadPDNResolve(t *testing.T) {
 		}
 		if d.Y[i] != want {
 			t.Errorf("row %d: label %g, want %g (side to move %v)", i, d.Y[i], want, leaf.Side)
+		}
+	}
+}
+
+// TestReadPDNSameAsPlayText compares ReadPDN with a replay of every move by Game.PlayText
+// (Dataset.slow) on games with an illegal move, a FEN start, a frisian king's fourth move,
+// a capture written with its full path, no result, and a duplicate.
+func TestReadPDNSameAsPlayText(t *testing.T) {
+	english := shortGame +
+		"\n[Result \"0-1\"]\n\n1. 9-14 24-19 2. 11-15 27-24 3. 8-11 22-18 4. 15x22 25x18x9 5. 5x14 *\n" +
+		"\n[Result \"1-0\"]\n\n1. 9-14 24-19 2. 11-16 19-10 *\n" + // 19-10 is not a move
+		"\n[Result \"1/2-1/2\"]\n[FEN \"W:W18,K27,31:B9,14,K2\"]\n\n1. 18x9 2-6 2. 27-23 6-10 *\n" +
+		"\n[FEN \"W:W18,K27,31:B9,14,K2\"]\n\n1. 18x9 2-6 *\n" + // no result
+		"\n[Result \"1-0\"]\n[FEN \"B:W18:B1\"]\n\n1. 1-40 *\n" + // not a square
+		shortGame
+	frisian := `[GameType "40"]
+[Result "0-1"]
+[FEN "W:W46,K22:B5"]
+
+1. 22-17 5-10 2. 17-22 10-15 3. 22-17 15-20 4. 46-41 20-25 *
+
+[GameType "40"]
+[Result "1-0"]
+[FEN "W:W46,K22:B5"]
+
+1. 22-17 5-10 2. 17-22 10-15 3. 22-17 15-20 4. 17-22 20-25 *
+`
+	filters := []Filter{{}, {SkipPlies: 3}, {Quiet: QuietStrict}, {Quiet: QuietResolve}, {Quiet: QuietNone, KeepDuplicates: true}}
+	for _, input := range []struct {
+		v    string
+		text string
+	}{{"english", english}, {"frisian", frisian}} {
+		for _, f := range filters {
+			var got [2]*Dataset
+			for i := range got {
+				got[i] = NewDataset(engine.MustLookup(input.v))
+				got[i].slow = i == 1
+				if err := got[i].ReadPDN(strings.NewReader(input.text), "games.pdn", f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fast, slow := got[0], got[1]
+			t.Logf("%s, filter %+v: %d rows, stats %+v", input.v, f, fast.Len(), fast.Stats)
+			if !slices.Equal(fast.X, slow.X) || !slices.Equal(fast.Y, slow.Y) || !slices.Equal(fast.Game, slow.Game) ||
+				fast.Stats != slow.Stats || fast.Games() != slow.Games() {
+				t.Errorf("%s, filter %+v: ReadPDN differs from a PlayText replay:\nstats %+v\nwant  %+v\nlabels %v, want %v\ngames %v, want %v",
+					input.v, f, fast.Stats, slow.Stats, fast.Y, slow.Y, fast.Game, slow.Game)
+			}
+			if fast.Stats.Bad == 0 || !strings.Contains(fast.Stats.FirstError, "games.pdn: game ") || fast.Len() == 0 {
+				t.Errorf("%s, filter %+v: stats %+v, want bad games (first error naming file and game) and positions", input.v, f, fast.Stats)
+			}
 		}
 	}
 }
