@@ -2,9 +2,7 @@ package book
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"runtime"
 	"strings"
 	"sync"
@@ -216,56 +214,21 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 	return b, st, nil
 }
 
-// eachGame calls fn for every game of job in order, reporting progress.
+// eachGame calls fn for every game of job in order (pdn.Job.Each, which also reports
+// progress), with where naming the game, and stops when ctx is done. Errors of fn and of
+// ctx come back as they are; reading errors are prefixed "book: ".
 func eachGame(ctx context.Context, job pdn.Job, fn func(where string, g *pdn.Game, gerr error) error) error {
-	var total, before int64
-	for _, in := range job.Inputs {
-		total += in.Size
-	}
-	for _, in := range job.Inputs {
-		n, err := eachInput(ctx, job, in, before, total, fn)
-		before += n
-		if err != nil {
-			return err
+	var fnErr error
+	err := job.Each(func(in *pdn.Input, n int, g *pdn.Game, gerr error) error {
+		if fnErr = ctx.Err(); fnErr == nil {
+			fnErr = fn(fmt.Sprintf("%s: game %d", in.Name, n), g, gerr)
 		}
+		return fnErr
+	})
+	if err != nil && err != fnErr {
+		return fmt.Errorf("book: %w", err)
 	}
-	return nil
-}
-
-func eachInput(ctx context.Context, job pdn.Job, in pdn.Input, before, total int64, fn func(string, *pdn.Game, error) error) (int64, error) {
-	rc, err := in.Open()
-	if err != nil {
-		return 0, fmt.Errorf("book: %w", err)
-	}
-	defer rc.Close()
-	cr := &pdn.CountingReader{R: rc}
-	gr, err := pdn.NewGameReader(cr, job.Reader)
-	if err != nil {
-		return cr.N, fmt.Errorf("book: %s: %w", in.Name, err)
-	}
-	for n := 1; ; n++ {
-		if err := ctx.Err(); err != nil {
-			return cr.N, err
-		}
-		g, err := gr.Next()
-		if err == io.EOF {
-			break
-		}
-		var ge *pdn.GameError
-		if err != nil && !errors.As(err, &ge) {
-			return cr.N, fmt.Errorf("book: %s: %w", in.Name, err)
-		}
-		if err := fn(fmt.Sprintf("%s: game %d", in.Name, n), g, err); err != nil {
-			return cr.N, err
-		}
-		if job.Progress != nil && n%64 == 0 {
-			job.Progress(before+cr.N, total)
-		}
-	}
-	if job.Progress != nil {
-		job.Progress(before+cr.N, total)
-	}
-	return cr.N, nil
+	return err
 }
 
 // replay replays the first maxPly moves of one game for b's variant.

@@ -52,12 +52,13 @@ func (j *Job) total() int64 {
 	return t
 }
 
-// each calls fn for every game of every input, in order. fn gets the game,
-// its input, its index in the input and the error Next returned with it
-// (nil or a *GameError). each stops at the first error fn returns or at a
-// read error. With Jobs above 1 the inputs are read in parallel (see
-// pieces), and fn is still called in order, from the caller's goroutine.
-func (j *Job) each(fn func(in *Input, n int, g *Game, gerr error) error) error {
+// Each calls fn for every game of every input, in order. fn gets the game,
+// its input, its number in the input (from 1) and the error Next returned
+// with it (nil or a *GameError). Each stops at the first error fn returns
+// or at a read error. With Jobs above 1 the inputs are read in parallel
+// (see pieces), and fn is still called in order, from the caller's
+// goroutine.
+func (j *Job) Each(fn func(in *Input, n int, g *Game, gerr error) error) error {
 	if j.Jobs > 1 {
 		return j.pieces(j.Jobs, false, func(p *piece) error {
 			defer p.release()

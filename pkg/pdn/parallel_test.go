@@ -32,7 +32,7 @@ func dump(t testing.TB, j Job) string {
 	t.Helper()
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
-	err := j.each(func(in *Input, n int, g *Game, gerr error) error {
+	err := j.Each(func(in *Input, n int, g *Game, gerr error) error {
 		fmt.Fprintf(&b, "%s game %d: ", in.Name, n)
 		if gerr != nil {
 			fmt.Fprintf(&b, "error %v; ", gerr)
@@ -229,7 +229,7 @@ func TestParallelStop(t *testing.T) {
 		j.Jobs, j.pieceSize = 3, 512
 		stop := errors.New("enough")
 		n := 0
-		err := j.each(func(*Input, int, *Game, error) error {
+		err := j.Each(func(*Input, int, *Game, error) error {
 			if n++; n == stopAt {
 				return stop
 			}

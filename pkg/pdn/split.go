@@ -118,7 +118,7 @@ func Split(job Job, opt SplitOptions) (res SplitResult, err error) {
 		files[name] = f
 		return f, nil
 	}
-	err = job.each(func(in *Input, n int, g *Game, gerr error) error {
+	err = job.Each(func(in *Input, n int, g *Game, gerr error) error {
 		var name string
 		if opt.Every > 0 {
 			name = fmt.Sprintf("%s%04d%s", opt.Prefix, res.Games/opt.Every+1, ext)

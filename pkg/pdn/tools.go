@@ -196,7 +196,7 @@ type CopyResult struct {
 // transform. It does not flush dst.
 func Copy(job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
 	var res CopyResult
-	err := job.each(func(in *Input, n int, g *Game, gerr error) error {
+	err := job.Each(func(in *Input, n int, g *Game, gerr error) error {
 		res.Read++
 		if gerr != nil {
 			res.Errors++
@@ -389,7 +389,7 @@ func counts(m map[string]int, top int) []Count {
 // CollectStats reads the job's games into a Stats.
 func CollectStats(job Job) (*Stats, error) {
 	s := NewStats()
-	err := job.each(func(_ *Input, _ int, g *Game, gerr error) error {
+	err := job.Each(func(_ *Input, _ int, g *Game, gerr error) error {
 		s.Add(g, gerr)
 		return nil
 	})
