@@ -105,6 +105,9 @@ func NewVariant(r Rules) (*Variant, error) {
 	if r.Rows < 1 || 2*r.Rows >= r.Height {
 		return nil, fmt.Errorf("engine: %s: %d rows of men do not fit a board of height %d", r.Name, r.Rows, r.Height)
 	}
+	if len(r.Draw.Endgames) > maxEndgames {
+		return nil, fmt.Errorf("engine: %s: %d special endings; at most %d", r.Name, len(r.Draw.Endgames), maxEndgames)
+	}
 	v := &Variant{Rules: r, perRow: c, squares: c * r.Height}
 	diag, diag1 := uint(c+g), uint(c+g+1)
 	v.step = [8]uint{diag1, diag, diag, diag1, 1, uint(block), uint(block), 1}

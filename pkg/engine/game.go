@@ -35,27 +35,14 @@ type Game struct {
 	positions []Position // positions[i] is the position before moves[i]; the last is current
 	moves     []Move
 	seen      map[uint64]int
-	noCapture int // plies since the last capture
-	kingMoves int // consecutive plies by kings without capture
-	endgames  []endgameCount
-	run       KingRun // the king-move limit's state (Rules.KingMoveLimit)
-}
-
-type endgameCount struct {
-	active bool // the condition holds in the current position
-	strong Color
-	count  int
+	draw      drawState // the move counters, special endings and king-move limit
 }
 
 // NewGame starts a game of v from start (v.Start() for the initial position). The start
 // position counts as the first occurrence for repetitions.
 func NewGame(v *Variant, start Position) *Game {
-	g := &Game{v: v, positions: []Position{start}, seen: map[uint64]int{start.Hash: 1}}
-	g.endgames = make([]endgameCount, len(v.Draw.Endgames))
-	for i, rule := range v.Draw.Endgames {
-		g.endgames[i].active, g.endgames[i].strong = rule.Holds(&start)
-	}
-	return g
+	return &Game{v: v, positions: []Position{start}, seen: map[uint64]int{start.Hash: 1},
+		draw: newDrawState(v, &start)}
 }
 
 // Variant returns the game's variant.
@@ -80,7 +67,7 @@ func (g *Game) Ply() int { return len(g.moves) }
 // Legal returns the legal moves of the current position, under the king-move limit too.
 func (g *Game) Legal() []Move {
 	p := g.Position()
-	return g.v.restrict(g.v.Generate(nil, &p), g.run, &p)
+	return g.v.restrict(g.v.Generate(nil, &p), g.draw.run, &p)
 }
 
 // Play plays m, which must be legal in the current position, and updates the draw state.
@@ -89,7 +76,7 @@ func (g *Game) Play(m Move) error {
 	if !slices.Contains(g.v.Generate(nil, &p), m) {
 		return &MoveError{Text: g.v.formatRaw(m), Err: ErrIllegalMove}
 	}
-	if err := g.v.CheckKingRun(g.run, &p, m); err != nil {
+	if err := g.v.CheckKingRun(g.draw.run, &p, m); err != nil {
 		return err
 	}
 	g.play(p, m)
@@ -101,7 +88,7 @@ func (g *Game) PlayText(text string) (Move, error) {
 	p := g.Position()
 	m, err := g.v.ParseMove(&p, text)
 	if err == nil {
-		err = g.v.CheckKingRun(g.run, &p, m)
+		err = g.v.CheckKingRun(g.draw.run, &p, m)
 	}
 	if err != nil {
 		return Move{}, err
@@ -112,30 +99,7 @@ func (g *Game) PlayText(text string) (Move, error) {
 
 func (g *Game) play(p Position, m Move) {
 	next := p.Play(m)
-	if g.v.KingMoveLimit > 0 {
-		g.run = g.run.Next(&p, m)
-	}
-	if m.IsCapture() {
-		g.noCapture, g.kingMoves = 0, 0
-	} else {
-		g.noCapture++
-		if p.Kings.Has(m.From) {
-			g.kingMoves++
-		} else {
-			g.kingMoves = 0
-		}
-	}
-	for i, rule := range g.v.Draw.Endgames {
-		e := &g.endgames[i]
-		if e.active && (!rule.StrongSideOnly || p.Side == e.strong) {
-			e.count++
-		}
-		holds, strong := rule.Holds(&next)
-		if !holds || !e.active {
-			e.count = 0
-		}
-		e.active, e.strong = holds, strong
-	}
+	g.draw.next(g.v, &p, m, &next)
 	g.moves = append(g.moves, m)
 	g.positions = append(g.positions, next)
 	g.seen[next.Hash]++
@@ -153,14 +117,14 @@ func (g *Game) Outcome() Outcome {
 	if d.Repetition > 0 && g.seen[p.Hash] >= d.Repetition {
 		return draw("repetition")
 	}
-	if d.NoCapturePlies > 0 && g.noCapture >= d.NoCapturePlies {
+	if d.NoCapturePlies > 0 && g.draw.noCapture >= d.NoCapturePlies {
 		return draw(fmt.Sprintf("no-capture-%d", d.NoCapturePlies))
 	}
-	if d.KingMovePlies > 0 && g.kingMoves >= d.KingMovePlies {
+	if d.KingMovePlies > 0 && g.draw.kingMoves >= d.KingMovePlies {
 		return draw(fmt.Sprintf("king-moves-%d", d.KingMovePlies))
 	}
 	for i, rule := range d.Endgames {
-		if e := g.endgames[i]; e.active && e.count >= rule.Limit {
+		if e := g.draw.eg[i]; e.active && e.count >= rule.Limit {
 			return draw(rule.Reason)
 		}
 	}
@@ -175,4 +139,78 @@ func (v *Variant) formatRaw(m Move) string {
 		sep = capture
 	}
 	return v.SquareName(v.sq[m.From]) + sep + v.SquareName(v.sq[m.To])
+}
+
+// drawState is the state of the variant's counted draw rules and of its king-move limit
+// after some moves: Game keeps one, and the search one per ply of its path.
+type drawState struct {
+	noCapture, kingMoves int
+	eg                   [maxEndgames]egState
+	run                  KingRun // the king-move limit, which is a rule of play, not a draw
+}
+
+// maxEndgames is the number of special endings a variant may have (NewVariant checks it).
+const maxEndgames = 4
+
+// newDrawState returns the draw state of a game that starts from start.
+func newDrawState(v *Variant, start *Position) drawState {
+	var d drawState
+	for i, rule := range v.Draw.Endgames {
+		d.eg[i].active, d.eg[i].strong = rule.Holds(start)
+	}
+	return d
+}
+
+// egState counts one special ending: whether its condition holds, for which side, and
+// the moves counted while it held.
+type egState struct {
+	active bool
+	strong Color
+	count  int
+}
+
+// next turns d, the draw state of p, into that of c, where m leads from p. It works in
+// place: the search keeps one state per ply.
+func (d *drawState) next(v *Variant, p *Position, m Move, c *Position) {
+	if v.KingMoveLimit > 0 {
+		d.run = d.run.Next(p, m)
+	}
+	if m.IsCapture() {
+		d.noCapture, d.kingMoves = 0, 0
+	} else {
+		d.noCapture++
+		if p.Kings.Has(m.From) {
+			d.kingMoves++
+		} else {
+			d.kingMoves = 0
+		}
+	}
+	for i, rule := range v.Draw.Endgames {
+		e := &d.eg[i]
+		if e.active && (!rule.StrongSideOnly || p.Side == e.strong) {
+			e.count++
+		}
+		holds, strong := rule.Holds(c)
+		if !holds || !e.active {
+			e.count = 0
+		}
+		e.active, e.strong = holds, strong
+	}
+}
+
+// drawn reports whether a counted draw rule holds (repetitions are checked apart).
+func (d *drawState) drawn(v *Variant) bool {
+	r := &v.Draw
+	if r.NoCapturePlies > 0 && d.noCapture >= r.NoCapturePlies {
+		return true
+	}
+	if r.KingMovePlies > 0 && d.kingMoves >= r.KingMovePlies {
+		return true
+	}
+	for i, rule := range r.Endgames {
+		if d.eg[i].active && d.eg[i].count >= rule.Limit {
+			return true
+		}
+	}
+	return false
 }

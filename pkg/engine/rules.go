@@ -113,7 +113,7 @@ type DrawRules struct {
 	// KingMovePlies draws after this many consecutive plies made by kings without a capture
 	// (international: 50, that is 25 moves each).
 	KingMovePlies int
-	// Endgames are the special endings.
+	// Endgames are the special endings (at most four).
 	Endgames []EndgameRule
 }
 

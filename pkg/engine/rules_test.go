@@ -498,3 +498,19 @@ func TestEndgameConditions(t *testing.T) {
 		}
 	}
 }
+
+// TestTooManyEndgames: a game and the search count at most four special endings, so
+// NewVariant refuses a fifth rather than let one be ignored.
+func TestTooManyEndgames(t *testing.T) {
+	r := engine.MustLookup("international").Rules
+	r.Name = "five-endings"
+	rule := r.Draw.Endgames[0]
+	r.Draw.Endgames = []engine.EndgameRule{rule, rule, rule, rule}
+	if _, err := engine.NewVariant(r); err != nil {
+		t.Fatalf("four endings: %v", err)
+	}
+	r.Draw.Endgames = append(r.Draw.Endgames, rule)
+	if _, err := engine.NewVariant(r); err == nil || !strings.Contains(err.Error(), "5 special endings") {
+		t.Errorf("five endings: err = %v, want one naming the 5 special endings", err)
+	}
+}

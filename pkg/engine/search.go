@@ -173,85 +173,16 @@ func (s *Searcher) Evaluate(p *Position) int {
 	return max(-bound, min(bound, e))
 }
 
-// drawState is the state of the variant's counted draw rules along the search path.
-type drawState struct {
-	noCapture, kingMoves int
-	eg                   [4]egState
-	run                  KingRun // the king-move limit, which is a rule of play, not a draw
-}
-
-type egState struct {
-	active bool
-	strong Color
-	count  int
-}
-
-// next turns d, the draw state of p, into that of c, where m leads from p (as Game.play
-// counts). It works in place: the search keeps one state per ply.
-func (d *drawState) next(v *Variant, p *Position, m Move, c *Position) {
-	if v.KingMoveLimit > 0 {
-		d.run = d.run.Next(p, m)
-	}
-	if m.IsCapture() {
-		d.noCapture, d.kingMoves = 0, 0
-	} else {
-		d.noCapture++
-		if p.Kings.Has(m.From) {
-			d.kingMoves++
-		} else {
-			d.kingMoves = 0
-		}
-	}
-	for i, rule := range v.Draw.Endgames {
-		if i >= len(d.eg) {
-			break
-		}
-		e := &d.eg[i]
-		if e.active && (!rule.StrongSideOnly || p.Side == e.strong) {
-			e.count++
-		}
-		holds, strong := rule.Holds(c)
-		if !holds || !e.active {
-			e.count = 0
-		}
-		e.active, e.strong = holds, strong
-	}
-}
-
-// drawn reports whether a counted draw rule holds (repetitions are checked apart).
-func (d *drawState) drawn(v *Variant) bool {
-	r := &v.Draw
-	if r.NoCapturePlies > 0 && d.noCapture >= r.NoCapturePlies {
-		return true
-	}
-	if r.KingMovePlies > 0 && d.kingMoves >= r.KingMovePlies {
-		return true
-	}
-	for i, rule := range r.Endgames {
-		if i < len(d.eg) && d.eg[i].active && d.eg[i].count >= rule.Limit {
-			return true
-		}
-	}
-	return false
-}
-
 // irreversible reports whether m (played in p) can never be undone: a capture or a man move.
 func irreversible(p *Position, m Move) bool {
 	return m.IsCapture() || !p.Kings.Has(m.From)
 }
 
-// rootState replays g to find the draw state and the repetition history of its position.
+// rootState returns g's draw state and sets the repetition history of its position.
 func (s *Searcher) rootState(g *Game) drawState {
 	positions, moves := g.Positions(), g.Moves()
-	var d drawState
-	for i, rule := range s.v.Draw.Endgames {
-		if i < len(d.eg) {
-			d.eg[i].active, d.eg[i].strong = rule.Holds(&positions[0])
-		}
-	}
 	from := 0
 	for i, m := range moves {
-		d.next(s.v, &positions[i], m, &positions[i+1])
 		if irreversible(&positions[i], m) {
 			from = i + 1
 		}
@@ -260,7 +191,7 @@ func (s *Searcher) rootState(g *Game) drawState {
 	for _, p := range positions[from:] {
 		s.hist = append(s.hist, p.Hash)
 	}
-	return d
+	return g.draw
 }
 
 // Search searches the current position of g within lim and returns the best move found. A
