@@ -191,13 +191,14 @@ type Dataset struct {
 	// Stats counts what was kept and dropped.
 	Stats LoadStats
 
-	games   int
-	dedupe  pdn.Deduper
-	rp      pdn.Replayer
-	slow    bool // replay every game with Game.PlayText (tests compare both ways)
-	buf     []float64
-	csvGame map[string]int32
-	csvSeen map[uint64]bool
+	games     int
+	dedupe    pdn.Deduper
+	rp        pdn.Replayer
+	slow      bool              // replay every game with Game.PlayText (tests compare both ways)
+	positions []engine.Position // one replayed game's positions (a reused buffer)
+	buf       []float64
+	csvGame   map[string]int32
+	csvSeen   map[uint64]bool
 }
 
 // NewDataset returns an empty data set for v. A nil v is taken from the first PDN game's
@@ -346,24 +347,12 @@ func (d *Dataset) addGame(g *pdn.Game, name string, f *Filter) error {
 		d.addGameText(g, where(), f, v, first)
 		return nil
 	}
-	id := int32(d.games)
-	kept := 0
-	for ply := 0; ply <= len(res.Plies); ply++ {
-		if ply < f.SkipPlies {
-			d.Stats.Opening++
-			continue
-		}
-		p := &res.Final
-		if ply < len(res.Plies) {
-			p = &res.Plies[ply].Before
-		}
-		if d.addPosition(f, v, p, first, id) {
-			kept++
-		}
+	d.positions = d.positions[:0]
+	for i := range res.Plies {
+		d.positions = append(d.positions, res.Plies[i].Before)
 	}
-	if kept > 0 {
-		d.Stats.Games++
-	}
+	d.positions = append(d.positions, res.Final)
+	d.addPositions(f, v, d.positions, first)
 	return nil
 }
 
@@ -389,14 +378,20 @@ func (d *Dataset) addGameText(g *pdn.Game, where string, f *Filter, v *engine.Va
 			return
 		}
 	}
+	d.addPositions(f, v, game.Positions(), first)
+}
+
+// addPositions adds the positions of one game, ps[i] the position after i plies, that f
+// keeps, labelled by the result first (the first mover's score).
+func (d *Dataset) addPositions(f *Filter, v *engine.Variant, ps []engine.Position, first float64) {
 	id := int32(d.games)
 	kept := 0
-	for ply, p := range game.Positions() {
+	for ply := range ps {
 		if ply < f.SkipPlies {
 			d.Stats.Opening++
 			continue
 		}
-		if d.addPosition(f, v, &p, first, id) {
+		if d.addPosition(f, v, &ps[ply], first, id) {
 			kept++
 		}
 	}
