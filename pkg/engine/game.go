@@ -99,7 +99,7 @@ func (g *Game) PlayText(text string) (Move, error) {
 
 func (g *Game) play(p Position, m Move) {
 	next := p.Play(m)
-	g.draw.next(g.v, &p, m, &next)
+	advanceDraw(&g.draw, g.v, &p, m, &next)
 	g.moves = append(g.moves, m)
 	g.positions = append(g.positions, next)
 	g.seen[next.Hash]++
@@ -155,8 +155,11 @@ const maxEndgames = 4
 // newDrawState returns the draw state of a game that starts from start.
 func newDrawState(v *Variant, start *Position) drawState {
 	var d drawState
-	for i, rule := range v.Draw.Endgames {
-		d.eg[i].active, d.eg[i].strong = rule.Holds(start)
+	if len(v.Draw.Endgames) > 0 {
+		m := start.Material()
+		for i, rule := range v.Draw.Endgames {
+			d.eg[i].active, d.eg[i].strong = rule.Holds(m)
+		}
 	}
 	return d
 }
@@ -169,28 +172,41 @@ type egState struct {
 	count  int
 }
 
-// next turns d, the draw state of p, into that of c, where m leads from p. It works in
-// place: the search keeps one state per ply.
-func (d *drawState) next(v *Variant, p *Position, m Move, c *Position) {
-	if v.KingMoveLimit > 0 {
-		d.run = d.run.Next(p, m)
+// advanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
+// in place: the search keeps one state per ply.
+func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
+	d.step(&v.Rules, p.Side, m.From, m.To, p.Kings.Has(m.From), m.IsCapture())
+	if len(v.Draw.Endgames) > 0 {
+		d.endings(&v.Rules, p.Side, c.Material())
 	}
-	if m.IsCapture() {
+}
+
+// step advances the move counters and the king run over a move of side us from from to
+// to, by a king or not, capturing or not.
+func (d *drawState) step(r *Rules, us Color, from, to Index, king, capture bool) {
+	if r.KingMoveLimit > 0 {
+		d.run = d.run.next(us, from, to, king, capture)
+	}
+	if capture {
 		d.noCapture, d.kingMoves = 0, 0
 	} else {
 		d.noCapture++
-		if p.Kings.Has(m.From) {
+		if king {
 			d.kingMoves++
 		} else {
 			d.kingMoves = 0
 		}
 	}
-	for i, rule := range v.Draw.Endgames {
+}
+
+// endings advances the special endings over a move of side us that leaves material m.
+func (d *drawState) endings(r *Rules, us Color, m Material) {
+	for i, rule := range r.Draw.Endgames {
 		e := &d.eg[i]
-		if e.active && (!rule.StrongSideOnly || p.Side == e.strong) {
+		if e.active && (!rule.StrongSideOnly || us == e.strong) {
 			e.count++
 		}
-		holds, strong := rule.Holds(c)
+		holds, strong := rule.Holds(m)
 		if !holds || !e.active {
 			e.count = 0
 		}

@@ -13,18 +13,23 @@ type KingRun struct {
 
 // Next returns the state after m is played in p.
 func (r KingRun) Next(p *Position, m Move) KingRun {
-	us := p.Side
+	return r.next(p.Side, m.From, m.To, p.Kings.Has(m.From), m.IsCapture())
+}
+
+// next is Next for a move of side us from from to to, by a king or not, capturing or not
+// (the facts Next reads from the position, apart from the board's representation).
+func (r KingRun) next(us Color, from, to Index, king, capture bool) KingRun {
 	switch {
-	case m.IsCapture() || !p.Kings.Has(m.From):
+	case capture || !king:
 		r.n[us] = 0 // a capture, even by the same king, or a man's move frees the king
-	case r.n[us] > 0 && r.at[us] == m.From:
+	case r.n[us] > 0 && r.at[us] == from:
 		if r.n[us] < 255 {
 			r.n[us]++
 		}
 	default:
 		r.n[us] = 1
 	}
-	r.at[us] = m.To
+	r.at[us] = to
 	return r
 }
 

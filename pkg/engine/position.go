@@ -68,6 +68,16 @@ func (p *Position) ComputeHash() uint64 {
 // Occupied returns every occupied square.
 func (p *Position) Occupied() Bitboard { return p.Pieces[White] | p.Pieces[Black] }
 
+// Material counts each side's men and kings.
+func (p *Position) Material() Material {
+	var m Material
+	for c := White; c <= Black; c++ {
+		m.Men[c] = p.Men(c).Count()
+		m.Kings[c] = p.KingsOf(c).Count()
+	}
+	return m
+}
+
 // Men returns c's men.
 func (p *Position) Men(c Color) Bitboard { return p.Pieces[c] &^ p.Kings }
 

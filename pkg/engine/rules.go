@@ -94,13 +94,23 @@ func MostPieces(s CaptureSummary) uint64 { return uint64(s.Pieces) }
 type EndgameRule struct {
 	// Reason names the draw, for instance "16-move-ending".
 	Reason string
-	// Holds reports whether the condition holds in p and which side is the stronger one.
-	Holds func(p *Position) (holds bool, strong Color)
+	// Holds reports whether the condition holds for a position with material m and which
+	// side is the stronger one. Every special ending of the variants here is a matter of
+	// material, which keeps the rule independent of the board's representation.
+	Holds func(m Material) (holds bool, strong Color)
 	// Limit is the number of counted moves after which the game is drawn.
 	Limit int
 	// StrongSideOnly counts only the stronger side's moves; otherwise every ply counts as one.
 	StrongSideOnly bool
 }
+
+// Material counts each side's men and kings, indexed by Color.
+type Material struct {
+	Men, Kings [2]int
+}
+
+// Pieces returns c's men and kings together.
+func (m Material) Pieces(c Color) int { return m.Men[c] + m.Kings[c] }
 
 // DrawRules are a variant's automatic draws. The zero value has none. Every field may be
 // paired with any board: they are read by Game, never by the move generator.

@@ -492,7 +492,7 @@ func TestEndgameConditions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		holds, strong := v.Draw.Endgames[0].Holds(&p)
+		holds, strong := v.Draw.Endgames[0].Holds(p.Material())
 		if holds != tc.holds || holds && strong != tc.strong {
 			t.Errorf("%s %q: holds %v (strong %s), want %v (strong %s)", tc.variant, tc.fen, holds, strong, tc.holds, tc.strong)
 		}

@@ -400,7 +400,7 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, from int) in
 		*c = *p
 		c.apply(m)
 		*nds = *ds
-		nds.next(s.v, p, m, c)
+		advanceDraw(nds, s.v, p, m, c)
 		cfrom := from
 		if irreversible(p, m) {
 			cfrom = len(s.hist)

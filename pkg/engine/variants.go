@@ -255,11 +255,10 @@ var builtin = []Rules{
 
 // loneKingAgainstThree: one side has a lone king, the other at most three pieces of which at
 // least one king (international, RULES.md).
-func loneKingAgainstThree(p *Position) (bool, Color) {
+func loneKingAgainstThree(m Material) (bool, Color) {
 	for weak := White; weak <= Black; weak++ {
 		strong := weak.Other()
-		w, s := p.Pieces[weak], p.Pieces[strong]
-		if w.Count() == 1 && w&p.Kings != 0 && s.Count() <= 3 && s&p.Kings != 0 {
+		if m.Men[weak] == 0 && m.Kings[weak] == 1 && m.Pieces(strong) <= 3 && m.Kings[strong] > 0 {
 			return true, strong
 		}
 	}
@@ -268,11 +267,10 @@ func loneKingAgainstThree(p *Position) (bool, Color) {
 
 // threeKingsAgainstLoneKing: one side has three kings or more (men allowed), the other a lone
 // king and nothing else (russian, RULES.md).
-func threeKingsAgainstLoneKing(p *Position) (bool, Color) {
+func threeKingsAgainstLoneKing(m Material) (bool, Color) {
 	for weak := White; weak <= Black; weak++ {
 		strong := weak.Other()
-		w := p.Pieces[weak]
-		if w.Count() == 1 && w&p.Kings != 0 && (p.Pieces[strong]&p.Kings).Count() >= 3 {
+		if m.Men[weak] == 0 && m.Kings[weak] == 1 && m.Kings[strong] >= 3 {
 			return true, strong
 		}
 	}
@@ -281,12 +279,11 @@ func threeKingsAgainstLoneKing(p *Position) (bool, Color) {
 
 // kingsAgainstLoneKing returns the condition "one side has exactly n kings and nothing
 // else, the other a lone king" (pool: 3, frisian: 2).
-func kingsAgainstLoneKing(n int) func(p *Position) (bool, Color) {
-	return func(p *Position) (bool, Color) {
+func kingsAgainstLoneKing(n int) func(m Material) (bool, Color) {
+	return func(m Material) (bool, Color) {
 		for weak := White; weak <= Black; weak++ {
 			strong := weak.Other()
-			w, s := p.Pieces[weak], p.Pieces[strong]
-			if w.Count() == 1 && w&^p.Kings == 0 && s.Count() == n && s&^p.Kings == 0 {
+			if m.Men[weak] == 0 && m.Kings[weak] == 1 && m.Men[strong] == 0 && m.Kings[strong] == n {
 				return true, strong
 			}
 		}
@@ -295,9 +292,8 @@ func kingsAgainstLoneKing(n int) func(p *Position) (bool, Color) {
 }
 
 // oneKingEach: a single king on each side and nothing else (brazilian, RULES.md).
-func oneKingEach(p *Position) (bool, Color) {
-	w, b := p.Pieces[White], p.Pieces[Black]
-	return w.Count() == 1 && b.Count() == 1 && (w|b)&^p.Kings == 0, White
+func oneKingEach(m Material) (bool, Color) {
+	return m.Men == [2]int{} && m.Kings == [2]int{1, 1}, White
 }
 
 var registry = map[string]*Variant{}
