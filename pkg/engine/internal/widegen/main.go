@@ -1,0 +1,173 @@
+// Widegen generates the 128-bit instance of the engine's hot code.
+//
+// The engine keeps one source of its move generation, perft, evaluation and search,
+// written for a 64-bit bitboard: a named type with underlying uint64 (engine.Bitboard)
+// used with Go's integer operators. Boards with more than 64 squares (12x12 needs 77
+// bits) need a second instance of that code over a 128-bit set, a hand-written struct
+// type with methods (engine's wide: And, Or, Xor, AndNot, Not, Shl, Shr, Sub, Add,
+// IsZero, ClearFirst, and Has, Count, First like Bitboard's). Widegen writes that
+// instance, so that the hot code is edited in one place only.
+//
+// It loads the package with full type information, copies the top-level declarations of
+// the listed files and rewrites them, deciding from the types of the original code:
+// every expression of the narrow type becomes an expression of the wide type.
+//
+//	x & y, x | y, x ^ y, x &^ y   x.And(y), x.Or(y), x.Xor(y), x.AndNot(y)
+//	x + y, x - y, -x              x.Add(y), x.Sub(y), wide{}.Sub(x)
+//	x & (x - 1)                   x.ClearFirst()
+//	x << n, x >> n                x.Shl(uint(n)), x.Shr(uint(n))
+//	^x                            x.Not()
+//	x == 0, x != 0                x.IsZero(), !x.IsZero()
+//	x op= y, x++, x--             x = x.Op(y), x = x.Add(wide{lo: 1}), ...
+//	constant c                    wide{lo: c} (wide{} for 0)
+//	1 << i                        wide{lo: 1}.Shl(uint(i))
+//	Bitboard(e)                   e, or wide{lo: uint64(e)} for other integer types
+//	Bitboard (as a type)          wide
+//
+// The copy means the source read with a 128-bit Bitboard: constants are folded with the
+// narrow type only where the width cannot matter (a complement ^c or a reference to a
+// renamed constant is rewritten instead). Package-level types, functions and (with
+// -copy) constants and variables that are copied, or named in -rename, are referred to
+// by their new names; everything else is shared with the narrow code. Constructs that
+// cannot be rewritten faithfully (multiplication, ordered comparisons, conversions to
+// other integer types, op-assignments to targets with side effects, ...) are errors
+// reported with their position, never silently wrong output.
+//
+// Usage, from pkg/engine:
+//
+//	//go:generate go run ./internal/widegen -narrow Bitboard -wide wide -files movegen.go,perft.go -rename Position=widePosition -o wide_gen.go
+//
+// Flags:
+//
+//	-dir DIR          the package directory (default ".")
+//	-narrow NAME      the narrow bitboard type (default Bitboard)
+//	-wide NAME        the hand-written 128-bit type (default wide)
+//	-files a.go,...   the files whose top-level declarations are copied
+//	-skip f,T,T.m,... declarations of those files that stay shared (not copied)
+//	-copy c,v,...     package-level consts and vars of those files to copy (shared otherwise)
+//	-rename old=new   package-level objects to rename in the copy, copied or not
+//	-prefix wide      the prefix of copied objects not in -rename (dedupe -> wideDedupe)
+//	-o FILE           the output file, relative to -dir (default wide_gen.go)
+//	-check            compare with FILE instead of writing it; exit status 1 if stale
+//
+// The output starts with the constraint //go:build !widegen, and the package is loaded
+// with -tags=widegen, so that a stale generated file never takes part in its own
+// generation. Type errors outside the copied declarations (hand-written code calling
+// generated functions) are tolerated for the same reason.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+// config is the parsed command line.
+type config struct {
+	dir    string
+	narrow string
+	wide   string
+	prefix string
+	files  []string
+	skip   []string
+	copy   []string
+	rename map[string]string
+	out    string
+	check  bool
+}
+
+// run runs widegen with args and returns the exit status: 0 on success, 1 when
+// generation fails or -check finds a stale file, 2 for a bad command line.
+func run(args []string, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "widegen:", err)
+		}
+		return 2
+	}
+	src, err := generate(cfg)
+	if err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(stderr, "widegen:", line)
+		}
+		return 1
+	}
+	out := cfg.out
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(cfg.dir, out)
+	}
+	if cfg.check {
+		old, err := os.ReadFile(out)
+		if err != nil || !bytes.Equal(old, src) {
+			fmt.Fprintf(stderr, "widegen: %s is stale: run go generate\n", out)
+			return 1
+		}
+		return 0
+	}
+	if err := os.WriteFile(out, src, 0o666); err != nil {
+		fmt.Fprintln(stderr, "widegen:", err)
+		return 1
+	}
+	return 0
+}
+
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("widegen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := &config{}
+	fs.StringVar(&cfg.dir, "dir", ".", "the package `directory`")
+	fs.StringVar(&cfg.narrow, "narrow", "Bitboard", "the narrow bitboard type (underlying uint64)")
+	fs.StringVar(&cfg.wide, "wide", "wide", "the hand-written 128-bit type")
+	fs.StringVar(&cfg.prefix, "prefix", "wide", "the prefix of copied objects not in -rename")
+	files := fs.String("files", "", "comma-separated `files` whose declarations are copied")
+	skip := fs.String("skip", "", "comma-separated declarations (name or Type.Method) not copied")
+	cp := fs.String("copy", "", "comma-separated package-level consts and vars to copy")
+	rename := fs.String("rename", "", "comma-separated old=new renames of package-level objects")
+	fs.StringVar(&cfg.out, "o", "wide_gen.go", "the output `file`, relative to -dir")
+	fs.BoolVar(&cfg.check, "check", false, "check that the output file is up to date instead of writing it")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	cfg.files, cfg.skip, cfg.copy = splitList(*files), splitList(*skip), splitList(*cp)
+	if len(cfg.files) == 0 {
+		return nil, errors.New("no -files given")
+	}
+	cfg.rename = map[string]string{}
+	for _, kv := range splitList(*rename) {
+		old, new, ok := strings.Cut(kv, "=")
+		if !ok || !isIdent(old) || !isIdent(new) {
+			return nil, fmt.Errorf("bad -rename entry %q: want old=new", kv)
+		}
+		cfg.rename[old] = new
+	}
+	for _, name := range []string{cfg.narrow, cfg.wide, cfg.prefix} {
+		if !isIdent(name) {
+			return nil, fmt.Errorf("%q is not an identifier", name)
+		}
+	}
+	return cfg, nil
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var list []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			list = append(list, f)
+		}
+	}
+	return list
+}
