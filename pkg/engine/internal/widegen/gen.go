@@ -234,6 +234,10 @@ func (g *generator) selectDecls() []decl {
 					skip[key] = true
 					continue
 				}
+				if key == "init" {
+					g.errorf(d.Pos(), "cannot copy an init function: list it in -skip")
+					continue
+				}
 				if recv == "" {
 					g.copied[g.info.Defs[d.Name]] = true
 				} else {

@@ -50,6 +50,13 @@
 //	-o FILE           the output file, relative to -dir (default wide_gen.go)
 //	-check            compare with FILE instead of writing it; exit status 1 if stale
 //
+// Run with -check (in a test or CI) to verify that the committed file is up to date.
+//
+// The wide type must be a struct whose low 64 bits are the field lo: constants become
+// wide{lo: c}. A conversion of a signed integer to the narrow type becomes
+// wide{lo: uint64(e)}, without sign extension into the high word: the hot code converts
+// non-negative values only.
+//
 // The output starts with the constraint //go:build !widegen, and the package is loaded
 // with -tags=widegen, so that a stale generated file never takes part in its own
 // generation. Type errors outside the copied declarations (hand-written code calling

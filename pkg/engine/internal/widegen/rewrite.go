@@ -602,6 +602,9 @@ func (g *generator) constDependsOnRenamed(c *types.Const) bool {
 
 // call returns recv.name(args...).
 func call(recv ast.Expr, name string, args ...ast.Expr) *ast.CallExpr {
+	for i, a := range args {
+		args[i] = ast.Unparen(a)
+	}
 	return &ast.CallExpr{Fun: &ast.SelectorExpr{X: primary(recv), Sel: ast.NewIdent(name)}, Args: args}
 }
 

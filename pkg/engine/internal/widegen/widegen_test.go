@@ -184,6 +184,8 @@ func TestErrors(t *testing.T) {
 			`bad.go:3:42: type error in copied code: undefined: undefined`},
 		{"shared receiver", "func (T) m(b Bitboard) {}", nil,
 			`bad.go:3:1: method T.m is copied but its receiver type is neither copied nor renamed`},
+		{"init", "func init() {}", nil,
+			`bad.go:3:1: cannot copy an init function`},
 		{"unknown skip", "func f() {}", []string{"-skip", "g"},
 			`g: no such declaration in bad.go`},
 		{"name clash", "func pop2() {}\n\nfunc g() {}", []string{"-prefix", "p"},
