@@ -93,7 +93,7 @@ func (b *Book) Moves() int {
 // Lookup returns the entry of p, or nil when p is not in the book.
 func (b *Book) Lookup(p *engine.Position) *Entry {
 	e := b.entries[p.Hash]
-	if e == nil || !samePosition(&e.Position, p) {
+	if e == nil || !e.Position.Equal(p) {
 		return nil
 	}
 	return e
@@ -109,10 +109,6 @@ func (b *Book) Entries() []*Entry {
 	return out
 }
 
-func samePosition(a, b *engine.Position) bool {
-	return a.Pieces == b.Pieces && a.Kings == b.Kings && a.Side == b.Side
-}
-
 // entry returns the entry of p, creating it at ply when it is new, or an error wrapping
 // ErrCollision when another position has p's hash.
 func (b *Book) entry(p *engine.Position, ply int) (*Entry, error) {
@@ -122,7 +118,7 @@ func (b *Book) entry(p *engine.Position, ply int) (*Entry, error) {
 		b.entries[p.Hash] = e
 		return e, nil
 	}
-	if !samePosition(&e.Position, p) {
+	if !e.Position.Equal(p) {
 		return nil, fmt.Errorf("%w: %016x is %s and %s", ErrCollision, p.Hash, b.Variant.FEN(e.Position), b.Variant.FEN(*p))
 	}
 	e.Ply = min(e.Ply, ply)

@@ -33,6 +33,10 @@ func (b Bitboard) First() Index { return Index(bits.TrailingZeros64(uint64(b))) 
 // bit returns the one-square set of index i.
 func bit(i Index) Bitboard { return 1 << i }
 
+// bitOf is bit for an index known to be below 64: the mask spares the shift its bounds
+// check, which counts in perft's inner loops. The wide instance uses wideBit instead.
+func bitOf(i Index) Bitboard { return 1 << (i & 63) }
+
 // direction numbers: up moves towards square 1 (White's forward), down towards Black's.
 // The four diagonals come first; the orthogonal ones are used by frisian captures only.
 const (
@@ -55,32 +59,30 @@ const (
 type Variant struct {
 	Rules
 
-	perRow   int             // dark squares per row
-	squares  int             // number of dark squares
-	board    Bitboard        // the real squares
-	step     [8]uint         // shift amount per direction
-	lsh, rsh [8]uint         // the same as a left and a right shift, one of them 0 (branch-free steps)
-	idx      []Index         // square number -> index (idx[0] unused)
-	sq       [64]Square      // index -> square number (0 for ghosts)
-	promo    [2]Bitboard     // the row where each colour's men are crowned
-	start    Position        // the initial position
-	order    []Square        // the order FEN lists squares in
-	manDirs  [2][]int        // directions men capture in, per colour
-	manUp    [2]bool         // per colour: men capture up the board (towards square 1)
-	manDown  [2]bool         // per colour: men capture down the board
-	fwd      [2][2]int       // forward directions per colour
-	capDirs  []int           // directions of captures: the diagonals, and the orthogonals in frisian
-	turns    [8][]int        // after a capture along d: the capture directions but d and its opposite
-	rays     [8][64]Bitboard // squares from an index to the edge, per direction
+	perRow   int              // dark squares per row
+	squares  int              // number of dark squares
+	board    Bitboard         // the real squares
+	step     [8]uint          // shift amount per direction
+	lsh, rsh [8]uint          // the same as a left and a right shift, one of them 0 (branch-free steps)
+	idx      []Index          // square number -> index (idx[0] unused)
+	sq       [maxIndex]Square // index -> square number (0 for ghosts)
+	promo    [2]Bitboard      // the row where each colour's men are crowned
+	start    Position         // the initial position
+	order    []Square         // the order FEN lists squares in
+	manDirs  [2][]int         // directions men capture in, per colour
+	manUp    [2]bool          // per colour: men capture up the board (towards square 1)
+	manDown  [2]bool          // per colour: men capture down the board
+	fwd      [2][2]int        // forward directions per colour
+	capDirs  []int            // directions of captures: the diagonals, and the orthogonals in frisian
+	turns    [8][]int         // after a capture along d: the capture directions but d and its opposite
+	rays     [8][64]Bitboard  // squares from an index to the edge, per direction
 	// kingJumpRanked: the precedence ranks a man's single jump over a king apart from one
 	// over a man.
 	kingJumpRanked bool
-	notReady       error
+	// wide is set on boards of more than 64 bits, whose sets of squares (board, promo,
+	// rays, start) live there instead: the methods hand such boards to it.
+	wide *wideVariant
 }
-
-// shift moves every square of b one step in direction d; squares that leave the board or
-// land on a ghost square are dropped.
-func (v *Variant) shift(b Bitboard, d int) Bitboard { return v.sh(b, d) & v.board }
 
 // ErrUnsupported is returned by NewVariant for rules the generator cannot play yet.
 var ErrUnsupported = errors.New("engine: rules not supported yet")
@@ -98,9 +100,10 @@ func NewVariant(r Rules) (*Variant, error) {
 	if r.OrthogonalCaptures {
 		g = 1
 	}
-	block := 2*c + 2*g + 1 // bits per two rows
-	if last := (r.Height/2-1)*block + c + g + c - 1; last >= 64 {
-		return nil, fmt.Errorf("%w: %s: a %dx%d board does not fit 64 bits", ErrUnsupported, r.Name, r.Width, r.Height)
+	block := 2*c + 2*g + 1                       // bits per two rows
+	last := (r.Height/2-1)*block + c + g + c - 1 // the highest index
+	if last >= maxIndex {
+		return nil, fmt.Errorf("%w: %s: a %dx%d board does not fit %d bits", ErrUnsupported, r.Name, r.Width, r.Height, maxIndex)
 	}
 	if r.Rows < 1 || 2*r.Rows >= r.Height {
 		return nil, fmt.Errorf("engine: %s: %d rows of men do not fit a board of height %d", r.Name, r.Rows, r.Height)
@@ -127,11 +130,6 @@ func NewVariant(r Rules) (*Variant, error) {
 		i := Index(row/2*block + row%2*(c+g) + k)
 		v.idx[n] = i
 		v.sq[i] = Square(n)
-		v.board |= bit(i)
-	}
-	for n := 1; n <= c; n++ {
-		v.promo[White] |= bit(v.idx[n])
-		v.promo[Black] |= bit(v.idx[v.squares+1-n])
 	}
 	v.fwd[White] = [2]int{upLeft, upRight}
 	v.fwd[Black] = [2]int{downLeft, downRight}
@@ -155,6 +153,36 @@ func NewVariant(r Rules) (*Variant, error) {
 			}
 		}
 	}
+	if last >= 64 {
+		v.wide = newWideVariant(v)
+	} else {
+		v.bitboardTables()
+	}
+	if prec := r.Precedence; prec != nil {
+		v.kingJumpRanked = prec(CaptureSummary{Pieces: 1}) != prec(CaptureSummary{Pieces: 1, Kings: 1, Order: 1})
+	}
+	v.start.Side = r.FirstMover
+	for n := 1; n <= c*r.Rows; n++ {
+		v.start.put(v.idx[n], Black, false)
+		v.start.put(v.idx[v.squares+1-n], White, false)
+	}
+	v.start.Hash = v.start.ComputeHash()
+	if v.wide != nil {
+		v.wide.start = v.start.widen()
+	}
+	v.order = v.fenOrder()
+	return v, nil
+}
+
+// bitboardTables builds the sets of squares of a board that fits 64 bits.
+func (v *Variant) bitboardTables() {
+	for n := 1; n <= v.squares; n++ {
+		v.board |= bit(v.idx[n])
+	}
+	for n := 1; n <= v.perRow; n++ {
+		v.promo[White] |= bit(v.idx[n])
+		v.promo[Black] |= bit(v.idx[v.squares+1-n])
+	}
 	for d := 0; d < 8; d++ {
 		for i := Index(0); i < 64; i++ {
 			if !v.board.Has(i) {
@@ -165,17 +193,14 @@ func NewVariant(r Rules) (*Variant, error) {
 			}
 		}
 	}
-	if prec := r.Precedence; prec != nil {
-		v.kingJumpRanked = prec(CaptureSummary{Pieces: 1}) != prec(CaptureSummary{Pieces: 1, Kings: 1, Order: 1})
+}
+
+// onPromotionRow reports whether square s is on the row where c's men are crowned.
+func (v *Variant) onPromotionRow(c Color, s Square) bool {
+	if c == White {
+		return int(s) <= v.perRow
 	}
-	var black, white Bitboard
-	for n := 1; n <= c*r.Rows; n++ {
-		black |= bit(v.idx[n])
-		white |= bit(v.idx[v.squares+1-n])
-	}
-	v.start = newPosition(white, black, 0, r.FirstMover)
-	v.order = v.fenOrder()
-	return v, nil
+	return int(s) > v.squares-v.perRow
 }
 
 // opposite returns the direction opposite to d (noDir for noDir).
@@ -199,17 +224,11 @@ func (v *Variant) Index(s Square) (Index, bool) {
 
 // Square returns the PDN number of index i (0 for an index that is not a square).
 func (v *Variant) Square(i Index) Square {
-	if i >= 64 {
+	if i >= maxIndex {
 		return 0
 	}
 	return v.sq[i]
 }
-
-// Board returns the set of all playing squares.
-func (v *Variant) Board() Bitboard { return v.board }
-
-// PromotionRow returns the row on which c's men are crowned.
-func (v *Variant) PromotionRow(c Color) Bitboard { return v.promo[c] }
 
 // Start returns the initial position.
 func (v *Variant) Start() Position { return v.start }

@@ -62,10 +62,28 @@ var allFeatureNames = [numFeatures]string{
 	featKingDiagonal: "king_diagonal",
 }
 
-// evalTables are the per-variant masks the features use, built once per Variant.
-type evalTables struct {
+// featureSet lists a variant's features.
+type featureSet struct {
 	names []string // the variant's features, in order
 	index []int    // the variant's features as indices into the full list
+}
+
+// featuresOf returns the features of a variant with rules r: all of them, but king_diagonal without flying kings.
+func featuresOf(r *Rules) featureSet {
+	var fs featureSet
+	for f := 0; f < numFeatures; f++ {
+		if f == featKingDiagonal && r.ShortKings {
+			continue
+		}
+		fs.names = append(fs.names, allFeatureNames[f])
+		fs.index = append(fs.index, f)
+	}
+	return fs
+}
+
+// evalTables are the per-variant masks the features use, built once per Variant.
+type evalTables struct {
+	featureSet
 	// advance[c][j]: the squares k rows ahead of c's back row with bit j of k set (a
 	// board that fits 64 bits has at most 24 rows)
 	advance  [2][5]Bitboard
@@ -87,14 +105,7 @@ func tablesFor(v *Variant) *evalTables {
 }
 
 func buildEvalTables(v *Variant) *evalTables {
-	t := &evalTables{flying: !v.ShortKings}
-	for f := 0; f < numFeatures; f++ {
-		if f == featKingDiagonal && !t.flying {
-			continue
-		}
-		t.names = append(t.names, allFeatureNames[f])
-		t.index = append(t.index, f)
-	}
+	t := &evalTables{featureSet: featuresOf(&v.Rules), flying: !v.ShortKings}
 	h, w := v.Height, v.Width
 	var diagA, diagB Bitboard
 	for s := 1; s <= v.Squares(); s++ {
@@ -122,15 +133,15 @@ func buildEvalTables(v *Variant) *evalTables {
 	if diagB.Count() > diagA.Count() {
 		t.diagonal = diagB
 	}
-	t.back[White] = v.PromotionRow(Black)
-	t.back[Black] = v.PromotionRow(White)
+	t.back[White] = v.promo[Black]
+	t.back[Black] = v.promo[White]
 	return t
 }
 
 // FeatureNames returns the names of v's evaluation features, in the order Features fills
 // them. The caller may modify the returned slice.
 func FeatureNames(v *Variant) []string {
-	return slices.Clone(tablesFor(v).names)
+	return featuresOf(&v.Rules).names
 }
 
 // Features appends the raw feature vector of p to out[:0] and returns it, in the order of
@@ -138,6 +149,15 @@ func FeatureNames(v *Variant) []string {
 // 1), so Evaluate(v, w, p) = Σ w.Values[FeatureNames(v)[i]] × Features(v, p, nil)[i] is
 // the evaluation from the side to move's point of view.
 func Features(v *Variant, p *Position, out []float64) []float64 {
+	if v.wide != nil {
+		w := p.widen()
+		return wideFeatures(v.wide, &w, out)
+	}
+	return features(v, p, out)
+}
+
+// features is Features on the board's own representation.
+func features(v *Variant, p *Position, out []float64) []float64 {
 	t := tablesFor(v)
 	var all [numFeatures]float64
 	t.compute(v, p, &all)
@@ -152,9 +172,12 @@ func Features(v *Variant, p *Position, out []float64) []float64 {
 // of view, in the units of the weights, before the search rounds it. It panics if w lacks a
 // feature of v (a programming error: LoadWeights and DefaultWeights return complete sets).
 func Evaluate(v *Variant, w *Weights, p *Position) float64 {
-	t := tablesFor(v)
-	vec := w.vector(t)
-	return t.evaluate(v, &vec, p)
+	vec := w.vector(featuresOf(&v.Rules))
+	if v.wide != nil {
+		wp := p.widen()
+		return wideTablesFor(v.wide).evaluate(v.wide, &vec, &wp)
+	}
+	return tablesFor(v).evaluate(v, &vec, p)
 }
 
 // evaluate returns the dot product of the weight vector w (indexed by feature number) and
@@ -270,7 +293,7 @@ type Weights struct {
 }
 
 // vector returns w's values indexed by feature number (0 for a feature the variant lacks).
-func (w *Weights) vector(t *evalTables) [numFeatures]float64 {
+func (w *Weights) vector(t featureSet) [numFeatures]float64 {
 	var vec [numFeatures]float64
 	for k, f := range t.index {
 		x, ok := w.Values[t.names[k]]
@@ -311,7 +334,7 @@ func (w *Weights) Check(v *Variant) error {
 			return fmt.Errorf("engine: weights are for variant %q, not %s", w.Variant, v.Name)
 		}
 	}
-	names := tablesFor(v).names
+	names := featuresOf(&v.Rules).names
 	var missing, unknown []string
 	for _, n := range names {
 		if _, ok := w.Values[n]; !ok {

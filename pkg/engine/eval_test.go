@@ -110,14 +110,15 @@ func flip(v *engine.Variant, p engine.Position) engine.Position {
 		first := true
 		for s := 1; s <= n; s++ {
 			i, _ := v.Index(engine.Square(s))
-			if !p.Pieces[c].Has(i) {
+			pc, king, ok := p.At(i)
+			if !ok || pc != c {
 				continue
 			}
 			if !first {
 				text.WriteString(",")
 			}
 			first = false
-			if p.Kings.Has(i) {
+			if king {
 				text.WriteString("K")
 			}
 			text.WriteString(strconv.Itoa(n + 1 - s))

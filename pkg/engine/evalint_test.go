@@ -11,6 +11,9 @@ import (
 func TestEvaluateIntegerWeights(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	for _, v := range Variants() {
+		if v.wide != nil {
+			continue // the same code, generated: TestWideSearchMatchesNarrow
+		}
 		ps := randomGamePositions(v, rng, 400)
 		for trial := 0; trial < 6; trial++ {
 			w := DefaultWeights(v)
@@ -23,7 +26,7 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 					w.Values[name] = float64(rng.Intn(2001) - 1000)
 				}
 			}
-			s := NewSearcher(v, w, 1)
+			s := NewSearcher(v, w, 1).narrow
 			if !s.intW {
 				t.Fatalf("%s: integer weights %v not taken as integers", v.Name, w.Values)
 			}
@@ -36,7 +39,7 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 				}
 				const bound = MateScore - 2*MaxPly
 				want := max(-bound, min(bound, int(sum)))
-				if got := s.Evaluate(&ps[i]); got != want {
+				if got := s.evaluate(&ps[i]); got != want {
 					t.Fatalf("%s %s weights %v: Evaluate %d, float sum rounds to %d", v.Name, v.FEN(ps[i]), w.Values, got, want)
 				}
 			}
@@ -44,7 +47,7 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 	}
 	w := DefaultWeights(MustLookup("english"))
 	w.Values["man"] = 100.5
-	if NewSearcher(MustLookup("english"), w, 1).intW {
+	if NewSearcher(MustLookup("english"), w, 1).narrow.intW {
 		t.Error("a fractional weight taken as an integer")
 	}
 }

@@ -102,15 +102,13 @@ func (v *Variant) ParseFEN(fen string) (Position, error) {
 			}
 			for sq := a; sq <= b; sq++ {
 				i := v.idx[sq]
-				if p.Occupied().Has(i) {
+				if _, _, ok := p.At(i); ok {
 					return bad(v.SquareName(sq), "two pieces on one square")
 				}
-				p.Pieces[c] |= bit(i)
-				if king {
-					p.Kings |= bit(i)
-				} else if v.promo[c].Has(i) {
+				if !king && v.onPromotionRow(c, sq) {
 					return bad(v.SquareName(sq), "a %s man on its own crowning row", c)
 				}
+				p.put(i, c, king)
 			}
 		}
 	}
@@ -133,15 +131,15 @@ func (v *Variant) FEN(p Position) string {
 		b.WriteString([]string{"W", "B"}[c])
 		first := true
 		for _, sq := range v.order {
-			i := v.idx[sq]
-			if !p.Pieces[c].Has(i) {
+			pc, king, ok := p.At(v.idx[sq])
+			if !ok || pc != c {
 				continue
 			}
 			if !first {
 				b.WriteByte(',')
 			}
 			first = false
-			if p.Kings.Has(i) {
+			if king {
 				b.WriteByte('K')
 			}
 			b.WriteString(v.SquareName(sq))

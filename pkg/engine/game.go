@@ -99,7 +99,12 @@ func (g *Game) PlayText(text string) (Move, error) {
 
 func (g *Game) play(p Position, m Move) {
 	next := p.Play(m)
-	advanceDraw(&g.draw, g.v, &p, m, &next)
+	if w := g.v.wide; w != nil {
+		wp, wn := p.widen(), next.widen()
+		wideAdvanceDraw(&g.draw, w, &wp, m.widen(), &wn)
+	} else {
+		advanceDraw(&g.draw, g.v, &p, m, &next)
+	}
 	g.moves = append(g.moves, m)
 	g.positions = append(g.positions, next)
 	g.seen[next.Hash]++
@@ -172,15 +177,6 @@ type egState struct {
 	count  int
 }
 
-// advanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
-// in place: the search keeps one state per ply.
-func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
-	d.step(&v.Rules, p.Side, m.From, m.To, p.Kings.Has(m.From), m.IsCapture())
-	if len(v.Draw.Endgames) > 0 {
-		d.endings(&v.Rules, p.Side, c.Material())
-	}
-}
-
 // step advances the move counters and the king run over a move of side us from from to
 // to, by a king or not, capturing or not.
 func (d *drawState) step(r *Rules, us Color, from, to Index, king, capture bool) {
@@ -215,7 +211,7 @@ func (d *drawState) endings(r *Rules, us Color, m Material) {
 }
 
 // drawn reports whether a counted draw rule holds (repetitions are checked apart).
-func (d *drawState) drawn(v *Variant) bool {
+func (d *drawState) drawn(v *Rules) bool {
 	r := &v.Draw
 	if r.NoCapturePlies > 0 && d.noCapture >= r.NoCapturePlies {
 		return true

@@ -13,7 +13,8 @@ type KingRun struct {
 
 // Next returns the state after m is played in p.
 func (r KingRun) Next(p *Position, m Move) KingRun {
-	return r.next(p.Side, m.From, m.To, p.Kings.Has(m.From), m.IsCapture())
+	_, king, _ := p.At(m.From)
+	return r.next(p.Side, m.From, m.To, king, m.IsCapture())
 }
 
 // next is Next for a move of side us from from to to, by a king or not, capturing or not
@@ -36,7 +37,7 @@ func (r KingRun) next(us Color, from, to Index, king, capture bool) KingRun {
 // held reports whether the king-move limit holds a king of the side to move in p after r.
 func (v *Variant) held(r KingRun, p *Position) bool {
 	us := p.Side
-	return v.KingMoveLimit > 0 && int(r.n[us]) >= v.KingMoveLimit && p.Men(us) != 0
+	return v.KingMoveLimit > 0 && int(r.n[us]) >= v.KingMoveLimit && p.hasMen(us)
 }
 
 // blocked reports whether v's king-move limit forbids m in p after r: a quiet move by the

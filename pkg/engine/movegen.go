@@ -54,8 +54,17 @@ func (v *Variant) Generate(dst []Move, p *Position) []Move {
 
 // GenerateDup is Generate with a choice of duplicate-capture convention (for perft).
 func (v *Variant) GenerateDup(dst []Move, p *Position, dup Duplicates) []Move {
+	if v.wide != nil {
+		return v.wide.generateDup(dst, p, dup)
+	}
 	var g capGen
 	return v.generate(&g, dst, p, dup)
+}
+
+// legalMoves is Generate on the board's own representation.
+func (v *Variant) legalMoves(dst []Move, p *Position) []Move {
+	var g capGen
+	return v.generate(&g, dst, p, Unique)
 }
 
 // generate is GenerateDup with the capture search's scratch space supplied by the caller.
@@ -121,6 +130,10 @@ func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 	}
 	return dst
 }
+
+// shift moves every square of b one step in direction d; squares that leave the board or
+// land on a ghost square are dropped.
+func (v *Variant) shift(b Bitboard, d int) Bitboard { return v.sh(b, d) & v.board }
 
 // sh moves every square of b one step in direction d without masking: callers intersect
 // the result with a set of real squares, which drops what left the board or fell on a

@@ -46,6 +46,15 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // ahead is shown stopping on the last free square before the next piece. Paths returns nil
 // for a quiet move and for a move that is not legal.
 func (v *Variant) Paths(p *Position, m Move) [][]Square {
+	if v.wide != nil {
+		w := p.widen()
+		return v.wide.paths(&w, m.widen())
+	}
+	return v.paths(p, m)
+}
+
+// paths is Paths on the board's own representation.
+func (v *Variant) paths(p *Position, m Move) [][]Square {
 	if !m.IsCapture() || !p.Pieces[p.Side].Has(m.From) {
 		return nil
 	}
@@ -188,9 +197,19 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 // has no capture, and a man steps forward or a king moves along a free line), without
 // generating the other moves: the common case when replaying games.
 func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
+	if v.wide != nil {
+		w := p.widen()
+		m, ok := v.wide.quietMove(&w, from, to)
+		return m.narrow(), ok
+	}
+	return v.quietMove(p, from, to)
+}
+
+// quietMove is QuietMove on the board's own representation.
+func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 	us := p.Side
 	occ := p.Occupied()
-	if !p.Pieces[us].Has(from) || occ.Has(to) || v.HasCapture(p) {
+	if !p.Pieces[us].Has(from) || occ.Has(to) || v.hasCaptureIn(p) {
 		return Move{}, false
 	}
 	if !p.Kings.Has(from) {
@@ -222,21 +241,26 @@ func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
 func (v *Variant) passesThrough(path, via []Square) bool {
 	k := 0
 	for i := 0; i+1 < len(path) && k < len(via); i++ {
-		a, b := v.idx[path[i]], v.idx[path[i+1]]
-		for d := 0; d < 8; d++ {
-			if !v.rays[d][a].Has(b) {
-				continue
+		f, r := v.coords(path[i])
+		tf, tr := v.coords(path[i+1])
+		df, dr := sign(tf-f), sign(tr-r)
+		for f != tf || r != tr {
+			f, r = f+df, r+dr
+			if k < len(via) && v.squareAt(f, r) == via[k] {
+				k++
 			}
-			for s := v.shift(bit(a), d); s != 0; s = v.shift(s, d) {
-				if k < len(via) && s == bit(v.idx[via[k]]) {
-					k++
-				}
-				if s == bit(b) {
-					break
-				}
-			}
-			break
 		}
 	}
 	return k == len(via)
+}
+
+// sign returns -1, 0 or 1 as x is negative, zero or positive.
+func sign(x int) int {
+	switch {
+	case x < 0:
+		return -1
+	case x > 0:
+		return 1
+	}
+	return 0
 }

@@ -9,6 +9,15 @@ import (
 
 // HasCapture reports whether the side to move in p has a capture.
 func (v *Variant) HasCapture(p *Position) bool {
+	if v.wide != nil {
+		w := p.widen()
+		return v.wide.hasCaptureIn(&w)
+	}
+	return v.hasCaptureIn(p)
+}
+
+// hasCaptureIn is HasCapture on the board's own representation.
+func (v *Variant) hasCaptureIn(p *Position) bool {
 	us := p.Side
 	return v.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
 }
@@ -90,6 +99,11 @@ func (v *Variant) countMenQuiet(us Color, empty, men Bitboard) int {
 // Count returns the number of legal moves of p under the given duplicate convention,
 // without generating the quiet ones.
 func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
+	if v.wide != nil {
+		w := p.widen()
+		var g wideCapGen
+		return v.wide.count(&g, &w, dup, nil)
+	}
 	var g capGen
 	return v.count(&g, p, dup, scratch)
 }
@@ -174,7 +188,16 @@ func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men Bitbo
 
 // HasMoves reports whether the side to move in p has a legal move.
 func (v *Variant) HasMoves(p *Position) bool {
-	return v.HasCapture(p) || v.countQuiet(p) > 0
+	if v.wide != nil {
+		w := p.widen()
+		return v.wide.hasMoves(&w)
+	}
+	return v.hasMoves(p)
+}
+
+// hasMoves is HasMoves on the board's own representation.
+func (v *Variant) hasMoves(p *Position) bool {
+	return v.hasCaptureIn(p) || v.countQuiet(p) > 0
 }
 
 // PerftOptions are the settings of a perft run. The zero value counts unique moves on one
@@ -265,7 +288,7 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 // side's (opp before) and the kings of both. It is small enough to be inlined into
 // perft's loops: keep it so.
 func after(own, opp, kings Bitboard, m Move) (Bitboard, Bitboard, Bitboard) {
-	from, to := Bitboard(1)<<(m.From&63), Bitboard(1)<<(m.To&63)
+	from, to := bitOf(m.From), bitOf(m.To)
 	kings &^= m.Captured
 	if kings&from != 0 || m.Promote {
 		kings = kings&^from | to
@@ -333,6 +356,14 @@ func (v *Variant) Perft(ctx context.Context, p Position, depth int, opt PerftOpt
 // once per capture order), the number of leaves depth-1 plies below it. depth must be at
 // least 1.
 func (v *Variant) Divide(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
+	if v.wide != nil {
+		return v.wide.divideNarrow(ctx, p, depth, opt)
+	}
+	return v.divide(ctx, p, depth, opt)
+}
+
+// divide is Divide on the board's own representation.
+func (v *Variant) divide(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
 	if depth < 1 {
 		return nil, nil
 	}
@@ -340,7 +371,8 @@ func (v *Variant) Divide(ctx context.Context, p Position, depth int, opt PerftOp
 	if opt.HashMB > 0 {
 		tt = newPerftTable(opt.HashMB)
 	}
-	root := v.GenerateDup(nil, &p, opt.Duplicates)
+	var g capGen
+	root := v.generate(&g, nil, &p, opt.Duplicates)
 	entries := make([]DivideEntry, len(root))
 	for i, m := range root {
 		entries[i].Move = m
@@ -360,13 +392,16 @@ func (v *Variant) Divide(ctx context.Context, p Position, depth int, opt PerftOp
 	}
 	var jobs []job
 	for i, m := range root {
-		c := p.Play(m)
+		c := p
+		c.apply(m)
 		if depth == 2 {
 			jobs = append(jobs, job{i, c, 1})
 			continue
 		}
-		for _, m2 := range v.GenerateDup(nil, &c, opt.Duplicates) {
-			jobs = append(jobs, job{i, c.Play(m2), depth - 2})
+		for _, m2 := range v.generate(&g, nil, &c, opt.Duplicates) {
+			cc := c
+			cc.apply(m2)
+			jobs = append(jobs, job{i, cc, depth - 2})
 		}
 	}
 	threads := opt.Threads

@@ -1,23 +1,42 @@
 package engine
 
+import "math/bits"
+
 // Position is a board and the side to move: a small comparable value. Positions are
 // copy-make: Play returns a new Position and leaves its receiver untouched. Position does
 // not know its variant; the Variant that generated a move knows the board.
+//
+// Boards of up to 64 bits (every variant but canadian) live in Pieces and Kings. A larger
+// board (up to 80 bits) keeps its squares of index 64 and above in an unexported part; use
+// the methods At, Material and Equal, which see the whole board, rather than the fields.
 type Position struct {
-	// Pieces holds each side's men and kings.
+	// Pieces holds each side's men and kings (the squares of index below 64).
 	Pieces [2]Bitboard
-	// Kings holds the kings of both sides.
+	// Kings holds the kings of both sides (the squares of index below 64).
 	Kings Bitboard
 	// Side is the side to move.
 	Side Color
+	// high holds the squares of index 64 to 79: each side's pieces, then the kings; bit k
+	// is index 64+k. It sits in what would be padding, so Position stays 40 bytes.
+	high [3]uint16
 	// Hash is the Zobrist key of the position, kept up to date by Play.
 	Hash uint64
 }
 
+// highBits is the number of indices a board may have beyond 64 (see Position.high).
+const highBits = 16
+
+// narrowIndices is the size of tables indexed by Index in the code for boards of up to 64
+// bits; widegen gives their wide instances maxIndex entries.
+const narrowIndices = 64
+
+// maxIndex bounds the indices of every board: tables indexed by Index have this size.
+const maxIndex = 64 + highBits
+
 // zobrist keys: [colour][man=0, king=1][index], and the key of Black to move. They are
 // drawn once from a fixed seed, so hashes are the same from run to run.
 var (
-	zobrist     [2][2][64]uint64
+	zobrist     [2][2][maxIndex]uint64
 	zobristSide uint64
 )
 
@@ -30,14 +49,23 @@ func init() {
 		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
 		return z ^ (z >> 31)
 	}
+	// the keys of indices 0-63 first, as before boards grew past 64 bits, so that hashes
+	// (and the searches the bench signatures record) stay what they were
 	for c := range zobrist {
 		for k := range zobrist[c] {
-			for i := range zobrist[c][k] {
+			for i := range narrowIndices {
 				zobrist[c][k][i] = next()
 			}
 		}
 	}
 	zobristSide = next()
+	for c := range zobrist {
+		for k := range zobrist[c] {
+			for i := narrowIndices; i < maxIndex; i++ {
+				zobrist[c][k][i] = next()
+			}
+		}
+	}
 }
 
 func newPosition(white, black, kings Bitboard, side Color) Position {
@@ -59,17 +87,80 @@ func (p *Position) ComputeHash() uint64 {
 			h ^= zobrist[c][k][i]
 		}
 	}
+	for c := White; c <= Black; c++ {
+		for b := p.high[c]; b != 0; b &= b - 1 {
+			i := 64 + bits.TrailingZeros16(b)
+			k := int(p.high[2]>>(i-64)) & 1
+			h ^= zobrist[c][k][i]
+		}
+	}
 	if p.Side == Black {
 		h ^= zobristSide
 	}
 	return h
 }
 
-// Occupied returns every occupied square.
+// At returns the piece on index i: its colour, whether it is a king, and false when the
+// square is empty.
+func (p *Position) At(i Index) (c Color, king, ok bool) {
+	if i >= 64 {
+		k := i - 64
+		for c := White; c <= Black; c++ {
+			if p.high[c]>>k&1 != 0 {
+				return c, p.high[2]>>k&1 != 0, true
+			}
+		}
+		return White, false, false
+	}
+	for c := White; c <= Black; c++ {
+		if p.Pieces[c].Has(i) {
+			return c, p.Kings.Has(i), true
+		}
+	}
+	return White, false, false
+}
+
+// put places a piece of colour c on the empty index i (the hash is not updated).
+func (p *Position) put(i Index, c Color, king bool) {
+	if i >= 64 {
+		p.high[c] |= 1 << (i - 64)
+		if king {
+			p.high[2] |= 1 << (i - 64)
+		}
+		return
+	}
+	p.Pieces[c] |= bit(i)
+	if king {
+		p.Kings |= bit(i)
+	}
+}
+
+// hasMen reports whether c has a man anywhere on the board.
+func (p *Position) hasMen(c Color) bool {
+	return p.Men(c) != 0 || p.high[c]&^p.high[2] != 0
+}
+
+// Equal reports whether p and q have the same pieces and side to move (the hash aside).
+func (p *Position) Equal(q *Position) bool {
+	return p.Pieces == q.Pieces && p.Kings == q.Kings && p.high == q.high && p.Side == q.Side
+}
+
+// Occupied returns every occupied square of index below 64.
 func (p *Position) Occupied() Bitboard { return p.Pieces[White] | p.Pieces[Black] }
 
 // Material counts each side's men and kings.
 func (p *Position) Material() Material {
+	m := p.material()
+	for c := White; c <= Black; c++ {
+		kings := bits.OnesCount16(p.high[c] & p.high[2])
+		m.Men[c] += bits.OnesCount16(p.high[c]) - kings
+		m.Kings[c] += kings
+	}
+	return m
+}
+
+// material is Material on the squares of index below 64 (the whole of a 64-bit board).
+func (p *Position) material() Material {
 	var m Material
 	for c := White; c <= Black; c++ {
 		m.Men[c] = p.Men(c).Count()
@@ -78,10 +169,10 @@ func (p *Position) Material() Material {
 	return m
 }
 
-// Men returns c's men.
+// Men returns c's men on the squares of index below 64.
 func (p *Position) Men(c Color) Bitboard { return p.Pieces[c] &^ p.Kings }
 
-// KingsOf returns c's kings.
+// KingsOf returns c's kings on the squares of index below 64.
 func (p *Position) KingsOf(c Color) Bitboard { return p.Pieces[c] & p.Kings }
 
 // Move is a move: the piece on From goes to To and the pieces on Captured are removed. Two
@@ -91,15 +182,23 @@ type Move struct {
 	From, To Index
 	// Promote is set when the man that moves is crowned by this move.
 	Promote bool
-	// Captured is the set of captured pieces (empty for a quiet move).
+	// capHigh holds the captured squares of index 64 and above (see Position).
+	capHigh uint16
+	// Captured is the set of captured pieces of index below 64 (empty for a quiet move).
 	Captured Bitboard
 }
 
 // IsCapture reports whether m captures.
-func (m Move) IsCapture() bool { return m.Captured != 0 }
+func (m Move) IsCapture() bool { return m.Captured != 0 || m.capHigh != 0 }
+
+// CaptureCount returns the number of pieces m captures.
+func (m Move) CaptureCount() int { return m.Captured.Count() + bits.OnesCount16(m.capHigh) }
 
 // Play returns the position after m. m must be a legal move of p (as generated).
 func (p Position) Play(m Move) Position {
+	if m.From|m.To >= 64 || m.capHigh != 0 {
+		return p.playWide(m)
+	}
 	p.apply(m)
 	return p
 }

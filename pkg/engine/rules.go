@@ -137,8 +137,9 @@ type Rules struct {
 	Aliases []string
 	// GameType is the PDN GameType number (PDN 3.0 standard, section GameType).
 	GameType int
-	// Width and Height are the board size in squares (8x8, 10x10). The board must fit the
-	// 64-bit padded layout; 12x12 does not yet.
+	// Width and Height are the board size in squares (8x8, 10x10, 12x12). The padded
+	// layout (see Bitboard) must fit 80 bits; boards over 64 bits use the wide instance of
+	// the generator (wide.go).
 	Width, Height int
 	// Rows is the number of rows of men each side has at the start.
 	Rows int

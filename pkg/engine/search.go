@@ -77,10 +77,9 @@ type ttEntry struct {
 	bound uint8
 }
 
-// Searcher searches positions of one variant with one set of weights. It keeps its
-// transposition table, killers and history between searches; call Clear between games for
-// reproducible games. A Searcher is not safe for concurrent use.
-type Searcher struct {
+// searcher is the search's state on a board of up to 64 bits; widegen makes its wide
+// instance, wideSearcher.
+type searcher struct {
 	v      *Variant
 	t      *evalTables
 	w      [numFeatures]float64
@@ -90,7 +89,7 @@ type Searcher struct {
 	ttMask uint64
 
 	killers [MaxPly][2]Move
-	history [2][64][64]int32
+	history [2][narrowIndices][narrowIndices]int32
 
 	// the current search
 	ctx       context.Context
@@ -117,6 +116,15 @@ type Searcher struct {
 	hasHint   bool
 }
 
+// Searcher searches positions of one variant with one set of weights. It keeps its
+// transposition table, killers and history between searches; call Clear between games for
+// reproducible games. A Searcher is not safe for concurrent use.
+type Searcher struct {
+	v      *Variant
+	narrow *searcher     // the search on a board of up to 64 bits
+	wide   *wideSearcher // or on a wider one
+}
+
 // NewSearcher returns a searcher for v using weights w (DefaultWeights(v) when nil) and a
 // transposition table of about hashMB MiB (at least 1). It panics when w does not fit v
 // (check with Weights.Check first).
@@ -127,8 +135,20 @@ func NewSearcher(v *Variant, w *Weights, hashMB int) *Searcher {
 	if err := w.Check(v); err != nil {
 		panic(err)
 	}
-	s := &Searcher{v: v, t: tablesFor(v)}
-	s.w = w.vector(s.t)
+	if v.wide != nil {
+		s := &wideSearcher{}
+		s.init(v.wide, w, hashMB)
+		return &Searcher{v: v, wide: s}
+	}
+	s := &searcher{}
+	s.init(v, w, hashMB)
+	return &Searcher{v: v, narrow: s}
+}
+
+// init prepares s for v with weights w, which fit v, and a table of about hashMB MiB.
+func (s *searcher) init(v *Variant, w *Weights, hashMB int) {
+	s.v, s.t = v, tablesFor(v)
+	s.w = w.vector(s.t.featureSet)
 	s.iw, s.intW = intWeights(&s.w)
 	if hashMB < 1 {
 		hashMB = 1
@@ -143,7 +163,6 @@ func NewSearcher(v *Variant, w *Weights, hashMB int) *Searcher {
 		s.moves[i] = make([]Move, 0, 64)
 		s.scores[i] = make([]int32, 0, 64)
 	}
-	return s
 }
 
 // Variant returns the searcher's variant.
@@ -151,13 +170,31 @@ func (s *Searcher) Variant() *Variant { return s.v }
 
 // Clear empties the transposition table, the killers and the history.
 func (s *Searcher) Clear() {
+	if s.wide != nil {
+		s.wide.clear()
+		return
+	}
+	s.narrow.clear()
+}
+
+// clear is Clear on the board's own representation.
+func (s *searcher) clear() {
 	clear(s.tt)
 	s.killers = [MaxPly][2]Move{}
-	s.history = [2][64][64]int32{}
+	s.history = [2][narrowIndices][narrowIndices]int32{}
 }
 
 // Evaluate returns the static evaluation of p for the side to move, rounded to an integer.
 func (s *Searcher) Evaluate(p *Position) int {
+	if s.wide != nil {
+		w := p.widen()
+		return s.wide.evaluate(&w)
+	}
+	return s.narrow.evaluate(p)
+}
+
+// evaluate is Evaluate on the board's own representation.
+func (s *searcher) evaluate(p *Position) int {
 	const bound = MateScore - 2*MaxPly
 	if s.intW {
 		// the float sum below would be this integer exactly, and round to itself
@@ -173,25 +210,35 @@ func (s *Searcher) Evaluate(p *Position) int {
 	return max(-bound, min(bound, e))
 }
 
+// advanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
+// in place: the search keeps one state per ply.
+func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
+	d.step(&v.Rules, p.Side, m.From, m.To, p.Kings.Has(m.From), m.IsCapture())
+	if len(v.Draw.Endgames) > 0 {
+		d.endings(&v.Rules, p.Side, c.material())
+	}
+}
+
 // irreversible reports whether m (played in p) can never be undone: a capture or a man move.
 func irreversible(p *Position, m Move) bool {
 	return m.IsCapture() || !p.Kings.Has(m.From)
 }
 
-// rootState returns g's draw state and sets the repetition history of its position.
-func (s *Searcher) rootState(g *Game) drawState {
+// gameHistory returns the hashes of g's positions since its last irreversible move, to
+// which the search appends those of its path for the repetition rule.
+func gameHistory(g *Game, hist []uint64) []uint64 {
 	positions, moves := g.Positions(), g.Moves()
 	from := 0
 	for i, m := range moves {
-		if irreversible(&positions[i], m) {
+		if _, king, _ := positions[i].At(m.From); m.IsCapture() || !king {
 			from = i + 1
 		}
 	}
-	s.hist = s.hist[:0]
+	hist = hist[:0]
 	for _, p := range positions[from:] {
-		s.hist = append(s.hist, p.Hash)
+		hist = append(hist, p.Hash)
 	}
-	return g.draw
+	return hist
 }
 
 // Search searches the current position of g within lim and returns the best move found. A
@@ -201,6 +248,17 @@ func (s *Searcher) rootState(g *Game) drawState {
 func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult {
 	start := time.Now()
 	root := g.Position()
+	if s.wide != nil {
+		s.wide.hist = gameHistory(g, s.wide.hist)
+		return s.wide.run(ctx, start, root.widen(), g.draw, lim).narrow()
+	}
+	n := s.narrow
+	n.hist = gameHistory(g, n.hist)
+	return n.run(ctx, start, root, g.draw, lim)
+}
+
+// run searches root, whose draw state is draw, after the game whose hashes are in s.hist.
+func (s *searcher) run(ctx context.Context, start time.Time, root Position, draw drawState, lim Limits) SearchResult {
 	s.ctx, s.done = ctx, ctx.Done()
 	s.timed = false
 	if lim.MoveTime > 0 {
@@ -213,10 +271,10 @@ func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult
 	s.nodes = 0
 	s.stopped = false
 	s.noQS = lim.NoQuiescence
-	s.draw[0] = s.rootState(g)
+	s.draw[0] = draw
 
 	res := SearchResult{}
-	legal := s.v.restrict(s.v.Generate(nil, &root), s.draw[0].run, &root)
+	legal := s.v.restrict(s.v.legalMoves(nil, &root), s.draw[0].run, &root)
 	if len(legal) == 0 {
 		res.Score = -MateScore
 		res.Elapsed = time.Since(start)
@@ -225,7 +283,7 @@ func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult
 	res.Move = legal[0]
 	res.PV = []Move{legal[0]}
 	if len(legal) == 1 {
-		res.Score = s.Evaluate(&root)
+		res.Score = s.evaluate(&root)
 		res.Elapsed = time.Since(start)
 		return res
 	}
@@ -277,7 +335,7 @@ func abs(x int) int {
 }
 
 // visit counts a node and reports whether the search must stop.
-func (s *Searcher) visit() bool {
+func (s *searcher) visit() bool {
 	if s.stopped {
 		return true
 	}
@@ -303,7 +361,7 @@ func (s *Searcher) visit() bool {
 
 // repeated reports whether the position on top of s.hist occurred before at or after index
 // from (the first position after the last irreversible move), with the same side to move.
-func (s *Searcher) repeated(from int) bool {
+func (s *searcher) repeated(from int) bool {
 	n := len(s.hist) - 1
 	h := s.hist[n]
 	for i := n - 2; i >= from; i -= 2 {
@@ -338,7 +396,7 @@ func fromTT(score int32, ply int) int {
 // search is the main alpha-beta search of p, whose draw state is s.draw[ply]; from is the
 // index in s.hist of the first position after the last irreversible move (p itself is
 // s.hist's last entry).
-func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, from int) int {
+func (s *searcher) search(p *Position, depth, ply, alpha, beta int, from int) int {
 	ds := &s.draw[ply]
 	s.pvLen[ply] = ply
 	if s.visit() {
@@ -347,23 +405,23 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, from int) in
 	if ply > 0 {
 		// a repeated position had a move when it occurred before; the counted draws
 		// come after the loss of a side without a move
-		if s.v.Draw.Repetition > 0 && s.repeated(from) || ds.drawn(s.v) && s.v.HasMoves(p) {
+		if s.v.Draw.Repetition > 0 && s.repeated(from) || ds.drawn(&s.v.Rules) && s.v.hasMoves(p) {
 			return 0
 		}
 	}
 	if depth <= 0 {
-		if s.v.held(ds.run, p) && !s.v.HasCapture(p) && len(s.v.restrict(s.v.Generate(s.moves[ply][:0], p), ds.run, p)) == 0 {
+		if s.v.held(ds.run, p) && !s.v.hasCaptureIn(p) && len(s.v.restrict(s.v.legalMoves(s.moves[ply][:0], p), ds.run, p)) == 0 {
 			return -(MateScore - ply) // the held king was the only piece that could move
 		}
 		return s.qbody(p, ply, alpha, beta)
 	}
-	moves := s.v.restrict(s.v.Generate(s.moves[ply][:0], p), ds.run, p)
+	moves := s.v.restrict(s.v.legalMoves(s.moves[ply][:0], p), ds.run, p)
 	s.moves[ply] = moves
 	if len(moves) == 0 {
 		return -(MateScore - ply)
 	}
 	if ply >= MaxPly-1 {
-		return s.Evaluate(p)
+		return s.evaluate(p)
 	}
 	pvNode := beta-alpha > 1
 
@@ -459,7 +517,7 @@ func (s *Searcher) search(p *Position, depth, ply, alpha, beta int, from int) in
 	return best
 }
 
-func (s *Searcher) ageHistory() {
+func (s *searcher) ageHistory() {
 	for c := range s.history {
 		for i := range s.history[c] {
 			for j := range s.history[c][i] {
@@ -471,7 +529,7 @@ func (s *Searcher) ageHistory() {
 
 // quiesce searches captures to the end: a side with a capture must take, so it does not
 // stand pat; a side without one stands on the static evaluation.
-func (s *Searcher) quiesce(p *Position, ply, alpha, beta int) int {
+func (s *searcher) quiesce(p *Position, ply, alpha, beta int) int {
 	s.pvLen[ply] = ply
 	if s.visit() {
 		return 0
@@ -480,18 +538,18 @@ func (s *Searcher) quiesce(p *Position, ply, alpha, beta int) int {
 }
 
 // qbody is quiesce after the node is counted.
-func (s *Searcher) qbody(p *Position, ply, alpha, beta int) int {
-	capture := s.v.HasCapture(p)
+func (s *searcher) qbody(p *Position, ply, alpha, beta int) int {
+	capture := s.v.hasCaptureIn(p)
 	if s.noQS || !capture {
 		if !capture && !hasQuiet(s.v, p) {
 			return -(MateScore - ply)
 		}
-		return s.Evaluate(p)
+		return s.evaluate(p)
 	}
 	if ply >= MaxPly-1 {
-		return s.Evaluate(p)
+		return s.evaluate(p)
 	}
-	moves := s.v.Generate(s.moves[ply][:0], p)
+	moves := s.v.legalMoves(s.moves[ply][:0], p)
 	s.moves[ply] = moves
 	s.order(p, moves, ply, Move{}, false)
 	best := -infinity
@@ -542,7 +600,7 @@ func hasQuiet(v *Variant, p *Position) bool {
 
 // order sorts moves (s.moves[ply]) best first: the table's move, captures by the number of
 // pieces (kings first among equals), promotions, killers, then by history.
-func (s *Searcher) order(p *Position, moves []Move, ply int, ttMove Move, hasTT bool) {
+func (s *searcher) order(p *Position, moves []Move, ply int, ttMove Move, hasTT bool) {
 	if len(moves) < 2 {
 		return
 	}

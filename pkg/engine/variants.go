@@ -251,6 +251,34 @@ var builtin = []Rules{
 		},
 		PerftDuplicates: Keep,
 	},
+	{
+		// Canadian draughts (le grand jeu de dames), PDN GameType 27 ("27,W,12,12,N2,0",
+		// reference/PERFT.md): international draughts on a 12x12 board with 30 men each
+		// ("the same rules and conventions as international draughts, the only differences
+		// are the larger gameboard and more checkers per player": Wikipedia, Canadian
+		// checkers; likewise Ludii). The board needs 77 bits: see wide.go.
+		Name:       "canadian",
+		Aliases:    []string{"12x12", "grand-jeu"},
+		GameType:   27,
+		Width:      12,
+		Height:     12,
+		Rows:       5,
+		Precedence: MostPieces, // the most pieces, kings counting as men (reference/PERFT.md)
+		// No text of the Fédération québécoise des jeux de dames was found. Decision: the
+		// draw rules of international draughts, which the game follows; windames.free.fr
+		// (Canadian 12x12 checkers) gives the third repetition and three kings against one
+		// after 16 moves each, both among them.
+		Draw: DrawRules{
+			Repetition:    3,
+			KingMovePlies: 50,
+			Endgames: []EndgameRule{{
+				Reason: "16-move-ending",
+				Holds:  loneKingAgainstThree,
+				Limit:  32,
+			}},
+		},
+		PerftDuplicates: Unique, // dctl's published list (reference/perft.tsv) counts once
+	},
 }
 
 // loneKingAgainstThree: one side has a lone king, the other at most three pieces of which at

@@ -163,6 +163,11 @@ func (cfg *Config) header() Header {
 		fmt.Fprintf(d, "%s|%s", op.Name, cfg.Variant.FEN(op.Root))
 		for _, m := range op.Moves {
 			fmt.Fprintf(d, "|%d-%d-%x", m.From, m.To, m.Captured)
+			if m.CaptureCount() != m.Captured.Count() {
+				// a capture on squares of index 64 and above (canadian), which Captured
+				// does not hold: the whole move, leaving other digests as they were
+				fmt.Fprintf(d, "+%v", m)
+			}
 		}
 		d.Write([]byte{'\n'})
 	}

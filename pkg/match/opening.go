@@ -268,8 +268,8 @@ func readPDNOpenings(data []byte, name string, v *engine.Variant) ([]Opening, er
 
 // MaterialBalanced reports whether both sides have the same number of men and of kings.
 func MaterialBalanced(p *engine.Position) bool {
-	return p.Men(engine.White).Count() == p.Men(engine.Black).Count() &&
-		p.KingsOf(engine.White).Count() == p.KingsOf(engine.Black).Count()
+	m := p.Material()
+	return m.Men[engine.White] == m.Men[engine.Black] && m.Kings[engine.White] == m.Kings[engine.Black]
 }
 
 // RandomOpenings returns count different openings of v, each made of plies random legal

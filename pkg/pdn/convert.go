@@ -218,7 +218,7 @@ func (f *PositionFilter) Match(res *Replayed) bool {
 		return false
 	}
 	same := func(p *engine.Position) bool {
-		return p.Pieces == t.Pieces && p.Kings == t.Kings && p.Side == t.Side
+		return p.Equal(t)
 	}
 	for i := range res.Plies {
 		if same(&res.Plies[i].Before) {

@@ -340,7 +340,7 @@ func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (eng
 				return engine.Move{}, &engine.MoveError{Text: m.Text, Err: engine.ErrIllegalMove}
 			case n == 1 && k == 2:
 				return found, nil
-			case n == 1 && found.IsCapture() && k == found.Captured.Count()+1:
+			case n == 1 && found.IsCapture() && k == found.CaptureCount()+1:
 				// A full path (28x19x10): accept it when it is exactly a
 				// path of the only candidate; ParseMove handles the rest.
 				for _, path := range v.Paths(p, found) {

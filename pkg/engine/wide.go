@@ -1,0 +1,235 @@
+package engine
+
+import (
+	"context"
+	"math/bits"
+)
+
+// Boards of more than 64 bits (canadian, 12x12: 77 bits in the padded layout) are played by
+// a second instance of the hot code, generated from the same source: widegen copies move
+// generation, perft, evaluation and the search with Bitboard replaced by wide, a 128-bit
+// set, and Position, Move and Variant by widePosition, wideMove and wideVariant (see
+// wide_gen.go and internal/widegen). The 64-bit code is untouched by it, so the variants
+// that fit 64 bits keep their speed. The public API converts at its edges: a Position keeps
+// the squares of index 64 and above in its high part, and a Variant with a board that needs
+// them holds a wideVariant that its methods hand the work to.
+
+//go:generate go run ./internal/widegen -narrow Bitboard -wide wide -o wide_gen.go -files position.go,movegen.go,perft.go,notation.go,kingrun.go,search.go,eval.go -rename Position=widePosition,Move=wideMove,Variant=wideVariant,capGen=wideCapGen,bit=wideBit,bitOf=wideBit,narrowIndices=maxIndex,DivideEntry=wideDivideEntry,SearchResult=wideSearchResult,searcher=wideSearcher,evalTables=wideEvalTables,ttEntry=wideTTEntry,tablesFor=wideTablesFor,advanceDraw=wideAdvanceDraw -skip Position,Move,init,newPosition,Position.ComputeHash,Position.At,Position.put,Position.hasMen,Position.Equal,Position.Material,Move.IsCapture,Move.CaptureCount,Position.Play,Duplicates,Duplicates.String,Variant.Generate,Variant.GenerateDup,Variant.HasCapture,Variant.HasMoves,Variant.Count,Variant.Perft,Variant.Divide,PerftOptions,perftTable,perftSlot,newPerftTable,depthKey,perftTable.probe,perftTable.store,MoveError,MoveError.Error,MoveError.Unwrap,Variant.Paths,Variant.separators,Variant.FormatMove,Variant.FormatPath,Variant.ParseMove,Variant.QuietMove,Variant.passesThrough,sign,KingRun,KingRun.Next,KingRun.next,Variant.CheckKingRun,Limits,NewSearcher,Searcher,Searcher.Variant,Searcher.Clear,Searcher.Evaluate,gameHistory,Searcher.Search,abs,ttScore,fromTT,featureSet,featuresOf,FeatureNames,Features,Evaluate,intWeights,Weights,Weights.vector,Weights.Clone,Weights.Save,Weights.Check,LoadWeights,DefaultWeights
+
+// wide is a set of up to 128 indices: lo holds 0-63, hi 64-127. Its methods are the
+// operators of Bitboard, written out; they are small enough to be inlined.
+type wide struct{ lo, hi uint64 }
+
+// And returns b & c.
+func (b wide) And(c wide) wide { return wide{b.lo & c.lo, b.hi & c.hi} }
+
+// Or returns b | c.
+func (b wide) Or(c wide) wide { return wide{b.lo | c.lo, b.hi | c.hi} }
+
+// Xor returns b ^ c.
+func (b wide) Xor(c wide) wide { return wide{b.lo ^ c.lo, b.hi ^ c.hi} }
+
+// AndNot returns b &^ c.
+func (b wide) AndNot(c wide) wide { return wide{b.lo &^ c.lo, b.hi &^ c.hi} }
+
+// Not returns ^b.
+func (b wide) Not() wide { return wide{^b.lo, ^b.hi} }
+
+// Shl returns b << n.
+func (b wide) Shl(n uint) wide {
+	if n >= 64 {
+		return wide{0, b.lo << (n - 64)}
+	}
+	return wide{b.lo << n, b.hi<<n | b.lo>>(64-n)}
+}
+
+// Shr returns b >> n.
+func (b wide) Shr(n uint) wide {
+	if n >= 64 {
+		return wide{b.hi >> (n - 64), 0}
+	}
+	return wide{b.lo>>n | b.hi<<(64-n), b.hi >> n}
+}
+
+// Sub returns b - c (modulo 2^128).
+func (b wide) Sub(c wide) wide {
+	lo, borrow := bits.Sub64(b.lo, c.lo, 0)
+	hi, _ := bits.Sub64(b.hi, c.hi, borrow)
+	return wide{lo, hi}
+}
+
+// Add returns b + c (modulo 2^128).
+func (b wide) Add(c wide) wide {
+	lo, carry := bits.Add64(b.lo, c.lo, 0)
+	hi, _ := bits.Add64(b.hi, c.hi, carry)
+	return wide{lo, hi}
+}
+
+// IsZero reports whether b is empty.
+func (b wide) IsZero() bool { return b.lo|b.hi == 0 }
+
+// ClearFirst returns b without its lowest index (b & (b-1)).
+func (b wide) ClearFirst() wide {
+	if b.lo != 0 {
+		return wide{b.lo & (b.lo - 1), b.hi}
+	}
+	return wide{0, b.hi & (b.hi - 1)}
+}
+
+// Has reports whether index i is in b.
+func (b wide) Has(i Index) bool {
+	if i >= 64 {
+		return b.hi>>(i-64)&1 != 0
+	}
+	return b.lo>>i&1 != 0
+}
+
+// Count returns the number of indices in b.
+func (b wide) Count() int { return bits.OnesCount64(b.lo) + bits.OnesCount64(b.hi) }
+
+// First returns the lowest index in b; b must not be empty.
+func (b wide) First() Index {
+	if b.lo != 0 {
+		return Index(bits.TrailingZeros64(b.lo))
+	}
+	return Index(64 + bits.TrailingZeros64(b.hi))
+}
+
+// widePosition is Position on a wide board.
+type widePosition struct {
+	Pieces [2]wide
+	Kings  wide
+	Side   Color
+	Hash   uint64
+}
+
+// wideMove is Move on a wide board.
+type wideMove struct {
+	From, To Index
+	Promote  bool
+	Captured wide
+}
+
+// IsCapture reports whether m captures.
+func (m wideMove) IsCapture() bool { return !m.Captured.IsZero() }
+
+// widen returns p as a widePosition.
+func (p *Position) widen() widePosition {
+	return widePosition{
+		Pieces: [2]wide{{uint64(p.Pieces[White]), uint64(p.high[White])}, {uint64(p.Pieces[Black]), uint64(p.high[Black])}},
+		Kings:  wide{uint64(p.Kings), uint64(p.high[2])},
+		Side:   p.Side,
+		Hash:   p.Hash,
+	}
+}
+
+// narrow returns w as a Position.
+func (w *widePosition) narrow() Position {
+	return Position{
+		Pieces: [2]Bitboard{Bitboard(w.Pieces[White].lo), Bitboard(w.Pieces[Black].lo)},
+		Kings:  Bitboard(w.Kings.lo),
+		Side:   w.Side,
+		high:   [3]uint16{uint16(w.Pieces[White].hi), uint16(w.Pieces[Black].hi), uint16(w.Kings.hi)},
+		Hash:   w.Hash,
+	}
+}
+
+// widen returns m as a wideMove.
+func (m Move) widen() wideMove {
+	return wideMove{From: m.From, To: m.To, Promote: m.Promote, Captured: wide{uint64(m.Captured), uint64(m.capHigh)}}
+}
+
+// narrow returns m as a Move.
+func (m wideMove) narrow() Move {
+	return Move{From: m.From, To: m.To, Promote: m.Promote, Captured: Bitboard(m.Captured.lo), capHigh: uint16(m.Captured.hi)}
+}
+
+// narrowMoves appends ms to dst as Moves.
+func narrowMoves(dst []Move, ms []wideMove) []Move {
+	for _, m := range ms {
+		dst = append(dst, m.narrow())
+	}
+	return dst
+}
+
+// widenMoves appends ms to dst as wideMoves.
+func widenMoves(dst []wideMove, ms []Move) []wideMove {
+	for _, m := range ms {
+		dst = append(dst, m.widen())
+	}
+	return dst
+}
+
+// playWide is Play for a move that touches an index of 64 or above.
+func (p Position) playWide(m Move) Position {
+	w := p.widen()
+	w.apply(m.widen())
+	return w.narrow()
+}
+
+// wideVariant is the part of a Variant that a wide board needs: the tables that hold
+// sets of squares, as wide sets. The rest (steps, directions, square numbers, the rules)
+// is the Variant's own, reached through the embedded pointer.
+type wideVariant struct {
+	*Variant
+	board wide
+	promo [2]wide
+	rays  [8][maxIndex]wide
+	start widePosition
+}
+
+// wideBit returns the one-index set of i.
+func wideBit(i Index) wide { return wide{1, 0}.Shl(uint(i)) }
+
+// newWideVariant builds the wide tables of v, whose square indices are set.
+func newWideVariant(v *Variant) *wideVariant {
+	w := &wideVariant{Variant: v}
+	for n := 1; n <= v.squares; n++ {
+		w.board = w.board.Or(wideBit(v.idx[n]))
+	}
+	for n := 1; n <= v.perRow; n++ {
+		w.promo[White] = w.promo[White].Or(wideBit(v.idx[n]))
+		w.promo[Black] = w.promo[Black].Or(wideBit(v.idx[v.squares+1-n]))
+	}
+	for d := 0; d < 8; d++ {
+		for i := Index(0); i < maxIndex; i++ {
+			if !w.board.Has(i) {
+				continue
+			}
+			for s := w.shift(wideBit(i), d); !s.IsZero(); s = w.shift(s, d) {
+				w.rays[d][i] = w.rays[d][i].Or(s)
+			}
+		}
+	}
+	return w
+}
+
+// generateDup is Variant.GenerateDup on a wide board.
+func (w *wideVariant) generateDup(dst []Move, p *Position, dup Duplicates) []Move {
+	wp := p.widen()
+	var g wideCapGen
+	return narrowMoves(dst, w.generate(&g, nil, &wp, dup))
+}
+
+// divideNarrow is Variant.Divide on a wide board.
+func (w *wideVariant) divideNarrow(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
+	entries, err := w.divide(ctx, p.widen(), depth, opt)
+	out := make([]DivideEntry, len(entries))
+	for i, e := range entries {
+		out[i] = DivideEntry{Move: e.Move.narrow(), Nodes: e.Nodes}
+	}
+	return out, err
+}
+
+// hasMen reports whether c has a man.
+func (p *widePosition) hasMen(c Color) bool { return !p.Men(c).IsZero() }
+
+// narrow returns r as a SearchResult.
+func (r wideSearchResult) narrow() SearchResult {
+	out := SearchResult{Move: r.Move.narrow(), Score: r.Score, Depth: r.Depth, Nodes: r.Nodes,
+		Elapsed: r.Elapsed, Random: r.Random}
+	if r.PV != nil {
+		out.PV = narrowMoves(make([]Move, 0, len(r.PV)), r.PV)
+	}
+	return out
+}
