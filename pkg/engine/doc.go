@@ -14,8 +14,9 @@
 // of each field is the common choice. [NewVariant] checks a Rules value and builds its
 // tables; the move generator reads only those tables and never a variant's name. The
 // built-in variants (english, international, russian, brazilian after ../shared/RULES.md;
-// pool, czech, spanish, portuguese, italian, thai and frisian after reference/PERFT.md,
-// the PDN GameType table and the official rules cited at each) are registered by name,
+// pool, czech, spanish, portuguese, italian, thai, frisian and canadian after
+// reference/PERFT.md, the PDN GameType table and the official rules cited at each) are
+// registered by name,
 // alias and PDN GameType: see [Lookup].
 //
 // # Boards and moves
@@ -25,7 +26,14 @@
 // columns for frisian) is one fixed shift that cannot wrap round the board. [Square] is the
 // 1-based PDN number used at the API, [Index] the bit position. A [Position] is a small
 // comparable value (pieces, kings, side to move and its Zobrist hash) and [Position.Play]
-// returns the next one (copy-make). A [Move] is its start and end squares and the set of
+// returns the next one (copy-make).
+//
+// A board that needs more than 64 bits (canadian, 12x12: 77) is played by a second instance
+// of the hot code (move generation, perft, evaluation, search) over a 128-bit set, which
+// internal/widegen generates from the 64-bit source: one source, and no cost to the
+// boards that fit 64 bits. A Position keeps its squares of index 64 and above in a part of
+// its own ([Position.At], [Position.Material] and [Position.Equal] see the whole board;
+// the Pieces and Kings fields hold indices 0-63). A [Move] is its start and end squares and the set of
 // captured pieces: two capture paths that take the same pieces between the same squares
 // are one move for the rules, and [Variant.Paths] recovers the paths for notation.
 //

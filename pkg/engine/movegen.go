@@ -114,7 +114,7 @@ func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 		}
 		for t := v.sh(men, d) & empty; t != 0; t &= t - 1 {
 			to := t.First()
-			dst = append(dst, Move{From: Index(int(to) - step), To: to, Promote: v.promo[us].Has(to)})
+			dst = append(dst, Move{From: Index(int(to) - step), To: to, flags: promotes(v.promo[us].Has(to))})
 		}
 	}
 	for k := p.KingsOf(us); k != 0; k &= k - 1 {
@@ -233,7 +233,7 @@ func (g *capGen) add(to Bitboard, captured Bitboard, order uint64, promote bool)
 			g.paths = g.paths[:0]
 		}
 	}
-	g.dst = append(g.dst, Move{From: g.from, To: to.First(), Promote: promote || g.crowned, Captured: captured})
+	g.dst = append(g.dst, Move{From: g.from, To: to.First(), flags: promotes(promote || g.crowned), Captured: captured})
 	if g.record {
 		g.paths = append(g.paths, append([]Index{g.from}, g.path...))
 	}

@@ -215,7 +215,7 @@ func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 	if !p.Kings.Has(from) {
 		for _, d := range v.fwd[us] {
 			if v.shift(bit(from), d) == bit(to) {
-				return Move{From: from, To: to, Promote: v.promo[us].Has(to)}, true
+				return Move{From: from, To: to, flags: promotes(v.promo[us].Has(to))}, true
 			}
 		}
 		return Move{}, false

@@ -290,7 +290,7 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 func after(own, opp, kings Bitboard, m Move) (Bitboard, Bitboard, Bitboard) {
 	from, to := bitOf(m.From), bitOf(m.To)
 	kings &^= m.Captured
-	if kings&from != 0 || m.Promote {
+	if kings&from != 0 || m.Promotes() {
 		kings = kings&^from | to
 	}
 	return own&^from | to, opp &^ m.Captured, kings

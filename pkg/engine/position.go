@@ -180,23 +180,40 @@ func (p *Position) KingsOf(c Color) Bitboard { return p.Pieces[c] & p.Kings }
 // same Move; Variant.Paths recovers the paths for notation.
 type Move struct {
 	From, To Index
-	// Promote is set when the man that moves is crowned by this move.
-	Promote bool
-	// capHigh holds the captured squares of index 64 and above (see Position).
-	capHigh uint16
+	// flags holds whether the man that moves is crowned (promoteFlag), and above bit 16
+	// the captured squares of index 64 and above (see Position). Move keeps four fields,
+	// so that the compiler holds it in registers: a fifth costs perft 7%.
+	flags uint32
 	// Captured is the set of captured pieces of index below 64 (empty for a quiet move).
 	Captured Bitboard
 }
 
+// promoteFlag is the bit of Move.flags set when the moving man is crowned.
+const promoteFlag = 1
+
+// promotes returns the flags of a move that crowns its man or not.
+func promotes(crowned bool) uint32 {
+	if crowned {
+		return promoteFlag
+	}
+	return 0
+}
+
+// Promotes reports whether the man that moves is crowned by m.
+func (m Move) Promotes() bool { return m.flags&promoteFlag != 0 }
+
+// capHigh returns the captured squares of index 64 and above, bit k for index 64+k.
+func (m Move) capHigh() uint16 { return uint16(m.flags >> 16) }
+
 // IsCapture reports whether m captures.
-func (m Move) IsCapture() bool { return m.Captured != 0 || m.capHigh != 0 }
+func (m Move) IsCapture() bool { return m.Captured != 0 || m.flags>>16 != 0 }
 
 // CaptureCount returns the number of pieces m captures.
-func (m Move) CaptureCount() int { return m.Captured.Count() + bits.OnesCount16(m.capHigh) }
+func (m Move) CaptureCount() int { return m.Captured.Count() + bits.OnesCount16(m.capHigh()) }
 
 // Play returns the position after m. m must be a legal move of p (as generated).
 func (p Position) Play(m Move) Position {
-	if m.From|m.To >= 64 || m.capHigh != 0 {
+	if m.From|m.To >= 64 || m.flags>>16 != 0 {
 		return p.playWide(m)
 	}
 	p.apply(m)
@@ -210,7 +227,7 @@ func (p *Position) apply(m Move) {
 	king := p.Kings&from != 0
 	if king {
 		p.Kings = p.Kings&^from | to
-	} else if m.Promote {
+	} else if m.Promotes() {
 		p.Kings |= to
 	}
 	p.Pieces[us] = p.Pieces[us]&^from | to
@@ -220,7 +237,7 @@ func (p *Position) apply(m Move) {
 		k = 1
 	}
 	h ^= zobrist[us][k][m.From]
-	if king || m.Promote {
+	if king || m.Promotes() {
 		h ^= zobrist[us][1][m.To]
 	} else {
 		h ^= zobrist[us][0][m.To]

@@ -78,3 +78,57 @@ func TestRulesFrisian(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesCanadian: international's rules on the 12x12 board (squares 1=b12 ... 67=a1
+// ... 72=k1; a row of six from the top, files b,d,...,l on even rows and a,c,...,k on odd
+// ones), many cases on the squares of index 64 and above that only the wide instance of
+// the generator plays (square 61 and beyond).
+func TestRulesCanadian(t *testing.T) {
+	v := engine.MustLookup("canadian")
+	if got, want := v.FEN(v.Start()), "W:W43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30"; got != want {
+		t.Fatalf("start %s, want %s (reference/PERFT.md)", got, want)
+	}
+	for _, tc := range []struct {
+		rule, fen string
+		want      []string
+	}{
+		// a1 (67) over b2 (61) to c3 (56)
+		{"a man on the bottom row captures", "W:W67:B61", []string{"67x56"}},
+		// h6 (40) over g5 (46) to f4 (51)
+		{"men capture backward", "W:W40:B46", []string{"40x51"}},
+		// 40 over 46 and e3 (57) to d2 (62): two pieces, against one for a1 (67) over b2
+		{"the most pieces", "W:W40,67:B46,57,61", []string{"40x62"}},
+		// b10 (13) over c11 (8) to d12 (2), then over e11 (9) to f10 (15)
+		{"a man passing the crown row goes on as a man", "W:W13:B8,9", []string{"13x15"}},
+		// a1 (67) over d4 (50), then any free square of the long diagonal up to l12 (6)
+		{"a flying king lands on any free square behind", "W:WK67:B50", []string{"67x12", "67x17", "67x23", "67x28", "67x34", "67x39", "67x45", "67x6"}},
+		{"a black man steps towards row 1", "B:W72:B56", []string{"56-61", "56-62"}},
+	} {
+		if got := legal(t, v, tc.fen); !slices.Equal(got, tc.want) {
+			t.Errorf("canadian %s: legal moves of %q = %v, want %v", tc.rule, tc.fen, got, tc.want)
+		}
+	}
+	if p := play(t, v, "W:W13:B8,9", "13x15"); p.Material().Kings != [2]int{} {
+		t.Errorf("canadian: a man that passed the crown row was crowned")
+	}
+	// a black man crowned on a1 (67), an index above 63
+	p := play(t, v, "B:W7:B61", "61-67")
+	if c, king, ok := p.At(mustIndex(t, v, 67)); !ok || c != engine.Black || !king {
+		t.Errorf("canadian: 61-67 leaves %v %v %v on a1, want a black king", c, king, ok)
+	}
+	if got := v.FEN(p); got != "W:W7:BK67" {
+		t.Errorf("canadian: FEN after 61-67 = %s", got)
+	}
+	if p.Hash != p.ComputeHash() {
+		t.Errorf("canadian: incremental hash %x, recomputed %x", p.Hash, p.ComputeHash())
+	}
+}
+
+func mustIndex(t *testing.T, v *engine.Variant, s engine.Square) engine.Index {
+	t.Helper()
+	i, ok := v.Index(s)
+	if !ok {
+		t.Fatalf("%s: no square %d", v.Name, s)
+	}
+	return i
+}

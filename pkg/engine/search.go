@@ -612,10 +612,10 @@ func (s *searcher) order(p *Position, moves []Move, ply int, ttMove Move, hasTT 
 			x = 1 << 30
 		case m.IsCapture():
 			x = 1<<26 + int32(m.Captured.Count())<<8 + int32((m.Captured&p.Kings).Count())<<4
-			if m.Promote {
+			if m.Promotes() {
 				x += 2
 			}
-		case m.Promote:
+		case m.Promotes():
 			x = 1 << 25
 		case m == s.killers[ply][0]:
 			x = 1 << 24

@@ -14,7 +14,7 @@ import (
 // the squares of index 64 and above in its high part, and a Variant with a board that needs
 // them holds a wideVariant that its methods hand the work to.
 
-//go:generate go run ./internal/widegen -narrow Bitboard -wide wide -o wide_gen.go -files position.go,movegen.go,perft.go,notation.go,kingrun.go,search.go,eval.go -rename Position=widePosition,Move=wideMove,Variant=wideVariant,capGen=wideCapGen,bit=wideBit,bitOf=wideBit,narrowIndices=maxIndex,DivideEntry=wideDivideEntry,SearchResult=wideSearchResult,searcher=wideSearcher,evalTables=wideEvalTables,ttEntry=wideTTEntry,tablesFor=wideTablesFor,advanceDraw=wideAdvanceDraw -skip Position,Move,init,newPosition,Position.ComputeHash,Position.At,Position.put,Position.hasMen,Position.Equal,Position.Material,Move.IsCapture,Move.CaptureCount,Position.Play,Duplicates,Duplicates.String,Variant.Generate,Variant.GenerateDup,Variant.HasCapture,Variant.HasMoves,Variant.Count,Variant.Perft,Variant.Divide,PerftOptions,perftTable,perftSlot,newPerftTable,depthKey,perftTable.probe,perftTable.store,MoveError,MoveError.Error,MoveError.Unwrap,Variant.Paths,Variant.separators,Variant.FormatMove,Variant.FormatPath,Variant.ParseMove,Variant.QuietMove,Variant.passesThrough,sign,KingRun,KingRun.Next,KingRun.next,Variant.CheckKingRun,Limits,NewSearcher,Searcher,Searcher.Variant,Searcher.Clear,Searcher.Evaluate,gameHistory,Searcher.Search,abs,ttScore,fromTT,featureSet,featuresOf,FeatureNames,Features,Evaluate,intWeights,Weights,Weights.vector,Weights.Clone,Weights.Save,Weights.Check,LoadWeights,DefaultWeights
+//go:generate go run ./internal/widegen -narrow Bitboard -wide wide -o wide_gen.go -files position.go,movegen.go,perft.go,notation.go,kingrun.go,search.go,eval.go -rename Position=widePosition,Move=wideMove,Variant=wideVariant,capGen=wideCapGen,bit=wideBit,bitOf=wideBit,narrowIndices=maxIndex,DivideEntry=wideDivideEntry,SearchResult=wideSearchResult,searcher=wideSearcher,evalTables=wideEvalTables,ttEntry=wideTTEntry,tablesFor=wideTablesFor,advanceDraw=wideAdvanceDraw -skip Position,Move,init,newPosition,Position.ComputeHash,Position.At,Position.put,Position.hasMen,Position.Equal,Position.Material,Move.IsCapture,Move.CaptureCount,Move.Promotes,Move.capHigh,promotes,Position.Play,Duplicates,Duplicates.String,Variant.Generate,Variant.GenerateDup,Variant.HasCapture,Variant.HasMoves,Variant.Count,Variant.Perft,Variant.Divide,PerftOptions,perftTable,perftSlot,newPerftTable,depthKey,perftTable.probe,perftTable.store,MoveError,MoveError.Error,MoveError.Unwrap,Variant.Paths,Variant.separators,Variant.FormatMove,Variant.FormatPath,Variant.ParseMove,Variant.QuietMove,Variant.passesThrough,sign,KingRun,KingRun.Next,KingRun.next,Variant.CheckKingRun,Limits,NewSearcher,Searcher,Searcher.Variant,Searcher.Clear,Searcher.Evaluate,gameHistory,Searcher.Search,abs,ttScore,fromTT,featureSet,featuresOf,FeatureNames,Features,Evaluate,intWeights,Weights,Weights.vector,Weights.Clone,Weights.Save,Weights.Check,LoadWeights,DefaultWeights
 
 // wide is a set of up to 128 indices: lo holds 0-63, hi 64-127. Its methods are the
 // operators of Bitboard, written out; they are small enough to be inlined.
@@ -106,9 +106,12 @@ type widePosition struct {
 // wideMove is Move on a wide board.
 type wideMove struct {
 	From, To Index
-	Promote  bool
+	flags    uint32 // promoteFlag only
 	Captured wide
 }
+
+// Promotes reports whether the man that moves is crowned by m.
+func (m wideMove) Promotes() bool { return m.flags&promoteFlag != 0 }
 
 // IsCapture reports whether m captures.
 func (m wideMove) IsCapture() bool { return !m.Captured.IsZero() }
@@ -136,12 +139,12 @@ func (w *widePosition) narrow() Position {
 
 // widen returns m as a wideMove.
 func (m Move) widen() wideMove {
-	return wideMove{From: m.From, To: m.To, Promote: m.Promote, Captured: wide{uint64(m.Captured), uint64(m.capHigh)}}
+	return wideMove{From: m.From, To: m.To, flags: m.flags & promoteFlag, Captured: wide{uint64(m.Captured), uint64(m.capHigh())}}
 }
 
 // narrow returns m as a Move.
 func (m wideMove) narrow() Move {
-	return Move{From: m.From, To: m.To, Promote: m.Promote, Captured: Bitboard(m.Captured.lo), capHigh: uint16(m.Captured.hi)}
+	return Move{From: m.From, To: m.To, flags: m.flags | uint32(m.Captured.hi)<<16, Captured: Bitboard(m.Captured.lo)}
 }
 
 // narrowMoves appends ms to dst as Moves.

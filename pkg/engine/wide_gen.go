@@ -38,7 +38,7 @@ func (p *widePosition) apply(m wideMove) {
 	king := !p.Kings.And(from).IsZero()
 	if king {
 		p.Kings = p.Kings.AndNot(from).Or(to)
-	} else if m.Promote {
+	} else if m.Promotes() {
 		p.Kings = p.Kings.Or(to)
 	}
 	p.Pieces[us] = p.Pieces[us].AndNot(from).Or(to)
@@ -48,7 +48,7 @@ func (p *widePosition) apply(m wideMove) {
 		k = 1
 	}
 	h ^= zobrist[us][k][m.From]
-	if king || m.Promote {
+	if king || m.Promotes() {
 		h ^= zobrist[us][1][m.To]
 	} else {
 		h ^= zobrist[us][0][m.To]
@@ -143,7 +143,7 @@ func (v *wideVariant) generateQuiet(dst []wideMove, p *widePosition) []wideMove 
 		}
 		for t := v.sh(men, d).And(empty); !t.IsZero(); t = t.ClearFirst() {
 			to := t.First()
-			dst = append(dst, wideMove{From: Index(int(to) - step), To: to, Promote: v.promo[us].Has(to)})
+			dst = append(dst, wideMove{From: Index(int(to) - step), To: to, flags: promotes(v.promo[us].Has(to))})
 		}
 	}
 	for k := p.KingsOf(us); !k.IsZero(); k = k.ClearFirst() {
@@ -262,7 +262,7 @@ func (g *wideCapGen) add(to wide, captured wide, order uint64, promote bool) {
 			g.paths = g.paths[:0]
 		}
 	}
-	g.dst = append(g.dst, wideMove{From: g.from, To: to.First(), Promote: promote || g.crowned, Captured: captured})
+	g.dst = append(g.dst, wideMove{From: g.from, To: to.First(), flags: promotes(promote || g.crowned), Captured: captured})
 	if g.record {
 		g.paths = append(g.paths, append([]Index{g.from}, g.path...))
 	}
@@ -678,7 +678,7 @@ func (pf *widePerfter) perft(p widePosition, depth int) uint64 {
 func wideAfter(own, opp, kings wide, m wideMove) (wide, wide, wide) {
 	from, to := wideBit(m.From), wideBit(m.To)
 	kings = kings.AndNot(m.Captured)
-	if !kings.And(from).IsZero() || m.Promote {
+	if !kings.And(from).IsZero() || m.Promotes() {
 		kings = kings.AndNot(from).Or(to)
 	}
 	return own.AndNot(from).Or(to), opp.AndNot(m.Captured), kings
@@ -850,7 +850,7 @@ func (v *wideVariant) quietMove(p *widePosition, from, to Index) (wideMove, bool
 	if !p.Kings.Has(from) {
 		for _, d := range v.fwd[us] {
 			if v.shift(wideBit(from), d) == wideBit(to) {
-				return wideMove{From: from, To: to, Promote: v.promo[us].Has(to)}, true
+				return wideMove{From: from, To: to, flags: promotes(v.promo[us].Has(to))}, true
 			}
 		}
 		return wideMove{}, false
@@ -1356,10 +1356,10 @@ func (s *wideSearcher) order(p *widePosition, moves []wideMove, ply int, ttMove 
 			x = 1 << 30
 		case m.IsCapture():
 			x = 1<<26 + int32(m.Captured.Count())<<8 + int32(m.Captured.And(p.Kings).Count())<<4
-			if m.Promote {
+			if m.Promotes() {
 				x += 2
 			}
-		case m.Promote:
+		case m.Promotes():
 			x = 1 << 25
 		case m == s.killers[ply][0]:
 			x = 1 << 24

@@ -57,8 +57,9 @@
 //
 // Replay plays a game's moves with pkg/engine. The variant is the GameType
 // tag's; without one, a default variant given by the caller when the
-// squares fit its board; else it is inferred: square numbers above 32 mean
-// international, algebraic squares russian, anything else english. A
+// squares fit its board; else it is inferred: square numbers above 50 mean
+// canadian, above 32 international, algebraic squares russian, anything else
+// english. A
 // GameType the engine does not play is a warning, not an error. The FEN
 // tag, if any, is the start position. A move written by its two end
 // squares is resolved to the legal move joining them; a full path must be

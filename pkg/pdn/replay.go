@@ -147,8 +147,8 @@ func (r *Replayed) Positions() []engine.Position {
 // infers the variant of games without a GameType tag.
 type Replayer struct {
 	// Default is the variant of games without a GameType tag whose
-	// squares fit its board; nil infers it (numbers above 32:
-	// international; algebraic squares: russian; else english).
+	// squares fit its board; nil infers it (numbers above 50: canadian;
+	// above 32: international; algebraic squares: russian; else english).
 	Default *engine.Variant
 	// NoVariations replays only the main line.
 	NoVariations bool
@@ -415,6 +415,8 @@ func (rp *Replayer) variant(g *Game) (*engine.Variant, string, error) {
 		return d, FromDefault, nil
 	}
 	switch {
+	case maxNum > 50:
+		return engine.MustLookup("canadian"), FromInferred, nil
 	case maxNum > 32:
 		return engine.MustLookup("international"), FromInferred, nil
 	case alg:
