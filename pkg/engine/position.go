@@ -213,11 +213,18 @@ func (m Move) CaptureCount() int { return m.Captured.Count() + bits.OnesCount16(
 
 // Play returns the position after m. m must be a legal move of p (as generated).
 func (p Position) Play(m Move) Position {
+	p.play(m)
+	return p
+}
+
+// play plays m on p in place: apply, or for a move that touches an index of 64 or above,
+// the wide instance's. Play stays small enough to be inlined with one call in it.
+func (p *Position) play(m Move) {
 	if m.From|m.To >= 64 || m.flags>>16 != 0 {
-		return p.playWide(m)
+		*p = p.playWide(m)
+		return
 	}
 	p.apply(m)
-	return p
 }
 
 // apply plays m on p in place, updating the hash.
