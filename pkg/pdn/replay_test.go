@@ -51,6 +51,10 @@ func TestReplayErrors(t *testing.T) {
 			"frisian.pdn: game 1: line 7, column 4: move 4 (white) 17-22: illegal move",
 			"the king on 17 has made 3 moves in a row"}},
 		{"frisian.pdn", 2, nil, "", 0, 0, 0, nil},
+		{"canadian.pdn", 1, nil, "", 0, 0, 0, nil},
+		{"canadian.pdn", 2, nil, "", 0, 0, 0, nil},
+		{"canadian.pdn", 3, ErrIllegalMove, "", 28, 4, 1, []string{
+			"canadian.pdn: game 3: line 28, column 4: move 1 (white) 62-56: illegal move"}},
 		{"ambiguous.pdn", 1, ErrAmbiguousMove, "", 6, 6, 1, []string{
 			"ambiguous.pdn: game 1: line 6, column 6: move 1 (black) 2x18: ambiguous move",
 			"candidates 2x9x18, 2x11x18", "position B:W6,7,14,15,30:B2"}},
@@ -100,6 +104,23 @@ func TestReplayErrors(t *testing.T) {
 	}
 }
 
+// TestReplayCanadian: a canadian game replays to the end with its GameType and without
+// one (squares above 50), through the wide instance of the engine.
+func TestReplayCanadian(t *testing.T) {
+	_, res, errs := replayFile(t, filepath.Join("testdata", "replay", "canadian.pdn"), nil)
+	for i, want := range []struct {
+		from  string
+		plies int
+	}{{FromGameType, 124}, {FromInferred, 20}} {
+		if errs[i] != nil {
+			t.Fatalf("game %d: %v", i+1, errs[i])
+		}
+		if r := res[i]; r.Variant.Name != "canadian" || r.VariantFrom != want.from || len(r.Plies) != want.plies {
+			t.Errorf("game %d: %s (%s), %d plies; want canadian (%s), %d plies", i+1, r.Variant.Name, r.VariantFrom, len(r.Plies), want.from, want.plies)
+		}
+	}
+}
+
 // TestValidateReplay runs Validate with replay over the hand-made files
 // with 1 and 3 goroutines: same problems, same order.
 func TestValidateReplay(t *testing.T) {
@@ -123,10 +144,10 @@ func TestValidateReplay(t *testing.T) {
 		for _, s := range sums {
 			total.Add(s)
 		}
-		// illegal.pdn and frisian.pdn have an illegal move each
-		if total.Errors["illegal-move"] != 2 || total.Errors["ambiguous-move"] != 1 || total.Errors["invalid-fen"] != 1 ||
-			total.Warnings[KindUnsupportedVariant] != 1 || total.Warnings[KindResultContradicts] != 1 || total.GamesWithErrors != 4 {
-			t.Errorf("Validate -j %d: totals %+v, want two illegal moves, one of each other kind and 4 games with errors", jobs, total)
+		// illegal.pdn, frisian.pdn and canadian.pdn have an illegal move each
+		if total.Errors["illegal-move"] != 3 || total.Errors["ambiguous-move"] != 1 || total.Errors["invalid-fen"] != 1 ||
+			total.Warnings[KindUnsupportedVariant] != 1 || total.Warnings[KindResultContradicts] != 1 || total.GamesWithErrors != 5 {
+			t.Errorf("Validate -j %d: totals %+v, want three illegal moves, one of each other kind and 5 games with errors", jobs, total)
 		}
 		outs = append(outs, b.String())
 	}
