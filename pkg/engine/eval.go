@@ -68,7 +68,8 @@ type featureSet struct {
 	index []int    // the variant's features as indices into the full list
 }
 
-// featuresOf returns the features of a variant with rules r: all of them, but king_diagonal without flying kings.
+// featuresOf returns the features of a variant with rules r: all of them, but
+// king_diagonal without flying kings.
 func featuresOf(r *Rules) featureSet {
 	var fs featureSet
 	for f := 0; f < numFeatures; f++ {

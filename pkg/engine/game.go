@@ -211,8 +211,8 @@ func (d *drawState) endings(r *Rules, us Color, m Material) {
 }
 
 // drawn reports whether a counted draw rule holds (repetitions are checked apart).
-func (d *drawState) drawn(v *Rules) bool {
-	r := &v.Draw
+func (d *drawState) drawn(rules *Rules) bool {
+	r := &rules.Draw
 	if r.NoCapturePlies > 0 && d.noCapture >= r.NoCapturePlies {
 		return true
 	}

@@ -36,8 +36,9 @@
 // Usage, from pkg/engine:
 //
 //	//go:generate go run ./internal/widegen -narrow Bitboard -wide wide -files movegen.go,perft.go -rename Position=widePosition -o wide_gen.go
+//	//go:generate go run ./internal/widegen -config widegen.conf
 //
-// Flags:
+// Flags (the list flags may be repeated; their values add up):
 //
 //	-dir DIR          the package directory (default ".")
 //	-narrow NAME      the narrow bitboard type (default Bitboard)
@@ -49,6 +50,8 @@
 //	-prefix wide      the prefix of copied objects not in -rename (dedupe -> wideDedupe)
 //	-o FILE           the output file, relative to -dir (default wide_gen.go)
 //	-check            compare with FILE instead of writing it; exit status 1 if stale
+//	-config FILE      read flags from FILE, relative to -dir: whitespace-separated
+//	                  words, # to the end of a line is a comment
 //
 // Run with -check (in a test or CI) to verify that the committed file is up to date.
 //
@@ -132,28 +135,37 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("widegen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := &config{}
+	var files, skip, cp, rename []string
+	list := func(dst *[]string) func(string) error {
+		return func(v string) error { *dst = append(*dst, splitList(v)...); return nil }
+	}
 	fs.StringVar(&cfg.dir, "dir", ".", "the package `directory`")
 	fs.StringVar(&cfg.narrow, "narrow", "Bitboard", "the narrow bitboard type (underlying uint64)")
 	fs.StringVar(&cfg.wide, "wide", "wide", "the hand-written 128-bit type")
 	fs.StringVar(&cfg.prefix, "prefix", "wide", "the prefix of copied objects not in -rename")
-	files := fs.String("files", "", "comma-separated `files` whose declarations are copied")
-	skip := fs.String("skip", "", "comma-separated declarations (name or Type.Method) not copied")
-	cp := fs.String("copy", "", "comma-separated package-level consts and vars to copy")
-	rename := fs.String("rename", "", "comma-separated old=new renames of package-level objects")
+	fs.Func("files", "comma-separated `files` whose declarations are copied (repeatable)", list(&files))
+	fs.Func("skip", "comma-separated declarations (name or Type.Method) not copied (repeatable)", list(&skip))
+	fs.Func("copy", "comma-separated package-level consts and vars to copy (repeatable)", list(&cp))
+	fs.Func("rename", "comma-separated old=new renames of package-level objects (repeatable)", list(&rename))
 	fs.StringVar(&cfg.out, "o", "wide_gen.go", "the output `file`, relative to -dir")
 	fs.BoolVar(&cfg.check, "check", false, "check that the output file is up to date instead of writing it")
+	fs.String("config", "", "read flags from `FILE`, relative to the -dir before it: whitespace-separated words, # starts a comment")
+	args, err := expandConfig(args)
+	if err != nil {
+		return nil, err
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	cfg.files, cfg.skip, cfg.copy = splitList(*files), splitList(*skip), splitList(*cp)
+	cfg.files, cfg.skip, cfg.copy = files, skip, cp
 	if len(cfg.files) == 0 {
 		return nil, errors.New("no -files given")
 	}
 	cfg.rename = map[string]string{}
-	for _, kv := range splitList(*rename) {
+	for _, kv := range rename {
 		old, new, ok := strings.Cut(kv, "=")
 		if !ok || !isIdent(old) || !isIdent(new) {
 			return nil, fmt.Errorf("bad -rename entry %q: want old=new", kv)
@@ -166,6 +178,44 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// expandConfig replaces each -config FILE in args by the words of FILE (# to the end of
+// a line is a comment). A relative FILE is taken in the -dir given before it.
+func expandConfig(args []string) ([]string, error) {
+	dir := "."
+	var out []string
+	for i := 0; i < len(args); i++ {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if !strings.HasPrefix(args[i], "-") || name != "config" && name != "dir" {
+			out = append(out, args[i])
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return nil, fmt.Errorf("flag needs an argument: -%s", name)
+			}
+			i++
+			value = args[i]
+		}
+		if name == "dir" {
+			dir = value
+			out = append(out, "-dir", value)
+			continue
+		}
+		if !filepath.IsAbs(value) {
+			value = filepath.Join(dir, value)
+		}
+		text, err := os.ReadFile(value)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(text), "\n") {
+			line, _, _ = strings.Cut(line, "#")
+			out = append(out, strings.Fields(line)...)
+		}
+	}
+	return out, nil
 }
 
 // splitList splits a comma-separated flag value, dropping blanks.

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"flag"
 	"go/format"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -206,5 +208,29 @@ func TestErrors(t *testing.T) {
 				t.Error("wide_gen.go written despite the error")
 			}
 		})
+	}
+}
+
+// TestConfigFile: -config reads flags from a file, with comments, and list flags add up
+// whether they come from the file or the command line.
+func TestConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	conf := "# a comment\n-files a.go,b.go # the files\n-files c.go\n-rename A=wideA\n-skip X\n"
+	if err := os.WriteFile(filepath.Join(dir, "w.conf"), []byte(conf), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseFlags([]string{"-dir", dir, "-config", "w.conf", "-skip", "Y.m", "-o", "out.go"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cfg.files, []string{"a.go", "b.go", "c.go"}) || !slices.Equal(cfg.skip, []string{"X", "Y.m"}) ||
+		cfg.rename["A"] != "wideA" || cfg.out != "out.go" {
+		t.Errorf("parsed %+v", cfg)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.conf"), []byte("-files a.go stray\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseFlags([]string{"-dir", dir, "-config", "bad.conf"}, io.Discard); err == nil || !strings.Contains(err.Error(), "stray") {
+		t.Errorf("a stray word in the config file: error %v", err)
 	}
 }
