@@ -23,13 +23,14 @@ func validateCommand() *cli.Command {
 		Usage:     "check games and report warnings and errors by file, game, line and column",
 		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--strict] [--json] [-j N] [FILE...]",
 		Description: "Reads every game and replays its moves with the rules of its variant: the GameType tag,\n" +
-			"else --variant when the squares fit its board, else inferred (square numbers above 32:\n" +
-			"international; algebraic squares: russian; else english). Short captures are resolved to\n" +
-			"the legal capture; illegal and ambiguous moves and bad FEN tags are errors reported with\n" +
-			"file, game, line, column, move number, move and the position before it. Variations are\n" +
-			"replayed too (their errors are warnings). A GameType the engine does not play is a warning\n" +
-			"(unsupported-variant), and so is a result that contradicts a final position without legal\n" +
-			"moves (result-contradicts-position; the first number of a result is the first mover's).\n" +
+			"else --variant when the squares fit its board, else inferred (square numbers above 50:\n" +
+			"canadian; above 32: international; algebraic squares: russian; else english). Short\n" +
+			"captures are resolved to the legal capture; illegal and ambiguous moves and bad FEN tags\n" +
+			"are errors reported with file, game, line, column, move number, move and the position\n" +
+			"before it. Variations are replayed too (their errors are warnings). A GameType the engine\n" +
+			"does not play is a warning (unsupported-variant), and so is a result that contradicts a\n" +
+			"final position without legal moves (result-contradicts-position; the first number of a\n" +
+			"result is the first mover's).\n" +
 			"Counts games, moves, warnings and errors per file and in total. --json prints every problem\n" +
 			"as a JSON line (file, game, line, column, level, kind, message) and then the counts.\n" +
 			"Exit status 1 when any game has an error. --strict makes anything outside the PDN 3.0\n" +
