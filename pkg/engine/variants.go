@@ -256,7 +256,8 @@ var builtin = []Rules{
 		// reference/PERFT.md): international draughts on a 12x12 board with 30 men each
 		// ("the same rules and conventions as international draughts, the only differences
 		// are the larger gameboard and more checkers per player": Wikipedia, Canadian
-		// checkers; likewise Ludii). The board needs 77 bits: see wide.go.
+		// checkers; likewise Ludii). The board needs 77 bits: see wide.go. Its evaluation
+		// weights (weights/canadian.json) are international's, for the same rules.
 		Name:       "canadian",
 		Aliases:    []string{"12x12", "grand-jeu"},
 		GameType:   27,
