@@ -256,7 +256,7 @@ func kingWalk(t *testing.T, g *engine.Game, n int) {
 		var best engine.Move
 		bestSeen := -1
 		for _, m := range g.Legal() {
-			if m.IsCapture() || !p.Kings.Has(m.From) {
+			if _, king, _ := p.At(m.From); m.IsCapture() || !king {
 				continue
 			}
 			c := p.Play(m)
@@ -321,6 +321,9 @@ func TestDrawCounters(t *testing.T) {
 		// 2011), and one king each, two moves each
 		{"frisian two kings", "frisian", nil, "W:WK46,K50:BK1", []string{"46-41", "1-6", "41-46", "6-1"}, 13, "two-kings-7-moves"},
 		{"frisian one king each", "frisian", nil, "W:WK46:BK1", []string{"46-41", "1-6", "41-46", "6-1"}, 4, "one-king-each"},
+		// canadian: international's rules, with the kings on squares of index 64 and above
+		{"canadian 50 king plies", "canadian", nil, "W:WK67,K68,K69:BK1,K2,K3,K4", nil, 50, "king-moves-50"},
+		{"canadian 16-move ending", "canadian", func(r *engine.Rules) { r.Draw.KingMovePlies = 0 }, "W:WK67,K68,K72:BK3", nil, 32, "16-move-ending"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := withoutRepetition(t, tc.variant, tc.edit)
