@@ -177,24 +177,6 @@ type egState struct {
 	count  int
 }
 
-// step advances the move counters and the king run over a move of side us from from to
-// to, by a king or not, capturing or not.
-func (d *drawState) step(r *Rules, us Color, from, to Index, king, capture bool) {
-	if r.KingMoveLimit > 0 {
-		d.run = d.run.next(us, from, to, king, capture)
-	}
-	if capture {
-		d.noCapture, d.kingMoves = 0, 0
-	} else {
-		d.noCapture++
-		if king {
-			d.kingMoves++
-		} else {
-			d.kingMoves = 0
-		}
-	}
-}
-
 // endings advances the special endings over a move of side us that leaves material m.
 func (d *drawState) endings(r *Rules, us Color, m Material) {
 	for i, rule := range r.Draw.Endgames {

@@ -213,7 +213,20 @@ func (s *searcher) evaluate(p *Position) int {
 // advanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
 // in place: the search keeps one state per ply.
 func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
-	d.step(&v.Rules, p.Side, m.From, m.To, p.Kings.Has(m.From), m.IsCapture())
+	capture, king := m.IsCapture(), p.Kings.Has(m.From)
+	if v.KingMoveLimit > 0 {
+		d.run = d.run.next(p.Side, m.From, m.To, king, capture)
+	}
+	if capture {
+		d.noCapture, d.kingMoves = 0, 0
+	} else {
+		d.noCapture++
+		if king {
+			d.kingMoves++
+		} else {
+			d.kingMoves = 0
+		}
+	}
 	if len(v.Draw.Endgames) > 0 {
 		d.endings(&v.Rules, p.Side, c.material())
 	}

@@ -155,14 +155,6 @@ func narrowMoves(dst []Move, ms []wideMove) []Move {
 	return dst
 }
 
-// widenMoves appends ms to dst as wideMoves.
-func widenMoves(dst []wideMove, ms []Move) []wideMove {
-	for _, m := range ms {
-		dst = append(dst, m.widen())
-	}
-	return dst
-}
-
 // playWide is Play for a move that touches an index of 64 or above.
 func (p Position) playWide(m Move) Position {
 	w := p.widen()
