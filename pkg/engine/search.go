@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"time"
+	"unsafe"
 )
 
 // The search is an iterative-deepening negamax alpha-beta with principal variation search,
@@ -154,7 +155,7 @@ func (s *searcher) init(v *Variant, w *Weights, hashMB int) {
 		hashMB = 1
 	}
 	n := uint64(1)
-	for n*2*32 <= uint64(hashMB)<<20 {
+	for n*2*uint64(unsafe.Sizeof(ttEntry{})) <= uint64(hashMB)<<20 {
 		n *= 2
 	}
 	s.tt = make([]ttEntry, n)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // Occupied returns every occupied square of index below 64.
@@ -982,7 +983,7 @@ func (s *wideSearcher) init(v *wideVariant, w *Weights, hashMB int) {
 		hashMB = 1
 	}
 	n := uint64(1)
-	for n*2*32 <= uint64(hashMB)<<20 {
+	for n*2*uint64(unsafe.Sizeof(wideTTEntry{})) <= uint64(hashMB)<<20 {
 		n *= 2
 	}
 	s.tt = make([]wideTTEntry, n)

@@ -180,8 +180,12 @@ func TestWideSearchMatchesNarrow(t *testing.T) {
 			continue
 		}
 		narrow := NewSearcher(v, nil, 1)
+		// the wide table's entries are larger: twice the memory gives as many entries
 		ws := &wideSearcher{}
-		ws.init(widenVariant(v), DefaultWeights(v), 1)
+		ws.init(widenVariant(v), DefaultWeights(v), 2)
+		if len(ws.tt) != len(narrow.narrow.tt) {
+			t.Fatalf("%s: %d wide table entries, %d narrow", v.Name, len(ws.tt), len(narrow.narrow.tt))
+		}
 		wideS := &Searcher{v: v, wide: ws}
 		g := NewGame(v, v.Start())
 		for ply := 0; ply < 60 && !g.Outcome().Over; ply++ {
