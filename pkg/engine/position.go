@@ -145,7 +145,7 @@ func (p *Position) Equal(q *Position) bool {
 	return p.Pieces == q.Pieces && p.Kings == q.Kings && p.high == q.high && p.Side == q.Side
 }
 
-// Occupied returns every occupied square of index below 64.
+// Occupied returns the occupied squares of Pieces (on a Position, those of index below 64).
 func (p *Position) Occupied() Bitboard { return p.Pieces[White] | p.Pieces[Black] }
 
 // Material counts each side's men and kings.
@@ -159,7 +159,8 @@ func (p *Position) Material() Material {
 	return m
 }
 
-// material is Material on the squares of index below 64 (the whole of a 64-bit board).
+// material counts the men and kings of Pieces and Kings (on a Position, the squares of
+// index below 64: the whole of a board that fits 64 bits).
 func (p *Position) material() Material {
 	var m Material
 	for c := White; c <= Black; c++ {
@@ -169,10 +170,10 @@ func (p *Position) material() Material {
 	return m
 }
 
-// Men returns c's men on the squares of index below 64.
+// Men returns c's men in Pieces (on a Position, those of index below 64).
 func (p *Position) Men(c Color) Bitboard { return p.Pieces[c] &^ p.Kings }
 
-// KingsOf returns c's kings on the squares of index below 64.
+// KingsOf returns c's kings in Pieces (on a Position, those of index below 64).
 func (p *Position) KingsOf(c Color) Bitboard { return p.Pieces[c] & p.Kings }
 
 // Move is a move: the piece on From goes to To and the pieces on Captured are removed. Two

@@ -13,10 +13,11 @@ import (
 	"unsafe"
 )
 
-// Occupied returns every occupied square of index below 64.
+// Occupied returns the occupied squares of Pieces (on a Position, those of index below 64).
 func (p *widePosition) Occupied() wide { return p.Pieces[White].Or(p.Pieces[Black]) }
 
-// material is Material on the squares of index below 64 (the whole of a 64-bit board).
+// material counts the men and kings of Pieces and Kings (on a Position, the squares of
+// index below 64: the whole of a board that fits 64 bits).
 func (p *widePosition) material() Material {
 	var m Material
 	for c := White; c <= Black; c++ {
@@ -26,10 +27,10 @@ func (p *widePosition) material() Material {
 	return m
 }
 
-// Men returns c's men on the squares of index below 64.
+// Men returns c's men in Pieces (on a Position, those of index below 64).
 func (p *widePosition) Men(c Color) wide { return p.Pieces[c].AndNot(p.Kings) }
 
-// KingsOf returns c's kings on the squares of index below 64.
+// KingsOf returns c's kings in Pieces (on a Position, those of index below 64).
 func (p *widePosition) KingsOf(c Color) wide { return p.Pieces[c].And(p.Kings) }
 
 // apply plays m on p in place, updating the hash.
