@@ -179,16 +179,25 @@ type egState struct {
 
 // endings advances the special endings over a move of side us that leaves material m.
 func (d *drawState) endings(r *Rules, us Color, m Material) {
+	d.countEndings(r, us)
 	for i, rule := range r.Draw.Endgames {
 		e := &d.eg[i]
-		if e.active && (!rule.StrongSideOnly || us == e.strong) {
-			e.count++
-		}
 		holds, strong := rule.Holds(m)
 		if !holds || !e.active {
 			e.count = 0
 		}
 		e.active, e.strong = holds, strong
+	}
+}
+
+// countEndings counts a move of side us for each special ending that holds (and for
+// which that side's moves count): endings without re-reading the conditions, for a move
+// that leaves the material as it was.
+func (d *drawState) countEndings(r *Rules, us Color) {
+	for i, rule := range r.Draw.Endgames {
+		if e := &d.eg[i]; e.active && (!rule.StrongSideOnly || us == e.strong) {
+			e.count++
+		}
 	}
 }
 

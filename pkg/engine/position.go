@@ -209,6 +209,10 @@ func (m Move) capHigh() uint16 { return uint16(m.flags >> 16) }
 // IsCapture reports whether m captures.
 func (m Move) IsCapture() bool { return m.Captured != 0 || m.flags>>16 != 0 }
 
+// captures is IsCapture for the code of boards that fit 64 bits, whose moves never
+// capture on an index of 64 or above; the search asks it of every move it orders.
+func (m Move) captures() bool { return m.Captured != 0 }
+
 // CaptureCount returns the number of pieces m captures.
 func (m Move) CaptureCount() int { return m.Captured.Count() + bits.OnesCount16(m.capHigh()) }
 

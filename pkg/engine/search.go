@@ -214,7 +214,7 @@ func (s *searcher) evaluate(p *Position) int {
 // advanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
 // in place: the search keeps one state per ply.
 func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
-	capture, king := m.IsCapture(), p.Kings.Has(m.From)
+	capture, king := m.captures(), p.Kings.Has(m.From)
 	if v.KingMoveLimit > 0 {
 		d.run = d.run.next(p.Side, m.From, m.To, king, capture)
 	}
@@ -229,13 +229,17 @@ func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
 		}
 	}
 	if len(v.Draw.Endgames) > 0 {
-		d.endings(&v.Rules, p.Side, c.material())
+		if capture || m.Promotes() {
+			d.endings(&v.Rules, p.Side, c.material())
+		} else {
+			d.countEndings(&v.Rules, p.Side) // the material, and so each condition, is unchanged
+		}
 	}
 }
 
 // irreversible reports whether m (played in p) can never be undone: a capture or a man move.
 func irreversible(p *Position, m Move) bool {
-	return m.IsCapture() || !p.Kings.Has(m.From)
+	return m.captures() || !p.Kings.Has(m.From)
 }
 
 // gameHistory returns the hashes of g's positions since its last irreversible move, to
@@ -502,7 +506,7 @@ func (s *searcher) search(p *Position, depth, ply, alpha, beta int, from int) in
 					s.rootBest, s.rootScore, s.rootFound = m, score, true
 				}
 				if alpha >= beta {
-					if !m.IsCapture() {
+					if !m.captures() {
 						if s.killers[ply][0] != m {
 							s.killers[ply][1] = s.killers[ply][0]
 							s.killers[ply][0] = m
@@ -624,7 +628,7 @@ func (s *searcher) order(p *Position, moves []Move, ply int, ttMove Move, hasTT 
 		switch {
 		case hasTT && m == ttMove:
 			x = 1 << 30
-		case m.IsCapture():
+		case m.captures():
 			x = 1<<26 + int32(m.Captured.Count())<<8 + int32((m.Captured&p.Kings).Count())<<4
 			if m.Promotes() {
 				x += 2

@@ -116,6 +116,9 @@ func (m wideMove) Promotes() bool { return m.flags&promoteFlag != 0 }
 // IsCapture reports whether m captures.
 func (m wideMove) IsCapture() bool { return !m.Captured.IsZero() }
 
+// captures reports whether m captures (Move.captures).
+func (m wideMove) captures() bool { return !m.Captured.IsZero() }
+
 // widen returns p as a widePosition.
 func (p *Position) widen() widePosition {
 	return widePosition{

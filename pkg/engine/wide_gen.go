@@ -1022,7 +1022,7 @@ func (s *wideSearcher) evaluate(p *widePosition) int {
 // wideAdvanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
 // in place: the search keeps one state per ply.
 func wideAdvanceDraw(d *drawState, v *wideVariant, p *widePosition, m wideMove, c *widePosition) {
-	capture, king := m.IsCapture(), p.Kings.Has(m.From)
+	capture, king := m.captures(), p.Kings.Has(m.From)
 	if v.KingMoveLimit > 0 {
 		d.run = d.run.next(p.Side, m.From, m.To, king, capture)
 	}
@@ -1037,13 +1037,17 @@ func wideAdvanceDraw(d *drawState, v *wideVariant, p *widePosition, m wideMove, 
 		}
 	}
 	if len(v.Draw.Endgames) > 0 {
-		d.endings(&v.Rules, p.Side, c.material())
+		if capture || m.Promotes() {
+			d.endings(&v.Rules, p.Side, c.material())
+		} else {
+			d.countEndings(&v.Rules, p.Side)
+		}
 	}
 }
 
 // wideIrreversible reports whether m (played in p) can never be undone: a capture or a man move.
 func wideIrreversible(p *widePosition, m wideMove) bool {
-	return m.IsCapture() || !p.Kings.Has(m.From)
+	return m.captures() || !p.Kings.Has(m.From)
 }
 
 // run searches root, whose draw state is draw, after the game whose hashes are in s.hist.
@@ -1247,7 +1251,7 @@ func (s *wideSearcher) search(p *widePosition, depth, ply, alpha, beta int, from
 					s.rootBest, s.rootScore, s.rootFound = m, score, true
 				}
 				if alpha >= beta {
-					if !m.IsCapture() {
+					if !m.captures() {
 						if s.killers[ply][0] != m {
 							s.killers[ply][1] = s.killers[ply][0]
 							s.killers[ply][0] = m
@@ -1369,7 +1373,7 @@ func (s *wideSearcher) order(p *widePosition, moves []wideMove, ply int, ttMove 
 		switch {
 		case hasTT && m == ttMove:
 			x = 1 << 30
-		case m.IsCapture():
+		case m.captures():
 			x = 1<<26 + int32(m.Captured.Count())<<8 + int32(m.Captured.And(p.Kings).Count())<<4
 			if m.Promotes() {
 				x += 2
