@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -515,5 +516,30 @@ func TestTooManyEndgames(t *testing.T) {
 	r.Draw.Endgames = append(r.Draw.Endgames, rule)
 	if _, err := engine.NewVariant(r); err == nil || !strings.Contains(err.Error(), "5 special endings") {
 		t.Errorf("five endings: err = %v, want one naming the 5 special endings", err)
+	}
+}
+
+// TestBoardSizes: boards up to 80 bits in the padded layout are played (a 12x12 board
+// takes 77, frisian's layout of a 12x12 board 88: too many), larger ones are refused with
+// ErrUnsupported, and a 12x12 board without a variant of its own plays like canadian.
+func TestBoardSizes(t *testing.T) {
+	r := engine.MustLookup("canadian").Rules
+	r.Name, r.GameType = "twelve", 0
+	v, err := engine.NewVariant(r)
+	if err != nil {
+		t.Fatalf("12x12: %v", err)
+	}
+	if n, err := v.Perft(context.Background(), v.Start(), 4, engine.PerftOptions{}); err != nil || n != 10053 {
+		t.Errorf("12x12 perft(4) = %d, %v; want 10053 (dctl, as canadian)", n, err)
+	}
+	for _, tc := range []struct {
+		w, h       int
+		orthogonal bool
+	}{{14, 14, false}, {12, 12, true}} {
+		r := r
+		r.Width, r.Height, r.OrthogonalCaptures = tc.w, tc.h, tc.orthogonal
+		if _, err := engine.NewVariant(r); !errors.Is(err, engine.ErrUnsupported) {
+			t.Errorf("%dx%d (orthogonal %v): err = %v, want ErrUnsupported", tc.w, tc.h, tc.orthogonal, err)
+		}
 	}
 }
