@@ -193,8 +193,15 @@ type CopyResult struct {
 }
 
 // Copy reads the job's games and writes those that pass to dst, after the
-// transform. It does not flush dst.
+// transform. It does not flush dst. With job.Jobs above 1 and a Writer,
+// JSONWriter or (with Replay) PositionWriter destination, the games are
+// replayed and formatted by several goroutines (copy_parallel.go); the
+// output, the result, the OnError calls (one at a time, in input order)
+// and the error are the same as with one.
 func Copy(job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
+	if parallelCopy(&job, dst, &opt) {
+		return copyParallel(job, dst, opt)
+	}
 	var res CopyResult
 	err := job.Each(func(in *Input, n int, g *Game, gerr error) error {
 		res.Read++

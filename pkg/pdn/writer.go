@@ -65,6 +65,44 @@ func (w *Writer) Write(g *Game) error {
 		w.w.WriteByte('\n')
 	}
 	w.n++
+	w.game(g)
+	if err := w.w.WriteByte('\n'); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+// writeFormatted writes the bytes of one game formatted by another Writer
+// with the same settings (format), as Write would have written the game.
+func (w *Writer) writeFormatted(p []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.n > 0 {
+		w.w.WriteByte('\n')
+	}
+	w.n++
+	if _, err := w.w.Write(p); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+// format writes g as Write does, without the blank line that separates it
+// from the game before: the bytes that writeFormatted takes.
+func (w *Writer) format(g *Game) error {
+	if err := checkGame(g); err != nil {
+		return err
+	}
+	w.game(g)
+	return w.w.WriteByte('\n')
+}
+
+// game writes g's tags, movetext and terminator, without the line break
+// that ends it.
+func (w *Writer) game(g *Game) {
 	for _, t := range g.Tags {
 		w.w.WriteByte('[')
 		w.w.WriteString(t.Name)
@@ -83,11 +121,6 @@ func (w *Writer) Write(g *Game) error {
 		res = "*"
 	}
 	w.emit(res, false)
-	if err := w.w.WriteByte('\n'); err != nil {
-		w.err = err
-		return err
-	}
-	return nil
 }
 
 func writeEscaped(b *bufio.Writer, s string) {

@@ -1,0 +1,159 @@
+package pdn
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bigCopyInput makes a file of many games (several batches and pieces):
+// duplicates, games that the filter drops, games read with an error and
+// games with an illegal move.
+func bigCopyInput(games int) []byte {
+	black := []string{"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
+	white := []string{"21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"}
+	results := []string{"1-0", "0-1", "1/2-1/2", "*", "2-0"}
+	var b bytes.Buffer
+	for i := range games {
+		fmt.Fprintf(&b, "[Event \"game %d\"]\n[Round \"%d\"]\n", i, i%5)
+		if i%11 == 0 {
+			fmt.Fprintf(&b, "[Result \"%s\"]\n", results[i%4])
+		}
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "1. %s %s", black[i%7], white[i/7%7])
+		switch {
+		case i%17 == 0:
+			b.WriteString(" 2. 30-26") // illegal
+		case i%23 == 0:
+			b.WriteString(" " + strings.Repeat("(", DefaultMaxDepth+5)) // read error
+		case i%5 == 0:
+			b.WriteString(" {a comment} $1 (1... 22-18)")
+		}
+		fmt.Fprintf(&b, " %s\n\n", results[i/49%5])
+	}
+	return b.Bytes()
+}
+
+// failAfter accepts n bytes, then fails.
+type failAfter struct {
+	buf bytes.Buffer
+	n   int
+}
+
+var errFull = errors.New("device full")
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if w.buf.Len()+len(p) > w.n {
+		k := w.n - w.buf.Len()
+		w.buf.Write(p[:k])
+		return k, errFull
+	}
+	return w.buf.Write(p)
+}
+
+// copyRun runs Copy and describes its output, result, OnError calls and
+// error.
+func copyRun(t *testing.T, j Job, jobs int, out, failAt int, opt func() CopyOptions) string {
+	t.Helper()
+	j.Jobs = jobs
+	fw := &failAfter{n: failAt}
+	if failAt < 0 {
+		fw.n = 1 << 40
+	}
+	var dst GameWriter
+	switch out {
+	case 0:
+		dst = NewJSONWriter(fw)
+	case 1:
+		dst = NewWriter(fw)
+	case 2:
+		w := NewWriter(fw)
+		w.StarOnly, w.Width = true, 40
+		dst = w
+	case 3:
+		dst = NewPositionWriter(fw, "csv")
+	case 4:
+		pw := NewPositionWriter(fw, "fen")
+		pw.Notation = NotationAlgebraic
+		dst = pw
+	}
+	o := opt()
+	if out >= 3 && o.Replay == nil {
+		o.Replay = &ReplayCopy{}
+	}
+	var calls strings.Builder
+	o.OnError = func(err error) { fmt.Fprintf(&calls, "onerror: %v\n", err) }
+	res, err := Copy(j, dst, o)
+	ferr := dst.Flush()
+	return fmt.Sprintf("%s%+v\nerr: %v\nflush: %v\noutput:\n%s", calls.String(), res, err, ferr, fw.buf.String())
+}
+
+// TestCopyParallel checks that Copy writes the same bytes, counts, errors
+// and OnError calls whatever Jobs is.
+func TestCopyParallel(t *testing.T) {
+	type input struct {
+		name  string
+		data  []byte
+		piece int
+	}
+	var ins []input
+	for _, pat := range []string{"testdata/*.pdn", "testdata/replay/*.pdn"} {
+		names, _ := filepath.Glob(pat)
+		for _, name := range names {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ins = append(ins, input{name, data, 0})
+		}
+	}
+	if len(ins) < 5 {
+		t.Fatalf("only %d testdata files", len(ins))
+	}
+	big := bigCopyInput(3000)
+	ins = append(ins, input{"big", big, 0}, input{"big, small pieces", big, 4 << 10})
+	options := map[string]func() CopyOptions{
+		"plain": func() CopyOptions { return CopyOptions{} },
+		"filter, dedupe, transform": func() CopyOptions {
+			return CopyOptions{Filter: &Filter{Results: []string{"1-0", "*", "0-1"}, MinPlies: 2},
+				Dedupe: &Deduper{}, Transform: Transform{DropComments: true, DropNAGs: true}}
+		},
+		"skip bad, replay": func() CopyOptions {
+			return CopyOptions{SkipBad: true, Dedupe: &Deduper{}, Replay: &ReplayCopy{Notation: NotationAlgebraic, Captures: CapturesFull}}
+		},
+		"replay": func() CopyOptions {
+			return CopyOptions{Replay: &ReplayCopy{Captures: CapturesShort}}
+		},
+	}
+	for _, in := range ins {
+		j := jobOf(in.data)
+		j.pieceSize = in.piece
+		for oname, opt := range options {
+			for out := range 5 {
+				for _, failAt := range []int{-1, 0, 5000} {
+					if failAt >= 0 && in.piece != 0 {
+						continue
+					}
+					want := copyRun(t, j, 1, out, failAt, opt)
+					for jobs := 2; jobs <= 5; jobs++ {
+						if got := copyRun(t, j, jobs, out, failAt, opt); got != want {
+							t.Fatalf("%s, %s, writer %d, fail at %d, %d jobs:\n%s", in.name, oname, out, failAt, jobs, firstDiff(got, want))
+						}
+					}
+				}
+			}
+		}
+	}
+	// The big input goes through several batches, with every kind of game.
+	s := copyRun(t, jobOf(big), 1, 0, -1, options["skip bad, replay"])
+	for _, want := range []string{"Duplicates:", "illegal move", "nested too deep"} {
+		if !strings.Contains(s, want) || strings.Count(s, "\n") < 3*copyBatchSize {
+			t.Fatalf("big input: no %q, or few lines:\n%.3000s", want, s)
+		}
+	}
+	t.Logf("big input: %.200s", s[strings.Index(s, "{Read"):])
+}
