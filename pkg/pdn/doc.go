@@ -89,7 +89,9 @@
 // Reader did not end exactly where the next piece starts (the cheap pass
 // guessed wrong) is read again in order, so the games, warnings,
 // positions, numbers and errors are those of a single Reader for every
-// number of goroutines. A man's quiet step, the
+// number of goroutines. Copy (convert, filter, dedupe) with Jobs above 1
+// also replays and formats the games in parallel, in batches that the
+// caller writes in input order (copy_parallel.go). A man's quiet step, the
 // commonest move, is resolved without generating the other moves. Copy with a ReplayCopy stage rewrites moves
 // (numeric or algebraic squares, short or full captures) and keeps the
 // games that reach a position (PositionFilter). PositionWriter writes one
