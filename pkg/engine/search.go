@@ -242,18 +242,14 @@ func irreversible(p *Position, m Move) bool {
 	return m.captures() || !p.Kings.Has(m.From)
 }
 
-// gameHistory returns the hashes of g's positions since its last irreversible move, to
-// which the search appends those of its path for the repetition rule.
+// gameHistory returns the hashes of g's positions since its last irreversible move (a
+// capture or a man's move), to which the search appends those of its path for the
+// repetition rule. The draw state already counts the plies since that move: kingMoves,
+// the king moves in a row without a capture.
 func gameHistory(g *Game, hist []uint64) []uint64 {
-	positions, moves := g.Positions(), g.Moves()
-	from := 0
-	for i, m := range moves {
-		if _, king, _ := positions[i].At(m.From); m.IsCapture() || !king {
-			from = i + 1
-		}
-	}
+	positions := g.Positions()
 	hist = hist[:0]
-	for _, p := range positions[from:] {
+	for _, p := range positions[len(positions)-1-g.draw.kingMoves:] {
 		hist = append(hist, p.Hash)
 	}
 	return hist

@@ -149,6 +149,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Func("rename", "comma-separated old=new renames of package-level objects (repeatable)", list(&rename))
 	fs.StringVar(&cfg.out, "o", "wide_gen.go", "the output `file`, relative to -dir")
 	fs.BoolVar(&cfg.check, "check", false, "check that the output file is up to date instead of writing it")
+	// -config is listed for -help; expandConfig has replaced it by the file's words
 	fs.String("config", "", "read flags from `FILE`, relative to the -dir before it: whitespace-separated words, # starts a comment")
 	args, err := expandConfig(args)
 	if err != nil {
