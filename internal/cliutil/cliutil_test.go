@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -50,5 +52,34 @@ func TestRun(t *testing.T) {
 	}
 	if bar := Progress(&stderr, false, 10, "x"); bar != nil {
 		t.Errorf("Progress on a buffer: a bar, want none (not a terminal)")
+	}
+}
+
+func TestCheckJobs(t *testing.T) {
+	if err := CheckJobs("-j", 1); err != nil {
+		t.Errorf("-j 1: %v", err)
+	}
+	for _, n := range []int{0, -3, MaxJobsPerCPU*runtime.NumCPU() + 1, 99999999999} {
+		err := CheckJobs("-j", n)
+		if err == nil || ExitStatus(err) != 2 || !strings.Contains(err.Error(), "-j") {
+			t.Errorf("-j %d: got %v, want a usage error naming -j", n, err)
+		}
+	}
+}
+
+func TestCheckMemory(t *testing.T) {
+	if err := CheckMemory("--hash", 16); err != nil {
+		t.Errorf("--hash 16: %v", err)
+	}
+	for _, mib := range []int64{-1, 99999999999999} {
+		err := CheckMemory("--hash", mib)
+		if err == nil || ExitStatus(err) != 2 || !strings.Contains(err.Error(), "--hash") {
+			t.Errorf("--hash %d: got %v, want a usage error naming --hash", mib, err)
+		}
+	}
+	if avail, ok := AvailableMiB(); ok {
+		if err := CheckMemory("--hash", avail+1); err == nil {
+			t.Errorf("--hash %d (available %d): accepted", avail+1, avail)
+		}
 	}
 }
