@@ -40,7 +40,7 @@ func bookCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-ply", Value: book.DefaultMaxPly, Usage: "plies from the start that go into the book"},
 			&cli.IntFlag{Name: "min-games", Value: 1, Usage: "drop moves and positions met in fewer games"},
 			&cli.StringFlag{Name: "format", DefaultText: "json (table with --book)", Usage: "output: json or pdn (a book); table or json (a probe)"},
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "goroutines replaying games or searching (default: all CPUs)"},
+			jobsFlag("goroutines replaying games or searching"),
 			&cli.BoolFlag{Name: "expand", Usage: "build the book by drop-out expansion with the engine"},
 			&cli.IntFlag{Name: "nodes", Value: 100, Usage: "--expand: positions to expand"},
 			&cli.IntFlag{Name: "depth", Value: 4, Usage: "--expand: search depth for every move"},
@@ -183,8 +183,8 @@ func probeAction(c *cli.Context) error {
 
 // checkBookFlags checks --format against the formats of the mode (the first is the default).
 func checkBookFlags(c *cli.Context, formats ...string) error {
-	if c.Int("max-ply") < 1 || c.Int("min-games") < 0 || c.Int("jobs") < 0 {
-		return cliutil.Usagef("book: --max-ply must be at least 1, --min-games and --jobs not negative")
+	if c.Int("max-ply") < 1 || c.Int("min-games") < 0 {
+		return cliutil.Usagef("book: --max-ply must be at least 1, --min-games not negative")
 	}
 	f := c.String("format")
 	if f == "" {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
 	"sort"
 	"strconv"
 
@@ -39,8 +38,7 @@ func validateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "syntax-only", Usage: "check syntax only, without replaying moves"},
 			&cli.StringFlag{Name: "variant", Usage: "variant of games without a GameType tag (default: inferred)"},
 			&cli.BoolFlag{Name: "json", Usage: "JSON lines output"},
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "all cores",
-				Usage: "goroutines: files read in parallel, a large file in pieces, and games replayed in parallel"},
+			jobsFlag("goroutines: files read in parallel, a large file in pieces, and games replayed in parallel"),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action:       validateAction,
@@ -61,9 +59,6 @@ func replayer(c *cli.Context) (*pdn.Replayer, error) {
 }
 
 func validateAction(c *cli.Context) error {
-	if c.Int("jobs") < 1 {
-		return cliutil.Usagef("--jobs %d: must be at least 1", c.Int("jobs"))
-	}
 	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
 	if !c.Bool("syntax-only") {
 		rp, err := replayer(c)
@@ -265,7 +260,7 @@ func statsCommand() *cli.Command {
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
 			&cli.IntFlag{Name: "top", Value: 10, Usage: "entries in the first-move, player and event lists (0: all)"},
-			jobsFlag(),
+			jobsFlag(readJobsUsage),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
@@ -340,7 +335,7 @@ func splitCommand() *cli.Command {
 			&cli.StringFlag{Name: "by-tag", Usage: "one file per value of this tag: PREFIX<value>.pdn"},
 			&cli.StringFlag{Name: "out", Usage: "file name prefix, may include a directory (required)"},
 			&cli.StringFlag{Name: "to", Value: "pdn", Usage: "pdn or json"},
-			jobsFlag(),
+			jobsFlag(readJobsUsage),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {

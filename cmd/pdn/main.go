@@ -49,21 +49,19 @@ func readFlags() []cli.Flag {
 	}
 }
 
-// jobsFlag is -j of the commands that only read in parallel.
-func jobsFlag() cli.Flag {
+// jobsFlag is -j, with usage saying what runs in parallel. Its value is checked by
+// cliutil.CheckJobs: at least 1, and at most a small multiple of the CPUs.
+func jobsFlag(usage string) cli.Flag {
 	return &cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "all cores",
-		Usage: "goroutines reading the input (a large file is read in pieces in parallel; output is the same for every N)",
-		Action: func(_ *cli.Context, n int) error {
-			if n < 1 {
-				return cliutil.Usagef("--jobs %d: must be at least 1", n)
-			}
-			return nil
-		}}
+		Usage: usage, Action: func(_ *cli.Context, n int) error { return cliutil.CheckJobs("-j", n) }}
 }
+
+// readJobsUsage is the -j usage of the commands that only read in parallel.
+const readJobsUsage = "goroutines reading the input (a large file is read in pieces in parallel; output is the same for every N)"
 
 func outFlags() []cli.Flag {
 	return []cli.Flag{
-		jobsFlag(),
+		jobsFlag(readJobsUsage),
 		&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output format: pdn, json (one game per line), " +
 			"csv or fen (one row per position of each replayed game: game, ply, fen, side, move, result, score; see below)"},
 		&cli.StringFlag{Name: "notation", Usage: "rewrite moves with square numbers or coordinates: numeric or algebraic (replays)"},

@@ -187,3 +187,24 @@ func TestSplit(t *testing.T) {
 		t.Errorf("split without --every or --by-tag: exit %d, want 2", code)
 	}
 }
+
+// TestJobsBound: every -j of the pdn command is bounded by cliutil.CheckJobs (a huge
+// value used to allocate channels of that size and die out of memory).
+func TestJobsBound(t *testing.T) {
+	for _, args := range [][]string{
+		{"validate"}, {"validate", "--syntax-only"}, {"convert"}, {"filter"}, {"dedupe"}, {"stats"},
+		{"split", "--every", "1", "--out", filepath.Join(t.TempDir(), "x-")},
+		{"book", "--variant", "international"}, {"book", "--expand", "--variant", "english", "--nodes", "1", "--depth", "1"},
+	} {
+		for _, j := range []string{"1000", "99999999999", "0"} {
+			a := append(append([]string(nil), args...), "-j", j, "testdata/games.pdn")
+			if args[0] == "book" && args[1] == "--expand" {
+				a = a[:len(a)-1]
+			}
+			code, _, errOut := runPDN(t, "", a...)
+			if code != 2 || !strings.Contains(errOut, "-j "+j+":") {
+				t.Errorf("pdn %v: exit %d, stderr %q; want 2 and a usage error naming -j %s", a, code, errOut, j)
+			}
+		}
+	}
+}
