@@ -196,7 +196,8 @@ func filterCommand() *cli.Command {
 		Usage:     "keep the games that match every condition",
 		UsageText: "pdn filter [--tag Name=Value|Name~regexp]... [--result R]... [--min-plies N] [--max-plies N] [--fen FEN] [FILE...]",
 		Flags: flags(readFlags(), outFlags(), []cli.Flag{
-			&cli.StringSliceFlag{Name: "tag", Usage: "tag condition: Name=Value (exact) or Name~regexp; repeat for more"},
+			&cli.StringSliceFlag{Name: "tag", Usage: "tag condition: Name=Value (the whole value, commas included: \"White=Tinsley, M.F.\") " +
+				"or Name~regexp (Go syntax, matched anywhere in the value); repeat --tag for more conditions, all of which must hold"},
 			&cli.StringSliceFlag{Name: "result", Usage: "keep games with this result (1-0, 2-0, 1-1, *, ...); repeat for any of several"},
 			&cli.IntFlag{Name: "min-plies", Usage: "at least this many main-line moves"},
 			&cli.IntFlag{Name: "max-plies", Usage: "at most this many main-line moves (0: no limit)"},

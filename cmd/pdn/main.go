@@ -97,7 +97,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		OnUsageError:    cliutil.OnUsageError,
+		// A repeated flag (--tag, --result) takes each value whole: tag values have commas.
+		DisableSliceFlagSeparator: true,
+		OnUsageError:              cliutil.OnUsageError,
 		Commands: []*cli.Command{
 			validateCommand(), convertCommand(), statsCommand(), filterCommand(), dedupeCommand(), splitCommand(),
 			bookCommand(),

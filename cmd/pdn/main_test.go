@@ -146,6 +146,14 @@ func TestFilterDedupe(t *testing.T) {
 	if !strings.Contains(errOut, "dropped 4 duplicate games of 6") {
 		t.Errorf("dedupe stderr %q, want the dropped count", errOut)
 	}
+	// Tag values with commas (every OCA name has one): --tag is repeated, never split.
+	names := "[White \"Tinsley, M.F.\"]\n[Black \"Long, A.\"]\n\n1. 11-15 *\n\n[White \"Other\"]\n\n1. 9-13 *\n"
+	var code int
+	var out string
+	code, out, errOut = runPDN(t, names, "filter", "--tag", "White=Tinsley, M.F.", "--tag", "Black~^Long, A")
+	if code != 0 || strings.Count(out, "[White ") != 1 || !strings.Contains(out, "Tinsley, M.F.") {
+		t.Errorf("filter --tag with commas: exit %d, output %q, stderr %q; want the Tinsley game", code, out, errOut)
+	}
 	if code, _, _ := runPDN(t, "", "filter", "--tag", "NoOperator", "testdata/games.pdn"); code != 2 {
 		t.Errorf("filter --tag NoOperator: exit %d, want 2", code)
 	}
