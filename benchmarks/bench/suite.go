@@ -249,7 +249,7 @@ func pdnValidateSetup(cfg Config) (Workload, error) {
 	job := pdn.Job{Inputs: []pdn.Input{{Name: corpusFile, Size: int64(len(data)),
 		Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}}}
 	return func(ctx context.Context) (float64, error) {
-		if _, err := pdn.Validate(job, pdn.ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}}); err != nil {
+		if _, err := pdn.Validate(ctx, job, pdn.ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}}); err != nil {
 			return 0, err
 		}
 		return float64(len(data)) / 1e6, nil

@@ -95,7 +95,7 @@ func buildAction(c *cli.Context) error {
 	b, st, err := book.Build(c.Context, job, opt)
 	done()
 	if err != nil {
-		return err
+		return interrupted(err, st.Read)
 	}
 	fmt.Fprintf(stderr, "pdn: book: %d games read, %d used (%d without a result), %d skipped (do not replay), %d of another variant; "+
 		"%d positions, %d after --min-games %d, %d moves; %d hash collisions; %.1fs\n",

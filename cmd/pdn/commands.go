@@ -78,7 +78,7 @@ func validateAction(c *cli.Context) error {
 	if asJSON {
 		opt.Problem = func(p pdn.Problem) { enc.Encode(p) }
 	}
-	sums, err := pdn.Validate(job, opt)
+	sums, err := pdn.Validate(c.Context, job, opt)
 	done()
 	total := &pdn.Summary{File: "total", Warnings: map[string]int{}, Errors: map[string]int{}}
 	for _, s := range sums {
@@ -95,7 +95,7 @@ func validateAction(c *cli.Context) error {
 		return rerr
 	}
 	if err != nil {
-		return err
+		return interrupted(err, total.Games)
 	}
 	if total.GamesWithErrors > 0 {
 		return fmt.Errorf("%d of %d games have errors", total.GamesWithErrors, total.Games)
@@ -273,10 +273,10 @@ func statsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			st, err := pdn.CollectStats(job)
+			st, err := pdn.CollectStats(c.Context, job)
 			done()
 			if err != nil {
-				return err
+				return interrupted(err, st.Report(0).Games)
 			}
 			return renderStats(c.App.Writer, format, st.Report(c.Int("top")))
 		},
@@ -358,15 +358,15 @@ func splitCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := pdn.Split(job, opt)
+			res, err := pdn.Split(c.Context, job, opt)
 			done()
 			if !c.Bool("quiet") {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: wrote %d games into %d files\n", res.Games, len(res.Files))
 			}
 			for _, f := range res.Files {
-				fmt.Fprintln(c.App.Writer, f)
+				fmt.Fprintln(c.App.Writer, f.Name)
 			}
-			return err
+			return interrupted(err, res.Read)
 		},
 	}
 }

@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -221,13 +222,13 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 			fmt.Fprintln(c.App.ErrWriter, msg)
 		}
 	}
-	res, err := pdn.Copy(job, w, opt)
+	res, err := pdn.Copy(c.Context, job, w, opt)
 	done()
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
-		return res, err
+		return res, interrupted(err, res.Read)
 	}
 	if res.Errors > 0 {
 		return res, fmt.Errorf("%d of %d games read with errors", res.Errors, res.Read)
@@ -236,4 +237,14 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 		return res, fmt.Errorf("%d of %d games have moves that do not replay", res.ReplayErrors, res.Read)
 	}
 	return res, nil
+}
+
+// interrupted words the error of a command that stopped because its context was
+// cancelled (Ctrl-C, SIGTERM): it says how many games it had read. Other errors come back
+// unchanged.
+func interrupted(err error, games int) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("interrupted after %d games: %w", games, err)
+	}
+	return err
 }

@@ -219,13 +219,11 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 // ctx come back as they are; reading errors are prefixed "book: ".
 func eachGame(ctx context.Context, job pdn.Job, fn func(where string, g *pdn.Game, gerr error) error) error {
 	var fnErr error
-	err := job.Each(func(in *pdn.Input, n int, g *pdn.Game, gerr error) error {
-		if fnErr = ctx.Err(); fnErr == nil {
-			fnErr = fn(fmt.Sprintf("%s: game %d", in.Name, n), g, gerr)
-		}
+	err := job.Each(ctx, func(in *pdn.Input, n int, g *pdn.Game, gerr error) error {
+		fnErr = fn(fmt.Sprintf("%s: game %d", in.Name, n), g, gerr)
 		return fnErr
 	})
-	if err != nil && err != fnErr {
+	if err != nil && err != fnErr && err != ctx.Err() {
 		return fmt.Errorf("book: %w", err)
 	}
 	return err

@@ -2,6 +2,7 @@ package pdn
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"strconv"
@@ -99,7 +100,7 @@ func BenchmarkValidate(b *testing.B) {
 				job := Job{Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
 					return io.NopCloser(bytes.NewReader(data)), nil
 				}}}}
-				sums, err := Validate(job, ValidateOptions{Jobs: jobs, Replay: &Replayer{}})
+				sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: jobs, Replay: &Replayer{}})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -3,6 +3,7 @@ package pdn
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,7 +76,7 @@ func parallelCopy(job *Job, dst GameWriter, opt *CopyOptions) bool {
 }
 
 // copyParallel is Copy for parallelCopy's cases.
-func copyParallel(job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
+func copyParallel(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
 	jobs := job.Jobs
 	var put func(p []byte) error // writes one formatted game to dst
 	switch d := dst.(type) {
@@ -138,7 +139,7 @@ func copyParallel(job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) 
 				return false
 			}
 		}
-		eachErr = job.Each(func(in *Input, n int, g *Game, gerr error) error {
+		eachErr = job.Each(ctx, func(in *Input, n int, g *Game, gerr error) error {
 			select {
 			case <-stop:
 				return errCopyStopped
@@ -179,6 +180,10 @@ func copyParallel(job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) 
 			continue // stopped: let the reader end
 		}
 		<-b.done
+		if err = ctx.Err(); err != nil {
+			close(stop)
+			continue
+		}
 		if err = b.emit(&res, &opt, put); err != nil {
 			close(stop)
 			continue

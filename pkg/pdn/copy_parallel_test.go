@@ -2,6 +2,7 @@ package pdn
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -87,7 +88,7 @@ func copyRun(t *testing.T, j Job, jobs int, out, failAt int, opt func() CopyOpti
 	}
 	var calls strings.Builder
 	o.OnError = func(err error) { fmt.Fprintf(&calls, "onerror: %v\n", err) }
-	res, err := Copy(j, dst, o)
+	res, err := Copy(context.Background(), j, dst, o)
 	ferr := dst.Flush()
 	return fmt.Sprintf("%s%+v\nerr: %v\nflush: %v\noutput:\n%s", calls.String(), res, err, ferr, fw.buf.String())
 }

@@ -1,6 +1,7 @@
 package pdn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -54,13 +55,13 @@ func (j *Job) total() int64 {
 
 // Each calls fn for every game of every input, in order. fn gets the game,
 // its input, its number in the input (from 1) and the error Next returned
-// with it (nil or a *GameError). Each stops at the first error fn returns
-// or at a read error. With Jobs above 1 the inputs are read in parallel
-// (see pieces), and fn is still called in order, from the caller's
-// goroutine.
-func (j *Job) Each(fn func(in *Input, n int, g *Game, gerr error) error) error {
+// with it (nil or a *GameError). Each stops at the first error fn returns,
+// at a read error, or when ctx is done (it then returns ctx.Err() before
+// the next game). With Jobs above 1 the inputs are read in parallel (see
+// pieces), and fn is still called in order, from the caller's goroutine.
+func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *Game, gerr error) error) error {
 	if j.Jobs > 1 {
-		return j.pieces(j.Jobs, false, func(p *piece) error {
+		return j.pieces(ctx, j.Jobs, false, func(p *piece) error {
 			defer p.release()
 			in := &j.Inputs[p.input]
 			for k, g := range p.games {
@@ -75,7 +76,7 @@ func (j *Job) Each(fn func(in *Input, n int, g *Game, gerr error) error) error {
 	var before int64
 	for i := range j.Inputs {
 		in := &j.Inputs[i]
-		cr, err := j.eachInput(in, before, total, fn)
+		cr, err := j.eachInput(ctx, in, before, total, fn)
 		before += cr
 		if err != nil {
 			return err
@@ -84,7 +85,12 @@ func (j *Job) Each(fn func(in *Input, n int, g *Game, gerr error) error) error {
 	return nil
 }
 
-func (j *Job) eachInput(in *Input, before, total int64, fn func(in *Input, n int, g *Game, gerr error) error) (int64, error) {
+// eachInput is Each for one input; before is the size of the inputs read
+// before it (progress). It returns the bytes read.
+func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn func(in *Input, n int, g *Game, gerr error) error) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	rc, err := in.Open()
 	if err != nil {
 		return 0, err
@@ -99,6 +105,9 @@ func (j *Job) eachInput(in *Input, before, total int64, fn func(in *Input, n int
 		j.onReader(pr)
 	}
 	for n := 1; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return cr.N, err
+		}
 		g, err := gr.Next()
 		if err == io.EOF {
 			break
@@ -238,20 +247,22 @@ type ValidateOptions struct {
 // Validate reads every game of every input and counts games, moves,
 // warnings and errors per input. In strict mode (job.Reader.Strict) the
 // warnings that the PDN 3.0 grammar rejects count as errors. It returns
-// one Summary per input, in input order.
-func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
+// one Summary per input, in input order. When ctx is done it stops within
+// a batch of games and returns ctx.Err() with the counts of the games
+// reported so far.
+func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, error) {
 	if opt.Replay != nil {
-		return validateReplay(job, opt)
+		return validateReplay(ctx, job, opt)
 	}
 	sums := make([]*Summary, len(job.Inputs))
 	errs := make([]error, len(job.Inputs))
+	for i := range job.Inputs {
+		sums[i] = newSummary(job.Inputs[i].Name)
+	}
 	if opt.Jobs > 1 {
 		// Read in pieces, in parallel, counting in input order.
-		for i := range job.Inputs {
-			sums[i] = newSummary(job.Inputs[i].Name)
-		}
 		var probs []Problem
-		err := job.pieces(opt.Jobs, true, func(p *piece) error {
+		err := job.pieces(ctx, opt.Jobs, true, func(p *piece) error {
 			defer p.release()
 			name, sum := job.Inputs[p.input].Name, sums[p.input]
 			for k, g := range p.games {
@@ -269,7 +280,7 @@ func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
 			errs[i] = err
 			return nil
 		})
-		return sums, errors.Join(append(errs, err)...)
+		return sums, validateError(ctx, errs, err)
 	}
 	var mu sync.Mutex // serialises Problem calls and progress
 	var done int64
@@ -281,13 +292,16 @@ func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i := range job.Inputs {
+		if ctx.Err() != nil {
+			break
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			in := &job.Inputs[i]
-			sum := newSummary(in.Name)
+			sum := sums[i]
 			sub := Job{Reader: job.Reader}
 			var last int64
 			if job.Progress != nil {
@@ -300,7 +314,7 @@ func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
 				}
 			}
 			var probs []Problem
-			_, errs[i] = sub.eachInput(in, 0, 0, func(in *Input, n int, g *Game, gerr error) error {
+			_, errs[i] = sub.eachInput(ctx, in, 0, 0, func(in *Input, n int, g *Game, gerr error) error {
 				probs = gameProblems(probs[:0], in.Name, n, g, gerr, job.Reader.Strict)
 				sum.count(g, probs, gerr != nil)
 				if opt.Problem != nil && len(probs) > 0 {
@@ -312,11 +326,19 @@ func Validate(job Job, opt ValidateOptions) ([]*Summary, error) {
 				}
 				return nil
 			})
-			sums[i] = sum
 		}(i)
 	}
 	wg.Wait()
-	return sums, errors.Join(errs...)
+	return sums, validateError(ctx, errs, nil)
+}
+
+// validateError is the error of a validation: ctx's when it is done (the
+// inputs' errors are then mostly that), else the inputs' and err.
+func validateError(ctx context.Context, errs []error, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return errors.Join(append(errs, err)...)
 }
 
 // gameProblems lists the problems of one game.
@@ -369,7 +391,7 @@ const batchSize = 64
 // validateReplay reads the inputs in order (in one goroutine, or in
 // pieces with Job.pieces when opt.Jobs > 1), replays batches of games in
 // opt.Jobs goroutines, and merges the results in input order.
-func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
+func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, error) {
 	jobs := max(opt.Jobs, 1)
 	sums := make([]*Summary, len(job.Inputs))
 	errs := make([]error, len(job.Inputs))
@@ -398,7 +420,7 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 		if jobs > 1 {
 			// Read in pieces, in parallel: one batch per piece.
 			seq := 0
-			job.pieces(jobs, true, func(p *piece) error {
+			job.pieces(ctx, jobs, true, func(p *piece) error {
 				tokens <- struct{}{}
 				work <- &gameBatch{seq: seq, input: p.input, first: p.first, games: p.games, gerrs: p.gerrs, piece: p}
 				seq++
@@ -413,6 +435,9 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 		var before int64
 		seq := 0
 		for i := range job.Inputs {
+			if ctx.Err() != nil {
+				return
+			}
 			in := &job.Inputs[i]
 			var b *gameBatch
 			var rd *Reader // the PDN reader of this input, if any
@@ -432,7 +457,7 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 				rd, ar = r, getArena()
 				r.arena = ar
 			}}
-			n, err := sub.eachInput(in, before, total, func(in *Input, n int, g *Game, gerr error) error {
+			n, err := sub.eachInput(ctx, in, before, total, func(in *Input, n int, g *Game, gerr error) error {
 				if b == nil {
 					tokens <- struct{}{}
 					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*Game, 0, batchSize), gerrs: make([]error, 0, batchSize), arena: ar}
@@ -460,6 +485,15 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 			defer wg.Done()
 			rp := opt.Replay.clone()
 			for b := range work {
+				if ctx.Err() != nil {
+					// Stopped: hand the batch on unread, to be dropped.
+					b.games, b.gerrs = nil, nil
+					if b.piece != nil {
+						b.piece.release()
+					}
+					done <- b
+					continue
+				}
 				name := job.Inputs[b.input].Name
 				b.sum = newSummary(name)
 				b.sum.Variants = map[string]int{}
@@ -501,14 +535,17 @@ func validateReplay(job Job, opt ValidateOptions) ([]*Summary, error) {
 			}
 			delete(pending, next)
 			next++
+			<-tokens
+			if ctx.Err() != nil {
+				continue // stopped: what is not reported yet is dropped
+			}
 			sums[b.input].Add(b.sum)
 			if opt.Problem != nil {
 				for _, p := range b.probs {
 					opt.Problem(p)
 				}
 			}
-			<-tokens
 		}
 	}
-	return sums, errors.Join(errs...)
+	return sums, validateError(ctx, errs, nil)
 }

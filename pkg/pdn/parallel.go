@@ -2,6 +2,7 @@ package pdn
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -126,6 +127,7 @@ func (it *item) feedLen() int {
 
 // pipeline is one run of Job.pieces.
 type pipeline struct {
+	ctx    context.Context
 	job    *Job
 	arenas bool // read games into recycled arenas
 	stop   chan struct{}
@@ -144,11 +146,12 @@ func inFlight(jobs int) int { return 2 * jobs }
 // are the caller's, as Reader.Next returns them. After the last game of
 // input i, end is called with the error the input ended with (nil, or
 // an error opening or reading it, worded as Job.each words it). pieces
-// stops at the first error fn or end returns, and returns it; it returns
-// only when all its goroutines have ended.
-func (j *Job) pieces(jobs int, arenas bool, fn func(*piece) error, end func(input int, err error) error) error {
+// stops at the first error fn or end returns, and returns it, or, when
+// ctx is done, before the next piece with ctx.Err(); it returns only when
+// all its goroutines have ended.
+func (j *Job) pieces(ctx context.Context, jobs int, arenas bool, fn func(*piece) error, end func(input int, err error) error) error {
 	jobs = max(jobs, 1)
-	p := &pipeline{job: j, arenas: arenas, stop: make(chan struct{}),
+	p := &pipeline{ctx: ctx, job: j, arenas: arenas, stop: make(chan struct{}),
 		order: make(chan *item, inFlight(jobs)), work: make(chan *item, inFlight(jobs)),
 		pool: arenaPool{free: make(chan *arena, inFlight(jobs)+jobs+2)}}
 	var wg sync.WaitGroup
@@ -161,9 +164,7 @@ func (j *Job) pieces(jobs int, arenas bool, fn func(*piece) error, end func(inpu
 		go func() {
 			defer wg.Done()
 			for it := range p.work {
-				select {
-				case <-p.stop:
-				default:
+				if !p.stopped() {
 					p.read(it)
 				}
 				close(it.ready)
@@ -178,6 +179,17 @@ func (j *Job) pieces(jobs int, arenas bool, fn func(*piece) error, end func(inpu
 	}
 	wg.Wait()
 	return err
+}
+
+// stopped reports whether the pipeline stops: the merger returned or ctx
+// is done.
+func (p *pipeline) stopped() bool {
+	select {
+	case <-p.stop:
+		return true
+	default:
+		return p.ctx.Err() != nil
+	}
 }
 
 // send hands an item to the merger and, when it can be read on its own,
@@ -279,6 +291,9 @@ func (p *pipeline) splitInput(i int) bool {
 			continue
 		}
 		// Read more.
+		if p.stopped() {
+			return false
+		}
 		if cap(data)-len(data) < readSize {
 			nd := make([]byte, len(data), 2*cap(data)+readSize)
 			copy(nd, data)
@@ -304,6 +319,9 @@ func (p *pipeline) splitJSON(i int, cr *CountingReader, br *bufio.Reader) bool {
 	jr := NewJSONReader(br)
 	it := &item{input: i, ok: true}
 	for {
+		if len(it.games) == 0 && p.stopped() {
+			return false
+		}
 		g, err := jr.Next()
 		if err == io.EOF {
 			break
@@ -386,9 +404,12 @@ func (m *merger) next() *item {
 
 func (m *merger) run() error {
 	for {
+		if err := m.p.ctx.Err(); err != nil {
+			return err
+		}
 		it := m.next()
 		if it == nil {
-			return nil
+			return m.p.ctx.Err()
 		}
 		if it.input != m.cur {
 			m.cur, m.games = it.input, 0
@@ -469,6 +490,9 @@ func (m *merger) sequential(it *item) error {
 	}
 	defer func() { st.release(len(st.items)) }()
 	for {
+		if err := m.p.ctx.Err(); err != nil {
+			return err
+		}
 		g, err := r.Next()
 		if err == io.EOF {
 			break

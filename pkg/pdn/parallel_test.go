@@ -3,6 +3,7 @@ package pdn
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,7 +33,7 @@ func dump(t testing.TB, j Job) string {
 	t.Helper()
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
-	err := j.Each(func(in *Input, n int, g *Game, gerr error) error {
+	err := j.Each(context.Background(), func(in *Input, n int, g *Game, gerr error) error {
 		fmt.Fprintf(&b, "%s game %d: ", in.Name, n)
 		if gerr != nil {
 			fmt.Fprintf(&b, "error %v; ", gerr)
@@ -205,8 +206,8 @@ func TestParallelErrors(t *testing.T) {
 				t.Fatalf("cut %d, piece size %d:\n%s", cut, size, firstDiff(got, want))
 			}
 			// Validate goes on after an input's error and reports every one.
-			ws, werr := Validate(j, ValidateOptions{Jobs: 1})
-			gs, gerr := Validate(j, ValidateOptions{Jobs: 2})
+			ws, werr := Validate(context.Background(), j, ValidateOptions{Jobs: 1})
+			gs, gerr := Validate(context.Background(), j, ValidateOptions{Jobs: 2})
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) || summaries(ws) != summaries(gs) {
 				t.Fatalf("cut %d: Validate: got %v %s, want %v %s", cut, gerr, summaries(gs), werr, summaries(ws))
 			}
@@ -229,7 +230,7 @@ func TestParallelStop(t *testing.T) {
 		j.Jobs, j.pieceSize = 3, 512
 		stop := errors.New("enough")
 		n := 0
-		err := j.Each(func(*Input, int, *Game, error) error {
+		err := j.Each(context.Background(), func(*Input, int, *Game, error) error {
 			if n++; n == stopAt {
 				return stop
 			}
@@ -261,7 +262,7 @@ func TestParallelValidate(t *testing.T) {
 			j.Reader.Strict = strict
 			run := func(jobs int) string {
 				var b strings.Builder
-				sums, err := Validate(j, ValidateOptions{Jobs: jobs, Replay: rp, Problem: func(p Problem) {
+				sums, err := Validate(context.Background(), j, ValidateOptions{Jobs: jobs, Replay: rp, Problem: func(p Problem) {
 					fmt.Fprintf(&b, "%+v\n", p)
 				}})
 				fmt.Fprintf(&b, "%s %v\n", summaries(sums), err)

@@ -2,6 +2,7 @@ package pdn
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -134,7 +135,7 @@ func TestValidateReplay(t *testing.T) {
 			job.Inputs = append(job.Inputs, Input{Name: f, Open: func() (io.ReadCloser, error) { return os.Open(f) }})
 		}
 		var b strings.Builder
-		sums, err := Validate(job, ValidateOptions{Jobs: jobs, Replay: &Replayer{}, Problem: func(p Problem) {
+		sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: jobs, Replay: &Replayer{}, Problem: func(p Problem) {
 			fmt.Fprintf(&b, "%s:%d:%d:%d %s %s\n", p.File, p.Game, p.Line, p.Column, p.Level, p.Kind)
 		}})
 		if err != nil {

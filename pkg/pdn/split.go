@@ -1,10 +1,14 @@
 package pdn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -13,45 +17,68 @@ type SplitOptions struct {
 	// Every puts this many games in each file: PREFIX0001.pdn, ...
 	Every int
 	// ByTag puts the games with the same value of this tag in one file:
-	// PREFIX<value>.pdn (characters other than letters, digits, '.', '-'
-	// and '_' become '_'; a missing tag gives "none").
+	// PREFIX<value>.pdn, where characters other than letters, digits, '.',
+	// '-' and '_' become '_' and a missing or empty tag gives "none". Two
+	// values that would get the same name (compared without regard to
+	// case, for file systems that ignore it) get different ones: the later
+	// value gets "-2", "-3", ... after its name. SplitFile.Value says which
+	// value each file holds.
 	ByTag string
-	// Prefix is put before every file name; it may include a directory.
+	// Prefix is put before every file name; it may include a directory,
+	// which is created if needed.
 	Prefix string
 	// JSON writes JSON lines (.jsonl) instead of PDN.
 	JSON bool
-	// Open opens an output file, truncating it or (when appending, after
-	// it was closed to respect MaxOpen) appending. nil uses the os package.
-	Open func(name string, appending bool) (io.WriteCloser, error)
 	// MaxOpen bounds the number of files open at once with ByTag; 0 means 64.
 	MaxOpen int
+	// SkipBad leaves out the games read with an error instead of writing
+	// what could be read of them.
+	SkipBad bool
+	// OnError, if not nil, is called for each game read with an error.
+	OnError func(error)
 }
 
-// SplitResult lists the files Split wrote, in the order first written.
+// SplitFile is one file Split wrote.
+type SplitFile struct {
+	Name  string `json:"name"`
+	Value string `json:"value,omitempty"` // ByTag: the tag value of its games
+	Games int    `json:"games"`
+}
+
+// SplitResult counts what Split did and lists the files it wrote, in the
+// order first written.
 type SplitResult struct {
-	Games int      `json:"games"`
-	Files []string `json:"files"`
+	Read   int         `json:"read"`   // games read
+	Games  int         `json:"games"`  // games written
+	Errors int         `json:"errors"` // games read with an error (written unless SkipBad)
+	Files  []SplitFile `json:"files"`
 }
 
+// splitFile is an output file being written: a temporary file in the
+// folder of its final name, renamed when it is complete.
 type splitFile struct {
-	wc   io.WriteCloser
+	SplitFile
+	tmp  string   // its temporary name, once created
+	seq  int      // the order it was created in
+	f    *os.File // nil while closed (MaxOpen)
 	w    GameWriter
 	used int64
 }
 
-// Split reads the job's games and writes them into several files.
-func Split(job Job, opt SplitOptions) (res SplitResult, err error) {
+// Split reads the job's games and writes them into several files. Each
+// file is written under a temporary name in its folder and renamed to its
+// final name only when complete: with Every, when it has its games (or
+// the input ends); with ByTag, when the input ends. So when Split stops
+// early (ctx done, a read or write error), the files it lists are complete
+// and nothing else it wrote is left behind. When ctx is done it stops
+// before the next game and returns ctx.Err().
+func Split(ctx context.Context, job Job, opt SplitOptions) (res SplitResult, err error) {
 	if (opt.Every > 0) == (opt.ByTag != "") {
 		return res, errors.New("pdn: split: set exactly one of Every and ByTag")
 	}
-	open := opt.Open
-	if open == nil {
-		open = func(name string, appending bool) (io.WriteCloser, error) {
-			if appending {
-				return os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
-			}
-			return os.Create(name)
-		}
+	dir := filepath.Dir(opt.Prefix)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return res, fmt.Errorf("pdn: split: %w", err)
 	}
 	maxOpen := opt.MaxOpen
 	if maxOpen <= 0 {
@@ -61,94 +88,192 @@ func Split(job Job, opt SplitOptions) (res SplitResult, err error) {
 	if opt.JSON {
 		ext = ".jsonl"
 	}
-	files := map[string]*splitFile{}
-	created := map[string]bool{}
-	var clock int64
-	closeFile := func(name string) error {
-		f := files[name]
-		delete(files, name)
-		if err := f.w.Flush(); err != nil {
-			f.wc.Close()
-			return err
-		}
-		return f.wc.Close()
-	}
+	s := &splitter{opt: &opt, dir: dir, ext: ext, maxOpen: maxOpen, files: map[string]*splitFile{},
+		names: map[string]bool{}, open: map[*splitFile]bool{}}
 	defer func() {
-		for name := range files {
-			if cerr := closeFile(name); err == nil {
-				err = cerr
-			}
+		if cerr := s.finishAll(err == nil); err == nil {
+			err = cerr
 		}
+		res.Files = s.done
 	}()
-	get := func(name string) (*splitFile, error) {
-		clock++
-		if f, ok := files[name]; ok {
-			f.used = clock
-			return f, nil
-		}
-		if len(files) >= maxOpen {
-			oldest := ""
-			for n, f := range files {
-				if oldest == "" || f.used < files[oldest].used {
-					oldest = n
-				}
+	part := 0
+	var cur *splitFile // Every: the part being written
+	err = job.Each(ctx, func(in *Input, n int, g *Game, gerr error) error {
+		res.Read++
+		if gerr != nil {
+			res.Errors++
+			if opt.OnError != nil {
+				opt.OnError(fmt.Errorf("%s: %w", in.Name, gerr))
 			}
-			if err := closeFile(oldest); err != nil {
-				return nil, err
+			if opt.SkipBad {
+				return nil
 			}
 		}
-		appending := created[name]
-		wc, err := open(name, appending)
-		if err != nil {
-			return nil, err
+		f := cur
+		if opt.Every > 0 && f == nil {
+			part++
+			f = &splitFile{SplitFile: SplitFile{Name: fmt.Sprintf("%s%04d%s", opt.Prefix, part, ext)}}
+			cur = f
+		} else if opt.ByTag != "" {
+			f = s.byTag(g.Get(opt.ByTag))
 		}
-		if !created[name] {
-			created[name] = true
-			res.Files = append(res.Files, name)
-		}
-		f := &splitFile{wc: wc, used: clock}
-		if opt.JSON {
-			f.w = NewJSONWriter(wc)
-		} else {
-			if appending {
-				io.WriteString(wc, "\n")
-			}
-			f.w = NewWriter(wc)
-		}
-		files[name] = f
-		return f, nil
-	}
-	err = job.Each(func(in *Input, n int, g *Game, gerr error) error {
-		var name string
-		if opt.Every > 0 {
-			name = fmt.Sprintf("%s%04d%s", opt.Prefix, res.Games/opt.Every+1, ext)
-			if res.Games%opt.Every == 0 && res.Games > 0 {
-				prev := fmt.Sprintf("%s%04d%s", opt.Prefix, res.Games/opt.Every, ext)
-				if _, ok := files[prev]; ok {
-					if err := closeFile(prev); err != nil {
-						return err
-					}
-				}
-			}
-		} else {
-			name = opt.Prefix + fileSafe(g.Get(opt.ByTag)) + ext
-		}
-		f, err := get(name)
-		if err != nil {
-			return err
-		}
-		if err := f.w.Write(g); err != nil {
+		if err := s.write(f, g); err != nil {
 			return fmt.Errorf("%s: game %d: %w", in.Name, n, err)
 		}
 		res.Games++
+		if opt.Every > 0 && f.Games == opt.Every {
+			cur = nil
+			return s.finish(f)
+		}
 		return nil
 	})
 	return res, err
 }
 
+// splitter holds the files of one Split.
+type splitter struct {
+	opt     *SplitOptions
+	dir     string
+	ext     string
+	maxOpen int
+	files   map[string]*splitFile // ByTag: by tag value
+	names   map[string]bool       // ByTag: the names given, in lower case
+	open    map[*splitFile]bool   // the files open, or created and closed, not yet finished
+	clock   int64
+	created int
+	done    []SplitFile
+}
+
+// byTag returns the file of a tag value, giving it a name of its own.
+func (s *splitter) byTag(value string) *splitFile {
+	value = strings.TrimSpace(value)
+	if f, ok := s.files[value]; ok {
+		return f
+	}
+	base := s.opt.Prefix + fileSafe(value)
+	name := base + s.ext
+	for k := 2; s.names[strings.ToLower(name)]; k++ {
+		name = base + "-" + strconv.Itoa(k) + s.ext
+	}
+	s.names[strings.ToLower(name)] = true
+	f := &splitFile{SplitFile: SplitFile{Name: name, Value: value}}
+	s.files[value] = f
+	return f
+}
+
+// write writes g to f, creating or reopening its temporary file, and
+// closing the least recently used one when too many are open.
+func (s *splitter) write(f *splitFile, g *Game) error {
+	s.clock++
+	f.used = s.clock
+	if f.f == nil {
+		if err := s.reopen(f); err != nil {
+			return err
+		}
+	}
+	if err := f.w.Write(g); err != nil {
+		return err
+	}
+	f.Games++
+	return nil
+}
+
+func (s *splitter) reopen(f *splitFile) error {
+	n := 0
+	var oldest *splitFile
+	for o := range s.open {
+		if o.f != nil {
+			n++
+			if oldest == nil || o.used < oldest.used {
+				oldest = o
+			}
+		}
+	}
+	if n >= s.maxOpen {
+		if err := oldest.close(); err != nil {
+			return err
+		}
+	}
+	var err error
+	appending := f.tmp != ""
+	if appending {
+		f.f, err = os.OpenFile(f.tmp, os.O_WRONLY|os.O_APPEND, 0)
+	} else {
+		f.f, err = os.CreateTemp(s.dir, "."+filepath.Base(f.Name)+".*.tmp")
+		if err == nil {
+			f.tmp = f.f.Name()
+			s.created++
+			f.seq = s.created
+		}
+	}
+	if err != nil {
+		return err
+	}
+	s.open[f] = true
+	if s.opt.JSON {
+		f.w = NewJSONWriter(f.f)
+		return nil
+	}
+	if appending {
+		if _, err := io.WriteString(f.f, "\n"); err != nil {
+			return err
+		}
+	}
+	f.w = NewWriter(f.f)
+	return nil
+}
+
+// close flushes and closes f's temporary file.
+func (f *splitFile) close() error {
+	if f.f == nil {
+		return nil
+	}
+	err := f.w.Flush()
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	f.f, f.w = nil, nil
+	return err
+}
+
+// finish closes f and gives it its final name.
+func (s *splitter) finish(f *splitFile) error {
+	delete(s.open, f)
+	err := f.close()
+	if err == nil {
+		err = os.Rename(f.tmp, f.Name)
+	}
+	if err != nil {
+		os.Remove(f.tmp)
+		return err
+	}
+	s.done = append(s.done, f.SplitFile)
+	return nil
+}
+
+// finishAll finishes the files not finished yet, in the order they were
+// first written, when ok; otherwise it removes them.
+func (s *splitter) finishAll(ok bool) error {
+	pending := make([]*splitFile, 0, len(s.open))
+	for f := range s.open {
+		pending = append(pending, f)
+	}
+	sort.Slice(pending, func(i, j int) bool { return pending[i].seq < pending[j].seq })
+	var first error
+	for _, f := range pending {
+		if ok && first == nil {
+			first = s.finish(f)
+			continue
+		}
+		delete(s.open, f)
+		f.close()
+		os.Remove(f.tmp)
+	}
+	return first
+}
+
 // fileSafe turns a tag value into a file-name part.
 func fileSafe(v string) string {
-	v = strings.TrimSpace(v)
 	if v == "" {
 		return "none"
 	}

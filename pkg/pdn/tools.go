@@ -1,6 +1,7 @@
 package pdn
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -197,13 +198,15 @@ type CopyResult struct {
 // JSONWriter or (with Replay) PositionWriter destination, the games are
 // replayed and formatted by several goroutines (copy_parallel.go); the
 // output, the result, the OnError calls (one at a time, in input order)
-// and the error are the same as with one.
-func Copy(job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
+// and the error are the same as with one. When ctx is done, Copy stops
+// before the next game (or batch of games) and returns ctx.Err() with the
+// counts of the games handled so far.
+func Copy(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
 	if parallelCopy(&job, dst, &opt) {
-		return copyParallel(job, dst, opt)
+		return copyParallel(ctx, job, dst, opt)
 	}
 	var res CopyResult
-	err := job.Each(func(in *Input, n int, g *Game, gerr error) error {
+	err := job.Each(ctx, func(in *Input, n int, g *Game, gerr error) error {
 		res.Read++
 		if gerr != nil {
 			res.Errors++
@@ -393,10 +396,11 @@ func counts(m map[string]int, top int) []Count {
 	return cs
 }
 
-// CollectStats reads the job's games into a Stats.
-func CollectStats(job Job) (*Stats, error) {
+// CollectStats reads the job's games into a Stats. When ctx is done it
+// stops before the next game and returns ctx.Err().
+func CollectStats(ctx context.Context, job Job) (*Stats, error) {
 	s := NewStats()
-	err := job.Each(func(_ *Input, _ int, g *Game, gerr error) error {
+	err := job.Each(ctx, func(_ *Input, _ int, g *Game, gerr error) error {
 		s.Add(g, gerr)
 		return nil
 	})
