@@ -364,7 +364,11 @@ func splitCommand() *cli.Command {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: wrote %d games into %d files\n", res.Games, len(res.Files))
 			}
 			for _, f := range res.Files {
-				fmt.Fprintln(c.App.Writer, f.Name)
+				if opt.ByTag != "" {
+					fmt.Fprintf(c.App.Writer, "%s\t%s\n", f.Name, f.Value)
+				} else {
+					fmt.Fprintln(c.App.Writer, f.Name)
+				}
 			}
 			return interrupted(err, res.Read)
 		},

@@ -191,6 +191,29 @@ func TestSplit(t *testing.T) {
 	if code != 0 || strings.Count(string(b), "[Event ") != 2 {
 		t.Errorf("split --by-tag Event: exit %d, files %q, Club file %q", code, out, b)
 	}
+	// --out in a folder that does not exist yet: split creates it.
+	code, out, errOut = runPDN(t, "", "split", "--every", "5", "--out", filepath.Join(dir, "new", "sub", "x-"), "testdata/games.pdn")
+	if b, _ := os.ReadFile(filepath.Join(dir, "new", "sub", "x-0001.pdn")); code != 0 || strings.Count(string(b), "[Event ") != 3 {
+		t.Errorf("split --out new/sub/x-: exit %d, stdout %q, stderr %q, file %q", code, out, errOut, b)
+	}
+	// Values that make the same file name get names of their own, and stdout maps each
+	// file to its value.
+	tagged := ""
+	for _, v := range []string{"A/B", "A_B", "A B", "a_b", "A/B", ""} {
+		tagged += "[Event \"" + v + "\"]\n\n1. 11-15 *\n\n"
+	}
+	code, out, errOut = runPDN(t, tagged, "split", "--by-tag", "Event", "--out", filepath.Join(dir, "tag-"))
+	want := []string{"tag-A_B.pdn\tA/B", "tag-A_B-2.pdn\tA_B", "tag-A_B-3.pdn\tA B", "tag-a_b-4.pdn\ta_b", "tag-none.pdn\t"}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimPrefix(lines[i], dir+string(filepath.Separator))
+	}
+	if code != 0 || strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("split --by-tag with clashing names: exit %d, stderr %q, stdout\n%s\nwant\n%s", code, errOut, strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "tag-A_B.pdn")); strings.Count(string(b), "[Event \"A/B\"]") != 2 || strings.Count(string(b), "[Event ") != 2 {
+		t.Errorf("tag-A_B.pdn = %q, want the two A/B games", b)
+	}
 	if code, _, _ := runPDN(t, "", "split", "--out", "x", "testdata/games.pdn"); code != 2 {
 		t.Errorf("split without --every or --by-tag: exit %d, want 2", code)
 	}
