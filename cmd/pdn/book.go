@@ -35,8 +35,7 @@ func bookCommand() *cli.Command {
 			"of a search of that depth after each move, in men for the mover).\n" +
 			"The JSON book format is described in docs/books.md.",
 		Flags: flags(readFlags(), []cli.Flag{
-			&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, DefaultText: "the GameType tag",
-				Usage: "variant: " + strings.Join(engine.Names(), ", ")},
+			variantFlag(),
 			&cli.IntFlag{Name: "max-ply", Value: book.DefaultMaxPly, Usage: "plies from the start that go into the book"},
 			&cli.IntFlag{Name: "min-games", Value: 1, Usage: "drop moves and positions met in fewer games"},
 			&cli.StringFlag{Name: "format", DefaultText: "json (table with --book)", Usage: "output: json or pdn (a book); table or json (a probe)"},
@@ -79,17 +78,12 @@ func buildAction(c *cli.Context) error {
 		}
 		opt.Variant = v
 	}
-	job, done, err := readJob(c)
+	job, done, err := readJob(c, inferNoted)
 	if err != nil {
 		return err
 	}
 	stderr := c.App.ErrWriter
-	shown := 0
-	opt.Skipped = func(err error) {
-		if shown++; shown <= maxShown {
-			fmt.Fprintf(stderr, "pdn: book: skipped %v\n", err)
-		}
-	}
+	opt.Skipped = errorPrinter(stderr, "book: skipped ")
 	opt.Progress = job.Progress
 	start := time.Now()
 	b, st, err := book.Build(c.Context, job, opt)

@@ -17,7 +17,7 @@ func TestBookBuildAndProbe(t *testing.T) {
 	if !strings.HasPrefix(out, `{"format":"rafle-book","version":1,"variant":"english"`) {
 		t.Errorf("book output starts %.80q", out)
 	}
-	for _, want := range []string{"4 games read, 3 used", "1 skipped", `game 4: ply 2: engine: illegal move "21-14"`} {
+	for _, want := range []string{"4 games read, 3 used", "1 skipped", "game 4: line 15, column 10: move 1 (white) 21-14: illegal move"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}

@@ -72,13 +72,17 @@ func TestCancel(t *testing.T) {
 		args  []string
 		games func(out, errOut string) int
 	}{
-		{[]string{"validate", "-j", "1", "--json"}, jsonGames},
-		{[]string{"validate", "-j", "2", "--json"}, jsonGames},
+		// -v english: standard input is read once (no inference), the games replayed.
+		{[]string{"validate", "-j", "1", "--json", "-v", "english"}, jsonGames},
+		{[]string{"validate", "-j", "2", "--json", "-v", "english"}, jsonGames},
+		// Without, standard input is copied to a temporary file first, to be read twice:
+		// stopped there, before the first game.
+		{[]string{"validate", "-j", "2"}, count(`after (\d+) games`)},
 		{[]string{"validate", "-j", "1", "--syntax-only", "--json"}, jsonGames},
 		{[]string{"validate", "-j", "2", "--syntax-only", "--json"}, jsonGames},
 		{[]string{"convert", "-j", "1", "--to", "json"}, func(out, _ string) int { return strings.Count(out, "\n") }},
 		{[]string{"convert", "-j", "2", "--to", "json"}, func(out, _ string) int { return strings.Count(out, "\n") }},
-		{[]string{"convert", "-j", "2", "--to", "csv"}, count(`after (\d+) games`)},
+		{[]string{"convert", "-j", "2", "--to", "csv", "-v", "english"}, count(`after (\d+) games`)},
 		{[]string{"filter", "-j", "1", "--min-plies", "1"}, count(`of (\d+) games`)},
 		{[]string{"dedupe", "-j", "2"}, count(`of (\d+)\n`)},
 		{[]string{"stats", "-j", "1", "--format", "json"}, count(`after (\d+) games`)},
@@ -94,7 +98,7 @@ func TestCancel(t *testing.T) {
 			code := run(ctx, append([]string{"pdn"}, tc.args...), in, &out, &errb)
 			n := tc.games(out.String(), errb.String())
 			if code == 0 || !strings.Contains(errb.String(), "interrupted") || n < 0 || n >= total/2 {
-				t.Errorf("exit %d, %d games of %d, stderr %q; want a non-zero exit, \"interrupted\" and fewer than half the games",
+				t.Errorf("exit %d, %d games of %d, stderr %q; want a non-zero exit, \"interrupted\" and fewer than half the games read",
 					code, n, total, tail(errb.String()))
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
@@ -22,8 +23,10 @@ func validateCommand() *cli.Command {
 		Usage:     "check games and report warnings and errors by file, game, line and column",
 		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--strict] [--json] [-j N] [FILE...]",
 		Description: "Reads every game and replays its moves with the rules of its variant: the GameType tag,\n" +
-			"else --variant when the squares fit its board, else inferred (square numbers above 50:\n" +
-			"canadian; above 32: international; algebraic squares: russian; else english). Short\n" +
+			"else --variant, else the variant inferred from the whole file: the GameType tags of its\n" +
+			"other games if they agree, else its largest square (numbers above 50: canadian; above 32:\n" +
+			"international; algebraic squares: russian), else its first moves (international or\n" +
+			"english). The report says where each game's variant came from. Short\n" +
 			"captures are resolved to the legal capture; illegal and ambiguous moves and bad FEN tags\n" +
 			"are errors reported with file, game, line, column, move number, move and the position\n" +
 			"before it. Variations are replayed too (their errors are warnings). A GameType the engine\n" +
@@ -36,13 +39,20 @@ func validateCommand() *cli.Command {
 			"reading grammar an error. Output is in input order whatever -j is.",
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.BoolFlag{Name: "syntax-only", Usage: "check syntax only, without replaying moves"},
-			&cli.StringFlag{Name: "variant", Usage: "variant of games without a GameType tag (default: inferred)"},
+			variantFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "JSON lines output"},
 			jobsFlag("goroutines: files read in parallel, a large file in pieces, and games replayed in parallel"),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action:       validateAction,
 	}
+}
+
+// variantFlag is -v, the variant of the games without a GameType tag.
+func variantFlag() cli.Flag {
+	return &cli.StringFlag{Name: "variant", Aliases: []string{"v"}, DefaultText: "inferred from each input",
+		Usage: "variant of the games without a GameType tag, instead of the one their input points to: " + strings.Join(engine.Names(), ", ") +
+			", or a GameType number"}
 }
 
 // replayer returns the replay settings from --variant.
@@ -60,14 +70,15 @@ func replayer(c *cli.Context) (*pdn.Replayer, error) {
 
 func validateAction(c *cli.Context) error {
 	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
+	mode := noInfer
 	if !c.Bool("syntax-only") {
 		rp, err := replayer(c)
 		if err != nil {
 			return err
 		}
-		opt.Replay = rp
+		opt.Replay, mode = rp, infer
 	}
-	job, done, err := readJob(c)
+	job, done, err := readJob(c, mode)
 	if err != nil {
 		return err
 	}
@@ -269,7 +280,7 @@ func statsCommand() *cli.Command {
 			if format != "table" && format != "csv" && format != "json" {
 				return cliutil.Usagef("--format %q: want table, csv or json", format)
 			}
-			job, done, err := readJob(c)
+			job, done, err := readJob(c, noInfer)
 			if err != nil {
 				return err
 			}
@@ -354,7 +365,7 @@ func splitCommand() *cli.Command {
 			default:
 				return cliutil.Usagef("--to %q: want pdn or json", c.String("to"))
 			}
-			job, done, err := readJob(c)
+			job, done, err := readJob(c, noInfer)
 			if err != nil {
 				return err
 			}

@@ -67,7 +67,7 @@ func outFlags() []cli.Flag {
 			"csv or fen (one row per position of each replayed game: game, ply, fen, side, move, result, score; see below)"},
 		&cli.StringFlag{Name: "notation", Usage: "rewrite moves with square numbers or coordinates: numeric or algebraic (replays)"},
 		&cli.StringFlag{Name: "captures", Usage: "rewrite captures as from-to (short; full path when ambiguous) or with every landing square (full) (replays)"},
-		&cli.StringFlag{Name: "variant", Usage: "variant of games without a GameType tag when replaying (default: inferred)"},
+		variantFlag(),
 		&cli.BoolFlag{Name: "drop-comments", Usage: "remove {comments}"},
 		&cli.BoolFlag{Name: "drop-variations", Usage: "remove (variations)"},
 		&cli.BoolFlag{Name: "drop-nags", Usage: "remove $n annotations and move strengths"},
@@ -131,26 +131,109 @@ func inputs(c *cli.Context) []pdn.Input {
 	return ins
 }
 
-// readJob reads the input flags and arguments into a job, with a progress
-// bar when stderr is a terminal and the input is large.
-func readJob(c *cli.Context) (pdn.Job, func(), error) {
+// Whether readJob infers the variant of the games without a GameType tag, input by input
+// (unless --variant gives it), and whether it says so on stderr.
+const (
+	noInfer    = iota
+	infer      // the command's report shows the variants
+	inferNoted // the command says nothing else about variants: a line per input on stderr
+)
+
+// readJob reads the input flags and arguments into a job, with a progress bar when stderr
+// is a terminal and the input is large. With infer, it first reads every input once to
+// infer the variant of its games without a GameType tag (standard input is kept in a
+// temporary file to be read twice). done ends the progress bar and removes that file.
+func readJob(c *cli.Context, mode int) (job pdn.Job, done func(), err error) {
 	enc, err := pdn.ParseEncoding(c.String("encoding"))
 	if err != nil {
 		return pdn.Job{}, nil, cliutil.UsageError{Err: err}
 	}
-	job := pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
-	done := func() {}
+	job = pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
+	var cleanup []func()
+	done = func() {
+		for _, f := range cleanup {
+			f()
+		}
+	}
+	if mode != noInfer && !c.IsSet("variant") {
+		for i := range job.Inputs {
+			if in := &job.Inputs[i]; in.Name == "-" {
+				path, err := spool(c.Context, in)
+				if path != "" {
+					cleanup = append(cleanup, func() { os.Remove(path) })
+				}
+				if err != nil {
+					done()
+					return job, nil, interrupted(err, 0)
+				}
+			}
+		}
+		if err := job.InferVariants(c.Context); err != nil {
+			done()
+			return job, nil, interrupted(err, 0)
+		}
+		if mode == inferNoted {
+			for _, in := range job.Inputs {
+				if inf := in.Inferred; inf != nil && inf.Variant != nil {
+					fmt.Fprintf(c.App.ErrWriter, "pdn: %s: %d %s without a GameType tag: %v\n", in.Name, inf.Games, plural(inf.Games, "game", "games"), inf)
+				}
+			}
+		}
+	}
 	var total int64
 	for _, in := range job.Inputs {
 		total += in.Size
 	}
 	if total >= 8<<20 {
-		if bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), total, "", progressbar.OptionShowBytes(true)); bar != nil {
+		if bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), total, "reading", progressbar.OptionShowBytes(true)); bar != nil {
 			job.Progress = func(d, _ int64) { bar.Set64(d) }
-			done = func() { bar.Finish() }
+			cleanup = append([]func(){func() { bar.Finish() }}, cleanup...)
 		}
 	}
 	return job, done, nil
+}
+
+// spool copies what in opens (standard input) into a temporary file, which in then opens,
+// so that it can be read twice. It returns the file's path ("" if none was made).
+func spool(ctx context.Context, in *pdn.Input) (string, error) {
+	src, err := in.Open()
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	f, err := os.CreateTemp("", "pdn-stdin-*.pdn")
+	if err != nil {
+		return "", err
+	}
+	path := f.Name()
+	n, err := io.Copy(f, ctxReader{ctx, src})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	in.Size = n
+	in.Open = func() (io.ReadCloser, error) { return os.Open(path) }
+	return path, err
+}
+
+// ctxReader reads r until ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// plural returns one for n == 1 and many otherwise.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // gameWriter returns the writer for --to.
@@ -194,10 +277,6 @@ const maxShown = 10
 
 // copyGames is the common action of convert, filter and dedupe.
 func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
-	job, done, err := readJob(c)
-	if err != nil {
-		return pdn.CopyResult{}, err
-	}
 	w, err := gameWriter(c)
 	if err != nil {
 		return pdn.CopyResult{}, err
@@ -212,16 +291,15 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	if opt.Replay, err = replayCopy(c, reach); err != nil {
 		return pdn.CopyResult{}, err
 	}
-	shown := 0
-	opt.OnError = func(err error) {
-		if shown++; shown <= maxShown {
-			msg := err.Error()
-			if !strings.HasPrefix(msg, "pdn: ") {
-				msg = "pdn: " + msg
-			}
-			fmt.Fprintln(c.App.ErrWriter, msg)
-		}
+	mode := noInfer
+	if opt.Replay != nil {
+		mode = inferNoted
 	}
+	job, done, err := readJob(c, mode)
+	if err != nil {
+		return pdn.CopyResult{}, err
+	}
+	opt.OnError = errorPrinter(c.App.ErrWriter, "")
 	res, err := pdn.Copy(c.Context, job, w, opt)
 	done()
 	if ferr := w.Flush(); err == nil {
@@ -247,4 +325,15 @@ func interrupted(err error, games int) error {
 		return fmt.Errorf("interrupted after %d games: %w", games, err)
 	}
 	return err
+}
+
+// errorPrinter returns a function that prints the first maxShown errors it gets on w, one
+// line each: "pdn: ", what, and the error without its own "pdn: ".
+func errorPrinter(w io.Writer, what string) func(error) {
+	shown := 0
+	return func(err error) {
+		if shown++; shown <= maxShown {
+			fmt.Fprintf(w, "pdn: %s%s\n", what, strings.TrimPrefix(err.Error(), "pdn: "))
+		}
+	}
 }

@@ -16,9 +16,11 @@ const DefaultMaxPly = 20
 
 // BuildOptions configures Build.
 type BuildOptions struct {
-	// Variant is the book's variant. When nil it is taken from the GameType tag of the
-	// first game that has one; Build fails if no game before the first one without a
-	// tag has one.
+	// Variant is the book's variant, and the variant of the games without a GameType
+	// tag. When nil, the book's variant is the first game's (as pdn.Replayer picks it:
+	// its GameType tag, else its input's inferred variant, pdn.Input.Inferred, which
+	// pdn.Job.InferVariants sets), and the games without a GameType tag have their
+	// input's inferred variant.
 	Variant *engine.Variant
 	// MaxPly is the number of plies from the start of each game that go into the book
 	// (0: DefaultMaxPly).
@@ -61,10 +63,13 @@ type BuildStats struct {
 
 // item is one game on its way to a replay worker.
 type item struct {
-	seq   int
-	where string
-	game  *pdn.Game
-	gerr  error
+	seq      int
+	input    string // its input's name
+	n        int    // its number in the input
+	game     *pdn.Game
+	gerr     error
+	inferred *pdn.Inference // the game's input's
+	other    bool           // a GameType the engine does not play, before the book's variant is known
 }
 
 // replayed is one game's book contribution.
@@ -109,24 +114,23 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 	var readErr error
 	setVariant := func(w *engine.Variant) { v, b = w, New(w) }
 
-	// Reader: games in input order; the variant is settled before any game is sent.
+	// Reader: games in input order; the variant is settled before any game is sent
+	// (games before it whose GameType the engine does not play are of another variant).
 	go func() {
 		defer close(in)
 		seq := 0
-		readErr = eachGame(ctx, job, func(where string, g *pdn.Game, gerr error) error {
+		readErr = eachGame(ctx, job, func(input *pdn.Input, n int, g *pdn.Game, gerr error) error {
+			it := item{seq: seq, input: input.Name, n: n, game: g, gerr: gerr, inferred: input.Inferred}
 			if v == nil {
-				gt := strings.TrimSpace(g.Get("GameType"))
-				if gt == "" {
-					return fmt.Errorf("book: %s: no GameType tag; give the variant", where)
+				rp := pdn.Replayer{Inferred: input.Inferred}
+				if w, err := rp.Variant(g); err == nil {
+					setVariant(w)
+				} else {
+					it.other = true
 				}
-				w, err := engine.Lookup(gt)
-				if err != nil {
-					return fmt.Errorf("book: %s: %w", where, err)
-				}
-				setVariant(w)
 			}
 			select {
-			case in <- item{seq: seq, where: where, game: g, gerr: gerr}:
+			case in <- it:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -140,8 +144,9 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			rp := &pdn.Replayer{Default: opt.Variant, NoVariations: true}
 			for it := range in {
-				out <- replay(b, it, maxPly)
+				out <- replay(rp, b, it, maxPly)
 			}
 		}()
 	}
@@ -200,7 +205,7 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 		return nil, st, err
 	}
 	if b == nil {
-		return nil, st, fmt.Errorf("book: no games")
+		return nil, st, fmt.Errorf("book: no game of a variant the engine plays")
 	}
 	b.MaxPly = maxPly
 	st.Positions = b.Len()
@@ -215,12 +220,12 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 }
 
 // eachGame calls fn for every game of job in order (pdn.Job.Each, which also reports
-// progress), with where naming the game, and stops when ctx is done. Errors of fn and of
-// ctx come back as they are; reading errors are prefixed "book: ".
-func eachGame(ctx context.Context, job pdn.Job, fn func(where string, g *pdn.Game, gerr error) error) error {
+// progress), and stops when ctx is done. Errors of fn and of ctx come back as they are;
+// reading errors are prefixed "book: ".
+func eachGame(ctx context.Context, job pdn.Job, fn func(in *pdn.Input, n int, g *pdn.Game, gerr error) error) error {
 	var fnErr error
 	err := job.Each(ctx, func(in *pdn.Input, n int, g *pdn.Game, gerr error) error {
-		fnErr = fn(fmt.Sprintf("%s: game %d", in.Name, n), g, gerr)
+		fnErr = fn(in, n, g, gerr)
 		return fnErr
 	})
 	if err != nil && err != fnErr && err != ctx.Err() {
@@ -229,46 +234,34 @@ func eachGame(ctx context.Context, job pdn.Job, fn func(where string, g *pdn.Gam
 	return err
 }
 
-// replay replays the first maxPly moves of one game for b's variant.
-func replay(b *Book, it item, maxPly int) replayed {
+// replay replays the first maxPly moves of one game with rp (the book's variant as
+// default, the game's input's inferred variant) for b.
+func replay(rp *pdn.Replayer, b *Book, it item, maxPly int) replayed {
 	r := replayed{seq: it.seq}
-	v := b.Variant
 	g := it.game
 	if it.gerr != nil {
-		r.err = fmt.Errorf("%s: %w", it.where, it.gerr)
+		r.err = &pdn.InputError{Name: it.input, Err: it.gerr}
 		return r
 	}
-	if gt := strings.TrimSpace(g.Get("GameType")); gt != "" {
-		if w, err := engine.Lookup(gt); err != nil || w != v {
-			r.other = true
-			return r
-		}
+	rp.Inferred = it.inferred
+	res, err := rp.Replay(g)
+	if it.other || res.Variant != b.Variant {
+		r.other = true
+		return r
 	}
-	p := v.Start()
-	if fen := strings.TrimSpace(g.Get("FEN")); fen != "" {
-		q, err := v.ParseFEN(fen)
-		if err != nil {
-			r.err = fmt.Errorf("%s: %w", it.where, err)
-			return r
+	if err != nil && len(res.Plies) < maxPly {
+		// The move that does not replay is within the book's plies.
+		if re, ok := err.(*pdn.ReplayError); ok {
+			re.File, re.Game = it.input, it.n
 		}
-		p = q
+		r.err = err
+		return r
 	}
 	r.first, r.result = pdn.FirstMoverScore(g.GameResult())
-	for _, n := range g.Moves {
-		if len(r.moves) == maxPly {
-			break
-		}
-		if n.Kind != pdn.MoveNode || n.Move.IsPlaceholder() {
-			continue
-		}
-		m, err := v.ParseMove(&p, n.Move.Text)
-		if err != nil {
-			r.err = fmt.Errorf("%s: ply %d: %w", it.where, len(r.moves)+1, err)
-			return r
-		}
-		r.pos = append(r.pos, p)
-		r.moves = append(r.moves, m)
-		p = p.Play(m)
+	n := min(len(res.Plies), maxPly)
+	for _, pl := range res.Plies[:n] {
+		r.pos = append(r.pos, pl.Before)
+		r.moves = append(r.moves, pl.Move)
 	}
 	return r
 }

@@ -44,13 +44,15 @@ type ReplayCopy struct {
 	Reach *PositionFilter
 }
 
-// apply replays g; keep is false when the position filter rejects it.
-// A replay error comes back with the file and game number set; the game
-// is kept, rewritten up to the error.
-func (rc *ReplayCopy) apply(file string, n int, g *Game) (res *Replayed, keep bool, err error) {
+// apply replays g, game n of in (with in's inferred variant unless the
+// Replayer has a default); keep is false when the position filter rejects
+// it. A replay error comes back with the file and game number set; the
+// game is kept, rewritten up to the error.
+func (rc *ReplayCopy) apply(in *Input, n int, g *Game) (res *Replayed, keep bool, err error) {
+	rc.Replayer.Inferred = in.Inferred
 	res, err = rc.Replayer.Replay(g)
 	if re, ok := err.(*ReplayError); ok {
-		re.File, re.Game = file, n
+		re.File, re.Game = in.Name, n
 	}
 	if rc.Reach != nil && !rc.Reach.Match(res) {
 		return res, false, err

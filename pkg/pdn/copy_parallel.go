@@ -216,7 +216,7 @@ func (b *copyBatch) emit(res *CopyResult, opt *CopyOptions, put func([]byte) err
 		if c.gerr != nil {
 			res.Errors++
 			if opt.OnError != nil {
-				opt.OnError(fmt.Errorf("%s: %w", c.in.Name, c.gerr))
+				opt.OnError(&InputError{Name: c.in.Name, Err: c.gerr})
 			}
 		}
 		switch c.state {
@@ -272,7 +272,7 @@ func newCopyWorker(dst GameWriter, opt *CopyOptions) *copyWorker {
 	if opt.Replay != nil {
 		rc := *opt.Replay
 		rp := &opt.Replay.Replayer
-		rc.Replayer = Replayer{Default: rp.Default, NoVariations: rp.NoVariations, slow: rp.slow}
+		rc.Replayer = *rp.clone()
 		w.rc = &rc
 	}
 	switch d := dst.(type) {
@@ -314,7 +314,7 @@ func (w *copyWorker) format(c *copyGame, opt *CopyOptions) {
 	opt.Transform.Apply(g)
 	var rg *Replayed
 	if w.rc != nil {
-		rg, c.keep, c.rerr = w.rc.apply(c.in.Name, c.n, g)
+		rg, c.keep, c.rerr = w.rc.apply(c.in, c.n, g)
 		if !c.keep || (c.rerr != nil && c.gerr == nil && opt.SkipBad) {
 			return
 		}

@@ -56,11 +56,16 @@
 // # Replay
 //
 // Replay plays a game's moves with pkg/engine. The variant is the GameType
-// tag's; without one, a default variant given by the caller when the
-// squares fit its board; else it is inferred: square numbers above 50 mean
-// canadian, above 32 international, algebraic squares russian, anything else
-// english. A
-// GameType the engine does not play is a warning, not an error. The FEN
+// tag's; without one, the caller's default (Replayer.Default), else the
+// variant inferred from the whole input the game comes from
+// (Replayer.Inferred, from InferVariant; Job.InferVariants does it for a
+// job's inputs), else inferred from the game alone by the same rules: the
+// GameType tags of the other games when they agree and the squares fit,
+// else the largest square (numbers above 50 canadian, above 32
+// international, algebraic squares russian), else the first moves
+// (international's or english's); english when nothing tells. Messages say
+// when a variant was inferred, and from what. A GameType the engine does
+// not play is a warning, not an error. The FEN
 // tag, if any, is the start position. A move written by its two end
 // squares is resolved to the legal move joining them; a full path must be
 // one of the move's paths. The first main-line move that is illegal,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -16,6 +17,37 @@ type Input struct {
 	Open func() (io.ReadCloser, error)
 	// Size is the input's size in bytes, or 0 when unknown (progress only).
 	Size int64
+	// Inferred, if not nil, is the variant of the input's games without a
+	// GameType tag, inferred from the whole input (see InferVariant and
+	// Job.InferVariants). The operations that replay games use it when
+	// their Replayer has no Default.
+	Inferred *Inference
+}
+
+// InferVariants reads each input of the job once, with InferVariant, and
+// sets its Inferred field, so that the games of the input without a
+// GameType tag are replayed with the variant the whole input points to.
+// It opens every input (so an input's Open must work twice, for this and
+// for reading its games). An input that cannot be opened or read is left
+// without an inference: reading its games reports the error. InferVariants
+// returns only ctx.Err(), when ctx is done.
+func (j *Job) InferVariants(ctx context.Context) error {
+	for i := range j.Inputs {
+		in := &j.Inputs[i]
+		rc, err := in.Open()
+		if err != nil {
+			continue
+		}
+		inf, err := InferVariant(ctx, rc, j.Reader)
+		rc.Close()
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if err == nil {
+			in.Inferred = inf
+		}
+	}
+	return nil
 }
 
 // Job is a list of inputs read one game at a time, as the pdn command's
@@ -127,6 +159,22 @@ func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn 
 	}
 	return cr.N, nil
 }
+
+// InputError is an error about one input, such as a game read with an
+// error (a *GameError): it names the input.
+type InputError struct {
+	Name string // the input's name
+	Err  error
+}
+
+// Error formats the error as "pdn: NAME: cause", the cause without its own
+// "pdn: ".
+func (e *InputError) Error() string {
+	return "pdn: " + e.Name + ": " + strings.TrimPrefix(e.Err.Error(), "pdn: ")
+}
+
+// Unwrap returns the cause.
+func (e *InputError) Unwrap() error { return e.Err }
 
 // isGameError reports whether err is (or wraps) a *GameError. It is a
 // function of its own so that the target of errors.As does not escape in
@@ -495,6 +543,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					continue
 				}
 				name := job.Inputs[b.input].Name
+				rp.Inferred = job.Inputs[b.input].Inferred
 				b.sum = newSummary(name)
 				b.sum.Variants = map[string]int{}
 				for k, g := range b.games {

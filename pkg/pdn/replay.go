@@ -9,14 +9,14 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// This file is the only one of the package, with convert.go, that knows
-// the rules: it replays the moves of a Game with pkg/engine.
+// This file is the only one of the package, with convert.go and infer.go,
+// that knows the rules: it replays the moves of a Game with pkg/engine.
 
 // Variant sources, the values of Replayed.VariantFrom.
 const (
 	FromGameType = "gametype" // the GameType tag
-	FromDefault  = "default"  // the caller's default variant
-	FromInferred = "inferred" // guessed from the FEN tag and the squares of the moves
+	FromDefault  = "default"  // Replayer.Default, the caller's choice
+	FromInferred = "inferred" // Replayer.Inferred, or inferred from the game alone
 )
 
 // Replay warning kinds (ReplayWarning.Kind, Problem.Kind).
@@ -61,8 +61,13 @@ type ReplayError struct {
 	FEN string
 	// Candidates lists the full paths an ambiguous move fits.
 	Candidates []string
-	Err        error // the pdn sentinel
-	Cause      error // the engine's error
+	// Variant is the variant the game was replayed with and where it came
+	// from, when that is not the game's GameType tag: "english (inferred
+	// from square numbers up to 32)", "international (given)"; "" for a
+	// GameType tag.
+	Variant string
+	Err     error // the pdn sentinel
+	Cause   error // the engine's error
 }
 
 // Error formats the error as "pdn: FILE: game N: line L, column C: move
@@ -80,6 +85,9 @@ func (e *ReplayError) Error() string {
 	fmt.Fprintf(&b, "line %d, column %d: ", e.Pos.Line, e.Pos.Column)
 	if errors.Is(e.Err, ErrInvalidFEN) {
 		fmt.Fprintf(&b, "FEN %q: %v", e.Text, e.Cause)
+		if e.Variant != "" {
+			b.WriteString(" in " + e.Variant)
+		}
 		return b.String()
 	}
 	fmt.Fprintf(&b, "move %d (%s) %s: %v", e.Move, e.Side, e.Text, e.Err)
@@ -91,6 +99,9 @@ func (e *ReplayError) Error() string {
 		b.WriteString(", candidates " + strings.Join(e.Candidates, ", "))
 	}
 	b.WriteString("; position " + e.FEN)
+	if e.Variant != "" {
+		b.WriteString(" in " + e.Variant)
+	}
 	return b.String()
 }
 
@@ -116,6 +127,8 @@ type Replayed struct {
 	// VariantFrom says where the variant came from: FromGameType,
 	// FromDefault or FromInferred.
 	VariantFrom string
+	// Inference is what the variant was inferred from (FromInferred).
+	Inference *Inference
 	// Start is the position before the first move (FEN tag or the
 	// variant's start).
 	Start engine.Position
@@ -143,13 +156,18 @@ func (r *Replayed) Positions() []engine.Position {
 }
 
 // Replayer replays games one after another, reusing its buffers: the
-// Replayed it returns is valid until the next call. The zero value
-// infers the variant of games without a GameType tag.
+// Replayed it returns is valid until the next call. The variant of a game
+// is its GameType tag's; for a game without one, Default, else Inferred,
+// else inferred from the game alone (with the rules of InferVariant).
 type Replayer struct {
-	// Default is the variant of games without a GameType tag whose
-	// squares fit its board; nil infers it (numbers above 50: canadian;
-	// above 32: international; algebraic squares: russian; else english).
+	// Default, if not nil, is the variant of every game without a
+	// GameType tag: the caller's choice (the pdn command's --variant),
+	// whatever the squares.
 	Default *engine.Variant
+	// Inferred, if not nil, is the variant of the games without a
+	// GameType tag of the input being replayed, as InferVariant inferred
+	// it from the whole input.
+	Inferred *Inference
 	// NoVariations replays only the main line.
 	NoVariations bool
 
@@ -164,22 +182,51 @@ type Replayer struct {
 }
 
 type variantFrom struct {
-	v    *engine.Variant
-	from string
+	v      *engine.Variant
+	from   string
+	reason string
 }
 
-// variantKey returns "NAME (FROM)", the key of Summary.Variants.
-func (rp *Replayer) variantKey(v *engine.Variant, from string) string {
-	k := variantFrom{v, from}
+// variantKey returns "NAME (SOURCE)" for res (see Replayed.Source), the
+// key of Summary.Variants.
+func (rp *Replayer) variantKey(res *Replayed) string {
+	k := variantFrom{v: res.Variant, from: res.VariantFrom}
+	if res.Inference != nil {
+		k.reason = res.Inference.Reason
+	}
 	if s, ok := rp.keys[k]; ok {
 		return s
 	}
-	s := v.Name + " (" + from + ")"
+	s := res.Variant.Name + " (" + res.Source() + ")"
 	if rp.keys == nil {
 		rp.keys = map[variantFrom]string{}
 	}
 	rp.keys[k] = s
 	return s
+}
+
+// Source says where the variant came from, for messages: "GameType tag",
+// "given" (Replayer.Default) or "inferred from square numbers up to 32"
+// (with the reason of the Inference).
+func (r *Replayed) Source() string {
+	switch r.VariantFrom {
+	case FromGameType:
+		return "GameType tag"
+	case FromDefault:
+		return "given"
+	}
+	if r.Inference != nil {
+		return "inferred from " + r.Inference.Reason
+	}
+	return "inferred"
+}
+
+// note returns what ReplayError.Variant holds for res.
+func (r *Replayed) note() string {
+	if r.Variant == nil || r.VariantFrom == FromGameType {
+		return ""
+	}
+	return r.Variant.Name + " (" + r.Source() + ")"
 }
 
 // Replay replays the main line and the variations of g. v is the
@@ -199,17 +246,18 @@ func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
 	clear(res.Plies)
 	clear(res.Variations)
 	*res = Replayed{Plies: res.Plies[:0], Variations: res.Variations[:0], Warnings: res.Warnings[:0]}
-	v, from, err := rp.variant(g)
+	v, from, inf, err := rp.variant(g)
 	if err != nil {
 		res.Warnings = append(res.Warnings, ReplayWarning{Kind: KindUnsupportedVariant, Pos: tagPos(g, "GameType"), Text: err.Error()})
 		return res, nil
 	}
-	res.Variant, res.VariantFrom = v, from
+	res.Variant, res.VariantFrom, res.Inference = v, from, inf
 	res.Start = v.Start()
 	if fen, ok := g.Tag("FEN"); ok && strings.TrimSpace(fen) != "" {
 		p, err := v.ParseFEN(fen)
 		if err != nil {
-			return res, &ReplayError{Pos: tagPos(g, "FEN"), Text: fen, Side: res.Start.Side, Err: ErrInvalidFEN, Cause: err}
+			return res, &ReplayError{Pos: tagPos(g, "FEN"), Text: fen, Side: res.Start.Side, Variant: res.note(),
+				Err: ErrInvalidFEN, Cause: err}
 		}
 		res.Start = p
 	}
@@ -218,6 +266,9 @@ func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
 	final, err := lr.line(g.Moves, res.Start, engine.KingRun{}, true, 0)
 	res.Final = final
 	if err != nil {
+		if re, ok := err.(*ReplayError); ok {
+			re.Variant = res.note()
+		}
 		return res, err
 	}
 	res.Complete = true
@@ -400,72 +451,34 @@ func replayError(v *engine.Variant, p *engine.Position, m *Move, pos Pos, num, p
 	return re
 }
 
-// variant picks the variant of g: GameType tag, else the default when the
-// squares fit its board, else inferred.
-func (rp *Replayer) variant(g *Game) (*engine.Variant, string, error) {
+// Variant returns the variant Replay replays g with: its GameType tag's,
+// else Default, else Inferred, else inferred from g alone. It returns an
+// error when the GameType tag names a variant the engine does not play.
+func (rp *Replayer) Variant(g *Game) (*engine.Variant, error) {
+	v, _, _, err := rp.variant(g)
+	return v, err
+}
+
+// variant picks the variant of g: GameType tag, else Default, else
+// Inferred, else inferred from g alone.
+func (rp *Replayer) variant(g *Game) (*engine.Variant, string, *Inference, error) {
 	if gt := strings.TrimSpace(g.Get("GameType")); gt != "" {
 		v, err := engine.Lookup(gt)
 		if err != nil {
-			return nil, "", fmt.Errorf("variant not supported: GameType %q (%s)", gt, VariantName(gt))
+			return nil, "", nil, fmt.Errorf("variant not supported: GameType %q (%s)", gt, VariantName(gt))
 		}
-		return v, FromGameType, nil
+		return v, FromGameType, nil, nil
 	}
-	maxNum, alg := squaresUsed(g)
-	if d := rp.Default; d != nil && d.Squares() >= maxNum && (!alg || d.Squares() == 32) {
-		return d, FromDefault, nil
+	if rp.Default != nil {
+		return rp.Default, FromDefault, nil, nil
 	}
-	switch {
-	case maxNum > 50:
-		return engine.MustLookup("canadian"), FromInferred, nil
-	case maxNum > 32:
-		return engine.MustLookup("international"), FromInferred, nil
-	case alg:
-		return engine.MustLookup("russian"), FromInferred, nil
+	inf := rp.Inferred
+	if inf == nil || inf.Variant == nil {
+		var e evidence
+		e.game(g)
+		inf = e.decide()
 	}
-	return engine.MustLookup("english"), FromInferred, nil
-}
-
-// squaresUsed returns the largest square number in g's FEN tag and main
-// line, and whether any square is algebraic.
-func squaresUsed(g *Game) (maxNum int, alg bool) {
-	if fen := g.Get("FEN"); fen != "" {
-		fields := strings.Split(fen, ":")
-		for _, f := range fields[1:] {
-			f = strings.TrimSpace(f)
-			if f == "" || (f[0]|0x20 != 'w' && f[0]|0x20 != 'b') {
-				continue // H0, F1: clocks
-			}
-			for _, item := range strings.Split(f[1:], ",") {
-				item = strings.TrimLeft(strings.TrimSpace(item), "Kk")
-				if item == "" {
-					continue
-				}
-				if c := item[0] | 0x20; c >= 'a' && c <= 'z' {
-					alg = true
-					continue
-				}
-				for _, part := range strings.Split(strings.TrimRight(item, "."), "-") {
-					if n, err := strconv.Atoi(strings.TrimLeft(part, "Kk")); err == nil && n > maxNum {
-						maxNum = n
-					}
-				}
-			}
-		}
-	}
-	for i := range g.Moves {
-		n := &g.Moves[i]
-		if n.Kind != MoveNode {
-			continue
-		}
-		for _, s := range n.Move.Squares {
-			if s.IsAlgebraic() {
-				alg = true
-			} else if s.Num() > maxNum {
-				maxNum = s.Num()
-			}
-		}
-	}
-	return maxNum, alg
+	return inf.Variant, FromInferred, inf, nil
 }
 
 // tagPos returns the position of g's tag name, or of the game.
@@ -546,7 +559,7 @@ func scoreText(s float64, ok bool) string {
 
 // clone returns a Replayer with rp's settings and its own buffers.
 func (rp *Replayer) clone() *Replayer {
-	return &Replayer{Default: rp.Default, NoVariations: rp.NoVariations}
+	return &Replayer{Default: rp.Default, Inferred: rp.Inferred, NoVariations: rp.NoVariations, slow: rp.slow}
 }
 
 // problems replays g and appends its replay errors and warnings to ps; bad
@@ -557,7 +570,7 @@ func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *
 		ps = append(ps, Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: "warning", Kind: w.Kind, Message: w.Text})
 	}
 	if res.Variant != nil {
-		sum.Variants[rp.variantKey(res.Variant, res.VariantFrom)]++
+		sum.Variants[rp.variantKey(res)]++
 	}
 	if res.Complete {
 		sum.Replayed++

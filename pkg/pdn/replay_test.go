@@ -223,7 +223,7 @@ func TestRewrite(t *testing.T) {
 		for _, g := range games[:20] {
 			// Numeric russian reads as english without a default.
 			rc := ReplayCopy{Notation: step.notation, Captures: step.captures, Replayer: Replayer{Default: engine.MustLookup("russian")}}
-			res, _, err := rc.apply("f", 1, g)
+			res, _, err := rc.apply(&Input{Name: "f"}, 1, g)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -103,7 +103,7 @@ func Split(ctx context.Context, job Job, opt SplitOptions) (res SplitResult, err
 		if gerr != nil {
 			res.Errors++
 			if opt.OnError != nil {
-				opt.OnError(fmt.Errorf("%s: %w", in.Name, gerr))
+				opt.OnError(&InputError{Name: in.Name, Err: gerr})
 			}
 			if opt.SkipBad {
 				return nil

@@ -211,7 +211,7 @@ func Copy(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyRe
 		if gerr != nil {
 			res.Errors++
 			if opt.OnError != nil {
-				opt.OnError(fmt.Errorf("%s: %w", in.Name, gerr))
+				opt.OnError(&InputError{Name: in.Name, Err: gerr})
 			}
 			if opt.SkipBad {
 				return nil
@@ -228,7 +228,7 @@ func Copy(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyRe
 		opt.Transform.Apply(g)
 		var err error
 		if opt.Replay != nil {
-			rg, keep, rerr := opt.Replay.apply(in.Name, n, g)
+			rg, keep, rerr := opt.Replay.apply(in, n, g)
 			if !keep {
 				res.Filtered++
 				return nil

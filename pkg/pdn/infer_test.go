@@ -1,0 +1,119 @@
+package pdn
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInferVariant infers the variant of inputs whose games have no GameType tag (or
+// some have one) from what the whole input holds.
+func TestInferVariant(t *testing.T) {
+	game := func(tags, moves string) string { return tags + "\n" + moves + "\n\n" }
+	tests := []struct {
+		name, text   string
+		want, reason string // want "": nothing to infer
+		games        int
+	}{
+		{"english", game(`[Event "a"]`, "1. 11-15 23-19 2. 8-11 22-17 1-0"), "english", "square numbers up to 23", 1},
+		{"a short international game after a long one",
+			game(`[Event "a"]`, "1. 33-29 19-23 2. 35-30 20-25 *") + game(`[Event "b"]`, "1. 32-28 18-23 *"),
+			"international", "square numbers up to 35", 2},
+		{"a variation with a large square", "32-28 19-23 (18-23 38-32) 28x19 14x23\n", "international", "square numbers up to 38", 1},
+		{"international first moves", game(`[White "x"]`, "32-28 19-23 *") + game("", "1. 31-27 *"),
+			"international", "square numbers up to 32, with international first moves in 2 of 2 games", 2},
+		{"english first moves win", game("", "32-28 *") + game("", "11-15 *") + game("", "9-13 *"), "english", "square numbers up to 32", 3},
+		{"a FEN tag is not the start", game(`[FEN "W:W32:B5"]`, "32-28 *"), "english", "square numbers up to 32", 1},
+		{"canadian", game("", "1. 62-57 *"), "canadian", "square numbers up to 62", 1},
+		{"algebraic", game("", "1. c3-d4 f6-e5 *"), "russian", "algebraic squares up to f6", 1},
+		{"algebraic on 10x10", game("", "1. c3-d4 i7-h6 *"), "international", "algebraic squares up to i7", 1},
+		{"FEN squares", game(`[FEN "W:W31,48:B1"]`, "48-43 *"), "international", "square numbers up to 48", 1},
+		{"the GameType of the other games",
+			game(`[GameType "20"]`, "1. 32-28 *") + game(`[GameType "20"]`, "1. 33-28 *") + game(`[Event "c"]`, "1. 11-15 *"),
+			"international", "the GameType tag of the other games of the input", 1},
+		{"GameType tags that disagree",
+			game(`[GameType "20"]`, "1. 32-28 *") + game(`[GameType "21"]`, "1. 11-15 *") + game(`[Event "c"]`, "1. 11-15 *"),
+			"english", "square numbers up to 15", 1},
+		{"squares that do not fit the tagged variant",
+			game(`[GameType "21"]`, "1. 11-15 *") + game("", "1. 33-28 *"), "international", "square numbers up to 33", 1},
+		{"every game tagged", game(`[GameType "25"]`, "1. c3-d4 *"), "", "", 0},
+		{"comments, strings and move numbers are not squares",
+			game(`[Event "Round 45"]`, "{at move 47} 1. 11-15 ; 48-49\n 45... 23-19 % 50-44\n 1-0"), "english", "square numbers up to 23", 1},
+		{"no moves", game(`[Event "a"]`, "*"), "english", "no moves (english by default)", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, input := range []struct {
+				what string
+				data []byte
+			}{{"PDN", []byte(tc.text)}, {"JSON", jsonLines(t, tc.text)}} {
+				inf, err := InferVariant(context.Background(), bytes.NewReader(input.data), ReaderOptions{})
+				if err != nil {
+					t.Fatalf("%s: %v", input.what, err)
+				}
+				got := ""
+				if inf.Variant != nil {
+					got = inf.Variant.Name
+				}
+				if got != tc.want || inf.Reason != tc.reason || inf.Games != tc.games {
+					t.Errorf("%s: InferVariant(%q) = %q from %q (%d games), want %q from %q (%d games)",
+						input.what, tc.text, got, inf.Reason, inf.Games, tc.want, tc.reason, tc.games)
+				}
+			}
+		})
+	}
+}
+
+// jsonLines converts PDN text to JSON lines.
+func jsonLines(t *testing.T, text string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := NewJSONWriter(&b)
+	r := NewReader(strings.NewReader(text))
+	for {
+		g, err := r.Next()
+		if err != nil {
+			break
+		}
+		w.Write(g)
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// TestInferScanCorpus: on every file of the corpus, the byte scan of InferVariant comes
+// to the inference that the games the Reader reads give.
+func TestInferScanCorpus(t *testing.T) {
+	for _, path := range corpusFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := InferVariant(context.Background(), bytes.NewReader(data), ReaderOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		var e evidence
+		eachGame(t, path, false, func(_ *Reader, g *Game, _ error) { e.game(g) })
+		if want := e.decide(); got.Variant != want.Variant || got.Reason != want.Reason || got.Games != want.Games {
+			t.Errorf("%s: scan infers %v (%d games), the games %v (%d games)", filepath.Base(path), got, got.Games, want, want.Games)
+		}
+	}
+}
+
+// BenchmarkInferVariant scans the Open Checkers Archive, as the pdn command does before
+// replaying a file.
+func BenchmarkInferVariant(b *testing.B) {
+	data := loadOCA(b)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		inf, err := InferVariant(context.Background(), bytes.NewReader(data), ReaderOptions{})
+		if err != nil || inf.Variant.Name != "english" || inf.Games != 22621 {
+			b.Fatalf("InferVariant(OCA) = %v, %v", inf, err)
+		}
+	}
+}
