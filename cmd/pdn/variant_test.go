@@ -66,3 +66,30 @@ func TestBookInfers(t *testing.T) {
 		t.Errorf("book OCA: exit %d, stderr %q, output %.100q", code, errOut, out)
 	}
 }
+
+// TestConvertKeepsVariant: a game replayed without a GameType tag is written with the
+// GameType of the variant it was replayed with, so that its rewritten moves read back:
+// algebraic squares of an international game were read back as russian ("unknown
+// square").
+func TestConvertKeepsVariant(t *testing.T) {
+	const intl = "[Event \"t\"]\n\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 *\n"
+	for _, args := range [][]string{
+		{"convert", "--notation", "algebraic"},
+		{"convert", "--notation", "algebraic", "--variant", "international"},
+		{"convert", "--notation", "algebraic", "--to", "json"},
+	} {
+		code, out, errOut := runPDN(t, intl, args...)
+		if code != 0 || !strings.Contains(out, "GameType") || !strings.Contains(out, "20") {
+			t.Errorf("pdn %v: exit %d, stderr %q, output %q; want exit 0 and GameType 20", args, code, errOut, out)
+			continue
+		}
+		code, vout, errOut := runPDN(t, out, "validate")
+		if code != 0 || !strings.Contains(vout, "international (GameType tag)") {
+			t.Errorf("pdn %v | pdn validate: exit %d, stderr %q, output\n%s", args, code, errOut, vout)
+		}
+	}
+	// Without replay, games are written as they are.
+	if _, out, _ := runPDN(t, intl, "convert"); strings.Contains(out, "GameType") {
+		t.Errorf("pdn convert (no replay) added a GameType:\n%s", out)
+	}
+}

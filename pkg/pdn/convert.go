@@ -30,7 +30,8 @@ const (
 
 // ReplayCopy is the replay stage of Copy: each game is replayed (see
 // Replayer), optionally kept only when its main line reaches a position,
-// and its moves optionally rewritten.
+// and its moves optionally rewritten. A game without a GameType tag gets
+// one, for the variant it was replayed with.
 type ReplayCopy struct {
 	Replayer Replayer
 	// Notation rewrites replayed moves with square numbers or algebraic
@@ -59,6 +60,11 @@ func (rc *ReplayCopy) apply(in *Input, n int, g *Game) (res *Replayed, keep bool
 	}
 	if rc.Notation != "" || rc.Captures != "" {
 		rewrite(res, rc.Notation, rc.Captures)
+	}
+	if v := res.Variant; v != nil && res.VariantFrom != FromGameType && v.GameType != 0 {
+		// The game is written with the variant it was replayed with, so that
+		// it reads back the same, whatever its squares look like.
+		g.Set("GameType", strconv.Itoa(v.GameType))
 	}
 	return res, true, err
 }
