@@ -41,6 +41,7 @@ func validateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "syntax-only", Usage: "check syntax only, without replaying moves"},
 			variantFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "JSON lines output"},
+			&cli.IntFlag{Name: "max-errors", Value: 20, Usage: "errors, and warnings, listed per file before the tables (0: all); the rest are counted"},
 			jobsFlag("goroutines: files read in parallel, a large file in pieces, and games replayed in parallel"),
 		}),
 		OnUsageError: cliutil.OnUsageError,
@@ -69,6 +70,9 @@ func replayer(c *cli.Context) (*pdn.Replayer, error) {
 }
 
 func validateAction(c *cli.Context) error {
+	if c.Int("max-errors") < 0 {
+		return cliutil.Usagef("--max-errors %d: must not be negative", c.Int("max-errors"))
+	}
 	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
 	mode := noInfer
 	if !c.Bool("syntax-only") {
@@ -86,11 +90,18 @@ func validateAction(c *cli.Context) error {
 	asJSON := c.Bool("json")
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
+	var list *problemList
 	if asJSON {
 		opt.Problem = func(p pdn.Problem) { enc.Encode(p) }
+	} else {
+		list = &problemList{w: out, max: c.Int("max-errors")}
+		opt.Problem = list.add
 	}
 	sums, err := pdn.Validate(c.Context, job, opt)
 	done()
+	if list != nil {
+		list.end()
+	}
 	total := &pdn.Summary{File: "total", Warnings: map[string]int{}, Errors: map[string]int{}}
 	for _, s := range sums {
 		total.Add(s)
@@ -112,6 +123,56 @@ func validateAction(c *cli.Context) error {
 		return fmt.Errorf("%d of %d games have errors", total.GamesWithErrors, total.Games)
 	}
 	return nil
+}
+
+// problemList prints problems one per line, "FILE:LINE:COLUMN: game N: LEVEL: KIND:
+// MESSAGE", at most max errors and max warnings per file (0: all), and then how many more
+// each file has.
+type problemList struct {
+	w      io.Writer
+	max    int
+	file   string
+	shown  [2]int // errors, warnings of file
+	hidden [2]int
+}
+
+func (l *problemList) add(p pdn.Problem) {
+	if p.File != l.file {
+		l.end()
+		l.file = p.File
+	}
+	k := 0
+	if p.Level != "error" {
+		k = 1
+	}
+	if l.max > 0 && l.shown[k] >= l.max {
+		l.hidden[k]++
+		return
+	}
+	l.shown[k]++
+	where := p.File
+	if p.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+	}
+	msg := p.Kind
+	if p.Message != "" {
+		msg += ": " + p.Message
+	}
+	fmt.Fprintf(l.w, "%s: game %d: %s: %s\n", where, p.Game, p.Level, msg)
+}
+
+// end says how many problems of the current file were not shown.
+func (l *problemList) end() {
+	var more []string
+	for k, what := range []string{"errors", "warnings"} {
+		if n := l.hidden[k]; n > 0 {
+			more = append(more, fmt.Sprintf("%d more %s", n, what))
+		}
+	}
+	if len(more) > 0 {
+		fmt.Fprintf(l.w, "%s: %s not shown (--max-errors %d; --json lists all)\n", l.file, strings.Join(more, " and "), l.max)
+	}
+	l.shown, l.hidden = [2]int{}, [2]int{}
 }
 
 func sumCounts(m map[string]int) int {

@@ -239,3 +239,29 @@ func TestJobsBound(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateListsProblems: in table mode validate prints each error and warning with its
+// file, line, column and game, a move error with its move and position, at most
+// --max-errors of each per file and then how many more there are.
+func TestValidateListsProblems(t *testing.T) {
+	code, out, _ := runPDN(t, "", "validate", "-j", "1", "testdata/games.pdn", "testdata/bad.pdn")
+	for _, want := range []string{
+		"testdata/games.pdn:23:19: game 3: error: illegal-move: move 2 (white) 27x18: illegal move",
+		"; position W:W27,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,18,19,20,22\n",
+		"testdata/bad.pdn:4:16: game 1: warning: move-number: ",
+		"testdata/bad.pdn:7:10: game 2: error: unterminated-comment: unterminated comment\n",
+	} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("validate: exit %d, output lacks %q:\n%s", code, want, out)
+		}
+	}
+	// Many errors: the first --max-errors, then a count.
+	var many strings.Builder
+	for i := 0; i < 30; i++ {
+		many.WriteString("[Event \"x\"]\n[GameType \"21\"]\n\n1. 11-15 24-19 2. 15x24 99-1 *\n\n")
+	}
+	_, out, _ = runPDN(t, many.String(), "validate", "--max-errors", "5")
+	if n := strings.Count(out, ": error: "); n != 5 || !strings.Contains(out, "-: 25 more errors not shown") {
+		t.Errorf("validate --max-errors 5 of 30 errors: %d shown, output:\n%s", n, out)
+	}
+}

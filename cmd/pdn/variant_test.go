@@ -43,7 +43,7 @@ func TestInferredVariant(t *testing.T) {
 	}
 	str := corpusFile(t, "wiegerw__pdn/games/succeed/string.pdn")
 	code, out, errOut := runPDN(t, "", "validate", "-v", "english", str)
-	if code != 1 || !strings.Contains(out, "english (given)") {
+	if code != 1 || !strings.Contains(out, "string.pdn:1:57: game 1: error: illegal-move: move 1 (black) 32-28: illegal move") || !strings.Contains(out, "english (given)") {
 		t.Errorf("validate -v english string.pdn: exit %d, stderr %q, output\n%s\nwant exit 1, the illegal move in english (given)", code, errOut, out)
 	}
 	if code, out, errOut := runPDN(t, "", "validate", "--variant", "international", str); code != 0 || !strings.Contains(out, "international (given)") {

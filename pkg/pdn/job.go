@@ -189,13 +189,22 @@ func isGameError(err error) bool {
 
 // Problem is one warning or error found by Validate.
 type Problem struct {
-	File    string `json:"file"`
-	Game    int    `json:"game"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Level   string `json:"level"` // "error" or "warning"
-	Kind    string `json:"kind"`
+	File   string `json:"file"`
+	Game   int    `json:"game"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Level  string `json:"level"` // "error" or "warning"
+	Kind   string `json:"kind"`
+	// Message says what is wrong; the fields above say where.
 	Message string `json:"message"`
+	// For a main-line move that does not replay: its move number, the
+	// move as written, the position before it (FEN), and the variant and
+	// where it came from when that is not the GameType tag (see
+	// ReplayError).
+	MoveNumber int    `json:"move_number,omitempty"`
+	Move       string `json:"move,omitempty"`
+	FEN        string `json:"fen,omitempty"`
+	Variant    string `json:"variant,omitempty"`
 }
 
 // Summary counts what Validate found in one input (or in all of them).
@@ -406,9 +415,13 @@ func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict 
 		ps = append(ps, p)
 	}
 	if gerr != nil && !fromWarning {
-		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(gerr), Message: gerr.Error()}
+		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(gerr)}
 		if hasPos {
-			p.Line, p.Column = se.Pos.Line, se.Pos.Column
+			p.Line, p.Column, p.Message = se.Pos.Line, se.Pos.Column, se.Err.Error()
+		} else if ge, ok := gerr.(*GameError); ok {
+			p.Message = ge.Err.Error()
+		} else {
+			p.Message = gerr.Error()
 		}
 		ps = append(ps, p)
 	}

@@ -71,7 +71,7 @@ type ReplayError struct {
 }
 
 // Error formats the error as "pdn: FILE: game N: line L, column C: move
-// 12 (white) 23x14: illegal move; position W:W...".
+// 12 (white) 23x14: illegal move; position W:W...": where, then Detail.
 func (e *ReplayError) Error() string {
 	var b strings.Builder
 	b.WriteString("pdn: ")
@@ -83,6 +83,15 @@ func (e *ReplayError) Error() string {
 		fmt.Fprintf(&b, "game %d: ", e.Game)
 	}
 	fmt.Fprintf(&b, "line %d, column %d: ", e.Pos.Line, e.Pos.Column)
+	b.WriteString(e.Detail())
+	return b.String()
+}
+
+// Detail says what is wrong, without where: "move 12 (white) 23x14:
+// illegal move; position W:W..." (and the variant, when not from the
+// GameType tag), or "FEN "...": cause".
+func (e *ReplayError) Detail() string {
+	var b strings.Builder
 	if errors.Is(e.Err, ErrInvalidFEN) {
 		fmt.Fprintf(&b, "FEN %q: %v", e.Text, e.Cause)
 		if e.Variant != "" {
@@ -576,13 +585,15 @@ func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *
 		sum.Replayed++
 	}
 	if err != nil {
-		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(err)}
+		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(err), Message: err.Error()}
 		var re *ReplayError
 		if errors.As(err, &re) {
 			re.File, re.Game = file, n
-			p.Line, p.Column = re.Pos.Line, re.Pos.Column
+			p.Line, p.Column, p.Message, p.Variant = re.Pos.Line, re.Pos.Column, re.Detail(), re.Variant
+			if !errors.Is(re.Err, ErrInvalidFEN) {
+				p.MoveNumber, p.Move, p.FEN = re.Move, re.Text, re.FEN
+			}
 		}
-		p.Message = err.Error()
 		ps = append(ps, p)
 		return ps, true
 	}
