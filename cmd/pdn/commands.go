@@ -327,13 +327,21 @@ func dedupeCommand() *cli.Command {
 
 func statsCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "stats",
-		Usage:     "count games, variants, results, plies, first moves, players and events",
-		UsageText: "pdn stats [--format table|csv|json] [--top N] [FILE...]",
+		Name:  "stats",
+		Usage: "count games, variants, results, plies, first moves, players and events",
+		UsageText: "pdn stats [--format table|csv|json] [--top N] [--syntax-only] [--variant NAME] [--skip-bad]\n" +
+			"   [-j N] [FILE...]",
+		Description: "Replays every game, as validate does, and counts the games by the variant they were\n" +
+			"replayed with and where it came from; a game read or replayed with an error is counted and\n" +
+			"named on stderr (exit status 1), or left out with --skip-bad. --syntax-only does not replay:\n" +
+			"variants are then the GameType tags as written.",
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
 			&cli.IntFlag{Name: "top", Value: 10, Usage: "entries in the first-move, player and event lists (0: all)"},
-			jobsFlag(readJobsUsage),
+			&cli.BoolFlag{Name: "syntax-only", Usage: "do not replay the games: count variants by their GameType tag"},
+			variantFlag(),
+			skipBadFlag(),
+			jobsFlag("goroutines: a large file read in pieces, and games replayed, in parallel"),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
@@ -341,16 +349,35 @@ func statsCommand() *cli.Command {
 			if format != "table" && format != "csv" && format != "json" {
 				return cliutil.Usagef("--format %q: want table, csv or json", format)
 			}
-			job, done, err := readJob(c, noInfer)
+			opt := pdn.StatsOptions{Jobs: c.Int("jobs"), SkipBad: c.Bool("skip-bad")}
+			mode := noInfer
+			if !c.Bool("syntax-only") {
+				rp, err := replayer(c)
+				if err != nil {
+					return err
+				}
+				opt.Replay, mode = rp, infer
+			}
+			job, done, err := readJob(c, mode)
 			if err != nil {
 				return err
 			}
-			st, err := pdn.CollectStats(c.Context, job)
-			done()
-			if err != nil {
-				return interrupted(err, st.Report(0).Games)
+			report := errorPrinter(c.App.ErrWriter, "")
+			opt.Problem = func(p pdn.Problem) {
+				if p.Level == "error" {
+					report(problemError(p))
+				}
 			}
-			return renderStats(c.App.Writer, format, st.Report(c.Int("top")))
+			st, err := pdn.CollectStats(c.Context, job, opt)
+			done()
+			r := st.Report(c.Int("top"))
+			if err != nil {
+				return interrupted(err, r.Games+r.Skipped)
+			}
+			if err := renderStats(c.App.Writer, format, r); err != nil {
+				return err
+			}
+			return badGames(c, r.Errors+r.Skipped, r.Games+r.Skipped)
 		},
 	}
 }
@@ -360,10 +387,20 @@ func statRows(r pdn.StatsReport) [][]string {
 	rows := [][]string{
 		{"games", "", strconv.Itoa(r.Games)},
 		{"games with errors", "", strconv.Itoa(r.Errors)},
+	}
+	if r.Replay {
+		rows = append(rows, []string{"games replayed", "to the end", strconv.Itoa(r.Replayed)})
+	} else {
+		rows = append(rows, []string{"games replayed", "no (--syntax-only)", "0"})
+	}
+	if r.Skipped > 0 {
+		rows = append(rows, []string{"games left out", "with errors (--skip-bad)", strconv.Itoa(r.Skipped)})
+	}
+	rows = append(rows, [][]string{
 		{"plies", "min", strconv.Itoa(r.MinPlies)},
 		{"plies", "median", strconv.Itoa(r.MedianPlies)},
 		{"plies", "max", strconv.Itoa(r.MaxPlies)},
-	}
+	}...)
 	for _, sec := range []struct {
 		name string
 		cs   []pdn.Count

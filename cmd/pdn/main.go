@@ -71,7 +71,7 @@ func outFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "drop-comments", Usage: "remove {comments}"},
 		&cli.BoolFlag{Name: "drop-variations", Usage: "remove (variations)"},
 		&cli.BoolFlag{Name: "drop-nags", Usage: "remove $n annotations and move strengths"},
-		&cli.BoolFlag{Name: "skip-bad", Usage: "drop games read with an error (default: write what could be read)"},
+		skipBadFlag(),
 		&cli.BoolFlag{Name: "star-only", Usage: "end every PDN game with '*' (PDN 3.0 writing grammar); the result stays in the Result tag"},
 	}
 }
@@ -336,4 +336,33 @@ func errorPrinter(w io.Writer, what string) func(error) {
 			fmt.Fprintf(w, "pdn: %s%s\n", what, strings.TrimPrefix(err.Error(), "pdn: "))
 		}
 	}
+}
+
+// skipBadFlag is --skip-bad: leave out the games read or replayed with an error, and exit
+// 0 for them.
+func skipBadFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "skip-bad", Usage: "leave out the games read or replayed with an error, and do not fail for them " +
+		"(without: they are used as far as they could be read, named on stderr, and the exit status is 1)"}
+}
+
+// badGames is the end of a command that used or left out games with errors: with
+// --skip-bad it says how many it left out and succeeds; without, it fails.
+func badGames(c *cli.Context, bad, games int) error {
+	if bad == 0 {
+		return nil
+	}
+	if c.Bool("skip-bad") {
+		fmt.Fprintf(c.App.ErrWriter, "pdn: left out %d %s with errors (--skip-bad)\n", bad, plural(bad, "game", "games"))
+		return nil
+	}
+	return fmt.Errorf("%d of %d games have errors (--skip-bad leaves them out)", bad, games)
+}
+
+// problemError words a validation problem as an error with its file, game and position.
+func problemError(p pdn.Problem) error {
+	where := fmt.Sprintf("%s: game %d", p.File, p.Game)
+	if p.Line > 0 {
+		where += fmt.Sprintf(": line %d, column %d", p.Line, p.Column)
+	}
+	return fmt.Errorf("%s: %s", where, p.Message)
 }

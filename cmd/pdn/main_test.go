@@ -159,18 +159,34 @@ func TestFilterDedupe(t *testing.T) {
 	}
 }
 
+// TestStats: stats replays the games (game 3 of games.pdn has an illegal move, which
+// validate reports too), counts them by the variant they were replayed with, says which
+// games have errors on stderr and exits 1, unless --skip-bad leaves them out.
 func TestStats(t *testing.T) {
-	code, out, _ := runPDN(t, "", "stats", "--format", "json", "testdata/games.pdn")
+	code, out, errOut := runPDN(t, "", "stats", "--format", "json", "testdata/games.pdn")
 	var r pdn.StatsReport
-	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil {
-		t.Fatalf("stats --format json: exit %d, %v", code, err)
+	if err := json.Unmarshal([]byte(out), &r); code != 1 || err != nil || !strings.Contains(errOut, "game 3: line 23, column 19: move 2 (white) 27x18: illegal move") {
+		t.Fatalf("stats --format json: exit %d, %v, stderr %q; want exit 1 and the illegal move", code, err, errOut)
 	}
-	if r.Games != 3 || r.MinPlies != 4 || r.MedianPlies != 5 || r.MaxPlies != 5 ||
+	if r.Games != 3 || r.Errors != 1 || r.Replayed != 2 || r.MinPlies != 4 || r.MedianPlies != 5 || r.MaxPlies != 5 ||
 		len(r.FirstMoves) == 0 || r.FirstMoves[0] != (pdn.Count{Value: "32-28", N: 2}) ||
-		len(r.Variants) != 1 || r.Variants[0].Value != "20 (international)" || len(r.Results) != 3 {
+		len(r.Variants) != 1 || r.Variants[0] != (pdn.Count{Value: "international (GameType tag)", N: 3}) || len(r.Results) != 3 {
 		t.Errorf("stats = %+v", r)
 	}
-	code, out, _ = runPDN(t, "", "stats", "--format", "csv", "testdata/games.pdn")
+	code, out, errOut = runPDN(t, "", "stats", "--format", "json", "--skip-bad", "testdata/games.pdn")
+	r = pdn.StatsReport{}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Games != 2 || r.Skipped != 1 || r.Errors != 0 ||
+		!strings.Contains(errOut, "left out 1 game with errors") {
+		t.Errorf("stats --skip-bad: exit %d, %v, stderr %q, stats %+v; want exit 0, 2 games, 1 left out", code, err, errOut, r)
+	}
+	// --syntax-only: nothing replayed, variants from the GameType tags, and the table says so.
+	code, out, _ = runPDN(t, "", "stats", "--syntax-only", "testdata/games.pdn", "testdata/bad.pdn")
+	for _, want := range []string{"no (--syntax-only)", "20 (international)", "no GameType tag"} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("stats --syntax-only: exit %d, output lacks %q:\n%s", code, want, out)
+		}
+	}
+	code, out, _ = runPDN(t, "", "stats", "--format", "csv", "--skip-bad", "testdata/games.pdn")
 	if code != 0 || !strings.HasPrefix(out, "section,value,count\n") || !strings.Contains(out, "player,Alpha,2\n") {
 		t.Errorf("stats --format csv: exit %d, output %q", code, out)
 	}

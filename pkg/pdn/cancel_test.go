@@ -54,9 +54,11 @@ func TestCancel(t *testing.T) {
 		j, ctx := job()
 		res, err := Copy(ctx, j, NewJSONWriter(io.Discard), CopyOptions{})
 		check("Copy", res.Read, err)
-		j, ctx = job()
-		st, err := CollectStats(ctx, j)
-		check("CollectStats", st.Report(0).Games, err)
+		for _, rp := range []*Replayer{nil, {}} {
+			j, ctx = job()
+			st, err := CollectStats(ctx, j, StatsOptions{Jobs: jobs, Replay: rp})
+			check("CollectStats", st.Report(0).Games, err)
+		}
 		j, ctx = job()
 		n := 0
 		err = j.Each(ctx, func(*Input, int, *Game, error) error { n++; return nil })

@@ -299,6 +299,25 @@ type ValidateOptions struct {
 	// and reports illegal and ambiguous moves, bad FEN tags and the
 	// replay warnings.
 	Replay *Replayer
+
+	// stats, if not nil, also counts the games in it (CollectStats);
+	// with skipBad, those with an error are only counted as left out.
+	stats   *Stats
+	skipBad bool
+}
+
+// count counts game g in st for CollectStats: res and rp are its replay,
+// if any; bad says it has an error.
+func (opt *ValidateOptions) count(st *Stats, g *Game, bad bool, res *Replayed, rp *Replayer) {
+	switch {
+	case bad && opt.skipBad:
+		st.skipped++
+	case res != nil:
+		st.addReplayed(g, bad, res, rp)
+	default:
+		st.variants[VariantName(g.Get("GameType"))]++
+		st.add(g, bad)
+	}
 }
 
 // Validate reads every game of every input and counts games, moves,
@@ -326,6 +345,9 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 				gerr := p.gerrs[k]
 				probs = gameProblems(probs[:0], name, p.first+k, g, gerr, job.Reader.Strict)
 				sum.count(g, probs, gerr != nil)
+				if opt.stats != nil {
+					opt.count(opt.stats, g, gerr != nil, nil, nil)
+				}
 				if opt.Problem != nil {
 					for _, p := range probs {
 						opt.Problem(p)
@@ -348,6 +370,7 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 	}
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
+	stats := make([]*Stats, len(job.Inputs)) // each input's, for opt.stats
 	for i := range job.Inputs {
 		if ctx.Err() != nil {
 			break
@@ -371,9 +394,15 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 				}
 			}
 			var probs []Problem
+			if opt.stats != nil {
+				stats[i] = NewStats()
+			}
 			_, errs[i] = sub.eachInput(ctx, in, 0, 0, func(in *Input, n int, g *Game, gerr error) error {
 				probs = gameProblems(probs[:0], in.Name, n, g, gerr, job.Reader.Strict)
 				sum.count(g, probs, gerr != nil)
+				if stats[i] != nil {
+					opt.count(stats[i], g, gerr != nil, nil, nil)
+				}
 				if opt.Problem != nil && len(probs) > 0 {
 					mu.Lock()
 					for _, p := range probs {
@@ -386,6 +415,11 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 		}(i)
 	}
 	wg.Wait()
+	for _, st := range stats {
+		if st != nil {
+			opt.stats.merge(st)
+		}
+	}
 	return sums, validateError(ctx, errs, nil)
 }
 
@@ -437,6 +471,7 @@ type gameBatch struct {
 	gerrs      []error
 	sum        *Summary
 	probs      []Problem
+	stats      *Stats // for ValidateOptions.stats
 	// arena holds the games read from PDN (nil for JSON input); it goes
 	// back to the pool once the games are replayed.
 	arena *arena
@@ -559,13 +594,20 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				rp.Inferred = job.Inputs[b.input].Inferred
 				b.sum = newSummary(name)
 				b.sum.Variants = map[string]int{}
+				if opt.stats != nil {
+					b.stats = NewStats()
+				}
 				for k, g := range b.games {
 					n := b.first + k
 					start := len(b.probs)
 					b.probs = gameProblems(b.probs, name, n, g, b.gerrs[k], job.Reader.Strict)
 					var bad bool
 					b.probs, bad = rp.problems(b.probs, b.sum, name, n, g)
-					b.sum.count(g, b.probs[start:], b.gerrs[k] != nil || bad)
+					bad = bad || b.gerrs[k] != nil
+					b.sum.count(g, b.probs[start:], bad)
+					if b.stats != nil {
+						opt.count(b.stats, g, bad, &rp.res, rp)
+					}
 				}
 				b.games, b.gerrs = nil, nil
 				if b.piece != nil {
@@ -602,6 +644,9 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				continue // stopped: what is not reported yet is dropped
 			}
 			sums[b.input].Add(b.sum)
+			if b.stats != nil {
+				opt.stats.merge(b.stats)
+			}
 			if opt.Problem != nil {
 				for _, p := range b.probs {
 					opt.Problem(p)

@@ -266,9 +266,13 @@ type Count struct {
 }
 
 // Stats accumulates statistics over games. Use NewStats; Add each game;
-// Report for the result.
+// Report for the result. CollectStats fills one from a job, replaying the
+// games or not.
 type Stats struct {
 	games, errors int
+	replay        bool // the games were replayed: variants are those they were replayed with
+	replayed      int  // games replayed to the end
+	skipped       int  // games with an error left out
 	variants      map[string]int
 	results       map[string]int
 	plies         map[int]int
@@ -283,6 +287,23 @@ func NewStats() *Stats {
 		firstMoves: map[string]int{}, players: map[string]int{}, events: map[string]int{}}
 }
 
+// merge adds o's counts to s.
+func (s *Stats) merge(o *Stats) {
+	s.games += o.games
+	s.errors += o.errors
+	s.replayed += o.replayed
+	s.skipped += o.skipped
+	for _, m := range [][2]map[string]int{{s.variants, o.variants}, {s.results, o.results},
+		{s.firstMoves, o.firstMoves}, {s.players, o.players}, {s.events, o.events}} {
+		for k, n := range m[1] {
+			m[0][k] += n
+		}
+	}
+	for k, n := range o.plies {
+		s.plies[k] += n
+	}
+}
+
 // gameTypeNames names the GameType numbers of PDN 3.0 (and lidraughts'
 // 96-98), from the PDN 3.0 GameType table (pdn.fmjd.org).
 var gameTypeNames = map[int]string{
@@ -293,11 +314,11 @@ var gameTypeNames = map[int]string{
 }
 
 // VariantName describes a GameType tag value: "20 (international)", or
-// "none" when the tag is missing.
+// "no GameType tag" when the tag is missing.
 func VariantName(gameType string) string {
 	v := strings.TrimSpace(gameType)
 	if v == "" {
-		return "none"
+		return "no GameType tag"
 	}
 	num := v
 	if i := strings.IndexByte(v, ','); i >= 0 {
@@ -313,13 +334,33 @@ func VariantName(gameType string) string {
 	return v
 }
 
-// Add counts g. gerr is the error it was read with, if any.
+// Add counts g, by the value of its GameType tag. gerr is the error it
+// was read with, if any.
 func (s *Stats) Add(g *Game, gerr error) {
+	s.variants[VariantName(g.Get("GameType"))]++
+	s.add(g, gerr != nil)
+}
+
+// addReplayed counts g as replayed by rp (res): by the variant it was
+// replayed with. bad says it was read or replayed with an error.
+func (s *Stats) addReplayed(g *Game, bad bool, res *Replayed, rp *Replayer) {
+	if res.Variant != nil {
+		s.variants[rp.variantKey(res)]++
+	} else {
+		s.variants[VariantName(g.Get("GameType"))+": not played by the engine"]++
+	}
+	if res.Complete {
+		s.replayed++
+	}
+	s.add(g, bad)
+}
+
+// add counts g's tags, result and moves.
+func (s *Stats) add(g *Game, bad bool) {
 	s.games++
-	if gerr != nil {
+	if bad {
 		s.errors++
 	}
-	s.variants[VariantName(g.Get("GameType"))]++
 	s.results[g.GameResult()]++
 	s.plies[g.Plies()]++
 	for i := range g.Moves {
@@ -340,8 +381,19 @@ func (s *Stats) Add(g *Game, gerr error) {
 
 // StatsReport is the result of Stats.Report.
 type StatsReport struct {
-	Games       int     `json:"games"`
-	Errors      int     `json:"errors"` // games read with an error
+	Games  int `json:"games"`
+	Errors int `json:"errors"` // games read or replayed with an error
+	// Replay says whether the games were replayed (CollectStats with
+	// StatsOptions.Replay); Replayed counts those replayed to the end.
+	Replay   bool `json:"replay"`
+	Replayed int  `json:"replayed"`
+	// Skipped counts the games with an error left out
+	// (StatsOptions.SkipBad); they count nowhere else.
+	Skipped int `json:"skipped,omitempty"`
+	// Variants counts the games by variant: the one they were replayed
+	// with and where it came from ("english (inferred from ...)"), or,
+	// without replay, their GameType tag ("20 (international)", "no
+	// GameType tag").
 	Variants    []Count `json:"variants"`
 	Results     []Count `json:"results"`
 	MinPlies    int     `json:"min_plies"`
@@ -356,7 +408,7 @@ type StatsReport struct {
 // and cut to the top entries (top <= 0 keeps all). Variants and results
 // are never cut.
 func (s *Stats) Report(top int) StatsReport {
-	r := StatsReport{Games: s.games, Errors: s.errors,
+	r := StatsReport{Games: s.games, Errors: s.errors, Replay: s.replay, Replayed: s.replayed, Skipped: s.skipped,
 		Variants: counts(s.variants, 0), Results: counts(s.results, 0),
 		FirstMoves: counts(s.firstMoves, top), Players: counts(s.players, top), Events: counts(s.events, top)}
 	if s.games > 0 {
@@ -396,13 +448,29 @@ func counts(m map[string]int, top int) []Count {
 	return cs
 }
 
-// CollectStats reads the job's games into a Stats. When ctx is done it
-// stops before the next game and returns ctx.Err().
-func CollectStats(ctx context.Context, job Job) (*Stats, error) {
+// StatsOptions configures CollectStats.
+type StatsOptions struct {
+	// Jobs is how many goroutines work at once, as in ValidateOptions.
+	Jobs int
+	// Replay, if not nil, replays every game (see ValidateOptions.Replay):
+	// games are counted by the variant they were replayed with, and a move
+	// that does not replay makes a game with an error. Without, games are
+	// counted by their GameType tag.
+	Replay *Replayer
+	// SkipBad leaves out the games read or replayed with an error.
+	SkipBad bool
+	// Problem, if not nil, is called for each problem found, as in
+	// ValidateOptions.
+	Problem func(Problem)
+}
+
+// CollectStats reads (and, with opt.Replay, replays) the job's games into
+// a Stats, as Validate does. When ctx is done it stops within a batch of
+// games and returns ctx.Err() with the games counted so far.
+func CollectStats(ctx context.Context, job Job, opt StatsOptions) (*Stats, error) {
 	s := NewStats()
-	err := job.Each(ctx, func(_ *Input, _ int, g *Game, gerr error) error {
-		s.Add(g, gerr)
-		return nil
-	})
+	s.replay = opt.Replay != nil
+	_, err := Validate(ctx, job, ValidateOptions{Jobs: opt.Jobs, Replay: opt.Replay, Problem: opt.Problem,
+		stats: s, skipBad: opt.SkipBad})
 	return s, err
 }
