@@ -152,7 +152,7 @@ func TestStatsReport(t *testing.T) {
 	if len(r.FirstMoves) != 1 || r.FirstMoves[0] != (Count{"32-28", 2}) {
 		t.Errorf("first moves = %v, want [{32-28 2}]", r.FirstMoves)
 	}
-	want := []Count{{"none", 3}, {"21 (english)", 1}}
+	want := []Count{{"no GameType tag", 3}, {"21 (english)", 1}}
 	if len(r.Variants) != 2 || r.Variants[0] != want[0] || r.Variants[1] != want[1] {
 		t.Errorf("variants = %v, want %v", r.Variants, want)
 	}
