@@ -36,6 +36,7 @@ func bookCommand() *cli.Command {
 			"The JSON book format is described in docs/books.md.",
 		Flags: flags(readFlags(), []cli.Flag{
 			variantFlag(),
+			skipBadFlag(),
 			&cli.IntFlag{Name: "max-ply", Value: book.DefaultMaxPly, Usage: "plies from the start that go into the book"},
 			&cli.IntFlag{Name: "min-games", Value: 1, Usage: "drop moves and positions met in fewer games"},
 			&cli.StringFlag{Name: "format", DefaultText: "json (table with --book)", Usage: "output: json or pdn (a book); table or json (a probe)"},
@@ -95,7 +96,10 @@ func buildAction(c *cli.Context) error {
 		"%d positions, %d after --min-games %d, %d moves; %d hash collisions; %.1fs\n",
 		st.Read, st.Used, st.NoResult, st.Bad, st.OtherVariant, st.Positions, b.Len(), max(1, opt.MinGames), b.Moves(),
 		st.Collisions, time.Since(start).Seconds())
-	return writeBook(c, b)
+	if err := writeBook(c, b); err != nil {
+		return err
+	}
+	return badGames(c, st.Bad, st.Read)
 }
 
 func expandAction(c *cli.Context) error {

@@ -10,7 +10,7 @@ import (
 const bookGames = "../../pkg/book/testdata/transpose.pdn"
 
 func TestBookBuildAndProbe(t *testing.T) {
-	code, out, errs := runPDN(t, "", "book", "--variant", "english", "--max-ply", "6", bookGames)
+	code, out, errs := runPDN(t, "", "book", "--variant", "english", "--max-ply", "6", "--skip-bad", bookGames)
 	if code != 0 {
 		t.Fatalf("pdn book = %d, stderr:\n%s", code, errs)
 	}
@@ -40,7 +40,7 @@ func TestBookBuildAndProbe(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"move": "12-16"`) || !strings.Contains(out, `"eval":`) {
 		t.Errorf("probe --format json --eval = %d:\n%s", code, out)
 	}
-	code, out, _ = runPDN(t, "", "book", "--variant", "english", "--format", "pdn", bookGames)
+	code, out, _ = runPDN(t, "", "book", "--variant", "english", "--format", "pdn", "--skip-bad", bookGames)
 	if code != 0 || !strings.Contains(out, "1. 12-16 {2 games +1 =1 -0 75.0%}") {
 		t.Errorf("pdn book --format pdn = %d:\n%s", code, out)
 	}

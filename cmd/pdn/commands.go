@@ -445,11 +445,13 @@ func splitCommand() *cli.Command {
 			&cli.StringFlag{Name: "by-tag", Usage: "one file per value of this tag: PREFIX<value>.pdn"},
 			&cli.StringFlag{Name: "out", Usage: "file name prefix, may include a directory (required)"},
 			&cli.StringFlag{Name: "to", Value: "pdn", Usage: "pdn or json"},
+			skipBadFlag(),
 			jobsFlag(readJobsUsage),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
-			opt := pdn.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out")}
+			opt := pdn.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out"),
+				SkipBad: c.Bool("skip-bad"), OnError: errorPrinter(c.App.ErrWriter, "")}
 			if (opt.Every > 0) == (opt.ByTag != "") || opt.Every < 0 {
 				return cliutil.Usagef("split: give either --every N (N > 0) or --by-tag NAME")
 			}
@@ -479,7 +481,10 @@ func splitCommand() *cli.Command {
 					fmt.Fprintln(c.App.Writer, f.Name)
 				}
 			}
-			return interrupted(err, res.Read)
+			if err != nil {
+				return interrupted(err, res.Read)
+			}
+			return badGames(c, res.Errors, res.Read)
 		},
 	}
 }

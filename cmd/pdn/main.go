@@ -308,13 +308,7 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	if err != nil {
 		return res, interrupted(err, res.Read)
 	}
-	if res.Errors > 0 {
-		return res, fmt.Errorf("%d of %d games read with errors", res.Errors, res.Read)
-	}
-	if res.ReplayErrors > 0 {
-		return res, fmt.Errorf("%d of %d games have moves that do not replay", res.ReplayErrors, res.Read)
-	}
-	return res, nil
+	return res, badGames(c, res.Errors+res.ReplayErrors, res.Read)
 }
 
 // interrupted words the error of a command that stopped because its context was

@@ -281,3 +281,37 @@ func TestValidateListsProblems(t *testing.T) {
 		t.Errorf("validate --max-errors 5 of 30 errors: %d shown, output:\n%s", n, out)
 	}
 }
+
+// TestSkipBad: every command that drops or alters a game read or replayed with an error
+// names it on stderr and exits 1, unless --skip-bad, which leaves such games out, says how
+// many, and exits 0.
+func TestSkipBad(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string // in stderr, both ways
+	}{
+		{[]string{"convert", "testdata/bad.pdn"}, "testdata/bad.pdn: game 2: line 7, column 10: unterminated comment"},
+		{[]string{"convert", "--to", "json", "-j", "2", "testdata/bad.pdn"}, "testdata/bad.pdn: game 2: line 7, column 10: unterminated comment"},
+		{[]string{"convert", "--to", "csv", "testdata/games.pdn"}, "testdata/games.pdn: game 3: line 23, column 19: move 2 (white) 27x18: illegal move"},
+		{[]string{"filter", "--min-plies", "1", "testdata/bad.pdn"}, "unterminated comment"},
+		{[]string{"dedupe", "testdata/bad.pdn"}, "unterminated comment"},
+		{[]string{"split", "--every", "10", "--out", filepath.Join(dir, "s-"), "testdata/bad.pdn"}, "testdata/bad.pdn: game 2: line 7, column 10: unterminated comment"},
+		{[]string{"stats", "testdata/bad.pdn"}, "testdata/bad.pdn: game 2: line 7, column 10: unterminated comment"},
+		{[]string{"book", "--max-ply", "6", bookGames}, "game 4: line 15, column 10: move 1 (white) 21-14: illegal move"},
+	} {
+		code, _, errOut := runPDN(t, "", tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "1 of ") {
+			t.Errorf("pdn %v: exit %d, stderr %q; want exit 1, %q and a count", tc.args, code, errOut, tc.want)
+		}
+		args := append([]string{tc.args[0], "--skip-bad"}, tc.args[1:]...)
+		code, _, errOut = runPDN(t, "", args...)
+		if code != 0 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "left out 1 game with errors (--skip-bad)") {
+			t.Errorf("pdn %v: exit %d, stderr %q; want exit 0, %q and the count left out", args, code, errOut, tc.want)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "s-0001.pdn"))
+	if strings.Count(string(b), "[Event ") != 1 || !strings.Contains(string(b), "Broken") {
+		t.Errorf("split --skip-bad bad.pdn wrote %q, want game 1 only", b)
+	}
+}
