@@ -89,8 +89,8 @@ func buildAction(c *cli.Context) error {
 	start := time.Now()
 	b, st, err := book.Build(c.Context, job, opt)
 	done()
-	if err != nil {
-		return interrupted(err, st.Read)
+	if b == nil {
+		return outcome(c, err, st.Read, st.Bad)
 	}
 	fmt.Fprintf(stderr, "pdn: book: %d games read, %d used (%d without a result), %d skipped (do not replay), %d of another variant; "+
 		"%d positions, %d after --min-games %d, %d moves; %d hash collisions; %.1fs\n",
@@ -99,7 +99,7 @@ func buildAction(c *cli.Context) error {
 	if err := writeBook(c, b); err != nil {
 		return err
 	}
-	return badGames(c, st.Bad, st.Read)
+	return outcome(c, err, st.Read, st.Bad)
 }
 
 func expandAction(c *cli.Context) error {

@@ -116,13 +116,7 @@ func validateAction(c *cli.Context) error {
 	} else if rerr := renderSummaries(out, sums, total, opt.Replay != nil); rerr != nil {
 		return rerr
 	}
-	if err != nil {
-		return interrupted(err, total.Games)
-	}
-	if total.GamesWithErrors > 0 {
-		return fmt.Errorf("%d of %d games have errors", total.GamesWithErrors, total.Games)
-	}
-	return nil
+	return outcome(c, err, total.Games, total.GamesWithErrors)
 }
 
 // problemList prints problems one per line, "FILE:LINE:COLUMN: game N: LEVEL: KIND:
@@ -190,7 +184,16 @@ func renderSummaries(w io.Writer, sums []*pdn.Summary, total *pdn.Summary, repla
 		header = append(header, "replayed")
 	}
 	t.Header(header)
-	rows := append(append([]*pdn.Summary(nil), sums...), total)
+	var rows []*pdn.Summary
+	for _, s := range sums {
+		if s.Error == "" || s.Games > 0 { // an input that could not be read is named on stderr
+			rows = append(rows, s)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	rows = append(rows, total)
 	for _, s := range rows {
 		row := []string{s.File, strconv.Itoa(s.Games), strconv.Itoa(s.Moves), strconv.Itoa(sumCounts(s.Warnings)),
 			strconv.Itoa(sumCounts(s.Errors)), strconv.Itoa(s.GamesWithErrors)}
@@ -371,13 +374,12 @@ func statsCommand() *cli.Command {
 			st, err := pdn.CollectStats(c.Context, job, opt)
 			done()
 			r := st.Report(c.Int("top"))
-			if err != nil {
-				return interrupted(err, r.Games+r.Skipped)
+			if _, inputs := pdn.InputErrors(err); (err == nil || inputs) && r.Games > 0 {
+				if err := renderStats(c.App.Writer, format, r); err != nil {
+					return err
+				}
 			}
-			if err := renderStats(c.App.Writer, format, r); err != nil {
-				return err
-			}
-			return badGames(c, r.Errors+r.Skipped, r.Games+r.Skipped)
+			return outcome(c, err, r.Games+r.Skipped, r.Errors+r.Skipped)
 		},
 	}
 }
@@ -481,10 +483,7 @@ func splitCommand() *cli.Command {
 					fmt.Fprintln(c.App.Writer, f.Name)
 				}
 			}
-			if err != nil {
-				return interrupted(err, res.Read)
-			}
-			return badGames(c, res.Errors, res.Read)
+			return outcome(c, err, res.Read, res.Errors)
 		},
 	}
 }

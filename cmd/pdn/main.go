@@ -305,10 +305,7 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
-	if err != nil {
-		return res, interrupted(err, res.Read)
-	}
-	return res, badGames(c, res.Errors+res.ReplayErrors, res.Read)
+	return res, outcome(c, err, res.Read, res.Errors+res.ReplayErrors)
 }
 
 // interrupted words the error of a command that stopped because its context was
@@ -339,17 +336,73 @@ func skipBadFlag() cli.Flag {
 		"(without: they are used as far as they could be read, named on stderr, and the exit status is 1)"}
 }
 
-// badGames is the end of a command that used or left out games with errors: with
-// --skip-bad it says how many it left out and succeeds; without, it fails.
-func badGames(c *cli.Context, bad, games int) error {
-	if bad == 0 {
-		return nil
+// outcome is the end of a command that read games, from the error of its run (nil, the
+// context's, inputs that could not be read, another) and the count of games read and of
+// those with errors:
+//   - interrupted: it says how many games it read;
+//   - inputs that could not be read: each is named on stderr (an input without games is
+//     a warning with --skip-bad);
+//   - games with errors (named on stderr as they came): with --skip-bad it says how many
+//     it left out and succeeds; without, it fails.
+func outcome(c *cli.Context, err error, games, bad int) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return interrupted(err, games)
 	}
-	if c.Bool("skip-bad") {
+	list, inputs := pdn.InputErrors(err)
+	if err != nil && !inputs {
+		return err
+	}
+	skip := c.Bool("skip-bad")
+	var failed []error
+	for _, ie := range list {
+		if skip && errors.Is(ie, pdn.ErrNoGames) {
+			fmt.Fprintf(c.App.ErrWriter, "pdn: warning: %s\n", strings.TrimPrefix(ie.Error(), "pdn: "))
+			continue
+		}
+		failed = append(failed, ie)
+	}
+	var berr error
+	switch {
+	case bad == 0:
+	case skip:
 		fmt.Fprintf(c.App.ErrWriter, "pdn: left out %d %s with errors (--skip-bad)\n", bad, plural(bad, "game", "games"))
-		return nil
+	case hasFlag(c, "skip-bad"):
+		berr = fmt.Errorf("%d of %d games have errors (--skip-bad leaves them out)", bad, games)
+	default:
+		berr = fmt.Errorf("%d of %d games have errors", bad, games)
 	}
-	return fmt.Errorf("%d of %d games have errors (--skip-bad leaves them out)", bad, games)
+	if len(failed) == 0 {
+		return berr
+	}
+	if len(failed) == 1 && berr == nil {
+		return failed[0]
+	}
+	for _, e := range failed {
+		fmt.Fprintf(c.App.ErrWriter, "pdn: %s\n", strings.TrimPrefix(e.Error(), "pdn: "))
+	}
+	if berr != nil {
+		fmt.Fprintf(c.App.ErrWriter, "pdn: %v\n", berr)
+	}
+	return fmt.Errorf("%d of %d inputs could not be read", len(failed), c.NArg()+btoi(c.NArg() == 0))
+}
+
+// hasFlag reports whether the command has the flag called name.
+func hasFlag(c *cli.Context, name string) bool {
+	for _, f := range c.Command.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // problemError words a validation problem as an error with its file, game and position.

@@ -315,3 +315,48 @@ func TestSkipBad(t *testing.T) {
 		t.Errorf("split --skip-bad bad.pdn wrote %q, want game 1 only", b)
 	}
 }
+
+// TestBadInputs: a missing file gets no row of zeros, an empty input and binary data are
+// errors, and none of them stops the other inputs.
+func TestBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.pdn")
+	binary := filepath.Join(dir, "image.pdn")
+	os.WriteFile(empty, nil, 0o644)
+	os.WriteFile(binary, append([]byte("\x7fELF\x02\x01\x01\x00\x00\x00[Event \"x\"] 1. 11-15 *"), bytes.Repeat([]byte{0, 1, 2, 3}, 100)...), 0o644)
+	missing := filepath.Join(dir, "missing.pdn")
+
+	code, out, errOut := runPDN(t, "", "validate", missing)
+	if code != 1 || strings.Contains(out, "missing.pdn") || !strings.Contains(errOut, "missing.pdn: no such file") {
+		t.Errorf("validate missing.pdn: exit %d, stdout\n%s\nstderr %q; want exit 1, no row for it, the error", code, out, errOut)
+	}
+	code, out, errOut = runPDN(t, "", "validate", missing, "testdata/games.pdn")
+	if code != 1 || strings.Contains(out, "missing.pdn") || !strings.Contains(out, "testdata/games.pdn │ 3") || !strings.Contains(errOut, "no such file") {
+		t.Errorf("validate missing.pdn games.pdn: exit %d, stdout\n%s\nstderr %q", code, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"validate", empty}, {"validate", "--syntax-only", "-j", "2", empty}, {"convert", empty}, {"convert", "-j", "2", empty},
+		{"stats", empty}, {"split", "--every", "1", "--out", filepath.Join(dir, "x-"), empty}, {"book", empty},
+	} {
+		code, _, errOut := runPDN(t, "", args...)
+		if code != 1 || !strings.Contains(errOut, "empty.pdn: no games") {
+			t.Errorf("pdn %v: exit %d, stderr %q; want exit 1 and \"empty.pdn: no games\"", args, code, errOut)
+		}
+	}
+	if code, _, errOut := runPDN(t, "", "convert", "--skip-bad", empty); code != 0 || !strings.Contains(errOut, "empty.pdn: no games") {
+		t.Errorf("convert --skip-bad empty.pdn: exit %d, stderr %q; want exit 0 and a warning", code, errOut)
+	}
+	for _, args := range [][]string{{"stats", binary}, {"validate", "-j", "2", binary}, {"convert", binary}} {
+		code, out, errOut := runPDN(t, "", args...)
+		if code != 1 || !strings.Contains(errOut, "image.pdn: binary data") || strings.Contains(out, "image.pdn") {
+			t.Errorf("pdn %v: exit %d, stdout %q, stderr %q; want exit 1 and binary data named", args, code, out, errOut)
+		}
+	}
+	// An input that cannot be read does not stop the others.
+	for _, j := range []string{"1", "2"} {
+		code, out, errOut = runPDN(t, "", "convert", "-j", j, missing, binary, "testdata/games.pdn")
+		if code != 1 || strings.Count(out, "[Event ") != 3 || !strings.Contains(errOut, "no such file") || !strings.Contains(errOut, "binary") {
+			t.Errorf("convert -j %s missing binary games.pdn: exit %d, %d games, stderr %q; want exit 1, the 3 games and both errors", j, code, strings.Count(out, "[Event "), errOut)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package book
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -84,8 +85,11 @@ type replayed struct {
 }
 
 // Build reads the games of job and returns the book of their first MaxPly plies, pruned
-// to MinGames. It returns an error when an input cannot be opened or read (not for a
-// bad game: that is skipped and counted), when no variant is known, or when ctx ends.
+// to MinGames. A bad game is skipped and counted. An input that cannot be read (or holds
+// no game) does not stop the others: Build returns the book of the rest with the inputs'
+// errors (*pdn.InputError, joined as pdn.Job.Each joins them). It returns no book, and an
+// error, when no game is of a variant the engine plays, on another error, or when ctx
+// ends.
 func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStats, error) {
 	var st BuildStats
 	maxPly := opt.MaxPly
@@ -198,14 +202,14 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 			}
 		}
 	}
-	if readErr != nil {
-		return nil, st, readErr
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
+	if _, inputs := pdn.InputErrors(readErr); readErr != nil && !inputs {
+		return nil, st, readErr
+	}
 	if b == nil {
-		return nil, st, fmt.Errorf("book: no game of a variant the engine plays")
+		return nil, st, errors.Join(readErr, fmt.Errorf("book: no game of a variant the engine plays"))
 	}
 	b.MaxPly = maxPly
 	st.Positions = b.Len()
@@ -216,7 +220,7 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 		names[i] = in.Name
 	}
 	b.Source = "pdn: " + strings.Join(names, " ")
-	return b, st, nil
+	return b, st, readErr
 }
 
 // eachGame calls fn for every game of job in order (pdn.Job.Each, which also reports
@@ -228,7 +232,7 @@ func eachGame(ctx context.Context, job pdn.Job, fn func(in *pdn.Input, n int, g 
 		fnErr = fn(in, n, g, gerr)
 		return fnErr
 	})
-	if err != nil && err != fnErr && err != ctx.Err() {
+	if _, inputs := pdn.InputErrors(err); err != nil && err != fnErr && err != ctx.Err() && !inputs {
 		return fmt.Errorf("book: %w", err)
 	}
 	return err

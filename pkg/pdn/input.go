@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
+	"fmt"
 	"io"
 )
 
@@ -46,8 +48,17 @@ func NewGameReader(r io.Reader, opt ReaderOptions) (GameReader, error) {
 	return pr, nil
 }
 
+// ErrBinary means input that is not text: a NUL byte, or many other
+// control characters, in its first bytes (an image, an executable, UTF-16
+// text), which PDN never has.
+var ErrBinary = errors.New("binary data, not PDN text")
+
+// binarySample is how many bytes openSource looks at for binary data.
+const binarySample = 8 << 10
+
 // openSource undoes gzip compression of r and tells JSON lines from PDN,
-// as NewGameReader does.
+// as NewGameReader does. It returns an error wrapping ErrBinary for
+// binary data.
 func openSource(r io.Reader) (br *bufio.Reader, isJSON bool, err error) {
 	d, err := Decompress(r)
 	if err != nil {
@@ -57,7 +68,11 @@ func openSource(r io.Reader) (br *bufio.Reader, isJSON bool, err error) {
 	if !ok {
 		br = bufio.NewReaderSize(d, 64<<10)
 	}
-	head, _ := br.Peek(512)
+	sample, _ := br.Peek(binarySample)
+	if err := checkText(sample); err != nil {
+		return nil, false, err
+	}
+	head := sample[:min(len(sample), 512)]
 	head = bytes.TrimLeft(head, " \t\r\n")
 	for _, key := range []string{`{"tags":`, `{"moves":`, `{"result":`} {
 		if bytes.HasPrefix(head, []byte(key)) {
@@ -78,4 +93,24 @@ func (c *CountingReader) Read(p []byte) (int, error) {
 	n, err := c.R.Read(p)
 	c.N += int64(n)
 	return n, err
+}
+
+// checkText returns an error wrapping ErrBinary when b, the first bytes of
+// an input, has a NUL byte or more than one control character in a
+// hundred (other than tab, line breaks, form feed, vertical tab, and the
+// ^Z and ESC some old files hold).
+func checkText(b []byte) error {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return fmt.Errorf("%w (a NUL byte at offset %d)", ErrBinary, i)
+	}
+	n := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1a && c != 0x1b {
+			n++
+		}
+	}
+	if n > 0 && n*100 > len(b) {
+		return fmt.Errorf("%w (%d control characters in its first %d bytes)", ErrBinary, n, len(b))
+	}
+	return nil
 }

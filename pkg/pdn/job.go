@@ -3,8 +3,8 @@ package pdn
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"sync"
 )
@@ -87,13 +87,17 @@ func (j *Job) total() int64 {
 
 // Each calls fn for every game of every input, in order. fn gets the game,
 // its input, its number in the input (from 1) and the error Next returned
-// with it (nil or a *GameError). Each stops at the first error fn returns,
-// at a read error, or when ctx is done (it then returns ctx.Err() before
+// with it (nil or a *GameError). An input that cannot be opened or read to
+// its end, that holds binary data (ErrBinary) or no game at all
+// (ErrNoGames) does not stop the others: Each returns its *InputError at
+// the end, with the other inputs' (errors.Join). Each stops at the first
+// error fn returns, or when ctx is done (it then returns ctx.Err() before
 // the next game). With Jobs above 1 the inputs are read in parallel (see
 // pieces), and fn is still called in order, from the caller's goroutine.
 func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *Game, gerr error) error) error {
+	var errs []error
 	if j.Jobs > 1 {
-		return j.pieces(ctx, j.Jobs, false, func(p *piece) error {
+		err := j.pieces(ctx, j.Jobs, false, func(p *piece) error {
 			defer p.release()
 			in := &j.Inputs[p.input]
 			for k, g := range p.games {
@@ -102,7 +106,16 @@ func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *Game, gerr 
 				}
 			}
 			return nil
-		}, func(_ int, err error) error { return err })
+		}, func(_ int, err error) error {
+			if err != nil {
+				errs = append(errs, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return errors.Join(errs...)
 	}
 	total := j.total()
 	var before int64
@@ -110,28 +123,31 @@ func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *Game, gerr 
 		in := &j.Inputs[i]
 		cr, err := j.eachInput(ctx, in, before, total, fn)
 		before += cr
-		if err != nil {
+		if _, ok := err.(*InputError); ok {
+			errs = append(errs, err)
+		} else if err != nil {
 			return err
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // eachInput is Each for one input; before is the size of the inputs read
-// before it (progress). It returns the bytes read.
+// before it (progress). It returns the bytes read, and an *InputError when
+// the input cannot be read (or holds no game), or the error of fn or ctx.
 func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn func(in *Input, n int, g *Game, gerr error) error) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	rc, err := in.Open()
 	if err != nil {
-		return 0, err
+		return 0, &InputError{Name: in.Name, Err: err}
 	}
 	defer rc.Close()
 	cr := &CountingReader{R: rc}
 	gr, err := NewGameReader(cr, j.Reader)
 	if err != nil {
-		return cr.N, fmt.Errorf("pdn: %s: %w", in.Name, err)
+		return cr.N, &InputError{Name: in.Name, Err: err}
 	}
 	if pr, ok := gr.(*Reader); ok && j.onReader != nil {
 		j.onReader(pr)
@@ -142,10 +158,13 @@ func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn 
 		}
 		g, err := gr.Next()
 		if err == io.EOF {
+			if n == 1 {
+				return cr.N, &InputError{Name: in.Name, Err: ErrNoGames}
+			}
 			break
 		}
 		if err != nil && !isGameError(err) {
-			return cr.N, fmt.Errorf("%s: %w", in.Name, err)
+			return cr.N, &InputError{Name: in.Name, Err: err}
 		}
 		if err := fn(in, n, g, err); err != nil {
 			return cr.N, err
@@ -160,21 +179,52 @@ func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn 
 	return cr.N, nil
 }
 
-// InputError is an error about one input, such as a game read with an
-// error (a *GameError): it names the input.
+// ErrNoGames means an input without a single game: an empty file, or one
+// with nothing a game could be read from.
+var ErrNoGames = errors.New("no games")
+
+// InputError is an error about one input: it cannot be opened or read
+// (ErrBinary, ErrNoGames, an I/O error), or one of its games was read with
+// an error (a *GameError). It names the input.
 type InputError struct {
 	Name string // the input's name
 	Err  error
 }
 
 // Error formats the error as "pdn: NAME: cause", the cause without its own
-// "pdn: ".
+// "pdn: " (and "pdn: open NAME: ..." for an error that names the input
+// itself, as os.Open's do).
 func (e *InputError) Error() string {
+	var pe *fs.PathError
+	if errors.As(e.Err, &pe) && pe.Path == e.Name {
+		return "pdn: " + e.Err.Error()
+	}
 	return "pdn: " + e.Name + ": " + strings.TrimPrefix(e.Err.Error(), "pdn: ")
 }
 
 // Unwrap returns the cause.
 func (e *InputError) Unwrap() error { return e.Err }
+
+// InputErrors returns the *InputError values err is made of (err may join
+// several, as Job.Each returns them), and whether it holds nothing else.
+func InputErrors(err error) (list []*InputError, only bool) {
+	if err == nil {
+		return nil, false
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	only = true
+	for _, e := range errs {
+		if ie, ok := e.(*InputError); ok {
+			list = append(list, ie)
+		} else {
+			only = false
+		}
+	}
+	return list, only
+}
 
 // isGameError reports whether err is (or wraps) a *GameError. It is a
 // function of its own so that the target of errors.As does not escape in
@@ -219,8 +269,12 @@ type Summary struct {
 	// ValidateOptions.Replay).
 	Replayed int `json:"replayed,omitempty"`
 	// Variants counts the games replayed per variant and where the
-	// variant came from, e.g. "english (inferred)".
+	// variant came from, e.g. "english (inferred from square numbers up
+	// to 32)".
 	Variants map[string]int `json:"variants,omitempty"`
+	// Error is why the input could not be read to its end, if it could
+	// not (see Job.Each).
+	Error string `json:"error,omitempty"`
 }
 
 func newSummary(file string) *Summary {
@@ -359,7 +413,7 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 			errs[i] = err
 			return nil
 		})
-		return sums, validateError(ctx, errs, err)
+		return sums, validateError(ctx, sums, errs, err)
 	}
 	var mu sync.Mutex // serialises Problem calls and progress
 	var done int64
@@ -420,14 +474,20 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 			opt.stats.merge(st)
 		}
 	}
-	return sums, validateError(ctx, errs, nil)
+	return sums, validateError(ctx, sums, errs, nil)
 }
 
 // validateError is the error of a validation: ctx's when it is done (the
-// inputs' errors are then mostly that), else the inputs' and err.
-func validateError(ctx context.Context, errs []error, err error) error {
+// inputs' errors are then mostly that), else the inputs' (noted in their
+// summaries) and err.
+func validateError(ctx context.Context, sums []*Summary, errs []error, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
+	}
+	for i, e := range errs {
+		if e != nil {
+			sums[i].Error = e.Error()
+		}
 	}
 	return errors.Join(append(errs, err)...)
 }
@@ -654,5 +714,5 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			}
 		}
 	}
-	return sums, validateError(ctx, errs, nil)
+	return sums, validateError(ctx, sums, errs, nil)
 }

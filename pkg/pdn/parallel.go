@@ -3,7 +3,6 @@ package pdn
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"sync"
 )
@@ -230,13 +229,13 @@ func (p *pipeline) splitInput(i int) bool {
 	in := &p.job.Inputs[i]
 	rc, err := in.Open()
 	if err != nil {
-		return p.send(&item{input: i, err: err, last: true})
+		return p.send(&item{input: i, err: &InputError{Name: in.Name, Err: err}, last: true})
 	}
 	defer rc.Close()
 	cr := &CountingReader{R: rc}
 	br, isJSON, err := openSource(cr)
 	if err != nil {
-		return p.send(&item{input: i, err: fmt.Errorf("pdn: %s: %w", in.Name, err), last: true, read: cr.N})
+		return p.send(&item{input: i, err: &InputError{Name: in.Name, Err: err}, last: true, read: cr.N})
 	}
 	if isJSON {
 		return p.splitJSON(i, cr, br)
@@ -439,7 +438,7 @@ func (m *merger) readError(err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s: %w", m.p.job.Inputs[m.cur].Name, err)
+	return &InputError{Name: m.p.job.Inputs[m.cur].Name, Err: err}
 }
 
 func (m *merger) progress(it *item) {
@@ -448,10 +447,14 @@ func (m *merger) progress(it *item) {
 	}
 }
 
-// finish ends the current input with err, after its last item it.
+// finish ends the current input with err, after its last item it (an
+// input without games ends with ErrNoGames, as Job.each does).
 func (m *merger) finish(it *item, err error) error {
 	m.progress(it)
 	m.before += it.read
+	if err == nil && m.games == 0 {
+		err = &InputError{Name: m.p.job.Inputs[it.input].Name, Err: ErrNoGames}
+	}
 	return m.end(it.input, err)
 }
 
