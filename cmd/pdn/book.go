@@ -73,7 +73,7 @@ func buildAction(c *cli.Context) error {
 		return err
 	}
 	if c.IsSet("variant") {
-		v, err := engine.Lookup(c.String("variant"))
+		v, err := pdn.LookupVariant(c.String("variant"))
 		if err != nil {
 			return cliutil.UsageError{Err: err}
 		}
@@ -112,7 +112,7 @@ func expandAction(c *cli.Context) error {
 	if !c.IsSet("variant") {
 		return cliutil.Usagef("book --expand needs --variant")
 	}
-	v, err := engine.Lookup(c.String("variant"))
+	v, err := pdn.LookupVariant(c.String("variant"))
 	if err != nil {
 		return cliutil.UsageError{Err: err}
 	}

@@ -60,7 +60,7 @@ func variantFlag() cli.Flag {
 func replayer(c *cli.Context) (*pdn.Replayer, error) {
 	rp := &pdn.Replayer{}
 	if name := c.String("variant"); name != "" {
-		v, err := engine.Lookup(name)
+		v, err := pdn.LookupVariant(name)
 		if err != nil {
 			return nil, cliutil.UsageError{Err: err}
 		}

@@ -261,13 +261,13 @@ func replayCopy(c *cli.Context, reach *pdn.PositionFilter) (*pdn.ReplayCopy, err
 	if err := pdn.CheckNotation(notation, captures); err != nil {
 		return nil, cliutil.UsageError{Err: err}
 	}
+	rp, err := replayer(c) // checks --variant even when nothing is replayed
+	if err != nil {
+		return nil, err
+	}
 	to := c.String("to")
 	if reach == nil && notation == "" && captures == "" && to != "csv" && to != "fen" {
 		return nil, nil
-	}
-	rp, err := replayer(c)
-	if err != nil {
-		return nil, err
 	}
 	return &pdn.ReplayCopy{Replayer: *rp, Notation: notation, Captures: captures, Reach: reach}, nil
 }

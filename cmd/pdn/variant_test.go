@@ -93,3 +93,30 @@ func TestConvertKeepsVariant(t *testing.T) {
 		t.Errorf("pdn convert (no replay) added a GameType:\n%s", out)
 	}
 }
+
+// TestVariantFlagGameType: -v takes a GameType value, checked as the Reader checks
+// GameType tags: one that gives the wrong board for its type is a usage error.
+func TestVariantFlagGameType(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		usage string // the usage error, or "" for none
+	}{
+		{"20,W,0,0,N2,0", "board 0x0 is not a size"},
+		{"21,B,10,10,N1,0", "board 10x10, but type 21 is played on 8x8"},
+		{"20,W,10,10,N2,0", ""},
+		{"20", ""},
+		{"international", ""},
+		{"chess", "unknown variant"},
+	} {
+		for _, cmd := range []string{"validate", "convert", "stats", "book"} {
+			// (games.pdn has an illegal move: exit 1 is no usage error.)
+			code, _, errOut := runPDN(t, "", cmd, "-v", tc.value, "-j", "1", "--skip-bad", "testdata/games.pdn")
+			if cmd == "validate" {
+				code, _, errOut = runPDN(t, "", cmd, "-v", tc.value, "-j", "1", "testdata/games.pdn")
+			}
+			if (code == 2) != (tc.usage != "") || !strings.Contains(errOut, tc.usage) {
+				t.Errorf("pdn %s -v %q: exit %d, stderr %q; want a usage error %q", cmd, tc.value, code, errOut, tc.usage)
+			}
+		}
+	}
+}

@@ -460,6 +460,22 @@ func replayError(v *engine.Variant, p *engine.Position, m *Move, pos Pos, num, p
 	return re
 }
 
+// LookupVariant returns the variant s names: a name or alias, as
+// engine.Lookup takes them, or a PDN GameType value, the type alone ("20")
+// or the full Type,Colour,Width,Height,Notation[,Invert] form, which must
+// follow the PDN 3.0 syntax and give the board of its type, as the Reader
+// checks GameType tags ("20,W,0,0,N2,0" is an error). It is the parser of
+// a variant given by a user, such as the pdn command's --variant.
+func LookupVariant(s string) (*engine.Variant, error) {
+	s = strings.TrimSpace(s)
+	if s != "" && s[0] >= '0' && s[0] <= '9' {
+		if msg := checkGameType(s); msg != "" {
+			return nil, errors.New("pdn: " + msg)
+		}
+	}
+	return engine.Lookup(s)
+}
+
 // Variant returns the variant Replay replays g with: its GameType tag's,
 // else Default, else Inferred, else inferred from g alone. It returns an
 // error when the GameType tag names a variant the engine does not play.
