@@ -23,32 +23,37 @@ func bookCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "book",
 		Usage: "build an opening book from games or by engine search, or probe one",
-		UsageText: "pdn book [--variant V] [--max-ply N] [--min-games N] [--format json|pdn] [-j N] [FILE...]\n" +
-			"   pdn book --expand --variant V [--nodes N] [--depth D] [--max-ply N] [--seed S] [--format json|pdn]\n" +
+		UsageText: "pdn book [--variant NAME] [--max-ply N] [--min-games N] [--format json|pdn] [--skip-bad] [-j N] [FILE...]\n" +
+			"   pdn book --expand --variant NAME [--nodes N] [--depth D] [--max-ply N] [--seed S] [--format json|pdn]\n" +
 			"   pdn book --book FILE (--probe FEN | --moves \"11-15 23-19\") [--eval DEPTH] [--format table|json]",
 		Description: "Builds a book of every position of the games up to --max-ply plies, with the moves played\n" +
 			"from it: games, and wins/draws/losses for the side to move (the first number of a result\n" +
-			"belongs to the first mover). Transpositions share one position. Games that do not replay\n" +
-			"are skipped and counted on stderr. --min-games drops rarer moves and positions.\n" +
+			"belongs to the first mover). Transpositions share one position. The book's variant is\n" +
+			"--variant, else the first game's, as validate finds it (its GameType tag, else inferred from\n" +
+			"its file, and said on stderr); games of another variant are counted and left out. A game\n" +
+			"that does not replay within --max-ply is named on stderr and left out, and makes the exit\n" +
+			"status 1 unless --skip-bad. --min-games drops rarer moves and positions.\n" +
 			"--expand builds a book by drop-out expansion with a fixed-depth search instead.\n" +
 			"--book with --probe or --moves prints the book moves of a position (with --eval, the score\n" +
 			"of a search of that depth after each move, in men for the mover).\n" +
 			"The JSON book format is described in docs/books.md.",
 		Flags: flags(readFlags(), []cli.Flag{
-			variantFlag(),
-			skipBadFlag(),
-			&cli.IntFlag{Name: "max-ply", Value: book.DefaultMaxPly, Usage: "plies from the start that go into the book"},
-			&cli.IntFlag{Name: "min-games", Value: 1, Usage: "drop moves and positions met in fewer games"},
-			&cli.StringFlag{Name: "format", DefaultText: "json (table with --book)", Usage: "output: json or pdn (a book); table or json (a probe)"},
-			jobsFlag("goroutines replaying games or searching"),
-			&cli.BoolFlag{Name: "expand", Usage: "build the book by drop-out expansion with the engine"},
-			&cli.IntFlag{Name: "nodes", Value: 100, Usage: "--expand: positions to expand"},
-			&cli.IntFlag{Name: "depth", Value: 4, Usage: "--expand: search depth for every move"},
-			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "--expand: tie-break seed"},
-			&cli.StringFlag{Name: "book", Usage: "book file (JSON) to probe"},
-			&cli.StringFlag{Name: "probe", Usage: "FEN of the position to probe"},
-			&cli.StringFlag{Name: "moves", Usage: "moves from the book's root to the position to probe"},
-			&cli.IntFlag{Name: "eval", Usage: "search depth for an engine score of each probed move (0: none)"},
+			&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, DefaultText: "the first game's",
+				Usage: "`NAME` of the book's variant, and of the games without a GameType tag: " + strings.Join(engine.Names(), ", ") +
+					", or a GameType value (required with --expand)"},
+			boolFlag("skip-bad", "do not fail for games read or replayed with an error (they are left out of the book either way)"),
+			&cli.IntFlag{Name: "max-ply", Value: book.DefaultMaxPly, Usage: "put the positions of the first `N` plies of each game in the book"},
+			&cli.IntFlag{Name: "min-games", Value: 1, Usage: "drop moves and positions met in fewer than `N` games"},
+			&cli.StringFlag{Name: "format", DefaultText: "json, or table with --book", Usage: "output `FORMAT`: json or pdn (a book); table or json (a probe)"},
+			jobsFlag("`N` goroutines replaying games or searching"),
+			boolFlag("expand", "build the book by drop-out expansion with the engine"),
+			&cli.IntFlag{Name: "nodes", Value: 100, Usage: "--expand: expand `N` positions"},
+			&cli.IntFlag{Name: "depth", Value: 4, Usage: "--expand: search every move to `DEPTH` plies"},
+			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "--expand: tie-break `SEED`"},
+			&cli.StringFlag{Name: "book", Usage: "book `FILE` (JSON) to probe"},
+			&cli.StringFlag{Name: "probe", Usage: "probe the position given as a `FEN`"},
+			&cli.StringFlag{Name: "moves", Usage: "probe the position these `MOVES` reach from the book's root"},
+			&cli.IntFlag{Name: "eval", Usage: "score each probed move with a search to `DEPTH` plies (0: none)"},
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action:       bookAction,
@@ -75,7 +80,7 @@ func buildAction(c *cli.Context) error {
 	if c.IsSet("variant") {
 		v, err := pdn.LookupVariant(c.String("variant"))
 		if err != nil {
-			return cliutil.UsageError{Err: err}
+			return flagError("--variant", err)
 		}
 		opt.Variant = v
 	}
@@ -114,7 +119,7 @@ func expandAction(c *cli.Context) error {
 	}
 	v, err := pdn.LookupVariant(c.String("variant"))
 	if err != nil {
-		return cliutil.UsageError{Err: err}
+		return flagError("--variant", err)
 	}
 	opt := book.ExpandOptions{Depth: c.Int("depth"), Nodes: c.Int("nodes"), MaxPly: c.Int("max-ply"),
 		Seed: c.Int64("seed"), Jobs: c.Int("jobs")}
@@ -123,7 +128,7 @@ func expandAction(c *cli.Context) error {
 	}
 	stderr := c.App.ErrWriter
 	fmt.Fprintf(stderr, "pdn: book: expanding %s, depth %d, %d nodes, max ply %d, seed %d\n", v.Name, opt.Depth, opt.Nodes, opt.MaxPly, opt.Seed)
-	if bar := cliutil.Progress(stderr, c.Bool("quiet"), int64(opt.Nodes), "positions", progressbar.OptionShowCount()); bar != nil {
+	if bar := cliutil.Progress(stderr, c.Bool("quiet"), int64(opt.Nodes), "expanding positions", progressbar.OptionShowCount()); bar != nil {
 		opt.Progress = func(d, _ int64) { bar.Set64(d) }
 		defer bar.Finish()
 	}
@@ -160,12 +165,11 @@ func probeAction(c *cli.Context) error {
 	}
 	var p engine.Position
 	if c.IsSet("probe") {
-		p, err = b.Variant.ParseFEN(c.String("probe"))
-	} else {
-		p, err = book.PlayLine(b.Variant, b.Root, c.String("moves"))
-	}
-	if err != nil {
-		return cliutil.UsageError{Err: err}
+		if p, err = b.Variant.ParseFEN(c.String("probe")); err != nil {
+			return cliutil.Usagef("--probe: %s: not a position of the book's variant, %s", clean(err), b.Variant.Name)
+		}
+	} else if p, err = book.PlayLine(b.Variant, b.Root, c.String("moves")); err != nil {
+		return cliutil.Usagef("--moves %q: %s (%s, from the book's root)", c.String("moves"), clean(err), b.Variant.Name)
 	}
 	res, err := b.Probe(c.Context, p, book.ProbeOptions{EvalDepth: c.Int("eval")})
 	if err != nil {

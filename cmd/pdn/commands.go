@@ -21,28 +21,30 @@ func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check games and report warnings and errors by file, game, line and column",
-		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--strict] [--json] [-j N] [FILE...]",
-		Description: "Reads every game and replays its moves with the rules of its variant: the GameType tag,\n" +
-			"else --variant, else the variant inferred from the whole file: the GameType tags of its\n" +
-			"other games if they agree, else its largest square (numbers above 50: canadian; above 32:\n" +
-			"international; algebraic squares: russian), else its first moves (international or\n" +
-			"english). The report says where each game's variant came from. Short\n" +
-			"captures are resolved to the legal capture; illegal and ambiguous moves and bad FEN tags\n" +
-			"are errors reported with file, game, line, column, move number, move and the position\n" +
-			"before it. Variations are replayed too (their errors are warnings). A GameType the engine\n" +
-			"does not play is a warning (unsupported-variant), and so is a result that contradicts a\n" +
-			"final position without legal moves (result-contradicts-position; the first number of a\n" +
-			"result is the first mover's).\n" +
-			"Counts games, moves, warnings and errors per file and in total. --json prints every problem\n" +
-			"as a JSON line (file, game, line, column, level, kind, message) and then the counts.\n" +
-			"Exit status 1 when any game has an error. --strict makes anything outside the PDN 3.0\n" +
-			"reading grammar an error. Output is in input order whatever -j is.",
+		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--strict] [--json] [--max-errors N] [-j N] [FILE...]",
+		Description: "Reads every game and replays its moves with the rules of its variant: its GameType tag,\n" +
+			"else --variant, else the variant inferred from its whole file: the GameType tags of the\n" +
+			"file's other games if they agree, else its largest square (numbers above 50: canadian;\n" +
+			"above 32: international; algebraic squares: russian), else its first moves (international\n" +
+			"or english). The report says where each game's variant came from.\n" +
+			"Short captures are resolved to the legal capture; illegal and ambiguous moves and bad FEN\n" +
+			"tags are errors, with the move number, the move and the position before it. Variations are\n" +
+			"replayed too (their errors are warnings). A GameType the engine does not play is a warning\n" +
+			"(unsupported-variant), and so is a result that contradicts a final position without legal\n" +
+			"moves (result-contradicts-position; the first number of a result is the first mover's).\n" +
+			"--strict makes anything outside the PDN 3.0 reading grammar an error.\n" +
+			"Prints each error and warning as FILE:LINE:COLUMN: game N: LEVEL: KIND: MESSAGE (at most\n" +
+			"--max-errors of each per file, then how many more), then the counts of games, moves,\n" +
+			"warnings and errors per file and in total, and of problems by kind. --json prints every\n" +
+			"problem as a JSON line (file, game, line, column, level, kind, message; for a move: move_number,\n" +
+			"move, fen, variant) and then the counts. Output is in input order whatever -j is.\n" +
+			"Exit status 1 when a game has an error or a file cannot be read.",
 		Flags: flags(readFlags(), []cli.Flag{
-			&cli.BoolFlag{Name: "syntax-only", Usage: "check syntax only, without replaying moves"},
+			boolFlag("syntax-only", "check the syntax only, without replaying the moves"),
 			variantFlag(),
-			&cli.BoolFlag{Name: "json", Usage: "JSON lines output"},
-			&cli.IntFlag{Name: "max-errors", Value: 20, Usage: "errors, and warnings, listed per file before the tables (0: all); the rest are counted"},
-			jobsFlag("goroutines: files read in parallel, a large file in pieces, and games replayed in parallel"),
+			boolFlag("json", "JSON lines output: every problem, then the counts"),
+			&cli.IntFlag{Name: "max-errors", Value: 20, Usage: "list at most `N` errors and N warnings per file (0: all); count the rest"},
+			jobsFlag("`N` goroutines: files read in parallel, a large file in pieces, games replayed in parallel"),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action:       validateAction,
@@ -51,9 +53,9 @@ func validateCommand() *cli.Command {
 
 // variantFlag is -v, the variant of the games without a GameType tag.
 func variantFlag() cli.Flag {
-	return &cli.StringFlag{Name: "variant", Aliases: []string{"v"}, DefaultText: "inferred from each input",
-		Usage: "variant of the games without a GameType tag, instead of the one their input points to: " + strings.Join(engine.Names(), ", ") +
-			", or a GameType number"}
+	return &cli.StringFlag{Name: "variant", Aliases: []string{"v"}, DefaultText: "inferred from each file",
+		Usage: "`NAME` of the variant of the games without a GameType tag (instead of the one their file points to): " +
+			strings.Join(engine.Names(), ", ") + ", or a GameType value such as 20 or 20,W,10,10,N2,0"}
 }
 
 // replayer returns the replay settings from --variant.
@@ -62,7 +64,7 @@ func replayer(c *cli.Context) (*pdn.Replayer, error) {
 	if name := c.String("variant"); name != "" {
 		v, err := pdn.LookupVariant(name)
 		if err != nil {
-			return nil, cliutil.UsageError{Err: err}
+			return nil, flagError("--variant", err)
 		}
 		rp.Default = v
 	}
@@ -158,9 +160,9 @@ func (l *problemList) add(p pdn.Problem) {
 // end says how many problems of the current file were not shown.
 func (l *problemList) end() {
 	var more []string
-	for k, what := range []string{"errors", "warnings"} {
+	for k, what := range [][2]string{{"error", "errors"}, {"warning", "warnings"}} {
 		if n := l.hidden[k]; n > 0 {
-			more = append(more, fmt.Sprintf("%d more %s", n, what))
+			more = append(more, fmt.Sprintf("%d more %s", n, plural(n, what[0], what[1])))
 		}
 	}
 	if len(more) > 0 {
@@ -240,8 +242,8 @@ func convertCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "convert",
 		Usage: "write games as canonical PDN or JSON lines, or their positions as CSV or FEN lines",
-		UsageText: "pdn convert [--to pdn|json|csv|fen] [--notation numeric|algebraic] [--captures short|full] [--variant NAME]\n" +
-			"   [--drop-comments] [--drop-variations] [--drop-nags] [FILE...]",
+		UsageText: "pdn convert [--to pdn|json|csv|fen] [--notation numeric|algebraic] [--captures short|full]\n" +
+			"   [--variant NAME] [--drop-comments] [--drop-variations] [--drop-nags] [--skip-bad] [FILE...]",
 		Description: "--to csv writes one row per position of each game's main line, replayed (the variant as in\n" +
 			"validate), with a header row and the columns:\n" +
 			"  game    input name ':' game number in the input (1-based)\n" +
@@ -255,7 +257,8 @@ func convertCommand() *cli.Command {
 			"This is the input of tune. --to fen writes the same fields tab-separated, FEN first, no header.\n" +
 			"A game with an illegal move gives the positions up to that move and an error (exit 1).\n" +
 			"--notation and --captures rewrite the replayed moves of PDN and JSON output (main line and\n" +
-			"variations); moves after an illegal one stay as written.",
+			"variations); moves after an illegal one stay as written. A replayed game without a GameType\n" +
+			"tag gets the tag of the variant it was replayed with, so that its moves read back the same.",
 		Flags: flags(readFlags(), outFlags()),
 		Action: func(c *cli.Context) error {
 			_, err := copyGames(c, pdn.CopyOptions{})
@@ -267,17 +270,22 @@ func convertCommand() *cli.Command {
 
 func filterCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "filter",
-		Usage:     "keep the games that match every condition",
-		UsageText: "pdn filter [--tag Name=Value|Name~regexp]... [--result R]... [--min-plies N] [--max-plies N] [--fen FEN] [FILE...]",
-		Flags: flags(readFlags(), outFlags(), []cli.Flag{
-			&cli.StringSliceFlag{Name: "tag", Usage: "tag condition: Name=Value (the whole value, commas included: \"White=Tinsley, M.F.\") " +
+		Name:  "filter",
+		Usage: "keep the games that match every condition",
+		UsageText: "pdn filter [--tag Name=Value|Name~regexp]... [--result R]... [--min-plies N] [--max-plies N] [--fen FEN]\n" +
+			"   [--to pdn|json|csv|fen] [options] [FILE...]",
+		Description: "Writes the games that meet every condition given, as convert does, and says on stderr how\n" +
+			"many it kept. A tag condition takes the whole value after '=', commas included:\n" +
+			"  pdn filter --tag \"Black=Tinsley, M.F.\" --tag \"Event~^World\" OCA_2.0.pdn\n" +
+			"--fen replays the games (the variant as in validate).",
+		Flags: flags(readFlags(), []cli.Flag{
+			&cli.StringSliceFlag{Name: "tag", Usage: "tag `CONDITION`: Name=Value (the whole value, exactly) " +
 				"or Name~regexp (Go syntax, matched anywhere in the value); repeat --tag for more conditions, all of which must hold"},
-			&cli.StringSliceFlag{Name: "result", Usage: "keep games with this result (1-0, 2-0, 1-1, *, ...); repeat for any of several"},
-			&cli.IntFlag{Name: "min-plies", Usage: "at least this many main-line moves"},
-			&cli.IntFlag{Name: "max-plies", Usage: "at most this many main-line moves (0: no limit)"},
-			&cli.StringFlag{Name: "fen", Usage: "keep games whose main line reaches this position (compared as a position, in each game's variant)"},
-		}),
+			&cli.StringSliceFlag{Name: "result", Usage: "keep games with this `RESULT` (1-0, 2-0, 1-1, *, ...); repeat for any of several"},
+			&cli.IntFlag{Name: "min-plies", Usage: "keep games with at least `N` main-line moves"},
+			&cli.IntFlag{Name: "max-plies", Usage: "keep games with at most `N` main-line moves (0: no limit)"},
+			&cli.StringFlag{Name: "fen", Usage: "keep games whose main line reaches this position, given as a `FEN` (compared as a position, in each game's variant)"},
+		}, outFlags()),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
 			f := &pdn.Filter{Results: c.StringSlice("result"), MinPlies: c.Int("min-plies"), MaxPlies: c.Int("max-plies")}
@@ -300,7 +308,7 @@ func filterCommand() *cli.Command {
 			if fen := c.String("fen"); fen != "" {
 				reach, err := pdn.NewPositionFilter(fen)
 				if err != nil {
-					return cliutil.Usagef("--fen %q: %v", fen, err)
+					return flagError("--fen", err)
 				}
 				opt.Replay = &pdn.ReplayCopy{Reach: reach}
 			}
@@ -317,8 +325,11 @@ func dedupeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "dedupe",
 		Usage:     "drop games whose main-line moves (and FEN) repeat an earlier game",
-		UsageText: "pdn dedupe [--to pdn|json] [FILE...]",
-		Flags:     flags(readFlags(), outFlags()),
+		UsageText: "pdn dedupe [--to pdn|json|csv|fen] [options] [FILE...]",
+		Description: "Writes each game whose start position (FEN tag) and main-line moves no earlier game had, as\n" +
+			"convert does (move numbers, comments and other tags do not count), and says on stderr how\n" +
+			"many it dropped. It keeps 8 bytes per distinct game.",
+		Flags: flags(readFlags(), outFlags()),
 		Action: func(c *cli.Context) error {
 			res, err := copyGames(c, pdn.CopyOptions{Dedupe: &pdn.Deduper{}})
 			fmt.Fprintf(c.App.ErrWriter, "pdn: dropped %d duplicate games of %d\n", res.Duplicates, res.Read)
@@ -339,12 +350,12 @@ func statsCommand() *cli.Command {
 			"named on stderr (exit status 1), or left out with --skip-bad. --syntax-only does not replay:\n" +
 			"variants are then the GameType tags as written.",
 		Flags: flags(readFlags(), []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
-			&cli.IntFlag{Name: "top", Value: 10, Usage: "entries in the first-move, player and event lists (0: all)"},
-			&cli.BoolFlag{Name: "syntax-only", Usage: "do not replay the games: count variants by their GameType tag"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "output `FORMAT`: table, csv or json"},
+			&cli.IntFlag{Name: "top", Value: 10, Usage: "list the `N` commonest first moves, players and events (0: all)"},
+			boolFlag("syntax-only", "do not replay the games: count variants by their GameType tag"),
 			variantFlag(),
 			skipBadFlag(),
-			jobsFlag("goroutines: a large file read in pieces, and games replayed, in parallel"),
+			jobsFlag("`N` goroutines reading a large file in pieces and replaying games"),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
@@ -441,14 +452,20 @@ func splitCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "split",
 		Usage:     "write games into several files, every N games or one file per tag value",
-		UsageText: "pdn split (--every N | --by-tag NAME) --out PREFIX [--to pdn|json] [FILE...]",
+		UsageText: "pdn split (--every N | --by-tag NAME) --out PREFIX [--to pdn|json] [--skip-bad] [FILE...]",
+		Description: "Writes the games into files named PREFIX0001.pdn, PREFIX0002.pdn, ... (--every) or\n" +
+			"PREFIX<value>.pdn (--by-tag: characters other than letters, digits, '.', '-' and '_' become\n" +
+			"'_', a missing tag is \"none\", and values that would share a name get -2, -3, ...). The\n" +
+			"folder of PREFIX is created if needed. stdout lists the files (with --by-tag, each with its\n" +
+			"value after a tab). Each file is written under a temporary name and renamed when complete,\n" +
+			"so an interrupted or failed split leaves complete files only.",
 		Flags: flags(readFlags(), []cli.Flag{
-			&cli.IntFlag{Name: "every", Usage: "games per file: PREFIX0001.pdn, PREFIX0002.pdn, ..."},
-			&cli.StringFlag{Name: "by-tag", Usage: "one file per value of this tag: PREFIX<value>.pdn"},
-			&cli.StringFlag{Name: "out", Usage: "file name prefix, may include a directory (required)"},
-			&cli.StringFlag{Name: "to", Value: "pdn", Usage: "pdn or json"},
+			&cli.IntFlag{Name: "every", DefaultText: "none", Usage: "put `N` games in each file"},
+			&cli.StringFlag{Name: "by-tag", Usage: "put the games with the same value of the tag `NAME` in one file"},
+			&cli.StringFlag{Name: "out", Usage: "file name `PREFIX`, which may start with a folder (required)"},
+			&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output `FORMAT`: pdn or json"},
 			skipBadFlag(),
-			jobsFlag(readJobsUsage),
+			jobsFlag("`N` goroutines reading a large file in pieces"),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {

@@ -44,10 +44,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // readFlags are the input flags every subcommand has.
 func readFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.BoolFlag{Name: "strict", Usage: "read with the PDN 3.0 grammar: anything outside it is an error"},
-		&cli.StringFlag{Name: "encoding", Value: "auto", Usage: "input encoding: auto, utf-8, latin-1 or cp1251"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
+		boolFlag("strict", "read with the PDN 3.0 grammar: anything outside it is an error (default: lenient, each repair a warning)"),
+		&cli.StringFlag{Name: "encoding", Value: "auto", Usage: "input `ENCODING`: auto, utf-8, latin-1 or cp1251"},
+		boolFlag("quiet", "no progress bar (there is one only on a terminal, for inputs of 8 MB or more)", "q"),
 	}
+}
+
+// boolFlag is a flag without a value (its help shows no "(default: false)").
+func boolFlag(name, usage string, aliases ...string) *cli.BoolFlag {
+	return &cli.BoolFlag{Name: name, Aliases: aliases, Usage: usage, DisableDefaultText: true}
 }
 
 // jobsFlag is -j, with usage saying what runs in parallel. Its value is checked by
@@ -57,22 +62,23 @@ func jobsFlag(usage string) cli.Flag {
 		Usage: usage, Action: func(_ *cli.Context, n int) error { return cliutil.CheckJobs("-j", n) }}
 }
 
-// readJobsUsage is the -j usage of the commands that only read in parallel.
-const readJobsUsage = "goroutines reading the input (a large file is read in pieces in parallel; output is the same for every N)"
+// readJobsUsage is the -j usage of the commands that read and write games.
+const readJobsUsage = "`N` goroutines reading a large file in pieces, replaying and formatting games (the output is the same for every N)"
 
+// outFlags are the flags of the commands that write games: convert, filter, dedupe.
 func outFlags() []cli.Flag {
 	return []cli.Flag{
-		jobsFlag(readJobsUsage),
-		&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output format: pdn, json (one game per line), " +
-			"csv or fen (one row per position of each replayed game: game, ply, fen, side, move, result, score; see below)"},
-		&cli.StringFlag{Name: "notation", Usage: "rewrite moves with square numbers or coordinates: numeric or algebraic (replays)"},
-		&cli.StringFlag{Name: "captures", Usage: "rewrite captures as from-to (short; full path when ambiguous) or with every landing square (full) (replays)"},
+		&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output `FORMAT`: pdn, json (one game per line), " +
+			"csv or fen (one row per position of each game, replayed; the columns are in pdn convert --help)"},
+		&cli.StringFlag{Name: "notation", Usage: "rewrite the moves with square numbers or coordinates: `STYLE` numeric or algebraic (replays)"},
+		&cli.StringFlag{Name: "captures", Usage: "rewrite captures as from-to (short; the full path when ambiguous) or with every landing square (full): `STYLE` short or full (replays)"},
 		variantFlag(),
-		&cli.BoolFlag{Name: "drop-comments", Usage: "remove {comments}"},
-		&cli.BoolFlag{Name: "drop-variations", Usage: "remove (variations)"},
-		&cli.BoolFlag{Name: "drop-nags", Usage: "remove $n annotations and move strengths"},
+		boolFlag("drop-comments", "remove {comments}"),
+		boolFlag("drop-variations", "remove (variations)"),
+		boolFlag("drop-nags", "remove $n annotations and move strengths"),
 		skipBadFlag(),
-		&cli.BoolFlag{Name: "star-only", Usage: "end every PDN game with '*' (PDN 3.0 writing grammar); the result stays in the Result tag"},
+		boolFlag("star-only", "end every PDN game with '*' (PDN 3.0 writing grammar); the result stays in the Result tag"),
+		jobsFlag(readJobsUsage),
 	}
 }
 
@@ -88,13 +94,21 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "pdn",
 		Usage: "check, convert and summarise PDN draughts archives",
-		UsageText: "pdn validate --syntax-only [--strict] [--json] [-j N] [FILE...]\n" +
-			"   pdn convert|filter|dedupe [--to pdn|json] [options] [FILE...]\n" +
+		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--json] [FILE...]\n" +
+			"   pdn convert|filter|dedupe [--to pdn|json|csv|fen] [options] [FILE...]\n" +
 			"   pdn stats [--format table|csv|json] [FILE...]\n" +
-			"   pdn split (--every N | --by-tag NAME) --out PREFIX [FILE...]",
+			"   pdn split (--every N | --by-tag NAME) --out PREFIX [FILE...]\n" +
+			"   pdn book [FILE...] | --expand | --book FILE (--probe FEN | --moves MOVES)\n" +
+			"   pdn COMMAND --help",
 		Description: "Every command reads PDN or its own JSON lines, from files (.gz allowed) or standard input\n" +
-			"(no FILE or \"-\"), one game at a time. Reading is lenient unless --strict: each repair is a\n" +
-			"warning on the game. Exit status: 0 ok, 1 bad data (a game with an error) or failure, 2 usage.",
+			"(no FILE, or \"-\"), one game at a time. Reading is lenient unless --strict: each repair is a\n" +
+			"warning on the game. Commands that replay moves take each game's variant from its GameType\n" +
+			"tag, else --variant, else infer it from its whole file (and say so). A game read or replayed\n" +
+			"with an error is named on stderr and makes the exit status 1; --skip-bad leaves such games\n" +
+			"out. A file that cannot be read, holds binary data or no game is an error (an empty one only\n" +
+			"a warning with --skip-bad); the other files are still read. Ctrl-C stops a command within a\n" +
+			"second; it says how many games it read, and split leaves only complete files.\n" +
+			"Exit status: 0 ok, 1 bad data or failure, 2 usage.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
@@ -146,7 +160,7 @@ const (
 func readJob(c *cli.Context, mode int) (job pdn.Job, done func(), err error) {
 	enc, err := pdn.ParseEncoding(c.String("encoding"))
 	if err != nil {
-		return pdn.Job{}, nil, cliutil.UsageError{Err: err}
+		return pdn.Job{}, nil, flagError("--encoding", err)
 	}
 	job = pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
 	var cleanup []func()
@@ -259,7 +273,7 @@ func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
 func replayCopy(c *cli.Context, reach *pdn.PositionFilter) (*pdn.ReplayCopy, error) {
 	notation, captures := c.String("notation"), c.String("captures")
 	if err := pdn.CheckNotation(notation, captures); err != nil {
-		return nil, cliutil.UsageError{Err: err}
+		return nil, cliutil.Usagef("--%s", clean(err))
 	}
 	rp, err := replayer(c) // checks --variant even when nothing is replayed
 	if err != nil {
@@ -324,7 +338,7 @@ func errorPrinter(w io.Writer, what string) func(error) {
 	shown := 0
 	return func(err error) {
 		if shown++; shown <= maxShown {
-			fmt.Fprintf(w, "pdn: %s%s\n", what, strings.TrimPrefix(err.Error(), "pdn: "))
+			fmt.Fprintf(w, "pdn: %s%s\n", what, clean(err))
 		}
 	}
 }
@@ -332,8 +346,8 @@ func errorPrinter(w io.Writer, what string) func(error) {
 // skipBadFlag is --skip-bad: leave out the games read or replayed with an error, and exit
 // 0 for them.
 func skipBadFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "skip-bad", Usage: "leave out the games read or replayed with an error, and do not fail for them " +
-		"(without: they are used as far as they could be read, named on stderr, and the exit status is 1)"}
+	return boolFlag("skip-bad", "leave out the games read or replayed with an error, and do not fail for them "+
+		"(without: they are used as far as they could be read, named on stderr, and the exit status is 1)")
 }
 
 // outcome is the end of a command that read games, from the error of its run (nil, the
@@ -412,4 +426,27 @@ func problemError(p pdn.Problem) error {
 		where += fmt.Sprintf(": line %d, column %d", p.Line, p.Column)
 	}
 	return fmt.Errorf("%s: %s", where, p.Message)
+}
+
+// clean returns the text of err without the package names that wrapping repeats in it
+// ("pdn: ", "engine: ", "book: "): a command prints its own "pdn: " once.
+func clean(err error) string {
+	s := err.Error()
+	for _, p := range []string{"pdn: ", "engine: ", "book: "} {
+		s = strings.ReplaceAll(s, ": "+p, ": ")
+	}
+	for again := true; again; {
+		again = false
+		for _, p := range []string{"pdn: ", "engine: ", "book: "} {
+			if t, ok := strings.CutPrefix(s, p); ok {
+				s, again = t, true
+			}
+		}
+	}
+	return s
+}
+
+// flagError is the usage error for a bad value of the flag: "FLAG: what is wrong".
+func flagError(flag string, err error) error {
+	return cliutil.Usagef("%s: %s", flag, clean(err))
 }

@@ -34,6 +34,16 @@ func TestSnapshots(t *testing.T) {
 		{"unknown-flag", []string{"convert", "--bogus"}, 2},
 		{"bad-to", []string{"convert", "--to", "xml", "testdata/games.pdn"}, 2},
 		{"missing-file", []string{"stats", "testdata/no-such-file.pdn"}, 1},
+		{"convert-help", []string{"convert", "--help"}, 0},
+		{"filter-help", []string{"filter", "--help"}, 0},
+		{"dedupe-help", []string{"dedupe", "--help"}, 0},
+		{"stats-help", []string{"stats", "--help"}, 0},
+		{"split-help", []string{"split", "--help"}, 0},
+		{"book-help", []string{"book", "--help"}, 0},
+		{"bad-fen", []string{"filter", "--fen", "nonsense", "testdata/games.pdn"}, 2},
+		{"bad-variant", []string{"validate", "-v", "20,W,0,0,N2,0", "testdata/games.pdn"}, 2},
+		{"stats-errors", []string{"stats", "testdata/games.pdn", "testdata/bad.pdn"}, 1},
+		{"validate-bad", []string{"validate", "--max-errors", "1", "testdata/bad.pdn", "testdata/no-such-file.pdn"}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

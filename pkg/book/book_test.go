@@ -185,7 +185,7 @@ func TestPDNOutput(t *testing.T) {
 	if len(main) < 2 || main[0].Text != "12-16" || main[1].Text != "21-17" {
 		t.Errorf("main line starts %v, want 12-16 21-17\n%s", main, text)
 	}
-	for _, want := range []string{"{2 games +1 =1 -0 75.0%}", "(1. 9-13 {1 games +0 =0 -1 0.0%}", "1... 21-17",
+	for _, want := range []string{"{2 games +1 =1 -0 75.0%}", "(1. 9-13 {1 game +0 =0 -1 0.0%}", "1... 21-17",
 		"transposes to 1. 12-16 21-17 2. 9-13 24-20})"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("PDN lacks %q:\n%s", want, text)

@@ -161,7 +161,11 @@ func (b *Book) comment(e *Entry, m engine.Move) string {
 	}
 	var parts []string
 	if s.Games > 0 {
-		parts = append(parts, fmt.Sprintf("%d games +%d =%d -%d", s.Games, s.Wins, s.Draws, s.Losses))
+		games := "games"
+		if s.Games == 1 {
+			games = "game"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s +%d =%d -%d", s.Games, games, s.Wins, s.Draws, s.Losses))
 		if sc, ok := s.Score(); ok {
 			parts = append(parts, fmt.Sprintf("%.1f%%", 100*sc))
 		}

@@ -73,10 +73,10 @@ func (rc *ReplayCopy) apply(in *Input, n int, g *Game) (res *Replayed, keep bool
 // constants.
 func CheckNotation(notation, captures string) error {
 	if notation != "" && notation != NotationNumeric && notation != NotationAlgebraic {
-		return fmt.Errorf("pdn: notation %q: want numeric or algebraic", notation)
+		return fmt.Errorf("pdn: notation %q: want %s or %s", notation, NotationNumeric, NotationAlgebraic)
 	}
 	if captures != "" && captures != CapturesShort && captures != CapturesFull {
-		return fmt.Errorf("pdn: captures %q: want short or full", captures)
+		return fmt.Errorf("pdn: captures %q: want %s or %s", captures, CapturesShort, CapturesFull)
 	}
 	return nil
 }
@@ -188,14 +188,15 @@ type PositionFilter struct {
 // position of any registered variant.
 func NewPositionFilter(fen string) (*PositionFilter, error) {
 	var first error
-	for _, v := range engine.Variants() {
+	vs := engine.Variants()
+	for _, v := range vs {
 		if _, err := v.ParseFEN(fen); err == nil {
 			return &PositionFilter{FEN: fen}, nil
 		} else if first == nil {
 			first = err
 		}
 	}
-	return nil, fmt.Errorf("pdn: position filter: %w", first)
+	return nil, fmt.Errorf("pdn: FEN %q is not a position of any variant (%s: %s)", fen, vs[0].Name, fenProblem(first))
 }
 
 func (f *PositionFilter) target(v *engine.Variant) *engine.Position {

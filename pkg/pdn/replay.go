@@ -93,7 +93,7 @@ func (e *ReplayError) Error() string {
 func (e *ReplayError) Detail() string {
 	var b strings.Builder
 	if errors.Is(e.Err, ErrInvalidFEN) {
-		fmt.Fprintf(&b, "FEN %q: %v", e.Text, e.Cause)
+		fmt.Fprintf(&b, "FEN %q: %s", e.Text, fenProblem(e.Cause))
 		if e.Variant != "" {
 			b.WriteString(" in " + e.Variant)
 		}
@@ -116,6 +116,19 @@ func (e *ReplayError) Detail() string {
 
 // Unwrap returns the pdn sentinel and the engine's error.
 func (e *ReplayError) Unwrap() []error { return []error{e.Err, e.Cause} }
+
+// fenProblem says what is wrong with a FEN, from the engine's error,
+// without the FEN itself: `"31-50": unknown square "50" (1-32)`.
+func fenProblem(err error) string {
+	var fe *engine.FENError
+	if !errors.As(err, &fe) {
+		return strings.TrimPrefix(err.Error(), "engine: ")
+	}
+	if fe.Token == "" {
+		return fe.Msg
+	}
+	return fmt.Sprintf("%q: %s", fe.Token, fe.Msg)
+}
 
 // Resolved is one move of a game (main line or variation) resolved to a
 // legal move.
