@@ -449,7 +449,11 @@ func (s *inferScan) scan(b []byte) {
 func (s *inferScan) top(b []byte, i int) int {
 	for i < len(b) {
 		c := b[i]
-		if c >= '0' && c <= '9' && s.g.moved {
+		if c == ' ' || c == '\n' {
+			i++
+			continue
+		}
+		if c-'0' <= 9 && s.g.moved {
 			if j, ok := s.numeric(b, i); ok {
 				i = j
 				continue
@@ -528,6 +532,35 @@ func (s *inferScan) tagValue() {
 // anything else (results included, and a run that b cuts), which token
 // handles.
 func (s *inferScan) numeric(b []byte, i int) (int, bool) {
+	// The commonest shapes first: "d-d", "dd-d", "d-dd", "dd-dd" (or 'x')
+	// and a move number "d." or "dd.", followed by a blank.
+	if i+5 < len(b) {
+		j := i + 1
+		a := int(b[i] - '0')
+		if d := b[j] - '0'; d <= 9 {
+			a = a*10 + int(d)
+			j++
+		}
+		switch b[j] {
+		case '.':
+			if c := b[j+1]; c == ' ' || c == '\n' {
+				s.inGame, s.body = true, true
+				return j + 1, true
+			}
+		case '-', 'x':
+			if d := b[j+1] - '0'; d <= 9 && a > 0 {
+				m, k := int(d), j+2
+				if d := b[k] - '0'; d <= 9 {
+					m, k = m*10+int(d), k+1
+				}
+				if c := b[k]; m > 0 && (c == ' ' || c == '\n') && (k-i != 3 || a > 2 || m > 2) {
+					s.g.maxNum = max(s.g.maxNum, a, m)
+					s.inGame, s.body = true, true
+					return k, true
+				}
+			}
+		}
+	}
 	n, digits, top, seps := 0, 0, 0, 0
 	j := i
 	for ; j < len(b); j++ {
