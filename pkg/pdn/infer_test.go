@@ -3,6 +3,7 @@ package pdn
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,4 +117,17 @@ func BenchmarkInferVariant(b *testing.B) {
 			b.Fatalf("InferVariant(OCA) = %v, %v", inf, err)
 		}
 	}
+}
+
+// FuzzInferVariant: the scan never panics or loops, whatever the input.
+func FuzzInferVariant(f *testing.F) {
+	for _, s := range []string{"[GameType \"20\"]\n1. 32-28 *", "1. 11-15 {x} (2... 9-14) 1-0\n[FEN \"W:W31:B1\"]", "[\n\"x\\\"]%\n;c3:e5\\r/W:Wa1/ 3228 1/2-1/2",
+		"12.32-28 19x28x37 $4 ! * [Type de jeu \"21\"] 9-13"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := InferVariant(context.Background(), bytes.NewReader(data), ReaderOptions{}); err != nil && !errors.Is(err, ErrBinary) {
+			t.Fatalf("InferVariant(%q): %v", data, err)
+		}
+	})
 }
