@@ -2,22 +2,22 @@
 // summarises PDN game archives. It streams: any number of files (plain or
 // .gz) or standard input, one game in memory at a time.
 //
-// validate replays every move with pkg/engine (unless --syntax-only);
-// convert --to fen|csv, --notation, --captures and filter --fen replay
-// the games they write.
+// validate and stats replay every move with pkg/engine (unless
+// --syntax-only); convert --to fen|csv, --notation, --captures, filter
+// --fen and book replay the games they use. The variant of a game without
+// a GameType tag is --variant, or inferred from its whole file.
+//
+// Files: main.go (the app and shared flags), input.go (inputs, inference,
+// progress), report.go (errors and exit status), commands.go and book.go
+// (the subcommands).
 package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
-	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
@@ -122,134 +122,6 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
-// inputs turns the arguments into pdn.Inputs; none or "-" is stdin.
-func inputs(c *cli.Context) []pdn.Input {
-	names := c.Args().Slice()
-	if len(names) == 0 {
-		names = []string{"-"}
-	}
-	stdin, _ := c.Context.Value(stdinKey{}).(io.Reader)
-	ins := make([]pdn.Input, len(names))
-	for i, name := range names {
-		name := name
-		ins[i] = pdn.Input{Name: name}
-		if name == "-" {
-			ins[i].Open = func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }
-			continue
-		}
-		if fi, err := os.Stat(name); err == nil {
-			ins[i].Size = fi.Size()
-		}
-		ins[i].Open = func() (io.ReadCloser, error) { return os.Open(name) }
-	}
-	return ins
-}
-
-// Whether readJob infers the variant of the games without a GameType tag, input by input
-// (unless --variant gives it), and whether it says so on stderr.
-const (
-	noInfer    = iota
-	infer      // the command's report shows the variants
-	inferNoted // the command says nothing else about variants: a line per input on stderr
-)
-
-// readJob reads the input flags and arguments into a job, with a progress bar when stderr
-// is a terminal and the input is large. With infer, it first reads every input once to
-// infer the variant of its games without a GameType tag (standard input is kept in a
-// temporary file to be read twice). done ends the progress bar and removes that file.
-func readJob(c *cli.Context, mode int) (job pdn.Job, done func(), err error) {
-	enc, err := pdn.ParseEncoding(c.String("encoding"))
-	if err != nil {
-		return pdn.Job{}, nil, flagError("--encoding", err)
-	}
-	job = pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
-	var cleanup []func()
-	done = func() {
-		for _, f := range cleanup {
-			f()
-		}
-	}
-	if mode != noInfer && !c.IsSet("variant") {
-		for i := range job.Inputs {
-			if in := &job.Inputs[i]; in.Name == "-" {
-				path, err := spool(c.Context, in)
-				if path != "" {
-					cleanup = append(cleanup, func() { os.Remove(path) })
-				}
-				if err != nil {
-					done()
-					return job, nil, interrupted(err, 0)
-				}
-			}
-		}
-		if err := job.InferVariants(c.Context); err != nil {
-			done()
-			return job, nil, interrupted(err, 0)
-		}
-		if mode == inferNoted {
-			for _, in := range job.Inputs {
-				if inf := in.Inferred; inf != nil && inf.Variant != nil {
-					fmt.Fprintf(c.App.ErrWriter, "pdn: %s: %d %s without a GameType tag: %v\n", in.Name, inf.Games, plural(inf.Games, "game", "games"), inf)
-				}
-			}
-		}
-	}
-	var total int64
-	for _, in := range job.Inputs {
-		total += in.Size
-	}
-	if total >= 8<<20 {
-		if bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), total, "reading", progressbar.OptionShowBytes(true)); bar != nil {
-			job.Progress = func(d, _ int64) { bar.Set64(d) }
-			cleanup = append([]func(){func() { bar.Finish() }}, cleanup...)
-		}
-	}
-	return job, done, nil
-}
-
-// spool copies what in opens (standard input) into a temporary file, which in then opens,
-// so that it can be read twice. It returns the file's path ("" if none was made).
-func spool(ctx context.Context, in *pdn.Input) (string, error) {
-	src, err := in.Open()
-	if err != nil {
-		return "", err
-	}
-	defer src.Close()
-	f, err := os.CreateTemp("", "pdn-stdin-*.pdn")
-	if err != nil {
-		return "", err
-	}
-	path := f.Name()
-	n, err := io.Copy(f, ctxReader{ctx, src})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	in.Size = n
-	in.Open = func() (io.ReadCloser, error) { return os.Open(path) }
-	return path, err
-}
-
-// ctxReader reads r until ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
-// plural returns one for n == 1 and many otherwise.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // gameWriter returns the writer for --to.
 func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
 	switch to := c.String("to"); to {
@@ -322,131 +194,9 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	return res, outcome(c, err, res.Read, res.Errors+res.ReplayErrors)
 }
 
-// interrupted words the error of a command that stopped because its context was
-// cancelled (Ctrl-C, SIGTERM): it says how many games it had read. Other errors come back
-// unchanged.
-func interrupted(err error, games int) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("interrupted after %d games: %w", games, err)
-	}
-	return err
-}
-
-// errorPrinter returns a function that prints the first maxShown errors it gets on w, one
-// line each: "pdn: ", what, and the error without its own "pdn: ".
-func errorPrinter(w io.Writer, what string) func(error) {
-	shown := 0
-	return func(err error) {
-		if shown++; shown <= maxShown {
-			fmt.Fprintf(w, "pdn: %s%s\n", what, clean(err))
-		}
-	}
-}
-
 // skipBadFlag is --skip-bad: leave out the games read or replayed with an error, and exit
 // 0 for them.
 func skipBadFlag() cli.Flag {
 	return boolFlag("skip-bad", "leave out the games read or replayed with an error, and do not fail for them "+
 		"(without: they are used as far as they could be read, named on stderr, and the exit status is 1)")
-}
-
-// outcome is the end of a command that read games, from the error of its run (nil, the
-// context's, inputs that could not be read, another) and the count of games read and of
-// those with errors:
-//   - interrupted: it says how many games it read;
-//   - inputs that could not be read: each is named on stderr (an input without games is
-//     a warning with --skip-bad);
-//   - games with errors (named on stderr as they came): with --skip-bad it says how many
-//     it left out and succeeds; without, it fails.
-func outcome(c *cli.Context, err error, games, bad int) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return interrupted(err, games)
-	}
-	list, inputs := pdn.InputErrors(err)
-	if err != nil && !inputs {
-		return err
-	}
-	skip := c.Bool("skip-bad")
-	var failed []error
-	for _, ie := range list {
-		if skip && errors.Is(ie, pdn.ErrNoGames) {
-			fmt.Fprintf(c.App.ErrWriter, "pdn: warning: %s\n", strings.TrimPrefix(ie.Error(), "pdn: "))
-			continue
-		}
-		failed = append(failed, ie)
-	}
-	var berr error
-	switch {
-	case bad == 0:
-	case skip:
-		fmt.Fprintf(c.App.ErrWriter, "pdn: left out %d %s with errors (--skip-bad)\n", bad, plural(bad, "game", "games"))
-	case hasFlag(c, "skip-bad"):
-		berr = fmt.Errorf("%d of %d games have errors (--skip-bad leaves them out)", bad, games)
-	default:
-		berr = fmt.Errorf("%d of %d games have errors", bad, games)
-	}
-	if len(failed) == 0 {
-		return berr
-	}
-	if len(failed) == 1 && berr == nil {
-		return failed[0]
-	}
-	for _, e := range failed {
-		fmt.Fprintf(c.App.ErrWriter, "pdn: %s\n", strings.TrimPrefix(e.Error(), "pdn: "))
-	}
-	if berr != nil {
-		fmt.Fprintf(c.App.ErrWriter, "pdn: %v\n", berr)
-	}
-	return fmt.Errorf("%d of %d inputs could not be read", len(failed), c.NArg()+btoi(c.NArg() == 0))
-}
-
-// hasFlag reports whether the command has the flag called name.
-func hasFlag(c *cli.Context, name string) bool {
-	for _, f := range c.Command.Flags {
-		for _, n := range f.Names() {
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// problemError words a validation problem as an error with its file, game and position.
-func problemError(p pdn.Problem) error {
-	where := fmt.Sprintf("%s: game %d", p.File, p.Game)
-	if p.Line > 0 {
-		where += fmt.Sprintf(": line %d, column %d", p.Line, p.Column)
-	}
-	return fmt.Errorf("%s: %s", where, p.Message)
-}
-
-// clean returns the text of err without the package names that wrapping repeats in it
-// ("pdn: ", "engine: ", "book: "): a command prints its own "pdn: " once.
-func clean(err error) string {
-	s := err.Error()
-	for _, p := range []string{"pdn: ", "engine: ", "book: "} {
-		s = strings.ReplaceAll(s, ": "+p, ": ")
-	}
-	for again := true; again; {
-		again = false
-		for _, p := range []string{"pdn: ", "engine: ", "book: "} {
-			if t, ok := strings.CutPrefix(s, p); ok {
-				s, again = t, true
-			}
-		}
-	}
-	return s
-}
-
-// flagError is the usage error for a bad value of the flag: "FLAG: what is wrong".
-func flagError(flag string, err error) error {
-	return cliutil.Usagef("%s: %s", flag, clean(err))
 }

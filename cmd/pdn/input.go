@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+
+	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/pdn"
+)
+
+// inputs turns the arguments into pdn.Inputs; none or "-" is stdin.
+func inputs(c *cli.Context) []pdn.Input {
+	names := c.Args().Slice()
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	stdin, _ := c.Context.Value(stdinKey{}).(io.Reader)
+	ins := make([]pdn.Input, len(names))
+	for i, name := range names {
+		name := name
+		ins[i] = pdn.Input{Name: name}
+		if name == "-" {
+			ins[i].Open = func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }
+			continue
+		}
+		if fi, err := os.Stat(name); err == nil {
+			ins[i].Size = fi.Size()
+		}
+		ins[i].Open = func() (io.ReadCloser, error) { return os.Open(name) }
+	}
+	return ins
+}
+
+// Whether readJob infers the variant of the games without a GameType tag, input by input
+// (unless --variant gives it), and whether it says so on stderr.
+const (
+	noInfer    = iota
+	infer      // the command's report shows the variants
+	inferNoted // the command says nothing else about variants: a line per input on stderr
+)
+
+// readJob reads the input flags and arguments into a job, with a progress bar when stderr
+// is a terminal and the input is large. With infer, it first reads every input once to
+// infer the variant of its games without a GameType tag (standard input is kept in a
+// temporary file to be read twice). done ends the progress bar and removes that file.
+func readJob(c *cli.Context, mode int) (job pdn.Job, done func(), err error) {
+	enc, err := pdn.ParseEncoding(c.String("encoding"))
+	if err != nil {
+		return pdn.Job{}, nil, flagError("--encoding", err)
+	}
+	job = pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
+	var cleanup []func()
+	done = func() {
+		for _, f := range cleanup {
+			f()
+		}
+	}
+	if mode != noInfer && !c.IsSet("variant") {
+		for i := range job.Inputs {
+			if in := &job.Inputs[i]; in.Name == "-" {
+				path, err := spool(c.Context, in)
+				if path != "" {
+					cleanup = append(cleanup, func() { os.Remove(path) })
+				}
+				if err != nil {
+					done()
+					return job, nil, interrupted(err, 0)
+				}
+			}
+		}
+		if err := job.InferVariants(c.Context); err != nil {
+			done()
+			return job, nil, interrupted(err, 0)
+		}
+		if mode == inferNoted {
+			for _, in := range job.Inputs {
+				if inf := in.Inferred; inf != nil && inf.Variant != nil {
+					fmt.Fprintf(c.App.ErrWriter, "pdn: %s: %d %s without a GameType tag: %v\n", in.Name, inf.Games, plural(inf.Games, "game", "games"), inf)
+				}
+			}
+		}
+	}
+	var total int64
+	for _, in := range job.Inputs {
+		total += in.Size
+	}
+	if total >= 8<<20 {
+		if bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), total, "reading", progressbar.OptionShowBytes(true)); bar != nil {
+			job.Progress = func(d, _ int64) { bar.Set64(d) }
+			cleanup = append([]func(){func() { bar.Finish() }}, cleanup...)
+		}
+	}
+	return job, done, nil
+}
+
+// spool copies what in opens (standard input) into a temporary file, which in then opens,
+// so that it can be read twice. It returns the file's path ("" if none was made).
+func spool(ctx context.Context, in *pdn.Input) (string, error) {
+	src, err := in.Open()
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	f, err := os.CreateTemp("", "pdn-stdin-*.pdn")
+	if err != nil {
+		return "", err
+	}
+	path := f.Name()
+	n, err := io.Copy(f, ctxReader{ctx, src})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	in.Size = n
+	in.Open = func() (io.ReadCloser, error) { return os.Open(path) }
+	return path, err
+}
+
+// ctxReader reads r until ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// plural returns one for n == 1 and many otherwise.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
