@@ -24,32 +24,6 @@ type Input struct {
 	Inferred *Inference
 }
 
-// InferVariants reads each input of the job once, with InferVariant, and
-// sets its Inferred field, so that the games of the input without a
-// GameType tag are replayed with the variant the whole input points to.
-// It opens every input (so an input's Open must work twice, for this and
-// for reading its games). An input that cannot be opened or read is left
-// without an inference: reading its games reports the error. InferVariants
-// returns only ctx.Err(), when ctx is done.
-func (j *Job) InferVariants(ctx context.Context) error {
-	for i := range j.Inputs {
-		in := &j.Inputs[i]
-		rc, err := in.Open()
-		if err != nil {
-			continue
-		}
-		inf, err := InferVariant(ctx, rc, j.Reader)
-		rc.Close()
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if err == nil {
-			in.Inferred = inf
-		}
-	}
-	return nil
-}
-
 // Job is a list of inputs read one game at a time, as the pdn command's
 // subcommands do. Inputs may be PDN or JSON lines (see NewGameReader),
 // gzip-compressed or not.
@@ -83,6 +57,32 @@ func (j *Job) total() int64 {
 		t += in.Size
 	}
 	return t
+}
+
+// InferVariants reads each input of the job once, with InferVariant, and
+// sets its Inferred field, so that the games of the input without a
+// GameType tag are replayed with the variant the whole input points to.
+// It opens every input (so an input's Open must work twice, for this and
+// for reading its games). An input that cannot be opened or read is left
+// without an inference: reading its games reports the error. InferVariants
+// returns only ctx.Err(), when ctx is done.
+func (j *Job) InferVariants(ctx context.Context) error {
+	for i := range j.Inputs {
+		in := &j.Inputs[i]
+		rc, err := in.Open()
+		if err != nil {
+			continue
+		}
+		inf, err := InferVariant(ctx, rc, j.Reader)
+		rc.Close()
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if err == nil {
+			in.Inferred = inf
+		}
+	}
+	return nil
 }
 
 // Each calls fn for every game of every input, in order. fn gets the game,
@@ -369,8 +369,7 @@ func (opt *ValidateOptions) count(st *Stats, g *Game, bad bool, res *Replayed, r
 	case res != nil:
 		st.addReplayed(g, bad, res, rp)
 	default:
-		st.variants[VariantName(g.Get("GameType"))]++
-		st.add(g, bad)
+		st.addTagged(g, bad)
 	}
 }
 

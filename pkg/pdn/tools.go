@@ -336,9 +336,13 @@ func VariantName(gameType string) string {
 
 // Add counts g, by the value of its GameType tag. gerr is the error it
 // was read with, if any.
-func (s *Stats) Add(g *Game, gerr error) {
+func (s *Stats) Add(g *Game, gerr error) { s.addTagged(g, gerr != nil) }
+
+// addTagged counts g by the value of its GameType tag; bad says it has an
+// error.
+func (s *Stats) addTagged(g *Game, bad bool) {
 	s.variants[VariantName(g.Get("GameType"))]++
-	s.add(g, gerr != nil)
+	s.add(g, bad)
 }
 
 // addReplayed counts g as replayed by rp (res): by the variant it was
