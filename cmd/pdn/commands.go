@@ -58,6 +58,21 @@ func variantFlag() cli.Flag {
 			strings.Join(engine.Names(), ", ") + ", or a GameType value such as 20 or 20,W,10,10,N2,0"}
 }
 
+// replayJob is the job of validate and stats, and their replay settings: nil with
+// --syntax-only, else --variant or the variants inferred from each input.
+func replayJob(c *cli.Context) (*pdn.Replayer, pdn.Job, func(), error) {
+	rp, err := replayer(c) // checks --variant even with --syntax-only
+	if err != nil {
+		return nil, pdn.Job{}, nil, err
+	}
+	if c.Bool("syntax-only") {
+		job, done, err := readJob(c, noInfer)
+		return nil, job, done, err
+	}
+	job, done, err := readJob(c, infer)
+	return rp, job, done, err
+}
+
 // replayer returns the replay settings from --variant.
 func replayer(c *cli.Context) (*pdn.Replayer, error) {
 	rp := &pdn.Replayer{}
@@ -75,19 +90,11 @@ func validateAction(c *cli.Context) error {
 	if c.Int("max-errors") < 0 {
 		return cliutil.Usagef("--max-errors %d: must not be negative", c.Int("max-errors"))
 	}
-	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
-	mode := noInfer
-	if !c.Bool("syntax-only") {
-		rp, err := replayer(c)
-		if err != nil {
-			return err
-		}
-		opt.Replay, mode = rp, infer
-	}
-	job, done, err := readJob(c, mode)
+	rp, job, done, err := replayJob(c)
 	if err != nil {
 		return err
 	}
+	opt := pdn.ValidateOptions{Jobs: c.Int("jobs"), Replay: rp}
 	out := c.App.Writer
 	asJSON := c.Bool("json")
 	enc := json.NewEncoder(out)
@@ -363,19 +370,11 @@ func statsCommand() *cli.Command {
 			if format != "table" && format != "csv" && format != "json" {
 				return cliutil.Usagef("--format %q: want table, csv or json", format)
 			}
-			opt := pdn.StatsOptions{Jobs: c.Int("jobs"), SkipBad: c.Bool("skip-bad")}
-			mode := noInfer
-			if !c.Bool("syntax-only") {
-				rp, err := replayer(c)
-				if err != nil {
-					return err
-				}
-				opt.Replay, mode = rp, infer
-			}
-			job, done, err := readJob(c, mode)
+			rp, job, done, err := replayJob(c)
 			if err != nil {
 				return err
 			}
+			opt := pdn.StatsOptions{Jobs: c.Int("jobs"), Replay: rp, SkipBad: c.Bool("skip-bad")}
 			report := errorPrinter(c.App.ErrWriter, "")
 			opt.Problem = func(p pdn.Problem) {
 				if p.Level == "error" {
