@@ -416,7 +416,11 @@ func (s *inferScan) scan(b []byte) {
 				}
 			}
 		case stTagAfter:
-			s.keep = s.keepTag(bytes.TrimRight(s.name, " \t"))
+			name := s.name
+			for len(name) > 0 && (name[len(name)-1] == ' ' || name[len(name)-1] == '\t') {
+				name = name[:len(name)-1]
+			}
+			s.keep = s.keepTag(name)
 			s.value = s.value[:0]
 			if b[i] == '"' {
 				s.state, s.esc = stTagValue, false
@@ -705,13 +709,26 @@ func (s *inferScan) keepTag(name []byte) bool {
 		s.tag = string(name)
 		return true
 	}
-	if _, local := localizedTags[string(name)]; local || !isIdent(string(name)) {
-		// Written otherwise (rare): as the Reader reads it.
-		s.tag = tagName(string(name), s.strict)
-		return s.tag == "GameType" || s.tag == "FEN"
+	if isIdent(string(name)) && !localIdentKept()[string(name)] {
+		return false
 	}
-	return false
+	// Written otherwise (rare): as the Reader reads it.
+	s.tag = tagName(string(name), s.strict)
+	return s.tag == "GameType" || s.tag == "FEN"
 }
+
+// localIdentKept is the set of localised tag names that are identifiers
+// and that the Reader reads as GameType or FEN (none so far): the names
+// keepTag need not look up otherwise.
+var localIdentKept = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for k, v := range localizedTags {
+		if isIdent(k) && (v == "GameType" || v == "FEN") {
+			m[k] = true
+		}
+	}
+	return m
+})
 
 // keepValue keeps b as part of the value of the tag being read, if that
 // is kept.
