@@ -41,7 +41,7 @@ func replaySetup(cfg Config) (Workload, error) {
 	}
 	return func(ctx context.Context) (float64, error) {
 		d := tune.NewDataset(v)
-		if err := d.ReadPDN(bytes.NewReader(data), corpusFile, tune.Filter{SkipPlies: 8}); err != nil {
+		if err := d.ReadPDN(ctx, bytes.NewReader(data), corpusFile, tune.Filter{SkipPlies: 8}); err != nil {
 			return 0, err
 		}
 		return float64(len(data)) / 1e6, nil
@@ -65,7 +65,7 @@ func tuneSetup(cfg Config) (Workload, error) {
 		return nil, fmt.Errorf("%v: %w", err, ErrSkip)
 	}
 	d := tune.NewDataset(v)
-	if err := d.ReadPDN(bytes.NewReader(firstGames(data, tuneGames)), corpusFile, tune.Filter{SkipPlies: 8}); err != nil {
+	if err := d.ReadPDN(context.Background(), bytes.NewReader(firstGames(data, tuneGames)), corpusFile, tune.Filter{SkipPlies: 8}); err != nil {
 		return nil, err
 	}
 	iters := tuneIterations[0]

@@ -354,7 +354,11 @@ func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, ite
 	}
 	res, err := optimize.Minimize(p, x0, settings, &optimize.LBFGS{Store: 20})
 	if cerr := ctx.Err(); cerr != nil {
-		return nil, nil, "", fmt.Errorf("tune: %w", cerr)
+		done := 0
+		if res != nil {
+			done = res.MajorIterations
+		}
+		return nil, nil, "", fmt.Errorf("tune: fit stopped after %d of at most %d iterations: %w", done, iters, cerr)
 	}
 	if err != nil && res == nil {
 		return nil, nil, "", fmt.Errorf("tune: L-BFGS: %w", err)
