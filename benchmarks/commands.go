@@ -118,10 +118,11 @@ func corpusDir(root, flag string) (string, error) {
 	case "", "none":
 		return "", nil
 	case "auto":
-		for _, r := range []string{root, mainWorktree(root)} {
-			if d := bench.FindCorpus(r, bench.DefaultCorpusDirs...); r != "" && d != "" {
-				return d, nil
-			}
+		if d := bench.FindCorpus(root, bench.DefaultCorpusDirs...); d != "" {
+			return d, nil
+		}
+		if main := mainWorktree(root); main != "" {
+			return bench.FindCorpus(main, bench.DefaultCorpusDirs...), nil
 		}
 		return "", nil
 	}

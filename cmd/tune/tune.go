@@ -41,8 +41,7 @@ func tuneAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	stderr := c.App.ErrWriter
-	fmt.Fprintf(stderr, "tune: seed %d\n", cfg.fit.Seed)
+	fmt.Fprintf(c.App.ErrWriter, "tune: seed %d\n", cfg.fit.Seed)
 	d, err := load(c, cfg)
 	if err != nil {
 		return err
@@ -66,11 +65,18 @@ func tuneAction(c *cli.Context) error {
 		}
 		return err
 	}
+	return finish(c, cfg, res, d.Stats)
+}
+
+// finish writes the weights, unless the held-out loss got worse with --require-improvement
+// (a warning without it), and prints the summary.
+func finish(c *cli.Context, cfg *config, res *tune.Result, st tune.LoadStats) error {
 	out := cfg.out
 	worse := res.Holdout != nil && res.Holdout.After > res.Holdout.Before
 	if worse {
 		h := res.Holdout
-		fmt.Fprintf(stderr, "tune: warning: the held-out loss got worse, %.6f to %.6f (%+.2f%%): the new weights fit the training games, not games in general; try --l2 or more games\n",
+		fmt.Fprintf(c.App.ErrWriter, "tune: warning: the held-out loss got worse, %.6f to %.6f (%+.2f%%): "+
+			"the new weights fit the training games, not games in general; try --l2 or more games\n",
 			h.Before, h.After, 100*(h.After-h.Before)/h.Before)
 		if cfg.requireImprovement {
 			out = ""
@@ -81,12 +87,13 @@ func tuneAction(c *cli.Context) error {
 			return err
 		}
 	}
+	var err error
 	if c.Bool("json") {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(summary{Result: res, Data: d.Stats, Out: out})
+		err = enc.Encode(summary{Result: res, Data: st, Out: out})
 	} else {
-		err = render(c.App.Writer, res, d.Stats, out)
+		err = render(c.App.Writer, res, st, out)
 	}
 	if err == nil && worse && cfg.requireImprovement {
 		err = errors.New("--require-improvement: the held-out loss got worse")

@@ -78,7 +78,7 @@ func Main(run RunFunc) {
 	}()
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	signal.Stop(sigs)
-	if err := os.Stdout.Close(); err != nil && code == 0 && !errors.Is(err, syscall.EBADF) {
+	if err := os.Stdout.Close(); err != nil && code == 0 && !errors.Is(err, syscall.EBADF) && !errors.Is(err, os.ErrClosed) {
 		fmt.Fprintf(os.Stderr, "%s: close stdout: %v\n", filepath.Base(os.Args[0]), pathErr(err))
 		code = 1
 	}
