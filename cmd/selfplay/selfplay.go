@@ -35,11 +35,24 @@ func selfplay(c *cli.Context) error {
 	if c.Args().Present() {
 		return cliutil.Usagef("unexpected argument %q", c.Args().First())
 	}
-	cfg, openingsDesc, err := readConfig(c)
+	cfg, openingsDesc, engines, err := readConfig(c)
 	if err != nil {
 		return err
 	}
 	stderr := c.App.ErrWriter
+	used := map[string]bool{}
+	for _, p := range cfg.Players {
+		used[p.Name] = true
+	}
+	defer engines.close()
+	if err := engines.open(c.Context, c, cfg.Variant, used, stderr); err != nil {
+		return err
+	}
+	for i, p := range cfg.Players {
+		if e, ok := engines.entrants[p.Name]; ok {
+			cfg.Players[i] = e
+		}
+	}
 	fmt.Fprintf(stderr, "selfplay: seed %d\n", cfg.Seed)
 	fmt.Fprintf(stderr, "selfplay: %s, %s, openings: %s\n", cfg.Variant.Name, strings.Join(names(cfg.Players), " vs "), openingsDesc)
 	if bar := progressBar(c, stderr); bar != nil {
@@ -80,48 +93,68 @@ func names(es []match.Entrant) []string {
 }
 
 // readConfig reads and checks the flags; no game starts before it succeeds.
-func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
+func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineSet, err error) {
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
-		return cfg, "", cliutil.UsageError{Err: err}
+		return cfg, "", nil, cliutil.UsageError{Err: err}
 	}
 	cfg.Variant = v
 	specs := strings.Split(c.String("players"), ",")
-	if len(specs) < 2 {
-		return cfg, "", cliutil.Usagef("--players %q: need at least two players", c.String("players"))
+	if c.String("players") == "" || len(specs) < 2 {
+		return cfg, "", nil, cliutil.Usagef("--players %q: need at least two players", c.String("players"))
+	}
+	if engines, err = readEngines(c); err != nil {
+		return cfg, "", nil, err
 	}
 	count := map[string]int{}
 	var timed []string
 	for _, s := range specs {
-		ps, err := engine.ParsePlayer(s)
+		var e match.Entrant
+		if name := strings.TrimSpace(s); engines.has(name) {
+			e = match.Entrant{Name: name} // its engine starts once the flags are read
+		} else {
+			ps, err := engine.ParsePlayer(s)
+			if err != nil {
+				return cfg, "", nil, cliutil.UsageError{Err: fmt.Errorf("--players: %w (nor is it an --engine name)", err)}
+			}
+			e = match.Engine(ps.String(), ps)
+		}
+		if count[e.Name]++; count[e.Name] > 1 {
+			if engines.has(e.Name) {
+				return cfg, "", nil, cliutil.Usagef("--players: engine %s named twice", e.Name)
+			}
+			e.Name = fmt.Sprintf("%s#%d", e.Name, count[e.Name])
+		}
+		cfg.Players = append(cfg.Players, e)
+		if !e.Deterministic {
+			timed = append(timed, e.Name)
+		}
+	}
+	if a := c.String("adjudicate"); a != "" {
+		adj, err := match.ParseAdjudication(a)
 		if err != nil {
-			return cfg, "", cliutil.UsageError{Err: err}
+			return cfg, "", nil, cliutil.Usagef("--adjudicate: %v", err)
 		}
-		name := ps.String()
-		if count[name]++; count[name] > 1 {
-			name = fmt.Sprintf("%s#%d", name, count[name])
-		}
-		cfg.Players = append(cfg.Players, match.Engine(name, ps))
-		if !ps.Deterministic() {
-			timed = append(timed, name)
-		}
+		cfg.Adjudication = &adj
 	}
 	if cfg.Games = c.Int("games"); cfg.Games < 1 {
-		return cfg, "", cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
+		return cfg, "", nil, cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
 	}
-	if cfg.Concurrency = c.Int("concurrency"); cfg.Concurrency < 0 || c.IsSet("concurrency") && cfg.Concurrency == 0 {
-		return cfg, "", cliutil.Usagef("--concurrency %d: must be at least 1", cfg.Concurrency)
+	if cfg.Concurrency = c.Int("concurrency"); c.IsSet("concurrency") {
+		if err := cliutil.CheckJobs("--concurrency", cfg.Concurrency); err != nil {
+			return cfg, "", nil, err
+		}
 	}
 	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
-		return cfg, "", cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
+		return cfg, "", nil, cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
 	}
 	if s := c.String("sprt"); s != "" {
 		t, err := stats.ParseSPRT(s)
 		if err != nil {
-			return cfg, "", cliutil.Usagef("--sprt: %v", err)
+			return cfg, "", nil, cliutil.Usagef("--sprt: %v", err)
 		}
 		if len(cfg.Players) != 2 {
-			return cfg, "", cliutil.Usagef("--sprt needs exactly two players, not %d", len(cfg.Players))
+			return cfg, "", nil, cliutil.Usagef("--sprt needs exactly two players, not %d", len(cfg.Players))
 		}
 		cfg.SPRT = &t
 	}
@@ -136,7 +169,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 			}
 		}
 		if !ok || err != nil || cfg.Anchor < 0 {
-			return cfg, "", cliutil.Usagef("--anchor %q: want NAME=ELO with NAME one of %s", a, strings.Join(names(cfg.Players), ", "))
+			return cfg, "", nil, cliutil.Usagef("--anchor %q: want NAME=ELO with NAME one of %s", a, strings.Join(names(cfg.Players), ", "))
 		}
 		cfg.AnchorElo = x
 	}
@@ -145,7 +178,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 		cfg.JournalPath = cfg.PDNPath + ".journal"
 	}
 	if cfg.Resume && cfg.JournalPath == "" {
-		return cfg, "", cliutil.Usagef("--resume needs --pdn or --journal")
+		return cfg, "", nil, cliutil.Usagef("--resume needs --pdn or --journal")
 	}
 	cfg.Seed = c.Int64("seed")
 	switch {
@@ -153,7 +186,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 	case cfg.Resume:
 		h, err := match.ReadJournalHeader(cfg.JournalPath)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return cfg, "", err
+			return cfg, "", nil, err
 		}
 		cfg.Seed = h.Seed
 		if err != nil {
@@ -167,9 +200,9 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 	cfg.Site = host
 	desc, err = readOpenings(c, &cfg)
 	if err == nil && len(timed) > 0 {
-		desc += fmt.Sprintf("; note: %s search with a time limit, so games are not reproducible from the seed", strings.Join(timed, ", "))
+		desc += fmt.Sprintf("; note: %s play with a time limit or outside rafle, so games are not reproducible from the seed", strings.Join(timed, ", "))
 	}
-	return cfg, desc, err
+	return cfg, desc, engines, err
 }
 
 func newSeed() int64 { return rand.Int64N(1 << 53) } // keeps it exact in JSON

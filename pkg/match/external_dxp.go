@@ -1,0 +1,144 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rafle/rafle/pkg/dxp"
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+var dxpKinds = map[error]string{dxp.ErrIllegalMove: ReasonIllegalMove, dxp.ErrProtocol: ReasonProtocolError,
+	dxp.ErrCrash: ReasonCrash, dxp.ErrStall: ReasonStall, dxp.ErrRefused: ReasonProtocolError}
+
+// Termination reasons of a DXP engine that ends a game itself (GAMEEND): rafle decides
+// results, so a resignation is taken and any other claim loses.
+const (
+	ReasonResign     = "resign"      // the engine gave up
+	ReasonFalseClaim = "false-claim" // the engine claimed a draw or a win the rules do not give
+)
+
+// dxpPlayer is a connection to an engine that listens for DXP games. The game is requested
+// at the engine's first move, from the position then (DXP sends a position, not a history);
+// the opponent's moves are sent as the engine's turns come.
+type dxpPlayer struct {
+	ext
+	slots  chan struct{} // the engine's games at once
+	slot   bool          // this player holds a slot
+	client *dxp.Client
+	game   *engine.Game
+	synced int // plies of game the engine knows
+}
+
+// Reset does nothing: each game is requested anew.
+func (p *dxpPlayer) Reset(int64) {}
+
+// StartGame waits for a free game slot of the engine and connects when not connected.
+func (p *dxpPlayer) StartGame(info GameInfo) error {
+	p.color, p.game = info.Color, nil
+	if !p.slot {
+		p.slots <- struct{}{}
+		p.slot = true
+	}
+	w, err := p.openTranscript(info.Index)
+	if err != nil {
+		return err
+	}
+	if p.client == nil {
+		p.client, err = dxp.Dial(context.Background(), dxp.Config{Addr: p.spec.Addr, Name: "rafle",
+			Transcript: w, DialTimeout: p.opt.HandshakeTimeout, Variant: p.v})
+		return protocolForfeit(err, dxpKinds)
+	}
+	p.client.SetTranscript(w)
+	return nil
+}
+
+// Choose requests the game at the engine's first move, sends the opponent's moves since
+// its last one, and waits for its move.
+func (p *dxpPlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
+	g := t.Game
+	if p.game != g {
+		minutes, moves := dxpClock(&p.spec.Control)
+		if _, err := p.client.StartGame(ctx, g.Position(), p.color, minutes, moves); err != nil {
+			return Reply{}, protocolForfeit(err, dxpKinds)
+		}
+		p.game, p.synced = g, g.Ply()
+	}
+	positions, played := g.Positions(), g.Moves()
+	for ; p.synced < g.Ply(); p.synced++ {
+		if err := p.client.Send(&positions[p.synced], played[p.synced], 0); err != nil {
+			return Reply{}, protocolForfeit(err, dxpKinds)
+		}
+	}
+	pos := g.Position()
+	m, err := p.client.Receive(ctx, &pos)
+	var e *dxp.Error
+	if errors.As(err, &e) && errors.Is(err, dxp.ErrGameEnd) {
+		if e.Reason == dxp.EndLoss {
+			return Reply{}, &Forfeit{Reason: ReasonResign, Text: e.Text, Err: err}
+		}
+		return Reply{}, &Forfeit{Reason: ReasonFalseClaim, Text: e.Text, Err: fmt.Errorf("%w, in a game that goes on", err)}
+	}
+	if err != nil {
+		return Reply{}, protocolForfeit(err, dxpKinds)
+	}
+	p.synced++ // the match plays the move
+	return Reply{Move: m}, nil
+}
+
+// dxpClock is GAMEREQ's thinking time for tc, in whole minutes for the game: the clock,
+// rounded up; for a time per move, that time for 100 moves; without a clock, the most DXP
+// can say. The number of moves is always 0 (no limit): rafle ends the game by the rules,
+// or at the match's MaxPlies.
+func dxpClock(tc *TimeControl) (minutes, moves int) {
+	switch {
+	case tc.Base > 0:
+		return min(int((tc.Base+time.Minute-1)/time.Minute), 999), 0
+	case tc.MoveTime > 0:
+		return min(max(int((100*tc.MoveTime+time.Minute-1)/time.Minute), 1), 999), 0
+	}
+	return 999, 0
+}
+
+// EndGame tells the engine the result rafle decided, and frees the slot.
+func (p *dxpPlayer) EndGame(rec *Record) {
+	defer p.closeTranscript()
+	defer p.release()
+	if p.client == nil || p.game == nil {
+		return
+	}
+	result := dxp.EndDraw
+	switch rec.Winner {
+	case p.color.String():
+		result = dxp.EndWin
+	case p.color.Other().String():
+		result = dxp.EndLoss
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := p.client.EndGame(ctx, result); err != nil {
+		p.client.Close() // the next game connects again
+		p.client = nil
+	}
+}
+
+func (p *dxpPlayer) release() {
+	if p.slot {
+		<-p.slots
+		p.slot = false
+	}
+}
+
+// Close closes the connection.
+func (p *dxpPlayer) Close() error {
+	p.closeTranscript()
+	p.release()
+	if p.client == nil {
+		return nil
+	}
+	err := p.client.Close()
+	p.client = nil
+	return err
+}
