@@ -53,9 +53,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// --engine values hold commas: one flag, one engine
 		DisableSliceFlagSeparator: true,
 		Flags:                     append(flags(), engineFlags()...),
-		Action:          selfplay,
-		Commands:        []*cli.Command{engineCommand()},
-		OnUsageError:    cliutil.OnUsageError,
+		Action:                    selfplay,
+		Commands:                  []*cli.Command{engineCommand()},
+		OnUsageError:              cliutil.OnUsageError,
 	}
 }
 

@@ -111,13 +111,12 @@ type hubPlayer struct {
 func (p *hubPlayer) Reset(int64) {}
 
 // StartGame starts the engine if it is not running, and sends new-game.
-func (p *hubPlayer) StartGame(info GameInfo) error {
+func (p *hubPlayer) StartGame(ctx context.Context, info GameInfo) error {
 	p.color = info.Color
 	w, err := p.openTranscript(info.Index)
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
 	if p.eng == nil {
 		cfg := hub.Config{Path: p.spec.Cmd, Args: p.spec.Args, Dir: p.spec.Dir, Options: p.spec.Options,
 			Variant: p.v, Stderr: p.opt.Stderr, Transcript: w, HandshakeTimeout: p.opt.HandshakeTimeout}

@@ -25,8 +25,8 @@ const (
 // the opponent's moves are sent as the engine's turns come.
 type dxpPlayer struct {
 	ext
-	slots  chan struct{} // the engine's games at once
-	slot   bool          // this player holds a slot
+	slots  chan struct{} // the engine's connections at once
+	slot   bool          // this player holds one: it has a connection, or is making one
 	client *dxp.Client
 	game   *engine.Game
 	synced int // plies of game the engine knows
@@ -35,19 +35,24 @@ type dxpPlayer struct {
 // Reset does nothing: each game is requested anew.
 func (p *dxpPlayer) Reset(int64) {}
 
-// StartGame waits for a free game slot of the engine and connects when not connected.
-func (p *dxpPlayer) StartGame(info GameInfo) error {
+// StartGame connects when not connected, after waiting until the engine serves fewer
+// connections than it can (EngineSpec.Conns): a worker keeps its connection for the match.
+func (p *dxpPlayer) StartGame(ctx context.Context, info GameInfo) error {
 	p.color, p.game = info.Color, nil
 	if !p.slot {
-		p.slots <- struct{}{}
-		p.slot = true
+		select {
+		case p.slots <- struct{}{}:
+			p.slot = true
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	w, err := p.openTranscript(info.Index)
 	if err != nil {
 		return err
 	}
 	if p.client == nil {
-		p.client, err = dxp.Dial(context.Background(), dxp.Config{Addr: p.spec.Addr, Name: "rafle",
+		p.client, err = dxp.Dial(ctx, dxp.Config{Addr: p.spec.Addr, Name: "rafle",
 			Transcript: w, DialTimeout: p.opt.HandshakeTimeout, Variant: p.v})
 		return protocolForfeit(err, dxpKinds)
 	}
@@ -102,10 +107,9 @@ func dxpClock(tc *TimeControl) (minutes, moves int) {
 	return 999, 0
 }
 
-// EndGame tells the engine the result rafle decided, and frees the slot.
+// EndGame tells the engine the result rafle decided.
 func (p *dxpPlayer) EndGame(rec *Record) {
 	defer p.closeTranscript()
-	defer p.release()
 	if p.client == nil || p.game == nil {
 		return
 	}
@@ -121,6 +125,7 @@ func (p *dxpPlayer) EndGame(rec *Record) {
 	if err := p.client.EndGame(ctx, result); err != nil {
 		p.client.Close() // the next game connects again
 		p.client = nil
+		p.release()
 	}
 }
 

@@ -462,7 +462,10 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 	for c, pl := range players {
 		if o, ok := pl.(Observer); ok {
 			info := GameInfo{Index: gm.Index, Color: engine.Color(c), White: rec.White, Black: rec.Black, Record: rec}
-			if err := o.StartGame(info); err != nil {
+			if err := o.StartGame(ctx, info); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
 				if f := asForfeit(err); f != nil {
 					forfeit(rec, g, engine.Color(c), f)
 					release(engine.Color(c), true)

@@ -46,8 +46,9 @@ type Resetter interface {
 // Observer is implemented by players that want to know where each game starts and how it
 // ends: external engines open a transcript per game and tell the engine the result.
 type Observer interface {
-	// StartGame is called before the first move of every game the player takes part in.
-	StartGame(info GameInfo) error
+	// StartGame is called before the first move of every game the player takes part in;
+	// it should return soon after ctx is cancelled.
+	StartGame(ctx context.Context, info GameInfo) error
 	// EndGame is called once the game is over (not when it is abandoned on cancellation),
 	// with its record.
 	EndGame(rec *Record)
