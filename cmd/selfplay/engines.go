@@ -98,7 +98,7 @@ func (set *engineSet) open(ctx context.Context, c *cli.Context, v *engine.Varian
 			fmt.Fprintf(stderr, "selfplay: %s: stderr in %s\n", spec.Name, logPath)
 		}
 		if err := set.check(ctx, spec, v, opt); err != nil {
-			return fmt.Errorf("engine %s: %w", spec.Name, err)
+			return err
 		}
 		set.entrants[spec.Name] = match.External(spec, opt)
 	}
@@ -110,13 +110,13 @@ func (set *engineSet) check(ctx context.Context, spec match.EngineSpec, v *engin
 		return match.CheckHub(ctx, spec, v, opt)
 	}
 	if v.GameType != 20 {
-		return fmt.Errorf("DXP plays international draughts (10x10), not %s", v.Name)
+		return fmt.Errorf("engine %s: DXP plays international draughts (10x10), not %s", spec.Name, v.Name)
 	}
 	if spec.Cmd != "" {
 		cmd := exec.Command(spec.Cmd, spec.Args...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = spec.Dir, opt.Stderr, opt.Stderr
 		if err := cmd.Start(); err != nil {
-			return err
+			return fmt.Errorf("engine %s: %w", spec.Name, err)
 		}
 		set.procs = append(set.procs, cmd)
 	}
@@ -128,7 +128,7 @@ func (set *engineSet) check(ctx context.Context, spec match.EngineSpec, v *engin
 			return conn.Close()
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("no DXP engine listens on %s after %v: %w", spec.Addr, set.start, err)
+			return fmt.Errorf("engine %s: no DXP engine listens on %s after %v: %w", spec.Name, spec.Addr, set.start, err)
 		}
 		select {
 		case <-time.After(100 * time.Millisecond):

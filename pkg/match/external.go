@@ -70,6 +70,14 @@ func (x *ext) openTranscript(game int) (io.Writer, error) {
 	return f, nil
 }
 
+// transcriptWriter is the game's transcript, or nil.
+func (x *ext) transcriptWriter() io.Writer {
+	if x.transcript == nil {
+		return nil
+	}
+	return x.transcript
+}
+
 func (x *ext) closeTranscript() {
 	if x.transcript != nil {
 		x.transcript.Close()
@@ -88,18 +96,24 @@ func safeName(s string) string {
 }
 
 // protocolForfeit turns a protocol package's error into the forfeit it means, or returns
-// err as it is when it is no engine failure (a cancelled match).
-func protocolForfeit(err error, kinds map[error]string) error {
-	for kind, reason := range kinds {
-		if errors.Is(err, kind) {
-			return &Forfeit{Reason: reason, Err: err}
+// err as it is when it is no engine failure (a cancelled match). kinds are tried in order.
+func protocolForfeit(err error, kinds []failure) error {
+	for _, k := range kinds {
+		if errors.Is(err, k.kind) {
+			return &Forfeit{Reason: k.reason, Err: err}
 		}
 	}
 	return err
 }
 
-var hubKinds = map[error]string{hub.ErrIllegalMove: ReasonIllegalMove, hub.ErrProtocol: ReasonProtocolError,
-	hub.ErrCrash: ReasonCrash, hub.ErrStall: ReasonStall}
+// failure maps a protocol package's error kind to a termination reason.
+type failure struct {
+	kind   error
+	reason string
+}
+
+var hubKinds = []failure{{hub.ErrIllegalMove, ReasonIllegalMove}, {hub.ErrStall, ReasonStall},
+	{hub.ErrCrash, ReasonCrash}, {hub.ErrProtocol, ReasonProtocolError}}
 
 // hubPlayer is an engine process speaking Hub.
 type hubPlayer struct {
@@ -167,7 +181,7 @@ func CheckHub(ctx context.Context, spec EngineSpec, v *engine.Variant, opt Exter
 	eng, err := hub.Start(ctx, hub.Config{Path: spec.Cmd, Args: spec.Args, Dir: spec.Dir, Options: spec.Options,
 		Variant: v, Stderr: opt.Stderr, HandshakeTimeout: opt.HandshakeTimeout})
 	if err != nil {
-		return err
+		return fmt.Errorf("engine %s: %w", spec.Name, err)
 	}
 	return eng.Close()
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-var dxpKinds = map[error]string{dxp.ErrIllegalMove: ReasonIllegalMove, dxp.ErrProtocol: ReasonProtocolError,
-	dxp.ErrCrash: ReasonCrash, dxp.ErrStall: ReasonStall, dxp.ErrRefused: ReasonProtocolError}
+var dxpKinds = []failure{{dxp.ErrIllegalMove, ReasonIllegalMove}, {dxp.ErrStall, ReasonStall},
+	{dxp.ErrCrash, ReasonCrash}, {dxp.ErrProtocol, ReasonProtocolError}, {dxp.ErrRefused, ReasonProtocolError}}
 
 // Termination reasons of a DXP engine that ends a game itself (GAMEEND): rafle decides
 // results, so a resignation is taken and any other claim loses.
@@ -51,13 +51,45 @@ func (p *dxpPlayer) StartGame(ctx context.Context, info GameInfo) error {
 	if err != nil {
 		return err
 	}
-	if p.client == nil {
-		p.client, err = dxp.Dial(ctx, dxp.Config{Addr: p.spec.Addr, Name: "rafle",
-			Transcript: w, DialTimeout: p.opt.HandshakeTimeout, Variant: p.v})
-		return protocolForfeit(err, dxpKinds)
+	if p.client != nil {
+		p.client.SetTranscript(w)
 	}
-	p.client.SetTranscript(w)
 	return nil
+}
+
+// request connects if needed and requests the game from g's position. An engine that is
+// still closing an earlier connection may refuse or drop a new one: the request is tried
+// again until the engine's start time (ExternalOptions.HandshakeTimeout) has passed.
+func (p *dxpPlayer) request(ctx context.Context, g *engine.Game) error {
+	wait := p.opt.HandshakeTimeout
+	if wait <= 0 {
+		wait = 10 * time.Second
+	}
+	deadline := time.Now().Add(wait)
+	minutes, moves := dxpClock(&p.spec.Control)
+	for {
+		var err error
+		if p.client == nil {
+			p.client, err = dxp.Dial(ctx, dxp.Config{Addr: p.spec.Addr, Name: "rafle", Transcript: p.transcriptWriter(),
+				DialTimeout: wait, Variant: p.v})
+		}
+		if err == nil {
+			if _, err = p.client.StartGame(ctx, g.Position(), p.color, minutes, moves); err == nil {
+				return nil
+			}
+		}
+		if !errors.Is(err, dxp.ErrCrash) || time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		if p.client != nil {
+			p.client.Close()
+			p.client = nil
+		}
+		select {
+		case <-time.After(50 * time.Millisecond):
+		case <-ctx.Done():
+		}
+	}
 }
 
 // Choose requests the game at the engine's first move, sends the opponent's moves since
@@ -65,8 +97,7 @@ func (p *dxpPlayer) StartGame(ctx context.Context, info GameInfo) error {
 func (p *dxpPlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 	g := t.Game
 	if p.game != g {
-		minutes, moves := dxpClock(&p.spec.Control)
-		if _, err := p.client.StartGame(ctx, g.Position(), p.color, minutes, moves); err != nil {
+		if err := p.request(ctx, g); err != nil {
 			return Reply{}, protocolForfeit(err, dxpKinds)
 		}
 		p.game, p.synced = g, g.Ply()

@@ -36,10 +36,10 @@ func (f *faulty) Choose(ctx context.Context, t Turn) (Reply, error) {
 	return f.rand.Choose(ctx, t)
 }
 
-func (f *faulty) Reset(seed int64)         { f.moves = 0; f.rand, _ = Random("").New(nil, seed) }
-func (f *faulty) Close() error             { f.closed.Add(1); return nil }
+func (f *faulty) Reset(seed int64)                          { f.moves = 0; f.rand, _ = Random("").New(nil, seed) }
+func (f *faulty) Close() error                              { f.closed.Add(1); return nil }
 func (f *faulty) StartGame(context.Context, GameInfo) error { f.moves = 0; return nil }
-func (f *faulty) EndGame(*Record)          { f.ended.Add(1) }
+func (f *faulty) EndGame(*Record)                           { f.ended.Add(1) }
 func newCounters() (a, b, c *atomic.Int32) {
 	return new(atomic.Int32), new(atomic.Int32), new(atomic.Int32)
 }
