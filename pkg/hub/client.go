@@ -140,11 +140,11 @@ type Engine struct {
 	hub1     bool
 	id       map[string]string
 	params   []Param
-	cmd      *exec.Cmd
-	stdin    *os.File
-	lines    chan line
-	exited   chan struct{} // closed once the process has been reaped and its output handed on
-	waitErr  error         // the process's exit, set before exited is closed
+	stdin      io.WriteCloser
+	kill       func()
+	lines      chan line
+	exited     chan struct{} // closed once the process has been reaped and its output handed on
+	exitDetail string        // how the process ended, set before exited is closed
 	stderr   *stderrTail
 	closing  chan struct{} // closed by Close: deliveries stop and waiting methods return
 	closeMu  sync.Once
@@ -175,12 +175,78 @@ const (
 // dialect is recognised from the answer to "hub": Hub 2 (Scan 3.x: "id name=...") or Hub-1
 // (Scan 2.0: "name Scan 2.0"). When ctx ends or a step fails the process is killed.
 func Start(ctx context.Context, cfg Config) (*Engine, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("hub: start %s: %w", cfg.Path, err)
+	}
+	e := newEngine(cfg, filepath.Base(cfg.Path))
+	e.stdin = pw
+	cmd := exec.Command(cfg.Path, cfg.Args...)
+	cmd.Dir = cfg.Dir
+	cmd.Stdin = pr
+	cmd.Stdout = &e.splitter
+	cmd.Stderr = e.stderr
+	cmd.WaitDelay = e.grace // a child that keeps the output open does not hold up Wait
+	err = cmd.Start()
+	pr.Close()
+	if err != nil {
+		pw.Close()
+		return nil, fmt.Errorf("hub: start %s: %w", cfg.Path, err)
+	}
+	e.kill = func() { _ = cmd.Process.Kill() }
+	go func() {
+		err := cmd.Wait()
+		e.splitter.flush()
+		e.exitDetail = "exited with status 0"
+		if err != nil {
+			e.exitDetail = "exited: " + err.Error()
+		}
+		close(e.exited)
+	}()
+	return e.begin(ctx)
+}
+
+// Connect completes the handshake (as Start does) with an engine that reads what is written
+// to w and writes its answers to r: an engine in the same process (Serve on pipes) or at
+// the other end of a connection. Config.Path, Args, Dir and Stderr are not used. Close
+// closes w, and r too when it is an io.Closer; an r that is not must reach its end once w
+// is closed, or a goroutine stays blocked reading it.
+func Connect(ctx context.Context, r io.Reader, w io.WriteCloser, cfg Config) (*Engine, error) {
+	name := cfg.Path
+	if name == "" {
+		name = "engine"
+	}
+	e := newEngine(cfg, name)
+	e.stdin = w
+	e.kill = func() {
+		w.Close()
+		if c, ok := r.(io.Closer); ok {
+			c.Close()
+		}
+	}
+	go func() {
+		_, err := io.Copy(&e.splitter, r)
+		e.splitter.flush()
+		e.exitDetail = "closed its output"
+		if err != nil {
+			e.exitDetail += ": " + err.Error()
+		}
+		close(e.exited)
+	}()
+	return e.begin(ctx)
+}
+
+// newEngine returns an Engine with cfg's defaults applied, before its transport is set.
+func newEngine(cfg Config, name string) *Engine {
 	if cfg.HandshakeTimeout <= 0 {
 		cfg.HandshakeTimeout = defaultTimeout
 	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = defaultGrace
+	}
 	e := &Engine{
 		cfg:     cfg,
-		name:    filepath.Base(cfg.Path),
+		name:    name,
 		id:      map[string]string{},
 		lines:   make(chan line, 256),
 		exited:  make(chan struct{}),
@@ -189,33 +255,12 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 		log:     cfg.Transcript,
 		stderr:  &stderrTail{w: cfg.Stderr},
 	}
-	if e.grace <= 0 {
-		e.grace = defaultGrace
-	}
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("hub: start %s: %w", cfg.Path, err)
-	}
-	e.stdin = pw
 	e.splitter.deliver = e.deliver
-	cmd := exec.Command(cfg.Path, cfg.Args...)
-	cmd.Dir = cfg.Dir
-	cmd.Stdin = pr
-	cmd.Stdout = &e.splitter
-	cmd.Stderr = e.stderr
-	cmd.WaitDelay = e.grace // a child that keeps the output open does not hold up Wait
-	e.cmd = cmd
-	err = cmd.Start()
-	pr.Close()
-	if err != nil {
-		pw.Close()
-		return nil, fmt.Errorf("hub: start %s: %w", cfg.Path, err)
-	}
-	go func() {
-		e.waitErr = cmd.Wait()
-		e.splitter.flush()
-		close(e.exited)
-	}()
+	return e
+}
+
+// begin runs the handshake; on failure it closes the engine.
+func (e *Engine) begin(ctx context.Context) (*Engine, error) {
 	if err := e.handshake(ctx); err != nil {
 		e.Close()
 		return nil, err
@@ -238,11 +283,23 @@ func (e *Engine) handshake(ctx context.Context) error {
 	if err := e.send("hub"); err != nil {
 		return err
 	}
+	// The answer is id and param lines, then "wait" (Hub 2), or Scan 2.0's "name",
+	// "author" and "country" lines, then "wait" (Hub-1). Other lines are not an answer:
+	// Scan 2.0 writes a banner ("Scan 2.0 by Fabien Letouzey") at startup, so they are only
+	// remembered, and quoted if no "wait" comes; an "error" line fails at once.
 	hub2 := false
-	err := e.await(ctx, timeout, `"hub"`, func(l line) (bool, error) {
+	var other []string
+	timedOut := func() error {
+		if len(other) == 0 {
+			return e.fail(ErrStall, "", fmt.Errorf("no answer to \"hub\" within %v (%s)", timeout, e.cfg.Path))
+		}
+		return e.fail(ErrProtocol, other[0], fmt.Errorf("not a Hub engine? no \"wait\" within %v (%s); its first line", timeout, e.cfg.Path))
+	}
+	err := e.await(ctx, timeout, timedOut, func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		if err != nil {
-			return false, e.fail(ErrProtocol, l.Text, fmt.Errorf("not a Hub answer to \"hub\": %v", err))
+			other = append(other, l.Text)
+			return false, nil
 		}
 		switch m.Command {
 		case "id":
@@ -254,18 +311,16 @@ func (e *Engine) handshake(ctx context.Context) error {
 			hub2 = true
 			e.params = append(e.params, parseParam(m))
 		case "name", "author", "country", "version":
-			// Scan 2.0 (Hub-1) answers "name Scan 2.0", "author ...", "country ..."
-			// (main.cpp, hub_loop), one field per line with the value as plain text.
+			// Scan 2.0 (Hub-1): one field per line, the value as plain text (main.cpp,
+			// hub_loop).
 			e.hub1 = true
 			e.id[m.Command] = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l.Text), m.Command))
 		case "wait":
 			return true, nil
+		case "error":
+			return false, e.fail(ErrProtocol, l.Text, errors.New("error in answer to \"hub\" (does the engine need an argument such as \"hub\"?)"))
 		default:
-			hint := ""
-			if m.Command == "error" {
-				hint = " (does the engine need an argument such as \"hub\"?)"
-			}
-			return false, e.fail(ErrProtocol, l.Text, fmt.Errorf("not a Hub answer to \"hub\"%s", hint))
+			other = append(other, l.Text)
 		}
 		return false, nil
 	})
@@ -287,7 +342,7 @@ func (e *Engine) handshake(ctx context.Context) error {
 	// "the engine should initialise its data structures ... it might display some
 	// information here, that the GUI should ignore" (protocol.txt): Scan writes "init
 	// book", "init eval"; only an error message stops the handshake.
-	return e.await(ctx, timeout, `"init"`, func(l line) (bool, error) {
+	return e.await(ctx, timeout, e.stalled(`"init"`, timeout), func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		switch {
 		case err != nil:
@@ -410,10 +465,7 @@ func (e *Engine) fail(kind error, text string, detail error) error {
 
 // crashed returns the error for a process that exited when an answer was due.
 func (e *Engine) crashed() error {
-	detail := "exited with status 0"
-	if e.waitErr != nil {
-		detail = "exited: " + e.waitErr.Error()
-	}
+	detail := e.exitDetail
 	if t := e.stderr.text(); t != "" {
 		detail += "; stderr ends: " + strconv.Quote(t)
 	}
@@ -425,7 +477,7 @@ func (e *Engine) send(text string) error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	e.logLine("> ", text)
-	_ = e.stdin.SetWriteDeadline(time.Now().Add(writeTimeout)) // not every system has deadlines on pipes
+	setWriteDeadline(e.stdin, time.Now().Add(writeTimeout))
 	if _, err := io.WriteString(e.stdin, text+"\n"); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return e.fail(ErrStall, "", fmt.Errorf("does not read its input (%s unread for %v)", strconv.Quote(text), writeTimeout))
@@ -440,9 +492,9 @@ func (e *Engine) send(text string) error {
 	return nil
 }
 
-// await reads lines until handle is done or fails, the timeout passes (ErrStall naming
-// what), ctx ends, or the process exits (ErrCrash).
-func (e *Engine) await(ctx context.Context, timeout time.Duration, what string, handle func(line) (bool, error)) error {
+// await reads lines until handle is done or fails, the timeout passes (timedOut's error),
+// ctx ends (ErrStall), or the process exits (ErrCrash).
+func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func() error, handle func(line) (bool, error)) error {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
@@ -463,12 +515,19 @@ func (e *Engine) await(ctx context.Context, timeout time.Duration, what string, 
 			}
 			return e.crashed()
 		case <-timer.C:
-			return e.fail(ErrStall, "", fmt.Errorf("no answer to %s within %v (%s)", what, timeout, e.cfg.Path))
+			return timedOut()
 		case <-ctx.Done():
-			return e.fail(ErrStall, "", fmt.Errorf("waiting for the answer to %s: %w", what, ctx.Err()))
+			return e.fail(ErrStall, "", fmt.Errorf("no answer: %w", context.Cause(ctx)))
 		case <-e.closing:
 			return e.fail(ErrCrash, "", errors.New("closed"))
 		}
+	}
+}
+
+// stalled returns the error for an engine that did not answer what within timeout.
+func (e *Engine) stalled(what string, timeout time.Duration) func() error {
+	return func() error {
+		return e.fail(ErrStall, "", fmt.Errorf("no answer to %s within %v (%s)", what, timeout, e.cfg.Path))
 	}
 }
 
@@ -548,7 +607,7 @@ func (e *Engine) Ping(ctx context.Context) error {
 	if err := e.send("ping"); err != nil {
 		return err
 	}
-	return e.await(ctx, 1<<62, `"ping"`, func(l line) (bool, error) {
+	return e.await(ctx, 1<<62, nil, func(l line) (bool, error) {
 		return strings.TrimSpace(l.Text) == "pong", nil
 	})
 }
@@ -777,7 +836,7 @@ func (e *Engine) Close() error {
 		// input then ends that write, and the engine is killed below
 		if e.writeMu.TryLock() {
 			e.logLine("> ", "quit")
-			_ = e.stdin.SetWriteDeadline(time.Now().Add(e.grace))
+			setWriteDeadline(e.stdin, time.Now().Add(e.grace))
 			_, _ = io.WriteString(e.stdin, "quit\n")
 			e.writeMu.Unlock()
 		}
@@ -787,13 +846,21 @@ func (e *Engine) Close() error {
 		select {
 		case <-e.exited:
 		case <-t.C:
-			_ = e.cmd.Process.Kill()
+			e.kill()
 			<-e.exited
 		}
 	})
 	e.logMu.Lock()
 	defer e.logMu.Unlock()
 	return e.logErr
+}
+
+// setWriteDeadline sets a deadline on w's writes when it has them (pipes do on most
+// systems).
+func setWriteDeadline(w io.Writer, t time.Time) {
+	if d, ok := w.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		_ = d.SetWriteDeadline(t)
+	}
 }
 
 // stderrTail passes the engine's standard error on and keeps its end for crash reports.

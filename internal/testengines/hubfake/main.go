@@ -17,6 +17,9 @@
 //	-slow d          think for duration d before answering; "stop" ends the thinking
 //	-split           write each reply in several small writes, a few bytes at a time
 //	-hub1            speak Hub-1 (Scan 2.0's dialect; international only)
+//	-serve           be rafle's own server (hub.Serve) with a searcher that plays as
+//	                 above and honours -variants, -seed and -slow; the fault flags do not
+//	                 apply
 //	-no-hub          never answer the handshake ("hub")
 //	-wrong-protocol  answer "hub" with a line of another protocol ("uciok")
 //	-crash-at n      exit with status 3, after a line on standard error, at the nth search
@@ -34,6 +37,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -87,6 +91,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.garbageAt, "garbage-at", 0, "write a malformed line at the nth search")
 	fs.IntVar(&f.errAt, "error-at", 0, "write an error message at the nth search")
 	fs.BoolVar(&f.ambig, "ambiguous", false, "write ambiguous captures where possible")
+	serve := fs.Bool("serve", false, "run hub.Serve")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -106,6 +111,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	f.setVariant(v)
+	if *serve {
+		return f.serve(stdin, stdout, stderr)
+	}
 
 	lines := make(chan string)
 	go func() {
@@ -421,4 +429,56 @@ func (f *fake) handleHub1(text string) bool {
 		return true
 	}
 	return false
+}
+
+// serve runs hub.Serve with a searcher that plays like the fake.
+func (f *fake) serve(stdin io.Reader, stdout, stderr io.Writer) int {
+	var variants []*engine.Variant
+	for _, name := range f.variants {
+		v, err := hub.LookupVariant(name)
+		if err != nil {
+			fmt.Fprintln(stderr, "hubfake:", err)
+			return 2
+		}
+		variants = append(variants, v)
+	}
+	cfg := hub.ServerConfig{
+		ID:       [][2]string{{"name", f.name}, {"version", "1.0"}},
+		Variants: variants,
+		New: func(*engine.Variant) (hub.Searcher, error) {
+			return &searcher{rng: f.rng, slow: f.slow}, nil
+		},
+	}
+	if err := hub.Serve(context.Background(), stdin, stdout, cfg); err != nil {
+		fmt.Fprintln(stderr, "hubfake:", err)
+		return 1
+	}
+	return 0
+}
+
+// searcher is the -serve mode's hub.Searcher.
+type searcher struct {
+	rng  *rand.Rand
+	slow time.Duration
+}
+
+func (s *searcher) NewGame() {}
+
+func (s *searcher) Think(ctx context.Context, g *engine.Game, _ hub.Level, info func(hub.Info)) (engine.Move, error) {
+	legal := g.Legal()
+	m := legal[0]
+	if s.rng != nil {
+		m = legal[s.rng.IntN(len(legal))]
+	}
+	p := g.Position()
+	info(hub.Info{Depth: 1, Nodes: int64(len(legal)), PV: hub.FormatMove(g.Variant(), &p, m)})
+	if s.slow > 0 {
+		t := time.NewTimer(s.slow)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	return m, nil
 }
