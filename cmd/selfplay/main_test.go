@@ -12,7 +12,7 @@ import (
 	"github.com/rafle/rafle/pkg/match"
 )
 
-func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runArgs(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = run(context.Background(), append([]string{"selfplay"}, args...), strings.NewReader(""), &out, &errb)
