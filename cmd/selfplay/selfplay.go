@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -108,6 +110,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 	}
 	count := map[string]int{}
 	var timed []string
+	var tablesMB int64 // transposition tables of one worker's players
 	for _, s := range specs {
 		var e match.Entrant
 		if name := strings.TrimSpace(s); engines.has(name) {
@@ -118,6 +121,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 				return cfg, "", nil, cliutil.UsageError{Err: fmt.Errorf("--players: %w (nor is it an --engine name)", err)}
 			}
 			e = match.Engine(ps.String(), ps)
+			tablesMB += int64(cmp.Or(ps.HashMB, engine.DefaultHashMB))
 		}
 		if count[e.Name]++; count[e.Name] > 1 {
 			if engines.has(e.Name) {
@@ -144,6 +148,10 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		if err := cliutil.CheckJobs("--concurrency", cfg.Concurrency); err != nil {
 			return cfg, "", nil, err
 		}
+	}
+	// each worker keeps a table per player it plays
+	if err := cliutil.CheckMemory("--players hash= times --concurrency", tablesMB*int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))); err != nil {
+		return cfg, "", nil, err
 	}
 	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
 		return cfg, "", nil, cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
