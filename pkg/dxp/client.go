@@ -327,8 +327,8 @@ func (c *Client) readUntil(ctx context.Context) (string, Message, error) {
 	case err == nil:
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		cause := ctx.Err()
-		if cause == nil {
-			cause = err
+		if _, ok := ctx.Deadline(); ok && cause == nil {
+			cause = context.DeadlineExceeded // the connection's deadline, ctx's, came first
 		}
 		return "", nil, &Error{Kind: ErrStall, Err: cause}
 	case errors.Is(err, ErrProtocol):

@@ -1,7 +1,6 @@
 package dxp
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -394,8 +393,10 @@ func Parse(msg []byte) (Message, error) {
 	if len(msg) > MaxLen {
 		return nil, p.fail("%d characters (at most %d)", len(msg), MaxLen)
 	}
-	if i := bytes.IndexFunc(msg, func(r rune) bool { return r == 0 || r > 127 }); i >= 0 {
-		return nil, p.fail("character %q at column %d is not ASCII 1-127", msg[i], i+1)
+	for i, c := range msg {
+		if c == 0 || c > 127 {
+			return nil, p.fail("byte %#02x at column %d is not ASCII 1-127", c, i+1)
+		}
 	}
 	p.kind = kindNames[msg[0]]
 	if p.kind == "" {
