@@ -201,3 +201,80 @@ func equalSpec(a, b EngineSpec) bool {
 		a.Dir == b.Dir && len(a.Options) == len(b.Options) && (len(a.Options) == 0 || a.Options[0] == b.Options[0] && a.Options[1] == b.Options[1]) &&
 		a.Addr == b.Addr && a.Conns == b.Conns && a.Control == b.Control
 }
+
+// startDXPFake starts dxpfake with args and returns the address it listens on.
+func startDXPFake(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(buildTool(t, "dxpfake"), args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line := make([]byte, 64)
+	n, _ := out.Read(line)
+	addr, ok := strings.CutPrefix(strings.TrimSpace(string(line[:n])), "listening ")
+	if !ok {
+		t.Fatalf("dxpfake said %q", line[:n])
+	}
+	return addr
+}
+
+// TestDXPFaults plays a DXP engine that fails in each way against a random player: every
+// game is played, and the engine loses the game where it fails with the failure's
+// termination.
+func TestDXPFaults(t *testing.T) {
+	intl := engine.MustLookup("international")
+	for _, tc := range []struct {
+		args   string
+		reason string // "" : no forfeit, every game played normally
+		want   int    // games lost with reason
+	}{
+		{"-split -chat", "", 0},
+		{"-merge", "", 0},
+		{"-illegal-at 3", ReasonIllegalMove, 1},
+		{"-garbage-at 3", ReasonProtocolError, 1},
+		{"-hang-at 3", ReasonStall, 4}, // it never answers again
+		{"-claim-win-at 3", ReasonFalseClaim, 1},
+		{"-crash-at 3", ReasonCrash, 4}, // gone: no later game can connect
+		{"-refuse", ReasonProtocolError, 4},
+		{"-backreq-at 2", "", 0}, // refused take-back; the game goes on
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			addr := startDXPFake(t, strings.Fields(tc.args)...)
+			spec := EngineSpec{Name: "fake", Proto: "dxp", Addr: addr, Conns: 1, Control: TimeControl{MoveTime: 300 * time.Millisecond}}
+			dir := t.TempDir()
+			ext := External(spec, ExternalOptions{TranscriptDir: dir, HandshakeTimeout: 300 * time.Millisecond})
+			ops, _ := RandomOpenings(intl, 2, 2, 3, nil)
+			cfg := Config{Variant: intl, Players: []Entrant{ext, Random("random")}, Games: 4, Openings: ops, Seed: 2,
+				MaxPlies: 30, Concurrency: 2, PDNPath: filepath.Join(dir, "m.pdn")}
+			cfg.JournalPath = cfg.PDNPath + ".journal"
+			res, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Games != 4 {
+				t.Fatalf("%d games, want 4", res.Games)
+			}
+			lost := 0
+			for i, r := range readRecords(t, cfg.JournalPath) {
+				switch {
+				case r.Reason == tc.reason:
+					lost++
+					if !strings.Contains(r.Detail, "fake") || !strings.Contains(r.Detail, ":W") {
+						t.Errorf("game %d: detail %q", i+1, r.Detail)
+					}
+				case forfeitReasons[r.Reason] || r.Reason == ReasonFalseClaim || r.Reason == ReasonResign:
+					t.Errorf("game %d: %s (%s), want %q", i+1, r.Reason, r.Detail, tc.reason)
+				}
+			}
+			if tc.reason != "" && lost != tc.want {
+				t.Errorf("%d games ended %s, want %d: %+v", lost, tc.reason, tc.want, res.Terminations)
+			}
+			checkPDN(t, cfg.PDNPath, intl)
+		})
+	}
+}

@@ -377,13 +377,14 @@ func checkPDN(t *testing.T, path string, v *engine.Variant) int {
 		}
 		out := game.Outcome()
 		term := g.Get("Termination")
+		drawn := (&Record{}).Result(v)
 		switch {
 		case term == ReasonMaxPlies || term == ReasonAdjudicatedDraw:
-			if out.Over || g.Get("Result") != "1/2-1/2" {
+			if out.Over || g.Get("Result") != drawn {
 				t.Errorf("%s: game %d: %s with outcome %v, result %s", path, n, term, out, g.Get("Result"))
 			}
 		case term == ReasonAdjudicatedWin || forfeitReasons[term]:
-			if out.Over || g.Get("Result") == "1/2-1/2" {
+			if out.Over || g.Get("Result") == drawn {
 				t.Errorf("%s: game %d: %s with outcome %v, result %s", path, n, term, out, g.Get("Result"))
 			}
 		case term != out.Reason:

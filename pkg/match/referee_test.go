@@ -14,7 +14,7 @@ import (
 )
 
 var forfeitReasons = map[string]bool{ReasonIllegalMove: true, ReasonTimeForfeit: true, ReasonCrash: true,
-	ReasonStall: true, ReasonProtocolError: true}
+	ReasonStall: true, ReasonProtocolError: true, ReasonResign: true, ReasonFalseClaim: true}
 
 // faulty plays random legal moves, and at its ply-th move of every game does what fault
 // says. It counts the players made and closed.
