@@ -506,11 +506,14 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 		reply, err := players[side].Choose(moveCtx, turn)
 		elapsed := time.Since(began)
 		cancel()
-		if err == nil && !slices.Contains(g.Legal(), reply.Move) {
-			err = &Forfeit{Reason: ReasonIllegalMove, Text: v.FormatMove(&p, reply.Move, false), Err: engine.ErrIllegalMove}
-		}
+		text := v.FormatMove(&p, reply.Move, false)
 		if err == nil && clocks[side] != nil && clocks[side].spend(elapsed) {
 			err = &Forfeit{Reason: ReasonTimeForfeit, Err: fmt.Errorf("move took %v, clock %v", elapsed.Round(time.Millisecond), turn.Clock.Remaining+clocks[side].tc.Margin)}
+		}
+		if err == nil {
+			if perr := g.Play(reply.Move); perr != nil { // the rules, the king-move limit included
+				err = &Forfeit{Reason: ReasonIllegalMove, Text: text, Err: perr}
+			}
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -524,12 +527,9 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 			release(side, true)
 			break
 		}
-		rec.Moves = append(rec.Moves, v.FormatMove(&p, reply.Move, false))
+		rec.Moves = append(rec.Moves, text)
 		if withInfo {
 			rec.Info = append(rec.Info, moveInfo(reply, elapsed, clocks[side]))
-		}
-		if err := g.Play(reply.Move); err != nil {
-			return nil, fmt.Errorf("match: game %d: %w", gm.Index+1, err) // checked legal above
 		}
 		if out, over := adj.add(side, reply); over {
 			rec.Reason, rec.Winner = out.Reason, ""
