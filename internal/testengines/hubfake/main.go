@@ -249,7 +249,9 @@ func (f *fake) search() bool {
 		fmt.Fprintf(f.stderr, "hubfake: crashing at search %d\n", n)
 		os.Exit(3)
 	case f.hangAt:
-		select {} // never read nor answer again
+		for {
+			time.Sleep(time.Hour) // never read nor answer again (a sleep, not a deadlock)
+		}
 	}
 	if f.slow > 0 {
 		if quit := f.think(f.slow); quit {
