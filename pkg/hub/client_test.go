@@ -248,18 +248,26 @@ func TestEngineOptions(t *testing.T) {
 	noLeak(t)
 	var transcript bytes.Buffer
 	cfg := testConfig(t)
-	cfg.Options = [][2]string{{"hash", "64"}, {"variant", "normal"}}
+	cfg.Options = [][2]string{{"hash", "64"}}
 	cfg.Transcript = &transcript
 	e := startFake(t, cfg)
 	if !strings.Contains(transcript.String(), "> set-param name=hash value=64\n") {
 		t.Errorf("transcript lacks set-param:\n%s", transcript.String())
 	}
 	e.Close()
-	cfg.Options = [][2]string{{"threads", "2"}}
-	if e, err := Start(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), `no parameter "threads" (it has: variant, hash)`) {
-		t.Errorf("Start with an undeclared option = %v", err)
-		if e != nil {
-			e.Close()
+	for _, tc := range []struct {
+		opt  [2]string
+		want string
+	}{
+		{[2]string{"threads", "2"}, `no parameter "threads" (it has: variant, hash)`},
+		{[2]string{"variant", "normal"}, "set the variant with Config.Variant"},
+	} {
+		cfg.Options = [][2]string{tc.opt}
+		if e, err := Start(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Start with option %v = %v, want %q", tc.opt, err, tc.want)
+			if e != nil {
+				e.Close()
+			}
 		}
 	}
 }

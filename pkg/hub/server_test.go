@@ -111,7 +111,7 @@ func TestServeScript(t *testing.T) {
 		{name: "pv not starting with the move: no ponder", script: []string{"32-28 33-29"},
 			in: "pos start\ngo think\n", out: []string{`info ... pv="32-28 33-29"`, "done move=32-28"}},
 		{name: "frisian", script: []string{"32-28"},
-			in: "set-param name=variant value=frisian\ninit\npos pos=" + start + "\ngo think\n",
+			in:  "set-param name=variant value=frisian\ninit\npos pos=" + start + "\ngo think\n",
 			out: []string{"ready", "info ...", "done move=32-28"}},
 		{name: "ignored", script: []string{"32-28"},
 			in:  "foo bar=1\nstop\nponder-hit\nnew-game\npos start extra=1 flag\ngo think infinite=no\n",
