@@ -295,7 +295,7 @@ func (e *Engine) handshake(ctx context.Context) error {
 		}
 		return e.fail(ErrProtocol, other[0], fmt.Errorf("not a Hub engine? no \"wait\" within %v (%s); its first line", timeout, e.cfg.Path))
 	}
-	err := e.await(ctx, timeout, timedOut, func(l line) (bool, error) {
+	err := e.await(ctx, timeout, timedOut, false, func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		if err != nil {
 			other = append(other, l.Text)
@@ -342,7 +342,7 @@ func (e *Engine) handshake(ctx context.Context) error {
 	// "the engine should initialise its data structures ... it might display some
 	// information here, that the GUI should ignore" (protocol.txt): Scan writes "init
 	// book", "init eval"; only an error message stops the handshake.
-	return e.await(ctx, timeout, e.stalled(`"init"`, timeout), func(l line) (bool, error) {
+	return e.await(ctx, timeout, e.stalled(`"init"`, timeout), false, func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		switch {
 		case err != nil:
@@ -495,15 +495,18 @@ func (e *Engine) send(text string) error {
 	return nil
 }
 
-// await reads lines until handle is done or fails, the timeout passes (timedOut's error;
-// no timeout when timedOut is nil), ctx ends (ErrStall), or the process exits (ErrCrash).
-func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func() error, handle func(line) (bool, error)) error {
+// await hands the engine's lines to handle until it is done or fails. It fails when the
+// process exits (ErrCrash), when Close is called, when the timeout passes (timedOut's
+// error; no timeout when timedOut is nil) and when ctx ends (ErrStall); but with stop set,
+// the end of ctx sends "stop" and leaves Grace for the answer.
+func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func() error, stop bool, handle func(line) (bool, error)) error {
 	var expired <-chan time.Time
 	if timedOut != nil {
 		timer := time.NewTimer(timeout)
 		defer timer.Stop()
 		expired = timer.C
 	}
+	ctxDone := ctx.Done()
 	for {
 		select {
 		case l := <-e.lines:
@@ -517,14 +520,29 @@ func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func
 				return err
 			}
 		case <-e.exited:
-			if err := e.drain(handle); err != nil {
+			switch err := e.drain(handle); {
+			case err == errDone:
+				return nil
+			case err != nil:
 				return err
 			}
 			return e.crashed()
 		case <-expired:
 			return timedOut()
-		case <-ctx.Done():
-			return e.fail(ErrStall, "", fmt.Errorf("no answer: %w", context.Cause(ctx)))
+		case <-ctxDone:
+			if !stop {
+				return e.fail(ErrStall, "", fmt.Errorf("no answer: %w", context.Cause(ctx)))
+			}
+			ctxDone = nil
+			if err := e.send("stop"); err != nil {
+				return err
+			}
+			timer := time.NewTimer(e.grace)
+			defer timer.Stop()
+			expired = timer.C
+			timedOut = func() error {
+				return e.fail(ErrStall, "", fmt.Errorf("no \"done\" within %v of \"stop\" (%v)", e.grace, context.Cause(ctx)))
+			}
 		case <-e.closing:
 			return e.fail(ErrCrash, "", errors.New("closed"))
 		}
@@ -614,7 +632,7 @@ func (e *Engine) Ping(ctx context.Context) error {
 	if err := e.send("ping"); err != nil {
 		return err
 	}
-	return e.await(ctx, 0, nil, func(l line) (bool, error) {
+	return e.await(ctx, 0, nil, false, func(l line) (bool, error) {
 		return strings.TrimSpace(l.Text) == "pong", nil
 	})
 }
@@ -679,46 +697,10 @@ func (e *Engine) Think(ctx context.Context, g *engine.Game, lvl Level) (Reply, e
 		}
 		return e.hub2Line(l, v, &p, legal, &rep)
 	}
-	ctxDone := ctx.Done()
-	var grace <-chan time.Time
-	for {
-		select {
-		case l := <-e.lines:
-			if l.TooLong {
-				return Reply{}, e.fail(ErrProtocol, l.Text[:80]+"...", fmt.Errorf("line longer than %d bytes", maxLine))
-			}
-			if strings.TrimSpace(l.Text) == "" {
-				continue
-			}
-			done, err := handle(l)
-			if err != nil {
-				return Reply{}, err
-			}
-			if done {
-				return rep, nil
-			}
-		case <-e.exited:
-			switch err := e.drain(handle); {
-			case err == errDone:
-				return rep, nil
-			case err != nil:
-				return Reply{}, err
-			}
-			return Reply{}, e.crashed()
-		case <-ctxDone:
-			ctxDone = nil
-			if err := e.send("stop"); err != nil {
-				return Reply{}, err
-			}
-			t := time.NewTimer(e.grace)
-			defer t.Stop()
-			grace = t.C
-		case <-grace:
-			return Reply{}, e.fail(ErrStall, "", fmt.Errorf("no \"done\" within %v of \"stop\" (%v)", e.grace, context.Cause(ctx)))
-		case <-e.closing:
-			return Reply{}, e.fail(ErrCrash, "", errors.New("closed while thinking"))
-		}
+	if err := e.await(ctx, 0, nil, true, handle); err != nil {
+		return Reply{}, err
 	}
+	return rep, nil
 }
 
 // searchLines returns the lines that start a search of g's position within lvl.
