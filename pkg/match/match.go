@@ -476,7 +476,7 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 	rec.White, rec.Black = cfg.Players[idxs[engine.White]].Name, cfg.Players[idxs[engine.Black]].Name
 	for c, pl := range players {
 		if o, ok := pl.(Observer); ok {
-			info := GameInfo{Index: gm.Index, Color: engine.Color(c), White: rec.White, Black: rec.Black, Record: rec}
+			info := GameInfo{Index: gm.Index, Color: engine.Color(c), White: rec.White, Black: rec.Black}
 			if err := o.StartGame(ctx, info); err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
