@@ -182,7 +182,8 @@ func moveText(m Move) string {
 }
 
 // NewMove returns the MOVE message of m, a legal move of p, played in elapsed (rounded to
-// whole seconds, at most 9999). The captured squares are listed in increasing order.
+// whole seconds, at most 9999). The captured squares are listed in increasing order. It
+// panics if v's board has not 50 squares (a programming error).
 func NewMove(v *engine.Variant, p *engine.Position, m engine.Move, elapsed time.Duration) Move {
 	v, err := variantOf(v)
 	if err != nil {
@@ -196,6 +197,3 @@ func NewMove(v *engine.Variant, p *engine.Position, m engine.Move, elapsed time.
 	slices.Sort(dm.Captured)
 	return dm
 }
-
-// errNoGame is returned by the calls that need a game in progress.
-var errNoGame = errors.New("dxp: no game in progress")

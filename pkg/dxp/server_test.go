@@ -57,20 +57,20 @@ func (s *searchers) recorded() []thinkCall {
 	return slices.Clone(s.calls)
 }
 
-// startServer runs Serve on a loopback port until the end of the test, and checks that it
-// stops within a second then.
-func startServer(t *testing.T, cfg ServerConfig) (string, *lockedBuffer) {
+// startServer runs Serve on a loopback port until stop is called or the test ends; stop
+// checks that Serve returns within a second.
+func startServer(t *testing.T, cfg ServerConfig) (addr string, tr *lockedBuffer, stop func()) {
 	t.Helper()
 	ln, err := Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &lockedBuffer{}
+	tr = &lockedBuffer{}
 	cfg.Transcript = tr
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, ln, cfg) }()
-	t.Cleanup(func() {
+	stop = sync.OnceFunc(func() {
 		cancel()
 		select {
 		case err := <-done:
@@ -81,13 +81,14 @@ func startServer(t *testing.T, cfg ServerConfig) (string, *lockedBuffer) {
 			t.Error("Serve did not return within a second of its context's end")
 		}
 	})
-	return ln.Addr().String(), tr
+	t.Cleanup(stop)
+	return ln.Addr().String(), tr, stop
 }
 
 func TestServeWholeGames(t *testing.T) {
 	checkLeaks(t)
 	var s searchers
-	addr, str := startServer(t, s.config("rafle server"))
+	addr, str, _ := startServer(t, s.config("rafle server"))
 	c, ctr := dial(t, addr)
 	rng := rand.New(rand.NewPCG(9, 9))
 
@@ -160,7 +161,7 @@ func lastSent(transcript string) string {
 func TestServeMoveLimit(t *testing.T) {
 	checkLeaks(t)
 	var s searchers
-	addr, _ := startServer(t, s.config("rafle"))
+	addr, _, _ := startServer(t, s.config("rafle"))
 	c, tr := dial(t, addr)
 	if _, err := c.StartGame(within(t, 5*time.Second), international.Start(), engine.White, 5, 2); err != nil {
 		t.Fatal(err)
@@ -249,10 +250,19 @@ func gameReq(version int, color engine.Color, position string) string {
 
 const acc = "Arafle                           " // GAMEACC up to its code
 
+// rawGame connects to addr and starts a game in which rafle plays black.
+func rawGame(t *testing.T, addr string) *raw {
+	t.Helper()
+	r := dialRaw(t, addr)
+	r.send(gameReq(1, engine.Black, ""))
+	r.expect(acc + "0")
+	return r
+}
+
 func TestServeRefusals(t *testing.T) {
 	checkLeaks(t)
 	var s searchers
-	addr, _ := startServer(t, s.config("rafle"))
+	addr, _, _ := startServer(t, s.config("rafle"))
 	r := dialRaw(t, addr)
 	r.send(gameReq(2, engine.Black, ""))
 	r.expect("Crafle: protocol version 02 is not 01", acc+"1")
@@ -290,28 +300,21 @@ func TestServeRefusals(t *testing.T) {
 func TestServeBadMessage(t *testing.T) {
 	checkLeaks(t)
 	var s searchers
-	addr, tr := startServer(t, s.config("rafle"))
-	r := dialRaw(t, addr)
-	r.send(gameReq(1, engine.Black, ""))
-	r.expect(acc + "0")
+	addr, tr, _ := startServer(t, s.config("rafle"))
+	r := rawGame(t, addr)
 	r.send("Xjunk")
 	r.expect("EOF")
 	if !strings.Contains(tr.String(), `[1] # dxp: protocol error: unknown message type 'X' (message "Xjunk"); closing the connection`) {
 		t.Errorf("transcript lacks the error:\n%s", tr)
 	}
-	// the server goes on
-	r2 := dialRaw(t, addr)
-	r2.send(gameReq(1, engine.Black, ""))
-	r2.expect(acc + "0")
+	rawGame(t, addr) // the server goes on
 }
 
 func TestServeBusy(t *testing.T) {
 	checkLeaks(t)
 	var s searchers
-	addr, _ := startServer(t, s.config("rafle"))
-	r := dialRaw(t, addr)
-	r.send(gameReq(1, engine.Black, ""))
-	r.expect(acc + "0")
+	addr, _, _ := startServer(t, s.config("rafle"))
+	rawGame(t, addr)
 	r2 := dialRaw(t, addr)
 	r2.expect("Cbusy: 1 games in progress, the most this server plays at once", "EOF")
 }
@@ -328,29 +331,13 @@ func (blockingSearcher) Think(ctx context.Context, _ *engine.Game, _ time.Durati
 
 func TestServeStopsWhileThinking(t *testing.T) {
 	checkLeaks(t)
-	ln, err := Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(ctx, ln, ServerConfig{Name: "rafle", New: func() (Searcher, error) { return blockingSearcher{}, nil }})
-	}()
-	c, _ := dial(t, ln.Addr().String())
+	addr, _, stop := startServer(t, ServerConfig{Name: "rafle", New: func() (Searcher, error) { return blockingSearcher{}, nil }})
+	c, _ := dial(t, addr)
 	if _, err := c.StartGame(within(t, 5*time.Second), international.Start(), engine.White, 5, 0); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond) // the server is thinking
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	case <-time.After(time.Second):
-		t.Fatal("Serve did not return within a second of its context's end")
-	}
+	stop()
 	p := international.Start()
 	if _, err := c.Receive(within(t, 5*time.Second), &p); !errors.Is(err, ErrCrash) {
 		t.Errorf("Receive from a stopped server: %v, want ErrCrash", err)
