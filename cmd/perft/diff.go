@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/internal/shellwords"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -79,7 +80,7 @@ func diffAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	argv, err := cliutil.SplitArgs(c.String("engine"))
+	argv, err := shellwords.Split(c.String("engine"))
 	if err != nil {
 		return cliutil.Usagef("--engine: %v", err)
 	}

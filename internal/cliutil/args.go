@@ -1,7 +1,6 @@
 package cliutil
 
 import (
-	"errors"
 	"strings"
 	"sync"
 
@@ -80,63 +79,6 @@ func concat(parts ...[]string) []string {
 		out = append(out, p...)
 	}
 	return out
-}
-
-// SplitArgs splits a command line into words as a POSIX shell does, without expansions:
-// words are separated by blanks (spaces, tabs, newlines); single quotes keep everything up
-// to the next single quote; double quotes keep everything up to the next double quote,
-// where a backslash escapes only '"', '\', '$' and '`'; outside quotes a backslash keeps the
-// next character. Quotes join with what touches them ("pre'mid'" is one word) and "" is an
-// empty word. An unterminated quote or a trailing backslash is an error.
-func SplitArgs(s string) ([]string, error) {
-	var words []string
-	var w strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			if inWord {
-				words = append(words, w.String())
-				w.Reset()
-				inWord = false
-			}
-		case c == '\\':
-			if i+1 == len(s) {
-				return nil, errors.New("trailing backslash")
-			}
-			i++
-			w.WriteByte(s[i])
-			inWord = true
-		case c == '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return nil, errors.New("unterminated single quote")
-			}
-			w.WriteString(s[i+1 : i+1+end])
-			i += end + 1
-			inWord = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
-					i++
-				}
-				w.WriteByte(s[i])
-			}
-			if i == len(s) {
-				return nil, errors.New("unterminated double quote")
-			}
-			inWord = true
-		default:
-			w.WriteByte(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, w.String())
-	}
-	return words, nil
 }
 
 var flagStringerOnce sync.Once

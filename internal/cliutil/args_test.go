@@ -97,33 +97,6 @@ func TestFlagsAnywhere(t *testing.T) {
 	}
 }
 
-func TestSplitArgs(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{"scan", []string{"scan"}},
-		{"  ./engine   --perft  ", []string{"./engine", "--perft"}},
-		{`"/opt/my engine/bin" -x`, []string{"/opt/my engine/bin", "-x"}},
-		{`'a "b" c' d`, []string{`a "b" c`, "d"}},
-		{`a\ b c\\d`, []string{"a b", `c\d`}},
-		{`"a \"q\" \\ \x" ''`, []string{`a "q" \ \x`, ""}},
-		{`pre"mid"'post'`, []string{"premidpost"}},
-		{"a\tb\nc", []string{"a", "b", "c"}},
-		{"", nil},
-	} {
-		got, err := SplitArgs(tc.in)
-		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("SplitArgs(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-	for _, in := range []string{`"open`, `'open`, `trailing\`, `a "b`} {
-		if got, err := SplitArgs(in); err == nil {
-			t.Errorf("SplitArgs(%q) = %q, want an error", in, got)
-		}
-	}
-}
-
 // TestHelpDefaults: a flag whose usage already states its default shows it once.
 func TestHelpDefaults(t *testing.T) {
 	app := &cli.App{
