@@ -481,6 +481,9 @@ func (r *Reader) Next() (*Game, error) {
 				txt = strings.ReplaceAll(txt, "}", "")
 			}
 			cur = r.add(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
+			if t.Err != nil {
+				r.fail(t.Err) // cut short (see Scanner.scanComment)
+			}
 			if hasPend {
 				r.warn(WarnMoveNumber, t.Pos, "comment between move number and move")
 			}
@@ -557,6 +560,9 @@ func (r *Reader) Next() (*Game, error) {
 
 		case TokTagClose, TokString, TokTagName:
 			r.warn(WarnStrayToken, t.Pos, string(t.Raw()))
+			if t.Err != nil {
+				r.fail(t.Err)
+			}
 
 		case TokError:
 			start(t.Pos)
@@ -617,6 +623,9 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		t, _ = r.next()
 	}
 	if t.Kind == TokString {
+		if t.Err != nil {
+			r.fail(t.Err) // cut at the end of its line (see Scanner.scanString)
+		}
 		value = r.str(t.Text())
 		hasValue = true
 		t, _ = r.next()
