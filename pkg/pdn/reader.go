@@ -2,12 +2,17 @@ package pdn
 
 import (
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 )
 
 // DefaultMaxDepth is the default limit on nested variations.
 const DefaultMaxDepth = 100
+
+// maxTagBuf is the capacity of the tag buffer beyond which a game's tags
+// are not copied out of it (see Next).
+const maxTagBuf = 256
 
 // Reader reads games from PDN text, one at a time. Set the exported
 // fields before the first call to Next.
@@ -62,6 +67,10 @@ type Reader struct {
 
 	tagSet     map[string]bool // tag names of tagSetGame, for long headers
 	tagSetGame *Game
+
+	failed       bool // the current game has a lexical error (fail)
+	dropped      int  // warnings of the current game past MaxWarnings
+	firstDropped Pos  // where the first of them was
 }
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
@@ -90,11 +99,17 @@ func (r *Reader) next() (*Token, error) {
 
 func (r *Reader) unread() { r.peeked = true }
 
+// MaxWarnings is the number of warnings a Reader keeps for one game.
+// The warnings after it are counted in one last warning of kind
+// WarnTooMany instead, so that damaged input (a megabyte of '[', each a
+// broken tag) cannot take memory out of proportion to its size.
+const MaxWarnings = 1000
+
 // warn records a warning on the current game; in strict mode a kind the
 // grammar rejects becomes the game's error.
 func (r *Reader) warn(k WarningKind, p Pos, text string) {
 	w := Warning{Kind: k, Pos: p, Text: text}
-	r.g.Warnings = append(r.g.Warnings, w)
+	r.record(w)
 	if r.Strict && k.Strict() && r.gerr == nil {
 		r.gerr = w.err()
 	}
@@ -102,10 +117,39 @@ func (r *Reader) warn(k WarningKind, p Pos, text string) {
 
 // note records a warning that is never an error.
 func (r *Reader) note(k WarningKind, p Pos, text string) {
-	r.g.Warnings = append(r.g.Warnings, Warning{Kind: k, Pos: p, Text: text})
+	r.record(Warning{Kind: k, Pos: p, Text: text})
+}
+
+func (r *Reader) record(w Warning) {
+	if len(r.g.Warnings) < MaxWarnings {
+		r.g.Warnings = append(r.g.Warnings, w)
+		return
+	}
+	if r.dropped == 0 {
+		r.firstDropped = w.Pos
+	}
+	r.dropped++
+}
+
+// damaged reports whether the game being read has an error or a warning
+// for input that was dropped or altered (not a note, nor a literal \r
+// read as a line break). Such a game is returned even when nothing of it
+// is left (garbage at the end of the input), so that what was dropped is
+// not hidden.
+func (r *Reader) damaged() bool {
+	if r.failed || r.dropped > 0 {
+		return true
+	}
+	for _, w := range r.g.Warnings {
+		if w.Kind.Strict() && w.Kind != WarnLiteralCR {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Reader) fail(err error) {
+	r.failed = true
 	if r.gerr == nil {
 		r.gerr = err
 	}
@@ -319,7 +363,8 @@ func (r *Reader) Next() (*Game, error) {
 	}
 	g := r.newGame()
 	r.g = g
-	r.gerr = nil
+	r.gerr, r.failed = nil, false
+	r.dropped = 0
 	r.tagSetGame = nil
 	// The tags are gathered in r.tagBuf and copied out by finish.
 	g.Tags = r.tagBuf[:0]
@@ -378,12 +423,25 @@ func (r *Reader) Next() (*Game, error) {
 			g.Moves = r.keepMain(cur)
 		}
 		tags := g.Tags
-		g.Tags = r.copyTags(tags)
-		clear(tags)
-		r.tagBuf = tags[:0]
+		switch {
+		case cap(tags) > maxTagBuf && r.arena == nil:
+			// A huge header keeps the buffer rather than a copy.
+			g.Tags, r.tagBuf = tags[:len(tags):len(tags)], nil
+		default:
+			g.Tags = r.copyTags(tags)
+			clear(tags)
+			r.tagBuf = tags[:0]
+			if cap(tags) > maxTagBuf {
+				r.tagBuf = nil
+			}
+		}
 		g.Result = result
 		if tr, ok := g.Tag("Result"); ok && result != "*" && IsResult(strings.TrimSpace(tr)) && strings.TrimSpace(tr) != result {
 			r.note(WarnResultMismatch, p, "terminator "+result+", Result tag "+tr)
+		}
+		if r.dropped > 0 {
+			g.Warnings = append(g.Warnings, Warning{Kind: WarnTooMany, Pos: r.firstDropped,
+				Text: strconv.Itoa(r.dropped) + " more warnings from here on not recorded"})
 		}
 		r.game++
 		if r.gerr != nil {
@@ -402,7 +460,7 @@ func (r *Reader) Next() (*Game, error) {
 		}
 		switch t.Kind {
 		case TokEOF:
-			if !content() {
+			if !content() && !r.damaged() {
 				return nil, io.EOF
 			}
 			if inBody || hasPend {
@@ -653,6 +711,16 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		r.note(WarnDuplicateTag, p, name)
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value, Pos: p})
+	switch name {
+	case "GameType":
+		if msg := checkGameType(value); msg != "" {
+			r.warn(WarnTagValue, p, msg)
+		}
+	case "FEN":
+		if strings.TrimSpace(value) == "" {
+			r.warn(WarnTagValue, p, "empty FEN tag")
+		}
+	}
 	if r.vis != nil {
 		r.vis.tag(r, name, value)
 	}

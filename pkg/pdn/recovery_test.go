@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -193,5 +194,108 @@ func TestOCADamaged(t *testing.T) {
 	}
 	if changed == 0 {
 		t.Errorf("no game changed: the damage was not where expected")
+	}
+}
+
+func TestReaderTagValues(t *testing.T) {
+	tests := []struct {
+		tag  string
+		want string // in the warning's text; "" for no warning
+	}{
+		{`[GameType "20"]`, ""},
+		{`[GameType "20,W,10,10,N2,0"]`, ""},
+		{`[GameType "20,W,10,10,N1,0"]`, ""}, // kurnik: the type decides
+		{`[GameType "41,W,10,8,A0"]`, ""},
+		{`[GameType "20,W,0,0,N,0"]`, `board 0x0 is not a size; notation "N" is not A, N or S and a digit 0-3`},
+		{`[GameType "21,B,10,10,N1,0"]`, "board 10x10, but type 21 is played on 8x8"},
+		{`[GameType "20,X,10,10,N2,2"]`, `start colour "X" is not W or B; invert flag "2" is not 0 or 1`},
+		{`[GameType "20,W,10"]`, "3 fields"},
+		{`[GameType "draughts"]`, `type "draughts" is not a number`},
+		{`[GameType ""]`, `type "" is not a number`},
+		{`[FEN "W:W31:B1"]`, ""},
+		{`[FEN ""]`, "empty FEN tag"},
+		{`[FEN " "]`, "empty FEN tag"},
+	}
+	for _, tc := range tests {
+		in := "[Event \"e\"]\n" + tc.tag + "\n1. 32-28 *\n"
+		gs, errs := readString(t, in, nil)
+		if len(gs) != 1 || len(errs) != 0 {
+			t.Fatalf("read %q: %d games, errors %v", in, len(gs), errs)
+		}
+		var got []Warning
+		for _, w := range gs[0].Warnings {
+			if w.Kind == WarnTagValue {
+				got = append(got, w)
+			}
+		}
+		switch {
+		case tc.want == "" && len(got) > 0:
+			t.Errorf("%s: warnings %v, want none", tc.tag, got)
+		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0].Text, tc.want) || got[0].Pos.Line != 2 || got[0].Pos.Column != 1):
+			t.Errorf("%s: warnings %v, want one at 2:1 saying %q", tc.tag, got, tc.want)
+		}
+		if tc.want != "" {
+			_, errs := readString(t, in, func(r *Reader) { r.Strict = true })
+			if len(errs) != 1 || !errors.Is(errs[0], ErrInvalidTag) {
+				t.Errorf("%s, strict: errors %v, want ErrInvalidTag", tc.tag, errs)
+			}
+		}
+	}
+}
+
+// TestReaderTrailingDamage checks that input after the last game that is
+// dropped with an error, or with warnings, comes back as a game of its
+// own rather than vanishing.
+func TestReaderTrailingDamage(t *testing.T) {
+	tests := []struct {
+		in   string
+		err  error
+		warn WarningKind
+	}{
+		{"1. 32-28 *\n\"abc", ErrUnterminatedString, WarnStrayToken},
+		{"1. 32-28 *\n{abc", ErrUnterminatedComment, 0},
+		{"1. 32-28 *\n[[[", nil, WarnTagSyntax},
+		{"1. 32-28 *\n)", nil, WarnUnbalanced},
+	}
+	for _, tc := range tests {
+		gs, errs := readString(t, tc.in, nil)
+		if len(gs) != 2 {
+			t.Errorf("read %q: %d games, want 2", tc.in, len(gs))
+			continue
+		}
+		if tc.err != nil && (len(errs) != 1 || !errors.Is(errs[0], tc.err)) || tc.err == nil && len(errs) > 0 {
+			t.Errorf("read %q: errors %v, want %v", tc.in, errs, tc.err)
+		}
+		if tc.warn != 0 && !slices.ContainsFunc(gs[1].Warnings, func(w Warning) bool { return w.Kind == tc.warn }) {
+			t.Errorf("read %q: trailing game's warnings %v, want %v", tc.in, gs[1].Warnings, tc.warn)
+		}
+	}
+	// Whitespace, % comments and notes after the last game are no game.
+	for _, in := range []string{"1. 32-28 *\n  % end\n", "1. 32-28 *\\r\n"} {
+		if gs, _ := readString(t, in, nil); len(gs) != 1 {
+			t.Errorf("read %q: %d games, want 1", in, len(gs))
+		}
+	}
+}
+
+// TestReaderMaxWarnings checks that a game keeps MaxWarnings warnings and
+// counts the others in a last one.
+func TestReaderMaxWarnings(t *testing.T) {
+	in := "1. 32-28 " + strings.Repeat(") ", MaxWarnings+500) + "19-23 *"
+	gs, _ := readString(t, in, nil)
+	if len(gs) != 1 {
+		t.Fatalf("%d games, want 1", len(gs))
+	}
+	ws := gs[0].Warnings
+	if len(ws) != MaxWarnings+1 {
+		t.Fatalf("%d warnings, want %d", len(ws), MaxWarnings+1)
+	}
+	last := ws[MaxWarnings]
+	wantCol := len("1. 32-28 ") + 2*MaxWarnings + 1
+	if last.Kind != WarnTooMany || !strings.HasPrefix(last.Text, "500 more warnings") || last.Pos.Column != wantCol {
+		t.Errorf("last warning %v, want too-many-warnings at column %d: 500 more", last, wantCol)
+	}
+	if gs[0].Plies() != 2 {
+		t.Errorf("%d plies, want 2", gs[0].Plies())
 	}
 }

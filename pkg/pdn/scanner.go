@@ -391,14 +391,20 @@ func (s *Scanner) scanComment() {
 	max := s.maxTok()
 	j := 1 // bytes of the comment looked at: the '{' and text without '}'
 	skipped := false
+	// The text is searched in windows that double, so that a comment
+	// cut short costs time in proportion to its length even when the
+	// buffer holds the whole rest of the input.
+	win := 256
 	for {
-		b := s.buf[s.i+j : s.n]
+		avail := s.n - s.i - j
+		b := s.buf[s.i+j : s.i+j+min(avail, win)]
+		win *= 2
 		k := bytes.IndexByte(b, '}')
 		text := b
 		if k >= 0 {
 			text = b[:k]
 		}
-		atEnd := k >= 0 || s.rerr != nil
+		atEnd := k >= 0 || len(b) == avail && s.rerr != nil
 		cut, more := tagLine(text, atEnd)
 		if cut >= 0 {
 			s.cutComment(p, j+cut, skipped)
@@ -416,6 +422,9 @@ func (s *Scanner) scanComment() {
 			skipped = true
 			s.consumeLines(j)
 			j = 0
+		}
+		if len(b) < avail {
+			continue // more is buffered
 		}
 		if !s.fill(j + len(b) - more + 1) {
 			if more < len(b) && s.rerr != nil {
@@ -737,7 +746,9 @@ func (s *Scanner) scanNumber() {
 	}
 	j := 0
 	n := 0
-	for j < len(b) && isDigit(int(b[j])) {
+	// The run is looked at up to moveWindow digits: b may hold the whole
+	// rest of the input, and a long run is cut into tokens of that size.
+	for j < len(b) && j < moveWindow && isDigit(int(b[j])) {
 		if j < 9 {
 			n = n*10 + int(b[j]-'0')
 		}
