@@ -460,8 +460,11 @@ func (r *Reader) Next() (*Game, error) {
 		}
 		switch t.Kind {
 		case TokEOF:
-			if !content() && !r.damaged() {
-				return nil, io.EOF
+			if !content() {
+				if !r.damaged() {
+					return nil, io.EOF
+				}
+				r.warn(WarnEmptyGame, t.Pos, "nothing read after the last game but what the warnings say")
 			}
 			if inBody || hasPend {
 				r.note(WarnNoTerminatorAtEnd, t.Pos, "")
