@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -158,6 +160,45 @@ func TestPathologicalTime(t *testing.T) {
 			if d := best(p.gen(n)); d > 25*normal {
 				t.Errorf("%v for %d bytes, %.0f times ordinary games (%v)", d, n, float64(d)/float64(normal), normal)
 			}
+		})
+	}
+}
+
+// BenchmarkPathological reads 1 MB of each hostile input of pathological
+// (generated, not stored) from a buffer that holds all of it, and reports
+// its time and allocated bytes as ratios to those of 1 MB of ordinary
+// games read the same way (the start of the Open Checkers Archive when
+// the corpus is there): time-ratio and alloc-ratio should stay near 1.
+func BenchmarkPathological(b *testing.B) {
+	const n = 1 << 20
+	normal := normalText(n)
+	if data, err := os.ReadFile(filepath.Join(corpusDir, "mzuluaga__checkers/OCA_2.0.pdn")); err == nil {
+		normal = data[:n]
+	}
+	measure := func(data []byte, runs int) (time.Duration, uint64) {
+		start := time.Now()
+		var alloc uint64
+		for range runs {
+			a, _, _ := allocRead(b, data, true)
+			alloc += a
+		}
+		return time.Since(start) / time.Duration(runs), alloc / uint64(runs)
+	}
+	normalTime, normalAlloc := measure(normal, 5)
+	for _, p := range pathological {
+		b.Run(p.name, func(b *testing.B) {
+			data := p.gen(n)
+			b.SetBytes(int64(len(data)))
+			var d time.Duration
+			var alloc uint64
+			for b.Loop() {
+				t, a := measure(data, 1)
+				d += t
+				alloc += a
+			}
+			runs := float64(b.N)
+			b.ReportMetric(float64(d)/runs/float64(normalTime), "time-ratio")
+			b.ReportMetric(float64(alloc)/runs/float64(normalAlloc), "alloc-ratio")
 		})
 	}
 }

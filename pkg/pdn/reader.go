@@ -120,6 +120,15 @@ func (r *Reader) note(k WarningKind, p Pos, text string) {
 	r.record(Warning{Kind: k, Pos: p, Text: text})
 }
 
+// text returns the concatenation of parts as the text of a warning, or
+// "" when the game has all the warnings it keeps (see MaxWarnings).
+func (r *Reader) text(parts ...string) string {
+	if len(r.g.Warnings) >= MaxWarnings {
+		return ""
+	}
+	return strings.Join(parts, "")
+}
+
 func (r *Reader) record(w Warning) {
 	if len(r.g.Warnings) < MaxWarnings {
 		r.g.Warnings = append(r.g.Warnings, w)
@@ -344,10 +353,14 @@ type line struct {
 }
 
 // Next reads the next game. It returns io.EOF when there are no more
-// games. A game that breaks the grammar (in strict mode) or has a lexical
-// error is returned together with a *GameError; the reader has then
-// already moved on to the next game, so the caller may keep calling Next.
-// Other errors come from the underlying reader and end the stream.
+// games. A game that breaks the grammar (in strict mode) or was damaged
+// (a lexical error: an unterminated string or comment, a token too long,
+// variations too deep; see "Damaged input" in the package documentation)
+// is returned together with a *GameError, with the game's number and the
+// position; the reader has then already moved on to the next game, so
+// the caller may keep calling Next, but must not drop the error
+// silently: the game is not what the input meant. Other errors come
+// from the underlying reader and end the stream (the game is nil).
 func (r *Reader) Next() (*Game, error) {
 	if r.s == nil {
 		panic("pdn: Reader not created by NewReader")
@@ -692,11 +705,11 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		t, _ = r.next()
 	}
 	if t.Kind != TokTagClose {
-		r.warn(WarnTagSyntax, t.Pos, "missing ']' in tag "+rawName)
+		r.warn(WarnTagSyntax, t.Pos, r.text("missing ']' in tag ", rawName))
 		r.unread()
 	}
 	if !hasName || !hasValue {
-		r.warn(WarnTagSyntax, p, "tag "+strings.TrimSpace(rawName+" "+value)+" without name or value dropped")
+		r.warn(WarnTagSyntax, p, r.text("tag ", strings.TrimSpace(rawName+" "+value), " without name or value dropped"))
 		return
 	}
 	name = rawName

@@ -186,7 +186,8 @@ func (s *Scanner) Err() error {
 // Next returns the next token. At the end of input it returns a TokEOF
 // token; the error is a read error from the underlying reader, if any.
 // Lexical problems do not stop the scanner: they come back as TokError
-// tokens (or, when the scanner could repair them, as warnings).
+// tokens, as tokens cut short with Token.Err set, or (when the scanner
+// could repair them) as warnings.
 func (s *Scanner) Next() (*Token, error) {
 	if !s.started {
 		s.start()
