@@ -312,3 +312,10 @@ func TestParallelDamaged(t *testing.T) {
 		checkParallel(t, "damaged", strict, []int{1, 50, 300}, text)
 	}
 }
+
+// TestParallelManyGames checks that an item of input with more games
+// than a reading goroutine holds (maxItemGames) reads the same.
+func TestParallelManyGames(t *testing.T) {
+	text := []byte("1. 32-28 *\n" + strings.Repeat("*", maxItemGames+100) + "\n1. 33-28 *\n")
+	checkParallel(t, "stars", false, []int{1 << 20}, text)
+}
