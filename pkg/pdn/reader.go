@@ -516,6 +516,9 @@ func (r *Reader) Next() (*Game, error) {
 				// Number 0 means "no number": "0." is dropped.
 				m.Number, m.Continuation = pendNum, pendCont && pendNum > 0
 				hasPend = false
+				if pendNum == 0 {
+					r.warn(WarnMoveNumber, pendPos, "move number 0 dropped")
+				}
 			}
 			if t.Kind == TokMove {
 				m.Text = r.moveText(t)
