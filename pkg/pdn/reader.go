@@ -477,7 +477,7 @@ func (r *Reader) Next() (*Game, error) {
 				if !r.damaged() {
 					return nil, io.EOF
 				}
-				r.warn(WarnEmptyGame, t.Pos, "nothing read after the last game but what the warnings say")
+				r.warn(WarnEmptyGame, t.Pos, "nothing but dropped input after the last game")
 			}
 			if inBody || hasPend {
 				r.note(WarnNoTerminatorAtEnd, t.Pos, "")
