@@ -67,8 +67,7 @@
 //   - A tag value ("...") ends at the end of its line. Without its closing
 //     quote there, the value is the rest of the line less trailing blanks
 //     and a final ']' (which closes the tag), and the game has an
-//     ErrUnterminatedString error. Before, the value ran to the next quote
-//     and every tag after it was misread.
+//     ErrUnterminatedString error.
 //   - A {comment} may span lines, but not a line that starts (after
 //     blanks) with a tag pair: '[', a name and '"'. A comment that runs
 //     into such a line, or to the end of the input, ends before it, and
