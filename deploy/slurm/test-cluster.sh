@@ -27,6 +27,7 @@ fail() {
 elapsed() { echo "$((($(date +%s%N) - t0) / 1000000)) ms"; }
 
 [[ $(id -u) == 0 ]] || fail "needs root (to install the packages and run slurmd)"
+unset SLURM_CONF # this cluster only, never one configured on this machine
 
 # --- packages, installed once
 missing=0
@@ -48,15 +49,15 @@ chmod 755 "$tmp" # slurmd's job steps and munge's clients reach their sockets th
 pids=()
 ok=0
 cleanup() {
-	local pid i
-	if [[ -n ${SLURM_CONF:-} ]] && command -v squeue >/dev/null; then
+	local pid i t j
+	if [[ -f $tmp/slurm.conf ]]; then # jobs of this cluster only
+		export SLURM_CONF=$tmp/slurm.conf
 		for j in $(timeout 5 squeue -h -o %A 2>/dev/null); do timeout 5 scancel "$j" 2>/dev/null || true; done
 	fi
 	for ((i = ${#pids[@]} - 1; i >= 0; i--)); do # slurmd, slurmctld, then munged
-		kill -TERM "${pids[i]}" 2>/dev/null || true
-	done
-	for pid in "${pids[@]}"; do
-		for ((i = 0; i < 50; i++)); do
+		pid=${pids[i]}
+		kill -TERM "$pid" 2>/dev/null || continue
+		for ((t = 0; t < 50; t++)); do
 			kill -0 "$pid" 2>/dev/null || break
 			sleep 0.1
 		done
@@ -65,14 +66,14 @@ cleanup() {
 	if ((ok)); then
 		rm -rf "$tmp"
 	else
-		for f in "$tmp"/slurmctld.log "$tmp"/slurmd.log "$tmp"/run/*.out; do
-			[[ -f $f ]] && { log "--- last lines of $f"; tail -n 15 "$f" >&2; }
+		for f in "$tmp"/munge/munged.log "$tmp"/*.stderr "$tmp"/slurmctld.log "$tmp"/slurmd.log "$tmp"/run/*.out; do
+			[[ -s $f ]] && { log "--- last lines of $f"; tail -n 15 "$f" >&2; }
 		done
 		log "kept $tmp"
 	fi
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'log interrupted; exit 130' INT TERM
 
 # freeport prints a TCP port on the loopback interface that nothing listens on.
 freeport() {
@@ -178,8 +179,8 @@ wait_job() {
 # same FILE1 FILE2 WHAT fails unless the files are equal byte for byte.
 same() {
 	cmp -s "$1" "$2" || {
-		diff "$1" "$2" | head -n 20 >&2
-		fail "$3: $1 differs from $2 (a match crossing midnight has other Date tags)"
+		diff "$1" "$2" | head -n 20 >&2 || true
+		fail "$3: $1 differs from $2"
 	}
 }
 
@@ -192,7 +193,7 @@ log "submitted array job $array ($shards shards) and merge job $merge after $(el
 wait_job "$array" 120
 wait_job "$merge" 60
 same "$tmp/ref/games.json" "$tmp/run/games.json" "merged results"
-same "$tmp/ref/games.pdn" "$tmp/run/games.pdn" "merged games"
+same "$tmp/ref/games.pdn" "$tmp/run/games.pdn" "merged games (the Date tags differ if the run crossed midnight)"
 games=$(grep -c '^\[Event ' "$tmp/run/games.pdn")
 log "merge of $shards shards equals the one-process match: games.json and games.pdn ($games games) after $(elapsed)"
 
