@@ -16,7 +16,7 @@ set -euo pipefail
 t0=$(date +%s%N)
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 slurm=$repo/deploy/slurm
-match=(--variant english --players depth=1,depth=2 --games 24 --seed 2026)
+match=(--variant english --players "depth=1,depth=2" --games 24 --seed 2026)
 shards=3
 
 log() { echo "test-cluster: $*" >&2; }
@@ -37,9 +37,13 @@ done
 if ((missing)); then
 	log "installing slurm-wlm and munge"
 	export DEBIAN_FRONTEND=noninteractive
-	timeout 300 apt-get update -qq || fail "apt-get update failed"
-	timeout 600 apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null ||
-		fail "apt-get install slurm-wlm munge failed"
+	aptlog=$(mktemp /tmp/rafle-apt.XXXXXX)
+	if ! timeout 300 apt-get update -qq >"$aptlog" 2>&1 ||
+		! timeout 600 apt-get install -y -qq --no-install-recommends slurm-wlm munge >>"$aptlog" 2>&1; then
+		tail -n 20 "$aptlog" >&2
+		fail "apt-get could not install slurm-wlm and munge (log: $aptlog)"
+	fi
+	rm -f "$aptlog"
 fi
 log "packages ready after $(elapsed)"
 
@@ -66,7 +70,7 @@ cleanup() {
 	if ((ok)); then
 		rm -rf "$tmp"
 	else
-		for f in "$tmp"/munge/munged.log "$tmp"/*.stderr "$tmp"/slurmctld.log "$tmp"/slurmd.log "$tmp"/run/*.out; do
+		for f in "$tmp"/*.stderr "$tmp"/run/*.out; do # the daemons log to stderr too
 			[[ -s $f ]] && { log "--- last lines of $f"; tail -n 15 "$f" >&2; }
 		done
 		log "kept $tmp"
@@ -101,7 +105,7 @@ munged -F --force --socket="$tmp/munge.socket" --key-file="$tmp/munge/munge.key"
 pids+=($!)
 
 cpus=$(nproc)
-mem=$(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024 * 9 / 10)) # MiB, below what slurmd finds
+mem=$(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) * 9 / 10240)) # MiB, below what slurmd finds
 : >"$tmp/plugstack.conf"
 cat >"$tmp/slurm.conf" <<EOF
 ClusterName=rafletest
@@ -172,7 +176,7 @@ wait_job() {
 	local states
 	states=$(scontrol show job "$id" 2>/dev/null | sed -n "s/.*JobState=\([A-Z_]*\).*/\1/p")
 	if [[ -z $states ]] || grep -qv "^COMPLETED\$" <<<"$states"; then
-		fail "job $id ended: $(echo $states) (logs in $tmp/run)"
+		fail "job $id ended: $(tr "\n" " " <<<"$states")(logs in $tmp/run)"
 	fi
 }
 
