@@ -8,7 +8,8 @@
 # temporary directory, submits the match with submit.sh (3 shards), waits for the merge job,
 # and compares games.json and games.pdn with the one-process run. Then it checks the
 # recovery documented in docs/cluster.md (a shard whose journal lost games is run again with
-# sbatch --array=K ... --shard K/N, and merged again) and that merge refuses a shard of
+# sbatch --array=K ... --shard K/N, and merged again; an array of one task without --shard
+# is refused) and that merge refuses a shard of
 # another match. It stops the daemons it started, by their process ids, however it ends,
 # and prints its wall time. The temporary directory is kept when a check fails.
 set -euo pipefail
@@ -210,6 +211,9 @@ if "$SELFPLAY" merge games.shard-{0,1,2}-of-$shards.pdn >/dev/null 2>merge.err; 
 fi
 grep -q "missing.*shard 1/$shards" merge.err || fail "merge's error does not name shard 1/$shards: $(cat merge.err)"
 mkdir first && mv games.pdn games.json first/
+if SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=1 bash "$slurm/match.sbatch" "${match[@]}" >/dev/null 2>&1; then
+	fail "match.sbatch in an array of one task without --shard did not refuse"
+fi
 rerun=$(sbatch --parsable --array=1 --chdir="$tmp/run" "$slurm/match.sbatch" "${match[@]}" --shard "1/$shards")
 wait_job "${rerun%%;*}" 60
 merge=$(sbatch --parsable --dependency="afterok:${rerun%%;*}" --chdir="$tmp/run" "$slurm/merge.sbatch" "$shards")
