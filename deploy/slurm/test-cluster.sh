@@ -9,9 +9,9 @@
 # and compares games.json and games.pdn with the one-process run. Then it checks the
 # recovery documented in docs/cluster.md (a shard whose journal lost games is run again with
 # sbatch --array=K ... --shard K/N, and merged again; an array of one task without --shard
-# is refused) and that merge refuses a shard of
-# another match. It stops the daemons it started, by their process ids, however it ends,
-# and prints its wall time. The temporary directory is kept when a check fails.
+# is refused) and that merge refuses a shard of another match. It stops the daemons it
+# started, by their process ids, however it ends, and prints its wall time. The temporary
+# directory is kept when a check fails.
 set -euo pipefail
 
 t0=$(date +%s%N)
@@ -39,8 +39,8 @@ if ((missing)); then
 	log "installing slurm-wlm and munge"
 	export DEBIAN_FRONTEND=noninteractive
 	aptlog=$(mktemp /tmp/rafle-apt.XXXXXX)
-	if ! timeout 300 apt-get update -qq >"$aptlog" 2>&1 ||
-		! timeout 600 apt-get install -y -qq --no-install-recommends slurm-wlm munge >>"$aptlog" 2>&1; then
+	if ! timeout 120 apt-get update -qq >"$aptlog" 2>&1 ||
+		! timeout 300 apt-get install -y -qq --no-install-recommends slurm-wlm munge >>"$aptlog" 2>&1; then
 		tail -n 20 "$aptlog" >&2
 		fail "apt-get could not install slurm-wlm and munge (log: $aptlog)"
 	fi
@@ -163,8 +163,8 @@ log "cluster up after $(elapsed): slurmctld on 127.0.0.1:$ctldport, slurmd on :$
 # --- the binary, and the match played by one process
 (cd "$repo" && go build -o "$tmp/bin/selfplay" ./cmd/selfplay) || fail "go build ./cmd/selfplay failed"
 export SELFPLAY=$tmp/bin/selfplay
-(cd "$tmp/ref" && timeout 120 "$SELFPLAY" "${match[@]}" -j 1 -q --json --pdn games.pdn >games.json 2>/dev/null) ||
-	fail "the one-process match failed"
+(cd "$tmp/ref" && timeout 120 "$SELFPLAY" "${match[@]}" -j 1 -q --json --pdn games.pdn >games.json 2>stderr) ||
+	fail "the one-process match failed: $(tail -n 3 "$tmp/ref/stderr")"
 
 # wait_job ID SECONDS waits until the job and every task of an array has ended, and fails
 # unless every one COMPLETED (exit status 0).
@@ -204,9 +204,11 @@ log "merge of $shards shards equals the one-process match: games.json and games.
 
 # --- a shard that lost games is run again on its own, then merged again
 cd "$tmp/run"
+files=()
+for ((k = 0; k < shards; k++)); do files+=("games.shard-$k-of-$shards.pdn"); done
 j=games.shard-1-of-$shards.pdn.journal
 head -n 3 "$j" >"$j.tmp" && mv "$j.tmp" "$j" # the header and two games: as if killed
-if "$SELFPLAY" merge games.shard-{0,1,2}-of-$shards.pdn >/dev/null 2>merge.err; then
+if "$SELFPLAY" merge "${files[@]}" >/dev/null 2>merge.err; then
 	fail "merge accepted a shard that lacks games"
 fi
 grep -q "missing.*shard 1/$shards" merge.err || fail "merge's error does not name shard 1/$shards: $(cat merge.err)"
@@ -223,9 +225,9 @@ same "$tmp/ref/games.pdn" games.pdn "games merged after the re-run of shard 1"
 log "shard 1 run again with sbatch --array=1 ... --shard 1/$shards and merged again: equal after $(elapsed)"
 
 # --- a shard of another match (another seed) is refused
-(cd "$tmp/foreign" && timeout 60 "$SELFPLAY" "${match[@]}" --seed 2027 --shard "2/$shards" -j 1 -q --pdn games.pdn >/dev/null 2>&1) ||
-	fail "the foreign shard failed to play"
-if "$SELFPLAY" merge games.shard-{0,1}-of-$shards.pdn "$tmp/foreign/games.shard-2-of-$shards.pdn" >/dev/null 2>merge.err; then
+(cd "$tmp/foreign" && timeout 60 "$SELFPLAY" "${match[@]}" --seed 2027 --shard "2/$shards" -j 1 -q --pdn games.pdn >/dev/null 2>stderr) ||
+	fail "the foreign shard failed to play: $(tail -n 3 "$tmp/foreign/stderr")"
+if "$SELFPLAY" merge "${files[@]:0:2}" "$tmp/foreign/games.shard-2-of-$shards.pdn" >/dev/null 2>merge.err; then
 	fail "merge accepted a shard of another match"
 fi
 grep -q "seed" merge.err || fail "merge's error does not name the seed: $(cat merge.err)"
