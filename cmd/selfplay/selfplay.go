@@ -64,6 +64,10 @@ func selfplay(c *cli.Context) error {
 		}
 		defer bar.Close()
 	}
+	dir, err := reportDir(c, &cfg)
+	if err != nil {
+		return err
+	}
 	res, runErr := match.Run(c.Context, cfg)
 	if res == nil {
 		return runErr
@@ -76,6 +80,9 @@ func selfplay(c *cli.Context) error {
 		}
 	} else if err := render(c.App.Writer, res); err != nil {
 		return err
+	}
+	if runErr == nil && dir != "" {
+		return matchReport(c, dir, &cfg, res)
 	}
 	if runErr != nil {
 		if errors.Is(runErr, c.Context.Err()) && cfg.JournalPath != "" {

@@ -1,0 +1,311 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/match"
+	"github.com/rafle/rafle/pkg/stats"
+)
+
+// chromium returns the path of a Chromium to drive. Where there is none the test is
+// skipped, except in CI (CI=true), where it fails: .ci/run installs Chromium.
+func chromium(tb testing.TB) string {
+	tb.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		tb.Fatal("no chromium on PATH: .ci/run installs it (apt-get install chromium)")
+	}
+	tb.Skip("no chromium on PATH (apt-get install chromium): the report is not checked in a browser")
+	return ""
+}
+
+// browser is a headless Chromium tab that records the page's errors and requests.
+type browser struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	errors   []string
+	requests []string
+}
+
+func newBrowser(tb testing.TB, path string) *browser {
+	tb.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	b := &browser{}
+	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithListener(b.listen))
+	tb.Cleanup(func() { cancel(); cancelAlloc() })
+	b.ctx = ctx
+	if err := chromedp.Do(ctx); err != nil { // starts the browser
+		tb.Fatalf("starting %s: %v", path, err)
+	}
+	return b
+}
+
+func (b *browser) listen(ev any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		b.requests = append(b.requests, e.Request.URL)
+	case *runtime.EventExceptionThrown:
+		d := e.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil {
+			text += " " + d.Exception.Description
+		}
+		b.errors = append(b.errors, fmt.Sprintf("exception at %s:%d: %s", d.URL, d.LineNumber+1, text))
+	case *runtime.EventConsoleAPICalled:
+		if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning || e.Type == runtime.ConsoleAPICalledTypeAssert {
+			var args []string
+			for _, a := range e.Args {
+				args = append(args, string(a.Value))
+			}
+			b.errors = append(b.errors, fmt.Sprintf("console.%s: %s", e.Type, strings.Join(args, " ")))
+		}
+	case *log.EventEntryAdded:
+		if e.Entry.Level == log.EntryLevelError || e.Entry.Level == log.EntryLevelWarning {
+			b.errors = append(b.errors, fmt.Sprintf("log %s: %s %s", e.Entry.Level, e.Entry.Text, e.Entry.URL))
+		}
+	}
+}
+
+// open loads the report in dir and waits until the viewer has drawn its first game.
+func (b *browser) open(tb testing.TB, dir string) string {
+	tb.Helper()
+	b.mu.Lock()
+	b.errors, b.requests = nil, nil
+	b.mu.Unlock()
+	abs, err := filepath.Abs(filepath.Join(dir, "index.html"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u := (&url.URL{Scheme: "file", Path: abs}).String()
+	if err := b.do(chromedp.Navigate(u)); err != nil {
+		tb.Fatalf("loading %s: %v", u, err)
+	}
+	if err := b.do(chromedp.Poll[chromedp.Void](`document.querySelector("#board [data-piece]") !== null`)); err != nil {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		tb.Fatalf("loading %s: %v (page errors: %q)", u, err, b.errors)
+	}
+	return u
+}
+
+// do runs actions with a time limit.
+func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) error {
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	return chromedp.Do(ctx, actions...)
+}
+
+func eval[T any](tb testing.TB, b *browser, js string) T {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		tb.Fatalf("evaluating %s: %v", js, err)
+	}
+	return v
+}
+
+// playMatch plays a short real match and returns it as the report reads it back from
+// its journal.
+func playMatch(t *testing.T, cfg match.Config) *Match {
+	t.Helper()
+	cfg.JournalPath = filepath.Join(t.TempDir(), "match.journal")
+	if _, err := match.Run(context.Background(), cfg); err != nil {
+		t.Fatalf("match: %v", err)
+	}
+	m, err := ReadMatch([]string{cfg.JournalPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// englishMatch plays 8 english games between two shallow searches, with an SPRT and, for
+// the second player, a depth per move (so that the games record time and depth).
+func englishMatch(t *testing.T) *Match {
+	v := engine.MustLookup("english")
+	ops, err := match.RandomOpenings(v, 3, 4, 11, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := engine.ParsePlayer("depth=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := engine.ParsePlayer("depth=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := match.Engine("depth=3", b)
+	second.Control = &match.TimeControl{Depth: 3}
+	return playMatch(t, match.Config{Variant: v, Players: []match.Entrant{match.Engine("depth=1", a), second},
+		Games: 8, Openings: ops, Seed: 3, Concurrency: 2, MaxPlies: 150,
+		SPRT: &stats.SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}})
+}
+
+// canadianMatch plays 2 games of random moves on the 12x12 board.
+func canadianMatch(t *testing.T) *Match {
+	v := engine.MustLookup("canadian")
+	return playMatch(t, match.Config{Variant: v, Players: []match.Entrant{match.Random("r1"), match.Random("r2")},
+		Games: 2, Openings: []match.Opening{{Name: "start", Root: v.Start()}}, Seed: 1, MaxPlies: 120})
+}
+
+func TestMatchReportInBrowser(t *testing.T) {
+	path := chromium(t)
+	shots := os.Getenv("RAFLE_REPORT_SCREENSHOTS") // where to keep the screenshots
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	type report struct {
+		name  string
+		m     *Match
+		plots []string
+	}
+	reports := []report{
+		{"english", englishMatch(t), []string{"elo", "llr", "penta", "openings", "terminations", "lengths", "time", "depth"}},
+		{"canadian", canadianMatch(t), []string{"elo", "penta", "openings", "terminations", "lengths"}},
+	}
+	b := newBrowser(t, path)
+	for _, r := range reports {
+		t.Run(r.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := WriteMatch(dir, r.m, "test"); err != nil {
+				t.Fatal(err)
+			}
+			u := b.open(t, dir)
+
+			plots := eval[[]string](t, b, `[...document.querySelectorAll("figure.plot")].filter(f => f.querySelector("svg path")).map(f => f.id.slice(5))`)
+			if !slices.Equal(plots, r.plots) {
+				t.Errorf("plots drawn: %v, want %v", plots, r.plots)
+			}
+			for _, id := range r.plots {
+				if _, err := os.Stat(filepath.Join(dir, id+".png")); err != nil {
+					t.Errorf("PNG of plot %s: %v", id, err)
+				}
+			}
+
+			// the last game of the list, stepped to its end and one move back
+			n := len(r.m.Records)
+			rec := &r.m.Records[n-1]
+			if err := b.do(chromedp.Click(fmt.Sprintf("#games-body tr:nth-child(%d)", n)),
+				chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.getElementById("game-title").textContent.startsWith("Game %d:")`, rec.Game+1))); err != nil {
+				t.Fatalf("picking game %d: %v", rec.Game+1, err)
+			}
+			g, err := replay(r.m.Variant, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps := g.Positions()
+			plies := len(ps) - 1
+			steps := []struct {
+				key  string
+				ply  int
+				what string
+			}{
+				{kb.End, plies, "End"},
+				{kb.ArrowLeft, plies - 1, "End, ←"},
+				{kb.ArrowRight, plies, "End, ←, →"},
+			}
+			for _, s := range steps {
+				if err := b.do(chromedp.KeyEvent(s.key)); err != nil {
+					t.Fatal(err)
+				}
+				if got := eval[string](t, b, `document.getElementById("ply").textContent`); got != fmt.Sprintf("ply %d of %d", s.ply, plies) {
+					t.Fatalf("after %s: %q, want ply %d of %d", s.what, got, s.ply, plies)
+				}
+				squares := eval[map[string]string](t, b, `Object.fromEntries([...document.querySelectorAll("#board [data-sq]")].map(g => [g.dataset.sq, g.dataset.piece || "."]))`)
+				want := r.m.Variant.FEN(ps[s.ply])
+				if got := domFEN(t, r.m.Variant, ps[s.ply].Side, squares); got != want {
+					t.Errorf("game %d after %s: the page shows %s, rafle's replay %s", rec.Game+1, s.what, got, want)
+				}
+			}
+
+			b.mu.Lock()
+			errs, reqs := b.errors, b.requests
+			b.mu.Unlock()
+			if len(errs) > 0 {
+				t.Errorf("console errors: %q", errs)
+			}
+			if len(reqs) != 1 || reqs[0] != u {
+				t.Errorf("requests %q, want only the page %s", reqs, u)
+			}
+			for _, view := range []struct {
+				name string
+				w, h int64
+				opts []chromedp.EmulateViewportOption
+			}{
+				{"desktop", 1280, 900, nil},
+				{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateScale(2)}},
+			} {
+				if err := b.do(chromedp.EmulateViewport(view.w, view.h, view.opts...)); err != nil {
+					t.Fatal(err)
+				}
+				png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := filepath.Join(shots, r.name+"-"+view.name+".png")
+				if err := os.WriteFile(name, png, 0o666); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("screenshot %s", name)
+			}
+		})
+	}
+}
+
+// domFEN returns the FEN of the pieces the page shows (square number to 'w', 'b', 'W',
+// 'B' or '.'), with side to move, in rafle's canonical form.
+func domFEN(t *testing.T, v *engine.Variant, side engine.Color, squares map[string]string) string {
+	t.Helper()
+	var w, b []string
+	for s := 1; s <= v.Squares(); s++ {
+		c, ok := squares[fmt.Sprint(s)]
+		if !ok {
+			t.Fatalf("the page has no square %d", s)
+		}
+		sq := fmt.Sprint(s)
+		switch c {
+		case "w":
+			w = append(w, sq)
+		case "W":
+			w = append(w, "K"+sq)
+		case "b":
+			b = append(b, sq)
+		case "B":
+			b = append(b, "K"+sq)
+		}
+	}
+	fen := fmt.Sprintf("%s:W%s:B%s", map[engine.Color]string{engine.White: "W", engine.Black: "B"}[side], strings.Join(w, ","), strings.Join(b, ","))
+	p, err := v.ParseFEN(fen)
+	if err != nil {
+		t.Fatalf("the page shows an impossible position: %v", err)
+	}
+	return v.FEN(p)
+}
