@@ -46,12 +46,17 @@ type point struct {
 }
 
 // eloCurves returns, per pairing, the Elo estimate of its first player with its 95%
-// interval after each complete game pair, in game order.
+// interval after each complete game pair, in game order, up to the pair where an SPRT
+// decided (the games after it do not count).
 func (m *Match) eloCurves() [][]point {
 	ps := pairings(len(m.Header.Players))
 	curves := make([][]point, len(ps))
 	penta := make([]stats.Penta, len(ps))
-	for i, r := range m.pairs() {
+	pairs := m.pairs()
+	if s := m.Result.SPRT; s != nil && s.Decision != stats.Continue.String() {
+		pairs = pairs[:min(len(pairs), s.Pairs)]
+	}
+	for i, r := range pairs {
 		k := i % len(ps)
 		if r[0] == nil || r[1] == nil {
 			continue
@@ -149,6 +154,7 @@ func (m *Match) eloFigure() (*figure, error) {
 			note += "; an interval reaching a score of 0 or 1 is infinite and not drawn"
 		}
 	}
+	headroom(p)
 	return render(p, "elo", note, 0)
 }
 
@@ -180,6 +186,7 @@ func (m *Match) llrFigure() (*figure, error) {
 	if err := hline(p, lo, 0, last, color.RGBA{R: 200, A: 255}, fmt.Sprintf("H0 accepted (%.2f)", lo)); err != nil {
 		return nil, err
 	}
+	headroom(p)
 	return render(p, "llr", "SPRT "+t.String()+", pairs in game order, as the match counts them", 0)
 }
 
@@ -265,11 +272,14 @@ func (m *Match) openingsFigure() (*figure, error) {
 		labels = append(labels, fmt.Sprintf("%s (%d)", o.Name, o.Games()))
 		score = append(score, o.Score())
 	}
-	p, err := hbars("Score per opening: the worst, then the best", "first player's score", labels, [][]float64{score}, nil)
+	p, err := hbars("Score per opening: the worst, then the best", "first player's score (the line: ½)", labels, [][]float64{score}, nil)
 	if err != nil {
 		return nil, err
 	}
 	p.X.Min, p.X.Max = 0, 1
+	if err := vline(p, 0.5); err != nil {
+		return nil, err
+	}
 	return render(p, "openings", fmt.Sprintf("%d openings played; the games of each in brackets", len(m.openingScores())), barsHeight(len(labels)))
 }
 
@@ -285,6 +295,7 @@ func (m *Match) terminationsFigure() (*figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.X.Max *= 1.25 // room for the legend
 	return render(p, "terminations", "", barsHeight(2*len(labels)))
 }
 
@@ -295,7 +306,7 @@ func (m *Match) lengthsFigure() (*figure, error) {
 		vals[i] = float64(len(m.Records[i].Moves))
 		lo, hi = min(lo, vals[i]), max(hi, vals[i])
 	}
-	bins := int(min(40, max(1, hi-lo+1)))
+	bins := int(min(40, hi-lo+1, max(5, 2*math.Sqrt(float64(len(vals))))))
 	h, err := plotter.NewHist(vals, bins)
 	if err != nil {
 		return nil, err
@@ -382,6 +393,7 @@ func (m *Match) movesFigure(id, title, ylabel, note string, f func(*match.MoveIn
 			return nil, err
 		}
 	}
+	headroom(p)
 	return render(p, id, note, 0)
 }
 

@@ -147,6 +147,23 @@ func hline(p *plot.Plot, y, x0, x1 float64, c color.Color, name string) error {
 	return nil
 }
 
+// headroom leaves room above the data for the legend in the plot's top right corner.
+func headroom(p *plot.Plot) {
+	p.Y.Max += 0.2 * (p.Y.Max - p.Y.Min)
+}
+
+// vline adds a vertical grey line at x across the plot.
+func vline(p *plot.Plot, x float64) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: p.Y.Min}, {X: x, Y: p.Y.Max}})
+	if err != nil {
+		return err
+	}
+	l.Color = color.Gray{Y: 120}
+	l.Width = vg.Points(1)
+	p.Add(l)
+	return nil
+}
+
 // barsHeight is the height of a horizontal bar chart of n bars.
 func barsHeight(n int) vg.Length {
 	return vg.Length(math.Max(float64(plotHeight), float64(vg.Points(40+16*float64(n)))))
@@ -184,7 +201,6 @@ func hbars(title, xlabel string, labels []string, series [][]float64, names []st
 		rev[len(labels)-1-i] = shorten(l, 34)
 	}
 	p.NominalY(rev...)
-	p.Legend.Top, p.Legend.Left = false, false
 	return p, nil
 }
 

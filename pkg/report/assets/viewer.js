@@ -119,7 +119,11 @@
     page = Math.max(0, Math.min(page, pages - 1));
     for (const i of rows.slice(page * pageSize, (page + 1) * pageSize)) {
       const g = list.games[i], tr = body.insertRow();
-      [g[0], S[g[1]], S[g[2]], S[g[3]], S[g[4]], g[5], S[g[6]]].forEach((v) => (tr.insertCell().textContent = v));
+      [g[0], S[g[1]], S[g[2]], S[g[3]], S[g[4]], g[5], S[g[6]]].forEach((v, k) => {
+        const td = tr.insertCell();
+        td.textContent = v;
+        if (k !== 0 && k !== 5) td.className = "text";
+      });
       tr.tabIndex = 0;
       tr.onclick = tr.onkeydown = (e) => {
         if (e.type === "click" || e.key === "Enter") open(i);
