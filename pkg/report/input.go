@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
@@ -35,6 +38,8 @@ type Match struct {
 	Notes []string
 	// FromPDN is set when the games were read from PDN rather than from journals.
 	FromPDN bool
+
+	views []gameView // the viewer's data of each record
 }
 
 // ErrNoGames is returned, wrapped, when the input holds no finished game.
@@ -103,7 +108,7 @@ func ReadMatch(paths []string) (*Match, error) {
 			return nil, err
 		}
 	}
-	m.Records = m.merge(recs)
+	m.merge(recs)
 	if len(m.Records) == 0 {
 		return nil, fmt.Errorf("report: %s: %w", strings.Join(paths, ", "), ErrNoGames)
 	}
@@ -145,11 +150,11 @@ func describeHeader(h match.Header) string {
 	return s
 }
 
-// merge sorts recs by game, keeps one copy of a game found twice, leaves out games that
-// do not replay, and notes both.
-func (m *Match) merge(recs []sourced) []match.Record {
+// merge sorts recs by game, keeps one copy of a game found twice, replays the games for
+// the viewer, leaves out those that do not replay, and notes both.
+func (m *Match) merge(recs []sourced) {
 	slices.SortStableFunc(recs, func(a, b sourced) int { return a.Game - b.Game })
-	var out []match.Record
+	var unique []sourced
 	for i, r := range recs {
 		if i > 0 && recs[i-1].Game == r.Game {
 			prev := recs[i-1]
@@ -158,13 +163,33 @@ func (m *Match) merge(recs []sourced) []match.Record {
 			}
 			continue
 		}
-		if _, err := replay(m.Variant, &r.Record); err != nil {
-			m.Notes = append(m.Notes, fmt.Sprintf("%s: game %d left out: %v", r.file, r.Game+1, err))
+		unique = append(unique, r)
+	}
+	views := make([]gameView, len(unique))
+	errs := make([]error, len(unique))
+	parallel(len(unique), func(i int) { views[i], errs[i] = viewGame(m.Variant, &unique[i].Record) })
+	for i, r := range unique {
+		if errs[i] != nil {
+			m.Notes = append(m.Notes, fmt.Sprintf("%s: game %d left out: %v", r.file, r.Game+1, errs[i]))
 			continue
 		}
-		out = append(out, r.Record)
+		m.Records = append(m.Records, r.Record)
+		m.views = append(m.views, views[i])
 	}
-	return out
+}
+
+// parallel calls fn(0), ..., fn(n-1) on as many goroutines as the machine has CPUs.
+func parallel(n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // replay plays r's moves from its start position and returns the game.

@@ -280,8 +280,8 @@ func TestEncodeGameGivesEveryPosition(t *testing.T) {
 	for _, name := range []string{"english", "international", "canadian", "frisian", "russian"} {
 		v := engine.MustLookup(name)
 		m := playRandom(t, v, 3)
-		for _, r := range m.Records {
-			d, err := encodeGame(v, &r, "e")
+		for i, r := range m.Records {
+			d, err := m.data(i, "e")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
@@ -87,15 +88,17 @@ func appendDelta(dst, a, b []byte, mover engine.Color) []byte {
 	return dst
 }
 
-// gameData is one game in a chunk: [start position, moves joined by spaces, plies'
-// changes joined by spaces, PDN text].
-type gameData [4]string
+// gameView is a game's positions for the viewer: the start position, and the changes of
+// each ply joined by spaces.
+type gameView struct {
+	start, plies string
+}
 
-// encodeGame replays r and returns its viewer data.
-func encodeGame(v *engine.Variant, r *match.Record, event string) (gameData, error) {
+// viewGame replays r and returns its positions for the viewer.
+func viewGame(v *engine.Variant, r *match.Record) (gameView, error) {
 	g, err := replay(v, r)
 	if err != nil {
-		return gameData{}, err
+		return gameView{}, err
 	}
 	ps := g.Positions()
 	var deltas, prev, cur []byte
@@ -109,15 +112,25 @@ func encodeGame(v *engine.Variant, r *match.Record, event string) (gameData, err
 		deltas = appendDelta(deltas, prev, cur, ps[i-1].Side)
 		prev, cur = cur, prev
 	}
+	return gameView{start, string(deltas)}, nil
+}
+
+// gameData is one game in a chunk: [start position, moves joined by spaces, plies'
+// changes joined by spaces, PDN text].
+type gameData [4]string
+
+// data returns the viewer's data of record i.
+func (m *Match) data(i int, event string) (gameData, error) {
+	r := &m.Records[i]
 	var pdnText bytes.Buffer
-	if err := match.WritePDN(&pdnText, v, r, event, ""); err != nil {
+	if err := match.WritePDN(&pdnText, m.Variant, r, event, ""); err != nil {
 		return gameData{}, err
 	}
-	return gameData{start, strings.Join(r.Moves, " "), string(deltas), strings.TrimSpace(pdnText.String())}, nil
+	return gameData{m.views[i].start, strings.Join(r.Moves, " "), m.views[i].plies, strings.TrimSpace(pdnText.String())}, nil
 }
 
 // gameList is the list of games the page shows: each game as [number, white, black,
-// result, termination, plies, opening], the names as indexes into Strings.
+// result (who won), termination, plies, opening], the texts as indexes into Strings.
 type gameList struct {
 	Strings []string `json:"strings"`
 	Games   [][7]int `json:"games"`
@@ -136,40 +149,44 @@ func (m *Match) viewerData(event string) (gameList, []string, error) {
 		}
 		return k
 	}
-	var chunks []string
-	var games []gameData
-	flush := func() error {
-		if len(games) == 0 {
-			return nil
-		}
-		c, err := compress(games)
-		chunks = append(chunks, c)
-		games = games[:0]
-		return err
-	}
 	for i := range m.Records {
 		r := &m.Records[i]
-		d, err := encodeGame(m.Variant, r, event)
-		if err != nil {
-			return list, nil, fmt.Errorf("report: game %d: %w", r.Game+1, err)
-		}
-		games = append(games, d)
-		list.Games = append(list.Games, [7]int{r.Game + 1, str(r.White), str(r.Black), str(r.Result(m.Variant)),
+		list.Games = append(list.Games, [7]int{r.Game + 1, str(r.White), str(r.Black), str(resultText(r)),
 			str(r.Reason), len(r.Moves), str(r.Opening)})
-		if len(games) == gamesPerChunk {
-			if err := flush(); err != nil {
-				return list, nil, err
-			}
-		}
 	}
-	return list, chunks, flush()
+	chunks := make([]string, (len(m.Records)+gamesPerChunk-1)/gamesPerChunk)
+	errs := make([]error, len(chunks))
+	parallel(len(chunks), func(k int) {
+		games := make([]gameData, 0, gamesPerChunk)
+		for i := k * gamesPerChunk; i < min(len(m.Records), (k+1)*gamesPerChunk); i++ {
+			d, err := m.data(i, event)
+			if err != nil {
+				errs[k] = fmt.Errorf("report: game %d: %w", m.Records[i].Game+1, err)
+				return
+			}
+			games = append(games, d)
+		}
+		chunks[k], errs[k] = compress(games)
+	})
+	return list, chunks, errors.Join(errs...)
+}
+
+// resultText says who won r, or that it was drawn.
+func resultText(r *match.Record) string {
+	switch r.Winner {
+	case "":
+		return "draw"
+	case "white":
+		return r.White + " (white) won"
+	}
+	return r.Black + " (black) won"
 }
 
 // compress returns games as JSON, gzipped, in base64.
 func compress(games []gameData) (string, error) {
 	var b bytes.Buffer
 	enc := base64.NewEncoder(base64.StdEncoding, &b)
-	zw, err := gzip.NewWriterLevel(enc, gzip.BestCompression)
+	zw, err := gzip.NewWriterLevel(enc, gzip.DefaultCompression)
 	if err != nil {
 		return "", err
 	}

@@ -92,7 +92,7 @@
       positions.push(p.join(""));
       changes.push(ch);
     }
-    $("game-title").textContent = "Game " + row[0] + ": " + S[row[1]] + " (white) vs " + S[row[2]] + " (black), " + S[row[3]] + ", " + S[row[4]];
+    $("game-title").textContent = "Game " + row[0] + ": " + S[row[1]] + " (white) vs " + S[row[2]] + " (black): " + S[row[3]] + ", " + S[row[4]];
     $("game-opening").textContent = "Opening: " + S[row[6]];
     const ml = $("moves");
     ml.textContent = "";
