@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -53,9 +54,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		HideHelpCommand: true,
 		// --engine values hold commas: one flag, one engine
 		DisableSliceFlagSeparator: true,
-		Flags:                     append(flags(), engineFlags()...),
+		Flags:                     slices.Concat(flags(), engineFlags(), shardFlags()),
 		Action:                    selfplay,
-		Commands:                  []*cli.Command{engineCommand(), reportCommand()},
+		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand()},
 		OnUsageError:              cliutil.OnUsageError,
 	}
 }

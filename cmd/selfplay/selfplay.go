@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,10 @@ func selfplay(c *cli.Context) error {
 	}
 	fmt.Fprintf(stderr, "selfplay: seed %d\n", cfg.Seed)
 	fmt.Fprintf(stderr, "selfplay: %s, %s, openings: %s\n", cfg.Variant.Name, strings.Join(names(cfg.Players), " vs "), openingsDesc)
+	if cfg.Shard.Count > 1 {
+		fmt.Fprintf(stderr, "selfplay: shard %s: the game pairs whose number is %d modulo %d, to %s; join the shards with selfplay merge\n",
+			cfg.Shard, cfg.Shard.Index, cfg.Shard.Count, cmp.Or(cfg.PDNPath, cfg.JournalPath, "no file"))
+	}
 	if bar := progressBar(c, stderr); bar != nil {
 		cfg.Progress = func(done, total int) {
 			bar.ChangeMax(total)
@@ -72,13 +77,7 @@ func selfplay(c *cli.Context) error {
 	if res == nil {
 		return runErr
 	}
-	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			return err
-		}
-	} else if err := render(c.App.Writer, res); err != nil {
+	if err := printResult(c, res); err != nil {
 		return err
 	}
 	if runErr == nil && dir != "" {
@@ -91,6 +90,32 @@ func selfplay(c *cli.Context) error {
 		return runErr
 	}
 	return nil
+}
+
+// printResult prints the tables, or JSON with --json.
+func printResult(c *cli.Context, res *match.Result) error {
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return render(c.App.Writer, res)
+}
+
+// parseAnchor reads --anchor NAME=ELO: the index of the player named and the rating; the
+// first player at 0 when a is empty.
+func parseAnchor(a string, players []string) (int, float64, error) {
+	if a == "" {
+		return 0, 0, nil
+	}
+	k := strings.LastIndex(a, "=") // player specs contain '=' too
+	name, elo, ok := a[:max(k, 0)], a[k+1:], k >= 0
+	x, err := strconv.ParseFloat(elo, 64)
+	idx := slices.Index(players, name)
+	if !ok || err != nil || idx < 0 {
+		return 0, 0, cliutil.Usagef("--anchor %q: want NAME=ELO with NAME one of %s", a, strings.Join(players, ", "))
+	}
+	return idx, x, nil
 }
 
 func names(es []match.Entrant) []string {
@@ -173,22 +198,13 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		}
 		cfg.SPRT = &t
 	}
-	if a := c.String("anchor"); a != "" {
-		k := strings.LastIndex(a, "=") // player specs contain '=' too
-		name, elo, ok := a[:max(k, 0)], a[k+1:], k >= 0
-		x, err := strconv.ParseFloat(elo, 64)
-		cfg.Anchor = -1
-		for i, p := range cfg.Players {
-			if p.Name == name {
-				cfg.Anchor = i
-			}
-		}
-		if !ok || err != nil || cfg.Anchor < 0 {
-			return cfg, "", nil, cliutil.Usagef("--anchor %q: want NAME=ELO with NAME one of %s", a, strings.Join(names(cfg.Players), ", "))
-		}
-		cfg.AnchorElo = x
+	if cfg.Anchor, cfg.AnchorElo, err = parseAnchor(c.String("anchor"), names(cfg.Players)); err != nil {
+		return cfg, "", nil, err
 	}
-	cfg.PDNPath, cfg.JournalPath, cfg.Resume = c.String("pdn"), c.String("journal"), c.Bool("resume")
+	if cfg.Shard, err = readShard(c); err != nil {
+		return cfg, "", nil, err
+	}
+	cfg.PDNPath, cfg.JournalPath, cfg.Resume = shardPath(c.String("pdn"), cfg.Shard), shardPath(c.String("journal"), cfg.Shard), c.Bool("resume")
 	if cfg.JournalPath == "" && cfg.PDNPath != "" {
 		cfg.JournalPath = cfg.PDNPath + ".journal"
 	}

@@ -60,6 +60,9 @@ type Client struct {
 	broken error
 }
 
+// errNoGame is returned by the calls that need a game in progress.
+var errNoGame = errors.New("dxp: no game in progress")
+
 // clientState is where the client is in the dialogue.
 type clientState uint8
 
@@ -182,7 +185,9 @@ func (c *Client) Send(p *engine.Position, m engine.Move, elapsed time.Duration) 
 // caller need not believe: EndGame then answers it); ErrStall when ctx ends first (the
 // connection is unusable afterwards); ErrCrash when the connection fails or closes;
 // ErrProtocol for a malformed or unexpected message; ErrIllegalMove for a move that is not
-// legal, or fits several legal moves.
+// legal, or fits several legal moves. After ErrGameEnd, ErrIllegalMove and ErrProtocol
+// (but for a message longer than 127 characters) the connection still serves: EndGame
+// ends the game, and another may start.
 func (c *Client) Receive(ctx context.Context, p *engine.Position) (engine.Move, error) {
 	switch {
 	case c.broken != nil:
@@ -292,8 +297,8 @@ func (c *Client) write(m Message) error {
 }
 
 // read returns the next message; when ctx ends first, the connection is broken (ErrStall),
-// as it is by a failed read. A malformed message is an ErrProtocol error that leaves the
-// connection usable.
+// as it is by a failed read or a message too long to keep the stream in step. A malformed
+// message is an ErrProtocol error that leaves the connection usable.
 func (c *Client) read(ctx context.Context) (string, Message, error) {
 	text, msg, err := c.readUntil(ctx)
 	if err != nil && !errors.Is(err, ErrProtocol) {

@@ -95,11 +95,34 @@ func ParsePosition(v *engine.Variant, s string) (engine.Position, error) {
 		side = "B"
 	}
 	p, err := v.ParseFEN(side + ":W" + strings.Join(fen[engine.White], ",") + ":B" + strings.Join(fen[engine.Black], ","))
+	if fe := (*engine.FENError)(nil); errors.As(err, &fe) {
+		// a well-formed position fails only for a man on its crowning row: name the square
+		return engine.Position{}, &PositionError{Position: s, Square: fe.Token, Msg: fe.Msg}
+	}
 	if err != nil {
 		return engine.Position{}, fmt.Errorf("dxp: position %q: %w", s, err)
 	}
 	return p, nil
 }
+
+// PositionError is a GAMEREQ position the rules do not allow (a man on its crowning row).
+// It wraps engine.ErrInvalidFEN.
+type PositionError struct {
+	Position string // as in GAMEREQ
+	Square   string // the offending square
+	Msg      string
+}
+
+// Error describes the position and the problem.
+func (e *PositionError) Error() string {
+	return fmt.Sprintf("dxp: position %q: %s", e.Position, e.detail())
+}
+
+// detail is the problem without the position: "square 1: a white man on its crowning row".
+func (e *PositionError) detail() string { return "square " + e.Square + ": " + e.Msg }
+
+// Unwrap returns engine.ErrInvalidFEN.
+func (e *PositionError) Unwrap() error { return engine.ErrInvalidFEN }
 
 // MoveOf returns the legal move of p that m describes: the one with m's from and to
 // squares and captured pieces. A MOVE that leaves out the captured pieces of a capture is
@@ -159,7 +182,8 @@ func moveText(m Move) string {
 }
 
 // NewMove returns the MOVE message of m, a legal move of p, played in elapsed (rounded to
-// whole seconds, at most 9999). The captured squares are listed in increasing order.
+// whole seconds, at most 9999). The captured squares are listed in increasing order. It
+// panics if v's board has not 50 squares (a programming error).
 func NewMove(v *engine.Variant, p *engine.Position, m engine.Move, elapsed time.Duration) Move {
 	v, err := variantOf(v)
 	if err != nil {
@@ -173,6 +197,3 @@ func NewMove(v *engine.Variant, p *engine.Position, m engine.Move, elapsed time.
 	slices.Sort(dm.Captured)
 	return dm
 }
-
-// errNoGame is returned by the calls that need a game in progress.
-var errNoGame = errors.New("dxp: no game in progress")

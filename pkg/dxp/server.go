@@ -110,9 +110,9 @@ func Serve(ctx context.Context, ln net.Listener, cfg ServerConfig) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				s := &session{cfg: &cfg, v: v, conn: conn, tr: tr, prefix: prefix}
+				s := &session{cfg: &cfg, v: v, conn: conn, tr: tr, prefix: prefix,
+					release: func() { <-active }}
 				s.run(sessions)
-				<-active
 			}()
 		default:
 			busy := fmt.Sprintf("busy: %d games in progress, the most this server plays at once", limit)
@@ -132,6 +132,7 @@ type session struct {
 	tr       *transcript
 	prefix   string
 	searcher Searcher // made at the first GAMEREQ
+	release  func()   // frees the session's place, before the connection closes
 
 	game   *engine.Game // the game in progress; nil between games
 	us     engine.Color
@@ -180,6 +181,7 @@ func (s *session) run(ctx context.Context) {
 	}()
 	s.loop(ctx, msgs)
 	s.stopThinking()
+	s.release() // a peer that sees the connection close may connect again at once
 	cancel()
 	s.conn.Close()
 	<-readerDone
@@ -270,6 +272,9 @@ func (s *session) gameReq(m GameReq) bool {
 	start := s.v.Start()
 	if m.Position != "" {
 		p, err := ParsePosition(s.v, m.Position)
+		if pe := (*PositionError)(nil); errors.As(err, &pe) {
+			return s.refuse(AccRefuse, "bad position: "+pe.detail())
+		}
 		if err != nil {
 			return s.refuse(AccRefuse, err.Error())
 		}
@@ -320,8 +325,12 @@ func (s *session) peerMove(m Move) bool {
 	if err == nil {
 		err = s.game.Play(mv)
 	}
-	if err != nil {
-		return s.abort(err.Error())
+	switch {
+	case errors.Is(err, engine.ErrAmbiguousMove):
+		return s.abort("ambiguous move " + moveText(m))
+	case err != nil:
+		s.note(err.Error())
+		return s.abort("illegal move " + moveText(m))
 	}
 	return s.turnBegins()
 }

@@ -109,8 +109,8 @@ type Config struct {
 	Args []string // its arguments: Scan needs "hub"
 	Dir  string   // its working directory: Scan reads scan.ini and data/ from it
 	// Options are sent as "set-param name=... value=..." in order after the handshake; a
-	// name the engine did not declare is an error from Start. A Hub-1 engine declares none
-	// and gets "set name value".
+	// name the engine did not declare, and "variant" (see Variant), are errors from Start.
+	// A Hub-1 engine declares none and gets "set name value".
 	Options [][2]string
 	// Variant is set through the engine's "variant" parameter when it has one (before the
 	// Options); a variant it does not offer is an error from Start. An engine without that
@@ -134,27 +134,27 @@ type Config struct {
 // Close, which may be called while another method runs (that method then returns an
 // error).
 type Engine struct {
-	cfg      Config
-	name     string
-	variant  *engine.Variant
-	hub1     bool
-	id       map[string]string
-	params   []Param
+	cfg        Config
+	name       string
+	variant    *engine.Variant
+	hub1       bool
+	id         map[string]string
+	params     []Param
 	stdin      io.WriteCloser
 	kill       func()
 	lines      chan line
 	exited     chan struct{} // closed once the process has been reaped and its output handed on
 	exitDetail string        // how the process ended, set before exited is closed
-	stderr   *stderrTail
-	closing  chan struct{} // closed by Close: deliveries stop and waiting methods return
-	closeMu  sync.Once
-	err      error // the failure that made the engine unusable
-	grace    time.Duration
-	writeMu  sync.Mutex // one line at a time on stdin and in the transcript
-	logMu    sync.Mutex
-	log      io.Writer
-	logErr   error
-	splitter lineSplitter
+	stderr     *stderrTail
+	closing    chan struct{} // closed by Close: deliveries stop and waiting methods return
+	closeMu    sync.Once
+	err        error // the failure that made the engine unusable
+	grace      time.Duration
+	writeMu    sync.Mutex // one line at a time on stdin and in the transcript
+	logMu      sync.Mutex
+	log        io.Writer
+	logErr     error
+	splitter   lineSplitter
 }
 
 // defaultTimeout is the default HandshakeTimeout, defaultGrace the default Grace.
@@ -165,8 +165,8 @@ const (
 	// pipe buffer unread that long is stalled.
 	writeTimeout = 10 * time.Second
 	// maxHistory bounds the moves sent with "pos": Scan keeps a game in an array of 1024
-	// positions (game.hpp, Game::Size); an older start is cut, which loses nothing for
-	// repetitions (every variant's draw rules end a reversible run well before that).
+	// positions (game.hpp, Game::Size). A longer game is sent from a later position; the
+	// engine then misses only repetitions of positions more than 1000 plies back.
 	maxHistory = 1000
 )
 
@@ -248,7 +248,7 @@ func newEngine(cfg Config, name string) *Engine {
 		cfg:     cfg,
 		name:    name,
 		id:      map[string]string{},
-		lines:   make(chan line, 256),
+		lines:   make(chan line, 16), // at most 16 lines of maxLine bytes wait to be read
 		exited:  make(chan struct{}),
 		closing: make(chan struct{}),
 		grace:   cfg.Grace,
@@ -295,7 +295,7 @@ func (e *Engine) handshake(ctx context.Context) error {
 		}
 		return e.fail(ErrProtocol, other[0], fmt.Errorf("not a Hub engine? no \"wait\" within %v (%s); its first line", timeout, e.cfg.Path))
 	}
-	err := e.await(ctx, timeout, timedOut, func(l line) (bool, error) {
+	err := e.await(ctx, timeout, timedOut, false, func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		if err != nil {
 			other = append(other, l.Text)
@@ -342,7 +342,7 @@ func (e *Engine) handshake(ctx context.Context) error {
 	// "the engine should initialise its data structures ... it might display some
 	// information here, that the GUI should ignore" (protocol.txt): Scan writes "init
 	// book", "init eval"; only an error message stops the handshake.
-	return e.await(ctx, timeout, e.stalled(`"init"`, timeout), func(l line) (bool, error) {
+	return e.await(ctx, timeout, e.stalled(`"init"`, timeout), false, func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		switch {
 		case err != nil:
@@ -387,6 +387,9 @@ func (e *Engine) configure() error {
 		e.variant = v
 	}
 	for _, o := range e.cfg.Options {
+		if o[0] == "variant" {
+			return fmt.Errorf("hub: engine %q: set the variant with Config.Variant, not as an option", e.name)
+		}
 		if !e.hub1 && !slices.ContainsFunc(e.params, func(p Param) bool { return p.Name == o[0] }) {
 			names := make([]string, len(e.params))
 			for i, p := range e.params {
@@ -492,11 +495,18 @@ func (e *Engine) send(text string) error {
 	return nil
 }
 
-// await reads lines until handle is done or fails, the timeout passes (timedOut's error),
-// ctx ends (ErrStall), or the process exits (ErrCrash).
-func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func() error, handle func(line) (bool, error)) error {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+// await hands the engine's lines to handle until it is done or fails. It fails when the
+// process exits (ErrCrash), when Close is called, when the timeout passes (timedOut's
+// error; no timeout when timedOut is nil) and when ctx ends (ErrStall); but with stop set,
+// the end of ctx sends "stop" and leaves Grace for the answer.
+func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func() error, stop bool, handle func(line) (bool, error)) error {
+	var expired <-chan time.Time
+	if timedOut != nil {
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	ctxDone := ctx.Done()
 	for {
 		select {
 		case l := <-e.lines:
@@ -510,14 +520,29 @@ func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func
 				return err
 			}
 		case <-e.exited:
-			if err := e.drain(handle); err != nil {
+			switch err := e.drain(handle); {
+			case err == errDone:
+				return nil
+			case err != nil:
 				return err
 			}
 			return e.crashed()
-		case <-timer.C:
+		case <-expired:
 			return timedOut()
-		case <-ctx.Done():
-			return e.fail(ErrStall, "", fmt.Errorf("no answer: %w", context.Cause(ctx)))
+		case <-ctxDone:
+			if !stop {
+				return e.fail(ErrStall, "", fmt.Errorf("no answer: %w", context.Cause(ctx)))
+			}
+			ctxDone = nil
+			if err := e.send("stop"); err != nil {
+				return err
+			}
+			timer := time.NewTimer(e.grace)
+			defer timer.Stop()
+			expired = timer.C
+			timedOut = func() error {
+				return e.fail(ErrStall, "", fmt.Errorf("no \"done\" within %v of \"stop\" (%v)", e.grace, context.Cause(ctx)))
+			}
 		case <-e.closing:
 			return e.fail(ErrCrash, "", errors.New("closed"))
 		}
@@ -607,7 +632,7 @@ func (e *Engine) Ping(ctx context.Context) error {
 	if err := e.send("ping"); err != nil {
 		return err
 	}
-	return e.await(ctx, 1<<62, nil, func(l line) (bool, error) {
+	return e.await(ctx, 0, nil, false, func(l line) (bool, error) {
 		return strings.TrimSpace(l.Text) == "pong", nil
 	})
 }
@@ -672,46 +697,10 @@ func (e *Engine) Think(ctx context.Context, g *engine.Game, lvl Level) (Reply, e
 		}
 		return e.hub2Line(l, v, &p, legal, &rep)
 	}
-	ctxDone := ctx.Done()
-	var grace <-chan time.Time
-	for {
-		select {
-		case l := <-e.lines:
-			if l.TooLong {
-				return Reply{}, e.fail(ErrProtocol, l.Text[:80]+"...", fmt.Errorf("line longer than %d bytes", maxLine))
-			}
-			if strings.TrimSpace(l.Text) == "" {
-				continue
-			}
-			done, err := handle(l)
-			if err != nil {
-				return Reply{}, err
-			}
-			if done {
-				return rep, nil
-			}
-		case <-e.exited:
-			switch err := e.drain(handle); {
-			case err == errDone:
-				return rep, nil
-			case err != nil:
-				return Reply{}, err
-			}
-			return Reply{}, e.crashed()
-		case <-ctxDone:
-			ctxDone = nil
-			if err := e.send("stop"); err != nil {
-				return Reply{}, err
-			}
-			t := time.NewTimer(e.grace)
-			defer t.Stop()
-			grace = t.C
-		case <-grace:
-			return Reply{}, e.fail(ErrStall, "", fmt.Errorf("no \"done\" within %v of \"stop\" (%v)", e.grace, context.Cause(ctx)))
-		case <-e.closing:
-			return Reply{}, e.fail(ErrCrash, "", errors.New("closed while thinking"))
-		}
+	if err := e.await(ctx, 0, nil, true, handle); err != nil {
+		return Reply{}, err
 	}
+	return rep, nil
 }
 
 // searchLines returns the lines that start a search of g's position within lvl.

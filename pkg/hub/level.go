@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -86,7 +87,7 @@ func parseCount(s string) (int64, error) {
 // update sets the fields m's arguments give, leaving the others, as Scan does with
 // several "level" lines; unknown arguments are ignored.
 func (l *Level) update(m Message) error {
-	var errs []error
+	var errs []string
 	for _, a := range m.Args {
 		var err error
 		var n int64
@@ -115,10 +116,13 @@ func (l *Level) update(m Message) error {
 			l.Infinite = true
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", a.Key, err))
+			errs = append(errs, a.Key+": "+err.Error())
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
 }
 
 // Info is what the engine last reported in "info": "Scan's "info" contains: depth, average

@@ -142,7 +142,8 @@ func (p *parser) value() (string, error) {
 
 // String writes m as one line. A value is quoted when it is empty or holds a character
 // that is not allowed in a bare value. The protocol has no escape for a double quote inside
-// a quoted value: String writes it as a single quote, and a line break as a space.
+// a quoted value: String writes it (and a Go-escaped \") as a single quote, and a line
+// break as a space.
 func (m Message) String() string {
 	var b strings.Builder
 	b.WriteString(m.Command)
@@ -170,7 +171,7 @@ func quote(v string) string {
 	if bare {
 		return v
 	}
-	v = strings.NewReplacer(`"`, `'`, "\n", " ", "\r", " ").Replace(v)
+	v = strings.NewReplacer(`\"`, `'`, `"`, `'`, "\n", " ", "\r", " ").Replace(v)
 	return `"` + v + `"`
 }
 

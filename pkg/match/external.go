@@ -148,7 +148,8 @@ func (p *hubPlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 	tc := &p.spec.Control
 	lvl := hub.Level{Depth: tc.Depth, Nodes: tc.Nodes, MoveTime: tc.MoveTime}
 	if c := t.Clock; c != nil && tc.Base > 0 {
-		lvl.Moves, lvl.Time, lvl.Inc = c.MovesToGo, max(c.Remaining, 0), tc.Inc
+		// a clock run down within the margin still sends a time, or the level would be empty
+		lvl.Moves, lvl.Time, lvl.Inc = c.MovesToGo, max(c.Remaining, time.Millisecond), tc.Inc
 	}
 	r, err := p.eng.Think(ctx, t.Game, lvl)
 	if err != nil {

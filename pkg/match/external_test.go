@@ -77,6 +77,7 @@ func TestHubFaults(t *testing.T) {
 		{"-slow 200ms", "st=0.05,timemargin=20", ReasonTimeForfeit, "time-forfeit"},
 	} {
 		t.Run(tc.args, func(t *testing.T) {
+			t.Parallel() // they mostly wait for time-outs
 			spec, err := ParseEngineSpec("name=fake,cmd=" + fake + `,args="` + tc.args + `",` + tc.tc)
 			if err != nil {
 				t.Fatal(err)
@@ -244,6 +245,7 @@ func TestDXPFaults(t *testing.T) {
 		{"-backreq-at 2", "", 0}, // refused take-back; the game goes on
 	} {
 		t.Run(tc.args, func(t *testing.T) {
+			t.Parallel() // they mostly wait for time-outs
 			addr := startDXPFake(t, strings.Fields(tc.args)...)
 			spec := EngineSpec{Name: "fake", Proto: "dxp", Addr: addr, Conns: 1, Control: TimeControl{MoveTime: 300 * time.Millisecond}}
 			dir := t.TempDir()

@@ -52,6 +52,8 @@ type Header struct {
 	SPRT     string   `json:"sprt,omitempty"`
 	// Adjudication is Config.Adjudication as ParseAdjudication reads it.
 	Adjudication string `json:"adjudication,omitempty"`
+	// Shard is Config.Shard ("K/N"), for a shard of a match.
+	Shard string `json:"shard,omitempty"`
 }
 
 const journalFormat = "rafle-selfplay-journal/1"
@@ -207,6 +209,8 @@ func sameHeader(old, h Header) error {
 		return diff("sprt", old.SPRT, h.SPRT)
 	case old.Adjudication != h.Adjudication:
 		return diff("adjudication", old.Adjudication, h.Adjudication)
+	case old.Shard != h.Shard:
+		return diff("shard", old.Shard, h.Shard)
 	}
 	return nil
 }

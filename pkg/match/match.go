@@ -52,6 +52,9 @@ type Config struct {
 	PDNPath string
 	// Event and Site are the PDN Event and Site tags.
 	Event, Site string
+	// Shard, when its Count is above 1, plays only the games of one shard of the match (see
+	// Shard); the journal records it, and Merge joins the shards' journals.
+	Shard Shard
 	// Adjudication, if not nil, ends games early from the players' reported scores.
 	Adjudication *Adjudication
 	// Progress, if not nil, is called from one goroutine after each finished game with the
@@ -141,6 +144,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("match: anchor %d: no such player", cfg.Anchor)
 	case cfg.Resume && cfg.JournalPath == "":
 		return errors.New("match: resume needs a journal")
+	case cfg.Shard.Count < 0 || cfg.Shard.Count > 0 && (cfg.Shard.Index < 0 || cfg.Shard.Index >= cfg.Shard.Count):
+		return fmt.Errorf("match: shard %s: the index must be from 0 to the count less one", cfg.Shard)
 	}
 	seen := map[string]bool{}
 	for _, p := range cfg.Players {
@@ -189,6 +194,9 @@ func (cfg *Config) header() Header {
 	if cfg.Adjudication != nil {
 		h.Adjudication = cfg.Adjudication.String()
 	}
+	if cfg.Shard.Count > 1 {
+		h.Shard = cfg.Shard.String()
+	}
 	return h
 }
 
@@ -204,7 +212,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		cfg.Concurrency = runtime.NumCPU()
 	}
 	sched := newSchedule(&cfg)
-	total := sched.games()
+	all := sched.games()
+	total := cfg.Shard.games(all)
 	agg := newAggregator(&cfg, &sched)
 
 	var recovered []Record
@@ -231,19 +240,25 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	// pending. What still waits at the end (after an interruption or an SPRT decision) is
 	// written then, in order; a resumed match rewrites the file from the journal.
 	pending := map[int]*Record{}
-	next := 0
+	next := 0 // the next game to write
 	writeGame := func(r *Record) error { return WritePDN(pdn, cfg.Variant, r, cfg.Event, cfg.Site) }
 	writePDN := func(r *Record) error {
 		if pdn == nil {
 			return nil
 		}
 		pending[r.Game] = r
-		for pending[next] != nil {
-			if err := writeGame(pending[next]); err != nil {
+		for ; next < all; next++ {
+			if !cfg.Shard.Has(next) {
+				continue
+			}
+			r := pending[next]
+			if r == nil {
+				break
+			}
+			if err := writeGame(r); err != nil {
 				return err
 			}
 			delete(pending, next)
-			next++
 		}
 		if err := pdn.Flush(); err != nil {
 			return fmt.Errorf("match: %w", err)
@@ -267,11 +282,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		return nil
 	}
-	done := make([]bool, total)
+	done := make([]bool, all)
 	for i := range recovered {
 		r := &recovered[i]
-		if r.Game < 0 || r.Game >= total || done[r.Game] {
-			return nil, fmt.Errorf("match: journal %s: game %d: out of range or recorded twice", cfg.JournalPath, r.Game+1)
+		if r.Game < 0 || r.Game >= all || done[r.Game] || !cfg.Shard.Has(r.Game) {
+			return nil, fmt.Errorf("match: journal %s: game %d: out of range, of another shard, or recorded twice", cfg.JournalPath, r.Game+1)
 		}
 		done[r.Game] = true
 		if err := writePDN(r); err != nil {
@@ -310,8 +325,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if agg.decided() {
 			return
 		}
-		for i := range total {
-			if done[i] {
+		for i := range all {
+			if done[i] || !cfg.Shard.Has(i) {
 				continue
 			}
 			select {
@@ -461,7 +476,7 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 	rec.White, rec.Black = cfg.Players[idxs[engine.White]].Name, cfg.Players[idxs[engine.Black]].Name
 	for c, pl := range players {
 		if o, ok := pl.(Observer); ok {
-			info := GameInfo{Index: gm.Index, Color: engine.Color(c), White: rec.White, Black: rec.Black, Record: rec}
+			info := GameInfo{Index: gm.Index, Color: engine.Color(c), White: rec.White, Black: rec.Black}
 			if err := o.StartGame(ctx, info); err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -506,11 +521,14 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 		reply, err := players[side].Choose(moveCtx, turn)
 		elapsed := time.Since(began)
 		cancel()
-		if err == nil && !slices.Contains(g.Legal(), reply.Move) {
-			err = &Forfeit{Reason: ReasonIllegalMove, Text: v.FormatMove(&p, reply.Move, false), Err: engine.ErrIllegalMove}
-		}
+		text := v.FormatMove(&p, reply.Move, false)
 		if err == nil && clocks[side] != nil && clocks[side].spend(elapsed) {
 			err = &Forfeit{Reason: ReasonTimeForfeit, Err: fmt.Errorf("move took %v, clock %v", elapsed.Round(time.Millisecond), turn.Clock.Remaining+clocks[side].tc.Margin)}
+		}
+		if err == nil {
+			if perr := g.Play(reply.Move); perr != nil { // the rules, the king-move limit included
+				err = &Forfeit{Reason: ReasonIllegalMove, Text: text, Err: perr}
+			}
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -524,12 +542,9 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 			release(side, true)
 			break
 		}
-		rec.Moves = append(rec.Moves, v.FormatMove(&p, reply.Move, false))
+		rec.Moves = append(rec.Moves, text)
 		if withInfo {
 			rec.Info = append(rec.Info, moveInfo(reply, elapsed, clocks[side]))
-		}
-		if err := g.Play(reply.Move); err != nil {
-			return nil, fmt.Errorf("match: game %d: %w", gm.Index+1, err) // checked legal above
 		}
 		if out, over := adj.add(side, reply); over {
 			rec.Reason, rec.Winner = out.Reason, ""

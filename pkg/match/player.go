@@ -56,11 +56,10 @@ type Observer interface {
 
 // GameInfo describes a game to a player that observes it.
 type GameInfo struct {
-	Index  int          // game index, from 0
-	Color  engine.Color // the player's colour
-	White  string       // the players' names
-	Black  string
-	Record *Record // the game so far: its opening moves
+	Index int          // game index, from 0
+	Color engine.Color // the player's colour
+	White string       // the players' names
+	Black string
 }
 
 // Forfeit is the error of a player that lost the game by failing rather than by the rules:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -60,6 +61,7 @@ func ReadMatch(paths []string) (*Match, error) {
 	m := &Match{Sources: paths}
 	kinds := map[bool]string{}
 	var recs []sourced
+	shards := map[string]bool{} // the shards given ("K/N")
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -86,6 +88,10 @@ func ReadMatch(paths []string) (*Match, error) {
 		if len(got) == 0 {
 			m.Notes = append(m.Notes, fmt.Sprintf("%s holds no finished game", path))
 		}
+		if h.Shard != "" {
+			shards[h.Shard] = true
+		}
+		h.Shard = "" // the shards of a match are one match
 		switch {
 		case m.Variant == nil:
 			m.Header = h
@@ -103,6 +109,9 @@ func ReadMatch(paths []string) (*Match, error) {
 			recs = append(recs, sourced{r, path})
 		}
 	}
+	if err := m.checkShards(shards); err != nil {
+		return nil, err
+	}
 	if m.FromPDN {
 		if err := pdnHeader(m, recs); err != nil {
 			return nil, err
@@ -118,6 +127,33 @@ func ReadMatch(paths []string) (*Match, error) {
 	}
 	m.Result = res
 	return m, nil
+}
+
+// checkShards notes which shards of the match the journals hold; the SPRT, decided over
+// the whole match, is left out when some are missing.
+func (m *Match) checkShards(given map[string]bool) error {
+	if len(given) == 0 {
+		return nil
+	}
+	var count int
+	for s := range given {
+		sh, err := match.ParseShard(s)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		count = sh.Count
+	}
+	if len(given) == count {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(given))
+	note := fmt.Sprintf("the journals hold shards %s of %d", strings.Join(names, ", "), count)
+	if m.Header.SPRT != "" {
+		note += ": the SPRT, decided over the whole match, is left out (selfplay merge joins every shard)"
+		m.Header.SPRT = ""
+	}
+	m.Notes = append(m.Notes, note)
+	return nil
 }
 
 // sourced is a record and the file it came from.

@@ -400,3 +400,17 @@ func TestThin(t *testing.T) {
 		}
 	}
 }
+
+// One shard of a match is reported without the SPRT, which the whole match decides.
+func TestReadMatchOneShard(t *testing.T) {
+	paths, _ := testJournal()
+	lines := readLines(t, paths[0])
+	lines[0] = strings.Replace(lines[0], `"format"`, `"shard":"1/3","format"`, 1)
+	m, err := ReadMatch([]string{writeFile(t, "s.journal", lines...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Result.SPRT != nil || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "shards 1/3 of 3") {
+		t.Errorf("one shard: SPRT %+v, notes %q", m.Result.SPRT, m.Notes)
+	}
+}

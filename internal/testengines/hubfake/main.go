@@ -165,11 +165,7 @@ func (f *fake) handle(text string) bool {
 	}
 	switch m.Command {
 	case "hub":
-		switch {
-		case f.noHub:
-		case f.wrongProtocol:
-			f.say("uciok")
-		default:
+		if f.answersHub() {
 			f.say("id name=%s version=1.0 author=\"rafle tests\"", quote(f.name))
 			if len(f.variants) > 0 {
 				f.say("param name=variant value=%s type=enum values=\"%s\"", f.variants[0], strings.Join(f.variants, " "))
@@ -213,6 +209,15 @@ func (f *fake) handle(text string) bool {
 	return false
 }
 
+// answersHub reports whether to answer "hub"; with -wrong-protocol it writes the wrong
+// answer first.
+func (f *fake) answersHub() bool {
+	if f.wrongProtocol {
+		f.say("uciok")
+	}
+	return !f.noHub && !f.wrongProtocol
+}
+
 // replay sets the game to start and the moves; a bad move stops it there.
 func (f *fake) replay(start engine.Position, moves []string) bool {
 	g := engine.NewGame(f.v, start)
@@ -249,7 +254,9 @@ func (f *fake) search() bool {
 		fmt.Fprintf(f.stderr, "hubfake: crashing at search %d\n", n)
 		os.Exit(3)
 	case f.hangAt:
-		select {} // never read nor answer again
+		for {
+			time.Sleep(time.Hour) // never read nor answer again (a sleep, not a deadlock)
+		}
 	}
 	if f.slow > 0 {
 		if quit := f.think(f.slow); quit {
@@ -390,11 +397,7 @@ func (f *fake) handleHub1(text string) bool {
 	}
 	switch fields[0] {
 	case "hub":
-		switch {
-		case f.noHub:
-		case f.wrongProtocol:
-			f.say("uciok")
-		default:
+		if f.answersHub() {
 			f.say("name %s 1.0", f.name)
 			f.say("author rafle tests")
 			f.say("country Nowhere")
