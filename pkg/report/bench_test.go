@@ -104,7 +104,7 @@ func BenchmarkLargeReport(b *testing.B) {
 		}
 		b.ReportMetric(float64(info.Size())/1e6, "page-MB")
 		begin := time.Now()
-		br.open(b, filepath.Join(dir, "report"))
+		br.open(b, filepath.Join(dir, "report"), true)
 		b.ReportMetric(float64(time.Since(begin).Milliseconds()), "drawn-ms")
 		ctx, cancel := context.WithTimeout(br.ctx, 20*time.Second)
 		load, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("navigation")[0].loadEventEnd`))

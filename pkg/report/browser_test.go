@@ -91,8 +91,9 @@ func (b *browser) listen(ev any) {
 	}
 }
 
-// open loads the report in dir and waits until the viewer has drawn its first game.
-func (b *browser) open(tb testing.TB, dir string) string {
+// open loads the report in dir and, for a match, waits until the viewer has drawn its
+// first game. It returns the page's URL.
+func (b *browser) open(tb testing.TB, dir string, match bool) string {
 	tb.Helper()
 	b.mu.Lock()
 	b.errors, b.requests = nil, nil
@@ -102,15 +103,61 @@ func (b *browser) open(tb testing.TB, dir string) string {
 		tb.Fatal(err)
 	}
 	u := (&url.URL{Scheme: "file", Path: abs}).String()
-	if err := b.do(chromedp.Navigate(u)); err != nil {
-		tb.Fatalf("loading %s: %v", u, err)
+	steps := []chromedp.Action[chromedp.Void]{chromedp.Navigate(u)}
+	if match {
+		steps = append(steps, chromedp.Poll[chromedp.Void](`document.querySelector("#board [data-piece]") !== null`))
 	}
-	if err := b.do(chromedp.Poll[chromedp.Void](`document.querySelector("#board [data-piece]") !== null`)); err != nil {
+	if err := b.do(steps...); err != nil {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		tb.Fatalf("loading %s: %v (page errors: %q)", u, err, b.errors)
 	}
 	return u
+}
+
+// check fails tb if the page at u logged an error or requested anything but itself, or
+// lacks a plot of plots (in order); it saves screenshots at a desktop and a phone width
+// as shots/NAME-desktop.png and shots/NAME-phone.png.
+func (b *browser) check(tb testing.TB, u, dir string, plots []string, shots, name string) {
+	got := eval[[]string](tb, b, `[...document.querySelectorAll("figure.plot")].filter(f => f.querySelector("svg path")).map(f => f.id.slice(5))`)
+	if !slices.Equal(got, plots) {
+		tb.Errorf("plots drawn: %v, want %v", got, plots)
+	}
+	for _, id := range plots {
+		if _, err := os.Stat(filepath.Join(dir, id+".png")); err != nil {
+			tb.Errorf("PNG of plot %s: %v", id, err)
+		}
+	}
+	b.mu.Lock()
+	errs, reqs := b.errors, b.requests
+	b.mu.Unlock()
+	if len(errs) > 0 {
+		tb.Errorf("console errors: %q", errs)
+	}
+	if len(reqs) != 1 || reqs[0] != u {
+		tb.Errorf("requests %q, want only the page %s", reqs, u)
+	}
+	for _, view := range []struct {
+		name string
+		w, h int64
+		opts []chromedp.EmulateViewportOption
+	}{
+		{"desktop", 1280, 900, nil},
+		{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateScale(2)}},
+	} {
+		if err := b.do(chromedp.EmulateViewport(view.w, view.h, view.opts...)); err != nil {
+			tb.Fatal(err)
+		}
+		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		file := filepath.Join(shots, name+"-"+view.name+".png")
+		if err := os.WriteFile(file, png, 0o666); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Logf("screenshot %s", file)
+	}
 }
 
 // do runs actions with a time limit.
@@ -158,14 +205,14 @@ func englishMatch(t *testing.T) *Match {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := engine.ParsePlayer("depth=3")
+	b, err := engine.ParsePlayer("depth=2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	second := match.Engine("depth=3", b)
-	second.Control = &match.TimeControl{Depth: 3}
+	second := match.Engine("depth=2", b)
+	second.Control = &match.TimeControl{Depth: 2}
 	return playMatch(t, match.Config{Variant: v, Players: []match.Entrant{match.Engine("depth=1", a), second},
-		Games: 8, Openings: ops, Seed: 3, Concurrency: 2, MaxPlies: 150,
+		Games: 8, Openings: ops, Seed: 3, Concurrency: 2, MaxPlies: 100,
 		SPRT: &stats.SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}})
 }
 
@@ -198,17 +245,7 @@ func TestMatchReportInBrowser(t *testing.T) {
 			if err := WriteMatch(dir, r.m, "test"); err != nil {
 				t.Fatal(err)
 			}
-			u := b.open(t, dir)
-
-			plots := eval[[]string](t, b, `[...document.querySelectorAll("figure.plot")].filter(f => f.querySelector("svg path")).map(f => f.id.slice(5))`)
-			if !slices.Equal(plots, r.plots) {
-				t.Errorf("plots drawn: %v, want %v", plots, r.plots)
-			}
-			for _, id := range r.plots {
-				if _, err := os.Stat(filepath.Join(dir, id+".png")); err != nil {
-					t.Errorf("PNG of plot %s: %v", id, err)
-				}
-			}
+			u := b.open(t, dir, true)
 
 			// the last game of the list, stepped to its end and one move back
 			n := len(r.m.Records)
@@ -246,38 +283,23 @@ func TestMatchReportInBrowser(t *testing.T) {
 				}
 			}
 
-			b.mu.Lock()
-			errs, reqs := b.errors, b.requests
-			b.mu.Unlock()
-			if len(errs) > 0 {
-				t.Errorf("console errors: %q", errs)
-			}
-			if len(reqs) != 1 || reqs[0] != u {
-				t.Errorf("requests %q, want only the page %s", reqs, u)
-			}
-			for _, view := range []struct {
-				name string
-				w, h int64
-				opts []chromedp.EmulateViewportOption
-			}{
-				{"desktop", 1280, 900, nil},
-				{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateScale(2)}},
-			} {
-				if err := b.do(chromedp.EmulateViewport(view.w, view.h, view.opts...)); err != nil {
-					t.Fatal(err)
-				}
-				png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
-				if err != nil {
-					t.Fatal(err)
-				}
-				name := filepath.Join(shots, r.name+"-"+view.name+".png")
-				if err := os.WriteFile(name, png, 0o666); err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("screenshot %s", name)
-			}
+			b.check(t, u, dir, r.plots, shots, r.name)
 		})
 	}
+	t.Run("tune", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := WriteTuning(dir, testTuning()); err != nil {
+			t.Fatal(err)
+		}
+		b.check(t, b.open(t, dir, false), dir, []string{"loss", "weights", "calibration"}, shots, "tune")
+	})
+	t.Run("archive", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := WriteArchive(dir, testArchive(t)); err != nil {
+			t.Fatal(err)
+		}
+		b.check(t, b.open(t, dir, false), dir, []string{"years", "lengths", "results", "events", "openings", "errors"}, shots, "archive")
+	})
 }
 
 // domFEN returns the FEN of the pieces the page shows (square number to 'w', 'b', 'W',

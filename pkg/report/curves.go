@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"slices"
 
@@ -130,6 +131,7 @@ func (m *Match) pairingName(k int) string {
 
 func (m *Match) eloFigure() (*figure, error) {
 	p := newPlot("Elo with its 95% interval", "games", "Elo")
+	p.X.Tick.Marker = integers
 	note := "from the pentanomial counts of the complete game pairs, first player's view"
 	for k, c := range m.eloCurves() {
 		if len(c) == 0 {
@@ -171,6 +173,7 @@ func (m *Match) llrFigure() (*figure, error) {
 		return nil, nil
 	}
 	p := newPlot("SPRT log-likelihood ratio", "games", "LLR")
+	p.X.Tick.Marker = integers
 	var xys plotter.XYs
 	for _, i := range thin(len(c), maxPoints) {
 		xys = append(xys, plotter.XY{X: c[i].Games, Y: c[i].Y})
@@ -203,6 +206,7 @@ func (m *Match) pentaFigure() (*figure, error) {
 		names = append(names, pr.Player+" vs "+pr.Opponent)
 	}
 	p := newPlot("Game pairs by the first player's points", "points in the pair", "pairs")
+	p.Y.Tick.Marker = integers
 	w := vg.Points(14)
 	for k, s := range series {
 		b, err := plotter.NewBarChart(plotter.Values(s), w)
@@ -296,26 +300,41 @@ func (m *Match) terminationsFigure() (*figure, error) {
 		return nil, err
 	}
 	p.X.Max *= 1.25 // room for the legend
+	p.X.Tick.Marker = integers
 	return render(p, "terminations", "", barsHeight(2*len(labels)))
 }
 
 func (m *Match) lengthsFigure() (*figure, error) {
-	vals := make(plotter.Values, len(m.Records))
-	lo, hi := math.Inf(1), math.Inf(-1)
+	plies := map[int]int{}
 	for i := range m.Records {
-		vals[i] = float64(len(m.Records[i].Moves))
-		lo, hi = min(lo, vals[i]), max(hi, vals[i])
+		plies[len(m.Records[i].Moves)]++
 	}
-	bins := int(min(40, hi-lo+1, max(5, 2*math.Sqrt(float64(len(vals))))))
-	h, err := plotter.NewHist(vals, bins)
+	return lengthsFigure(plies, "plies (the opening's included)")
+}
+
+// lengthsFigure draws a histogram of game lengths: games by plies.
+func lengthsFigure(plies map[int]int, xlabel string) (*figure, error) {
+	if len(plies) == 0 {
+		return nil, nil
+	}
+	var xys plotter.XYs
+	games := 0
+	for _, n := range slices.Sorted(maps.Keys(plies)) {
+		xys = append(xys, plotter.XY{X: float64(n), Y: float64(plies[n])})
+		games += plies[n]
+	}
+	lo, hi := xys[0].X, xys[len(xys)-1].X
+	bins := int(min(40, hi-lo+1, max(5, 2*math.Sqrt(float64(games)))))
+	h, err := plotter.NewHistogram(xys, bins)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("report: game lengths: %w", err)
 	}
 	h.FillColor = plotutil.Color(0)
 	h.LineStyle.Width = 0
-	p := newPlot("Game lengths", "plies (the opening's included)", "games")
+	p := newPlot("Game lengths", xlabel, "games")
+	p.Y.Tick.Marker = integers
 	p.Add(h)
-	return render(p, "lengths", fmt.Sprintf("%d games, %v to %v plies", len(m.Records), lo, hi), 0)
+	return render(p, "lengths", fmt.Sprintf("%d games, %v to %v plies", games, lo, hi), 0)
 }
 
 // moveStats returns, per player, the mean of f over the player's moves after the opening
@@ -380,6 +399,7 @@ func (m *Match) movesFigure(id, title, ylabel, note string, f func(*match.MoveIn
 		return nil, nil
 	}
 	p := newPlot(title, "the player's move after the opening", ylabel)
+	p.X.Tick.Marker = integers
 	for k, name := range m.Header.Players {
 		ys, ok := means[name]
 		if !ok {

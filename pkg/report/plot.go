@@ -7,6 +7,8 @@ import (
 	"image/color"
 	"math"
 	"regexp"
+	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -146,6 +148,27 @@ func hline(p *plot.Plot, y, x0, x1 float64, c color.Color, name string) error {
 	}
 	return nil
 }
+
+// integers is a tick marker for axes of whole numbers (games, years): gonum's default
+// ticks without the fractional ones.
+var integers = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+		if t.Value != math.Trunc(t.Value) {
+			continue
+		}
+		if t.Label != "" {
+			t.Label = strconv.FormatFloat(t.Value, 'f', 0, 64)
+		}
+		out = append(out, t)
+	}
+	if labelled := slices.ContainsFunc(out, func(t plot.Tick) bool { return t.Label != "" }); !labelled {
+		for _, v := range []float64{math.Ceil(lo), math.Floor(hi)} {
+			out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+		}
+	}
+	return out
+})
 
 // headroom leaves room above the data for the legend in the plot's top right corner.
 func headroom(p *plot.Plot) {
