@@ -99,11 +99,15 @@ func WriteArchive(dir string, a *Archive) error {
 	var figs []*figure
 	for _, f := range []func() (*figure, error){a.yearsFigure, a.lengthsFigure,
 		func() (*figure, error) { return a.countsFigure("results", "Results", "games", a.Results, 0) },
-		func() (*figure, error) { return a.countsFigure("events", "The most played events", "games", a.Events, archiveTop) },
+		func() (*figure, error) {
+			return a.countsFigure("events", "The most played events", "games", a.Events, archiveTop)
+		},
 		func() (*figure, error) {
 			return a.countsFigure("openings", "The most played openings (first two moves)", "games", a.Openings, archiveTop)
 		},
-		func() (*figure, error) { return a.countsFigure("errors", "Games read with an error, by kind", "games", a.ErrorKinds, 0) },
+		func() (*figure, error) {
+			return a.countsFigure("errors", "Games read with an error, by kind", "games", a.ErrorKinds, 0)
+		},
 	} {
 		fig, err := f()
 		if err != nil {

@@ -197,4 +197,3 @@ func (t *Tuning) calibrationFigure() (*figure, error) {
 	p.Legend.Top, p.Legend.Left = true, true
 	return render(p, "calibration", fmt.Sprintf("%d buckets of equal size by predicted score; %s", len(t.Calibration), t.CalibrationSet), 0)
 }
-

@@ -2,10 +2,10 @@ package report
 
 import (
 	"bytes"
-	"errors"
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
