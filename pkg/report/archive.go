@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -97,24 +98,27 @@ func WriteArchive(dir string, a *Archive) error {
 	pg := &page{Title: "rafle pdn stats: " + a.Title}
 	pg.Subtitles = []string{fmt.Sprintf("%d games, %d read with an error", a.Games, a.Errors)}
 	var figs []*figure
-	for _, f := range []func() (*figure, error){a.yearsFigure, a.lengthsFigure,
-		func() (*figure, error) { return a.countsFigure("results", "Results", "games", a.Results, 0) },
-		func() (*figure, error) {
-			return a.countsFigure("events", "The most played events", "games", a.Events, archiveTop)
-		},
-		func() (*figure, error) {
-			return a.countsFigure("openings", "The most played openings (first two moves)", "games", a.Openings, archiveTop)
-		},
-		func() (*figure, error) {
-			return a.countsFigure("errors", "Games read with an error, by kind", "games", a.ErrorKinds, 0)
-		},
-	} {
-		fig, err := f()
-		if err != nil {
-			return err
+	add := func(f *figure, err error) error {
+		if f != nil {
+			figs = append(figs, f)
 		}
-		if fig != nil {
-			figs = append(figs, fig)
+		return err
+	}
+	if err := errors.Join(add(a.yearsFigure()), add(a.lengthsFigure())); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		id, title string
+		m         map[string]int
+		n         int
+	}{
+		{"results", "Results", a.Results, 0},
+		{"events", "The most played events", a.Events, archiveTop},
+		{"openings", "The most played openings (first two moves)", a.Openings, archiveTop},
+		{"errors", "Games read with an error, by kind", a.ErrorKinds, 0},
+	} {
+		if err := add(a.countsFigure(c.id, c.title, c.m, c.n)); err != nil {
+			return err
 		}
 	}
 	pg.Sections = append(pg.Sections, section{ID: "plots", Title: "Plots", Figures: figs})
@@ -137,7 +141,7 @@ func WriteArchive(dir string, a *Archive) error {
 	return pg.write(dir)
 }
 
-func (a *Archive) countsFigure(id, title, xlabel string, m map[string]int, n int) (*figure, error) {
+func (a *Archive) countsFigure(id, title string, m map[string]int, n int) (*figure, error) {
 	cs := top(m, n)
 	if len(cs) == 0 {
 		return nil, nil
@@ -147,7 +151,7 @@ func (a *Archive) countsFigure(id, title, xlabel string, m map[string]int, n int
 	for _, c := range cs {
 		labels, vals = append(labels, c.Value), append(vals, float64(c.N))
 	}
-	p, err := hbars(title, xlabel, labels, [][]float64{vals}, nil)
+	p, err := hbars(title, "games", labels, [][]float64{vals}, nil)
 	if err != nil {
 		return nil, err
 	}
