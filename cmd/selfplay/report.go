@@ -34,7 +34,7 @@ func reportCommand() *cli.Command {
 			if !c.Args().Present() {
 				return cliutil.Usagef("give the journals or PDN files of a match")
 			}
-			m, err := report.ReadMatch(c.Args().Slice())
+			m, err := report.ReadMatch(c.Context, c.Args().Slice())
 			if err != nil {
 				return err
 			}
@@ -63,7 +63,7 @@ func reportDir(c *cli.Context, cfg *match.Config) (string, error) {
 // matchReport writes the report of the match just played, from its journal, with the
 // result the match counted.
 func matchReport(c *cli.Context, dir string, cfg *match.Config, res *match.Result) error {
-	m, err := report.ReadMatch([]string{cfg.JournalPath})
+	m, err := report.ReadMatch(c.Context, []string{cfg.JournalPath})
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func matchReport(c *cli.Context, dir string, cfg *match.Config, res *match.Resul
 }
 
 func writeReport(c *cli.Context, dir string, m *report.Match, event string) error {
-	if err := report.WriteMatch(dir, m, event); err != nil {
+	if err := report.WriteMatch(c.Context, dir, m, event); err != nil {
 		return err
 	}
 	for _, n := range m.Notes {

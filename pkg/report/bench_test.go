@@ -88,12 +88,12 @@ func BenchmarkLargeReport(b *testing.B) {
 	br := newBrowser(b, path)
 	for b.Loop() {
 		start := time.Now()
-		m, err := ReadMatch([]string{journal})
+		m, err := ReadMatch(context.Background(), []string{journal})
 		if err != nil {
 			b.Fatal(err)
 		}
 		read := time.Since(start)
-		if err := WriteMatch(filepath.Join(dir, "report"), m, "bench"); err != nil {
+		if err := WriteMatch(context.Background(), filepath.Join(dir, "report"), m, "bench"); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(read.Seconds(), "read-s")

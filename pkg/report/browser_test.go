@@ -186,7 +186,7 @@ func playMatch(t *testing.T, cfg match.Config) *Match {
 	if _, err := match.Run(context.Background(), cfg); err != nil {
 		t.Fatalf("match: %v", err)
 	}
-	m, err := ReadMatch([]string{cfg.JournalPath})
+	m, err := ReadMatch(context.Background(), []string{cfg.JournalPath})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestMatchReportInBrowser(t *testing.T) {
 	for _, r := range reports {
 		t.Run(r.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := WriteMatch(dir, r.m, "test"); err != nil {
+			if err := WriteMatch(context.Background(), dir, r.m, "test"); err != nil {
 				t.Fatal(err)
 			}
 			u := b.open(t, dir, true)
@@ -276,10 +276,28 @@ func TestMatchReportInBrowser(t *testing.T) {
 				if got := eval[string](t, b, `document.getElementById("ply").textContent`); got != fmt.Sprintf("ply %d of %d", s.ply, plies) {
 					t.Fatalf("after %s: %q, want ply %d of %d", s.what, got, s.ply, plies)
 				}
-				squares := eval[map[string]string](t, b, `Object.fromEntries([...document.querySelectorAll("#board [data-sq]")].map(g => [g.dataset.sq, g.dataset.piece || "."]))`)
+				squares := eval[map[string]string](t, b, readBoard)
 				want := r.m.Variant.FEN(ps[s.ply])
 				if got := domFEN(t, r.m.Variant, ps[s.ply].Side, squares); got != want {
 					t.Errorf("game %d after %s: the page shows %s, rafle's replay %s", rec.Game+1, s.what, got, want)
+				}
+			}
+			// every position on the way back to the start, with the back button
+			boards := eval[[]map[string]string](t, b, `(() => {
+				const boards = [];
+				for (let k = 0; k < 10000; k++) {
+					boards.push(`+readBoard+`);
+					if (document.getElementById("ply").textContent.startsWith("ply 0 ")) break;
+					document.getElementById("back").click();
+				}
+				return boards.reverse();
+			})()`)
+			if len(boards) != len(ps) {
+				t.Fatalf("game %d: %d positions on the way back, want %d", rec.Game+1, len(boards), len(ps))
+			}
+			for k, squares := range boards {
+				if got, want := domFEN(t, r.m.Variant, ps[k].Side, squares), r.m.Variant.FEN(ps[k]); got != want {
+					t.Fatalf("game %d at ply %d: the page shows %s, rafle's replay %s", rec.Game+1, k, got, want)
 				}
 			}
 
@@ -301,6 +319,10 @@ func TestMatchReportInBrowser(t *testing.T) {
 		b.check(t, b.open(t, dir, false), dir, []string{"years", "lengths", "results", "events", "openings", "errors"}, shots, "archive")
 	})
 }
+
+// readBoard is a script that reads the board from the page: square number to 'w', 'b',
+// 'W', 'B' or '.'.
+const readBoard = `Object.fromEntries([...document.querySelectorAll("#board [data-sq]")].map(g => [g.dataset.sq, g.dataset.piece || "."]))`
 
 // domFEN returns the FEN of the pieces the page shows (square number to 'w', 'b', 'W',
 // 'B' or '.'), with side to move, in rafle's canonical form.

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -53,8 +54,8 @@ var ErrOtherMatch = errors.New("not of the same match")
 // in parts (shards, or a journal and its copy). Journals and PDN files cannot be mixed. A
 // game found in two files is counted once; a game that does not replay under the
 // variant's rules is left out, and Notes say so. The error names the file, and the line
-// or game, of what cannot be read.
-func ReadMatch(paths []string) (*Match, error) {
+// or game, of what cannot be read. When ctx is done ReadMatch stops and returns its error.
+func ReadMatch(ctx context.Context, paths []string) (*Match, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("report: no journal or PDN file given")
 	}
@@ -67,7 +68,7 @@ func ReadMatch(paths []string) (*Match, error) {
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
-		br := bufio.NewReader(f)
+		br := bufio.NewReader(ctxReader{ctx, f})
 		isJournal := startsWithBrace(br)
 		kinds[isJournal] = path
 		var got []match.Record
@@ -117,7 +118,9 @@ func ReadMatch(paths []string) (*Match, error) {
 			return nil, err
 		}
 	}
-	m.merge(recs)
+	if err := m.merge(ctx, recs); err != nil {
+		return nil, err
+	}
 	if len(m.Records) == 0 {
 		return nil, fmt.Errorf("report: %s: %w", strings.Join(paths, ", "), ErrNoGames)
 	}
@@ -188,7 +191,7 @@ func describeHeader(h match.Header) string {
 
 // merge sorts recs by game, keeps one copy of a game found twice, replays the games for
 // the viewer, leaves out those that do not replay, and notes both.
-func (m *Match) merge(recs []sourced) {
+func (m *Match) merge(ctx context.Context, recs []sourced) error {
 	slices.SortStableFunc(recs, func(a, b sourced) int { return a.Game - b.Game })
 	var unique []sourced
 	for i, r := range recs {
@@ -203,7 +206,9 @@ func (m *Match) merge(recs []sourced) {
 	}
 	views := make([]gameView, len(unique))
 	errs := make([]error, len(unique))
-	parallel(len(unique), func(i int) { views[i], errs[i] = viewGame(m.Variant, &unique[i].Record) })
+	if err := parallel(ctx, len(unique), func(i int) { views[i], errs[i] = viewGame(m.Variant, &unique[i].Record) }); err != nil {
+		return err
+	}
 	for i, r := range unique {
 		if errs[i] != nil {
 			m.Notes = append(m.Notes, fmt.Sprintf("%s: game %d left out: %v", r.file, r.Game+1, errs[i]))
@@ -212,20 +217,39 @@ func (m *Match) merge(recs []sourced) {
 		m.Records = append(m.Records, r.Record)
 		m.views = append(m.views, views[i])
 	}
+	return nil
 }
 
-// parallel calls fn(0), ..., fn(n-1) on as many goroutines as the machine has CPUs.
-func parallel(n int, fn func(i int)) {
+// parallel calls fn(0), ..., fn(n-1) on as many goroutines as the machine has CPUs. Once
+// ctx is done it calls fn no more and returns ctx's error.
+func parallel(ctx context.Context, n int, fn func(i int)) error {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
 				fn(i)
 			}
 		})
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// ctxReader is a reader that fails with its context's error once the context is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // replay plays r's moves from its start position and returns the game.

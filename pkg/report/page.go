@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"cmp"
+	"context"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -112,16 +113,17 @@ func (pg *page) write(dir string) error {
 
 // WriteMatch writes the report of m to dir: dir/index.html, a page that needs no network
 // (its style, script and plots are inline), and a PNG file of each plot beside it. event
-// is the PDN Event tag of the games the page shows.
-func WriteMatch(dir string, m *Match, event string) error {
-	pg, err := m.page(event)
+// is the PDN Event tag of the games the page shows. When ctx is done WriteMatch stops,
+// leaving any index.html there was, and returns ctx's error.
+func WriteMatch(ctx context.Context, dir string, m *Match, event string) error {
+	pg, err := m.page(ctx, event)
 	if err != nil {
 		return err
 	}
 	return pg.write(dir)
 }
 
-func (m *Match) page(event string) (*page, error) {
+func (m *Match) page(ctx context.Context, event string) (*page, error) {
 	res := m.Result
 	pg := &page{Title: fmt.Sprintf("rafle selfplay: %s, %s", res.Variant, strings.Join(res.Players, " vs ")), Notes: m.Notes}
 	pg.Subtitles = append(pg.Subtitles, "From "+strings.Join(m.Sources, ", "))
@@ -150,7 +152,7 @@ func (m *Match) page(event string) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, chunks, err := m.viewerData(event)
+	list, chunks, err := m.viewerData(ctx, event)
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func sameTables(t *testing.T, what string, got, want *match.Result) {
 
 func TestReadMatchJournal(t *testing.T) {
 	paths, res := testJournal()
-	m, err := ReadMatch(paths[:1])
+	m, err := ReadMatch(context.Background(), paths[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +92,11 @@ func TestReadMatchJournal(t *testing.T) {
 // settings that PDN does not hold.
 func TestReadMatchPDN(t *testing.T) {
 	paths, _ := testJournal()
-	fromJournal, err := ReadMatch(paths[:1])
+	fromJournal, err := ReadMatch(context.Background(), paths[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := ReadMatch(paths[1:])
+	m, err := ReadMatch(context.Background(), paths[1:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestReadMatchMoveInfoFromPDN(t *testing.T) {
 	if err := match.WritePDN(&b, engine.MustLookup("english"), &r, "e", "s"); err != nil {
 		t.Fatal(err)
 	}
-	m, err := ReadMatch([]string{writeFile(t, "g.pdn", b.String())})
+	m, err := ReadMatch(context.Background(), []string{writeFile(t, "g.pdn", b.String())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestReadMatchShards(t *testing.T) {
 	half := len(games) / 2
 	a := writeFile(t, "a.journal", append([]string{header}, games[:half+1]...)...)
 	b := writeFile(t, "b.journal", append([]string{header}, games[half:]...)...)
-	m, err := ReadMatch([]string{b, a})
+	m, err := ReadMatch(context.Background(), []string{b, a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestReadMatchBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadMatch(tc.files)
+			_, err := ReadMatch(context.Background(), tc.files)
 			if err == nil || (tc.err != nil && !errors.Is(err, tc.err)) || !strings.Contains(err.Error(), tc.text) {
 				t.Errorf("ReadMatch(%s) = %v, want an error (%v) that says %q", tc.name, err, tc.err, tc.text)
 			}
@@ -206,7 +206,7 @@ func TestReadMatchDamagedGame(t *testing.T) {
 	rec.Moves[len(rec.Moves)/2] = "1-2"
 	bad, _ := json.Marshal(rec)
 	lines[3] = string(bad) + "\n"
-	m, err := ReadMatch([]string{writeFile(t, "d.journal", lines...)})
+	m, err := ReadMatch(context.Background(), []string{writeFile(t, "d.journal", lines...)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestReadMatchDamagedGame(t *testing.T) {
 // estimate, the last LLR the SPRT's.
 func TestCurvesEndAtTheResult(t *testing.T) {
 	paths, res := testJournal()
-	m, err := ReadMatch(paths[:1])
+	m, err := ReadMatch(context.Background(), paths[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func playRandom(t *testing.T, v *engine.Variant, games int) *Match {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := ReadMatch([]string{path})
+	m, err := ReadMatch(context.Background(), []string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,12 +347,12 @@ func playRandom(t *testing.T, v *engine.Variant, games int) *Match {
 
 func TestWriteMatch(t *testing.T) {
 	paths, _ := testJournal()
-	m, err := ReadMatch(paths[:1])
+	m, err := ReadMatch(context.Background(), paths[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "new", "report")
-	if err := WriteMatch(dir, m, "e"); err != nil {
+	if err := WriteMatch(context.Background(), dir, m, "e"); err != nil {
 		t.Fatal(err)
 	}
 	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
@@ -406,11 +406,31 @@ func TestReadMatchOneShard(t *testing.T) {
 	paths, _ := testJournal()
 	lines := readLines(t, paths[0])
 	lines[0] = strings.Replace(lines[0], `"format"`, `"shard":"1/3","format"`, 1)
-	m, err := ReadMatch([]string{writeFile(t, "s.journal", lines...)})
+	m, err := ReadMatch(context.Background(), []string{writeFile(t, "s.journal", lines...)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Result.SPRT != nil || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "shards 1/3 of 3") {
 		t.Errorf("one shard: SPRT %+v, notes %q", m.Result.SPRT, m.Notes)
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	paths, _ := testJournal()
+	m, err := ReadMatch(context.Background(), paths[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ReadMatch(ctx, paths[:1]); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReadMatch, cancelled: %v", err)
+	}
+	dir := t.TempDir()
+	if err := WriteMatch(ctx, dir, m, "e"); !errors.Is(err, context.Canceled) {
+		t.Errorf("WriteMatch, cancelled: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "index.html")); err == nil {
+		t.Error("WriteMatch, cancelled, wrote index.html")
 	}
 }

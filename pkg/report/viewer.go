@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
@@ -137,7 +138,7 @@ type gameList struct {
 }
 
 // viewerData returns the list of games and the compressed chunks of their data.
-func (m *Match) viewerData(event string) (gameList, []string, error) {
+func (m *Match) viewerData(ctx context.Context, event string) (gameList, []string, error) {
 	var list gameList
 	index := map[string]int{}
 	str := func(s string) int {
@@ -156,7 +157,7 @@ func (m *Match) viewerData(event string) (gameList, []string, error) {
 	}
 	chunks := make([]string, (len(m.Records)+gamesPerChunk-1)/gamesPerChunk)
 	errs := make([]error, len(chunks))
-	parallel(len(chunks), func(k int) {
+	err := parallel(ctx, len(chunks), func(k int) {
 		games := make([]gameData, 0, gamesPerChunk)
 		for i := k * gamesPerChunk; i < min(len(m.Records), (k+1)*gamesPerChunk); i++ {
 			d, err := m.data(i, event)
@@ -168,7 +169,7 @@ func (m *Match) viewerData(event string) (gameList, []string, error) {
 		}
 		chunks[k], errs[k] = compress(games)
 	})
-	return list, chunks, errors.Join(errs...)
+	return list, chunks, errors.Join(err, errors.Join(errs...))
 }
 
 // resultText says who won r, or that it was drawn.
