@@ -44,20 +44,14 @@ func reportCommand() *cli.Command {
 	}
 }
 
-// reportDir prepares the --report directory and returns it; cfg's journal is put there when
-// no other is named. It returns "" without --report.
-func reportDir(c *cli.Context, cfg *match.Config) (string, error) {
+// reportDir creates the --report directory, where the match's journal is when no other
+// is named (readConfig), and returns it; "" without --report.
+func reportDir(c *cli.Context) (string, error) {
 	dir := c.String("report")
 	if dir == "" {
 		return "", nil
 	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", err
-	}
-	if cfg.JournalPath == "" {
-		cfg.JournalPath = filepath.Join(dir, reportJournal)
-	}
-	return dir, nil
+	return dir, os.MkdirAll(dir, 0o777)
 }
 
 // matchReport writes the report of the match just played, from its journal, with the

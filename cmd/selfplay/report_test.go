@@ -17,6 +17,10 @@ func TestReport(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "4 of 4 games") || !strings.Contains(stderr, "report written to "+filepath.Join(live, "index.html")) {
 		t.Fatalf("--report: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	code, stdout, stderr = runArgs(t, append(common, "--report", live, "--resume")...)
+	if code != 0 || !strings.Contains(stdout, "4 from the journal") {
+		t.Fatalf("--report --resume: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
 	journal := filepath.Join(live, reportJournal)
 	pdnFile := filepath.Join(dir, "m.pdn")
 	if code, _, stderr := runArgs(t, append(common, "--pdn", pdnFile)...); code != 0 {
