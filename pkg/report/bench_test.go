@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,9 +77,19 @@ func writeSyntheticJournal(tb testing.TB, path string, n int) {
 	}
 }
 
+// loadAverage returns the machine's one-minute load average (Linux), or 0.
+func loadAverage() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	l, _ := strconv.ParseFloat(strings.Fields(string(data))[0], 64)
+	return l
+}
+
 // BenchmarkLargeReport measures the report of a match of 100,000 games: the time to make
 // it, its size, and the time a headless Chromium takes to open it (the load event, and
-// the first game drawn). Run it alone:
+// the first game drawn, each the best of three loads). Run it alone:
 //
 //	go test -run '^$' -bench LargeReport -benchtime 1x ./pkg/report
 func BenchmarkLargeReport(b *testing.B) {
@@ -103,15 +116,22 @@ func BenchmarkLargeReport(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(info.Size())/1e6, "page-MB")
-		begin := time.Now()
-		br.open(b, filepath.Join(dir, "report"), true)
-		b.ReportMetric(float64(time.Since(begin).Milliseconds()), "drawn-ms")
-		ctx, cancel := context.WithTimeout(br.ctx, 20*time.Second)
-		load, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("navigation")[0].loadEventEnd`))
-		cancel()
-		if err != nil {
-			b.Fatal(err)
+		// the best of three loads: the machine may be busy with other work
+		drawn, load := math.Inf(1), math.Inf(1)
+		for range 3 {
+			begin := time.Now()
+			br.open(b, filepath.Join(dir, "report"), true)
+			drawn = min(drawn, float64(time.Since(begin).Milliseconds()))
+			ctx, cancel := context.WithTimeout(br.ctx, 20*time.Second)
+			l, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("navigation")[0].loadEventEnd`))
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+			load = min(load, l)
 		}
+		b.ReportMetric(drawn, "drawn-ms")
+		b.ReportMetric(loadAverage(), "loadavg")
 		b.ReportMetric(load, "load-ms")
 	}
 }
