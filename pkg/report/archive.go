@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -97,16 +96,7 @@ func WriteArchive(dir string, a *Archive) error {
 	}
 	pg := &page{Title: "rafle pdn stats: " + a.Title}
 	pg.Subtitles = []string{fmt.Sprintf("%d games, %d read with an error", a.Games, a.Errors)}
-	var figs []*figure
-	add := func(f *figure, err error) error {
-		if f != nil {
-			figs = append(figs, f)
-		}
-		return err
-	}
-	if err := errors.Join(add(a.yearsFigure()), add(a.lengthsFigure())); err != nil {
-		return err
-	}
+	steps := []func() (*figure, error){a.yearsFigure, a.lengthsFigure}
 	for _, c := range []struct {
 		id, title string
 		m         map[string]int
@@ -117,9 +107,11 @@ func WriteArchive(dir string, a *Archive) error {
 		{"openings", "The most played openings (first two moves)", a.Openings, archiveTop},
 		{"errors", "Games read with an error, by kind", a.ErrorKinds, 0},
 	} {
-		if err := add(a.countsFigure(c.id, c.title, c.m, c.n)); err != nil {
-			return err
-		}
+		steps = append(steps, func() (*figure, error) { return a.countsFigure(c.id, c.title, c.m, c.n) })
+	}
+	figs, err := figures(steps...)
+	if err != nil {
+		return err
 	}
 	pg.Sections = append(pg.Sections, section{ID: "plots", Title: "Plots", Figures: figs})
 	var tables []table

@@ -104,25 +104,6 @@ func (m *Match) llrCurve(t stats.SPRT) []point {
 	return curve
 }
 
-// figures returns the match's plots.
-func (m *Match) figures() ([]*figure, error) {
-	var figs []*figure
-	add := func(f *figure, err error) error {
-		if err == nil && f != nil {
-			figs = append(figs, f)
-		}
-		return err
-	}
-	steps := []func() (*figure, error){m.eloFigure, m.llrFigure, m.pentaFigure, m.openingsFigure,
-		m.terminationsFigure, m.lengthsFigure, m.timeFigure, m.depthFigure}
-	for _, step := range steps {
-		if err := add(step()); err != nil {
-			return nil, err
-		}
-	}
-	return figs, nil
-}
-
 // pairingName names pairing k.
 func (m *Match) pairingName(k int) string {
 	p := pairings(len(m.Header.Players))[k]

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -391,18 +392,11 @@ func parseMoveInfo(text string) (match.MoveInfo, bool) {
 			if err1 != nil || err2 != nil {
 				return mi, false
 			}
-			score := int(x*100 + 0.5*sign(x))
+			score := int(math.Round(x * 100))
 			mi.Score, mi.Depth = &score, depth
 		}
 	}
 	return mi, seen
-}
-
-func sign(x float64) float64 {
-	if x < 0 {
-		return -1
-	}
-	return 1
 }
 
 // pdnHeader works out the players and the games per pairing of a match read from PDN:

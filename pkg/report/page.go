@@ -139,7 +139,8 @@ func (m *Match) page(ctx context.Context, event string) (*page, error) {
 		results.Lines = append(results.Lines, sprtLine(s))
 	}
 	pg.Sections = append(pg.Sections, results, section{ID: "settings", Title: "Settings", Tables: []table{m.settingsTable()}})
-	figs, err := m.figures()
+	figs, err := figures(m.eloFigure, m.llrFigure, m.pentaFigure, m.openingsFigure,
+		m.terminationsFigure, m.lengthsFigure, m.timeFigure, m.depthFigure)
 	if err != nil {
 		return nil, err
 	}

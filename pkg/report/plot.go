@@ -85,6 +85,22 @@ func render(p *plot.Plot, id, note string, height vg.Length) (*figure, error) {
 	return f, nil
 }
 
+// figures calls each step and returns the figures they draw; a step returns a nil figure
+// when it has nothing to show.
+func figures(steps ...func() (*figure, error)) ([]*figure, error) {
+	var figs []*figure
+	for _, step := range steps {
+		f, err := step()
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			figs = append(figs, f)
+		}
+	}
+	return figs, nil
+}
+
 // thin returns the indexes of at most limit points of a series of n: every k-th, and the
 // last.
 func thin(n, limit int) []int {

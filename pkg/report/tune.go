@@ -90,15 +90,9 @@ func WriteTuning(dir string, t *Tuning) error {
 	pg := &page{Title: "rafle tune: " + t.Title}
 	pg.Sections = append(pg.Sections, section{ID: "settings", Title: "Settings and losses",
 		Tables: []table{{Class: "settings", Left: 2, Rows: pairs(t.Settings)}}})
-	var figs []*figure
-	for _, f := range []func() (*figure, error){t.lossFigure, t.weightsFigure, t.calibrationFigure} {
-		fig, err := f()
-		if err != nil {
-			return err
-		}
-		if fig != nil {
-			figs = append(figs, fig)
-		}
+	figs, err := figures(t.lossFigure, t.weightsFigure, t.calibrationFigure)
+	if err != nil {
+		return err
 	}
 	pg.Sections = append(pg.Sections, section{ID: "plots", Title: "Plots", Figures: figs})
 	wt := table{Caption: "Weights (hundredths of a man)", Left: 1, Header: []string{"Feature", "Before", "After", "Change", "Tuned"}}
