@@ -261,9 +261,10 @@ func statsCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "count games, variants, results, plies, first moves, players and events",
-		UsageText: "pdn stats [--format table|csv|json] [--top N] [FILE...]",
+		UsageText: "pdn stats [--format table|csv|json] [--top N] [--report DIR] [FILE...]",
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
+			&cli.StringFlag{Name: "report", Usage: "also write a report to `DIR`: index.html (games per year and event, results, lengths, openings, errors by kind) and PNG plots"},
 			&cli.IntFlag{Name: "top", Value: 10, Usage: "entries in the first-move, player and event lists (0: all)"},
 			jobsFlag(),
 		}),
@@ -277,7 +278,7 @@ func statsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			st, err := pdn.CollectStats(job)
+			st, err := collectStats(c, job)
 			done()
 			if err != nil {
 				return err

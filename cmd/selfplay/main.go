@@ -35,7 +35,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"       [--engine name=NAME,cmd=PATH,tc=... ...] [--engine-log DIR] [--adjudicate draw=M:S,resign=M:S]\n" +
 			"       [--pdn FILE] [--resume] [--max-plies N] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]\n" +
 			"       [--openings FILE | --opening-set 2move|3move | --book FILE [--book-mode weighted|all] [--book-depth K]\n" +
-			"        | --random-plies K] [--anchor NAME=ELO] [--json]",
+			"        | --random-plies K] [--anchor NAME=ELO] [--json] [--report DIR]\n" +
+			"   selfplay report [--out DIR] JOURNAL|PDN...",
 		Description: "Every pairing of players plays the openings in pairs, the second game with colours\n" +
 			"reversed. A player is a level (easy, medium, hard), a search spec of options joined\n" +
 			"by colons, such as hard:weights=w.json or depth=6:nodes=20000 (depth=N, nodes=N,\n" +
@@ -55,7 +56,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Flags:                     slices.Concat(flags(), engineFlags(), shardFlags()),
 		Action:                    selfplay,
-		Commands:                  []*cli.Command{engineCommand(), mergeCommand()},
+		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand()},
 		OnUsageError:              cliutil.OnUsageError,
 	}
 }
@@ -81,6 +82,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "anchor", Usage: "rating anchor NAME=ELO for three or more players (default: the first player at 0)"},
 		&cli.StringFlag{Name: "event", Value: "rafle selfplay", Usage: "PDN Event tag"},
 		&cli.BoolFlag{Name: "json", Usage: "print the results as JSON"},
+		&cli.StringFlag{Name: "report", Usage: "write the match's report to `DIR` (index.html and PNG plots; the journal is kept there unless --pdn or --journal names one)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 	}
 }

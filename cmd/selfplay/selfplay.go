@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -69,12 +70,19 @@ func selfplay(c *cli.Context) error {
 		}
 		defer bar.Close()
 	}
+	dir, err := reportDir(c)
+	if err != nil {
+		return err
+	}
 	res, runErr := match.Run(c.Context, cfg)
 	if res == nil {
 		return runErr
 	}
 	if err := printResult(c, res); err != nil {
 		return err
+	}
+	if runErr == nil && dir != "" {
+		return matchReport(c, dir, &cfg, res)
 	}
 	if runErr != nil {
 		if errors.Is(runErr, c.Context.Err()) && cfg.JournalPath != "" {
@@ -201,8 +209,11 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 	if cfg.JournalPath == "" && cfg.PDNPath != "" {
 		cfg.JournalPath = cfg.PDNPath + ".journal"
 	}
+	if dir := c.String("report"); cfg.JournalPath == "" && dir != "" {
+		cfg.JournalPath = shardPath(filepath.Join(dir, reportJournal), cfg.Shard)
+	}
 	if cfg.Resume && cfg.JournalPath == "" {
-		return cfg, "", nil, cliutil.Usagef("--resume needs --pdn or --journal")
+		return cfg, "", nil, cliutil.Usagef("--resume needs --pdn, --journal or --report")
 	}
 	cfg.Seed = c.Int64("seed")
 	switch {

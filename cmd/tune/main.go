@@ -34,7 +34,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Usage: "fit the evaluation weights to game results (Texel's method)",
 		UsageText: "tune [--variant V] [--skip-plies N] [--quiet-test capture|strict|resolve|none] [--loss logistic|squared]\n" +
 			"       [--features a,b | --fix c,d] [--init default|zero|FILE] [--k K] [--l2 X]\n" +
-			"       [--holdout 0.1] [--seed S] [--out FILE] [--require-improvement] [--json] FILE...",
+			"       [--holdout 0.1] [--seed S] [--out FILE] [--require-improvement] [--json] [--report DIR] FILE...",
 		Description: "Reads PDN games (the variant from the GameType tag or --variant) or CSV rows with the\n" +
 			"columns game, ply, fen, result (a header row; other columns such as side and move are\n" +
 			"ignored; results as in PDN, the first mover's score first). \"-\" reads stdin. Keeps the\n" +
@@ -72,6 +72,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the fitted weights to `FILE` (JSON; a device or FIFO is written in place)"},
 		&cli.BoolFlag{Name: "require-improvement", Usage: "write no weights, and fail, when the held-out loss got worse"},
 		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+		&cli.StringFlag{Name: "report", Usage: "write a report to `DIR`: index.html (loss per iteration, weights, calibration) and PNG plots"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/report"
 	"github.com/rafle/rafle/pkg/tune"
 )
 
@@ -58,12 +59,23 @@ func tuneAction(c *cli.Context) error {
 		}
 		defer bar.Close()
 	}
+	var iters []report.TuneIteration
+	if c.String("report") != "" {
+		cfg.fit.Iteration = func(i int, train, held float64) {
+			iters = append(iters, report.TuneIteration{Iteration: i, Train: train, Holdout: held})
+		}
+	}
 	res, err := tune.Fit(c.Context, d, cfg.fit)
 	if err != nil {
 		if cfg.out != "" {
 			return fmt.Errorf("%w (%s not written)", err, cfg.out)
 		}
 		return err
+	}
+	if dir := c.String("report"); dir != "" {
+		if err := writeReport(dir, cfg, d, res, iters); err != nil {
+			return err
+		}
 	}
 	return finish(c, cfg, res, d.Stats)
 }
