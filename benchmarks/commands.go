@@ -39,6 +39,10 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	corpusDir, err := corpusDir(root, *corpus)
+	if err != nil {
+		return err
+	}
 	for _, rev := range splitList(*revs) {
 		fmt.Fprintf(stderr, "%s: building...\n", rev)
 		b, err := compare.Build(ctx, root, rev, io.Discard)
@@ -50,7 +54,7 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			label += "-notune"
 		}
 		runArgs := []string{"run", "--commit", label, "--reps", strconv.Itoa(*reps), "--bench", *sel,
-			"--corpus", corpusDir(root, *corpus), "--history", "--quiet"}
+			"--corpus", corpusDir, "--history", "--quiet"}
 		if *short {
 			runArgs = append(runArgs, "--short")
 		}
@@ -105,16 +109,41 @@ func splitList(s string) []string {
 	return out
 }
 
-// corpusDir resolves the --corpus flag: "auto" looks in bench.DefaultCorpusDirs,
-// "" or "none" means no corpus.
-func corpusDir(root, flag string) string {
+// corpusDir resolves the --corpus flag: "auto" looks for bench.DefaultCorpusDirs relative
+// to root and, in a linked git worktree, to the root of the main worktree, and gives ""
+// when there is none (the PDN benchmarks are skipped); "" or "none" means no corpus; a
+// directory (relative to the working directory) must hold bench.CorpusFile.
+func corpusDir(root, flag string) (string, error) {
 	switch flag {
 	case "", "none":
-		return ""
+		return "", nil
 	case "auto":
-		return bench.FindCorpus(root, bench.DefaultCorpusDirs...)
+		if d := bench.FindCorpus(root, bench.DefaultCorpusDirs...); d != "" {
+			return d, nil
+		}
+		if main := mainWorktree(root); main != "" {
+			return bench.FindCorpus(main, bench.DefaultCorpusDirs...), nil
+		}
+		return "", nil
 	}
-	return bench.FindCorpus(root, flag)
+	abs, err := filepath.Abs(flag)
+	if err == nil {
+		if d := bench.FindCorpus(root, abs); d != "" {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("%w: --corpus %s: no %s there", errUsage, flag, bench.CorpusFile)
+}
+
+// mainWorktree returns the root of the main worktree of the git repository at root, or ""
+// when git does not say (no git, no repository, a bare one).
+func mainWorktree(root string) string {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "--path-format=absolute", "--git-common-dir").Output()
+	common := strings.TrimSpace(string(out))
+	if err != nil || filepath.Base(common) != ".git" {
+		return ""
+	}
+	return filepath.Dir(common)
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -124,7 +153,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	sel := fs.String("bench", "", "comma-separated benchmark names or prefixes (perft, search/english); default all")
 	out := fs.String("out", "", "write the result as JSON to `FILE`")
 	history := fs.Bool("history", false, "also write the result to benchmarks/history/")
-	corpus := fs.String("corpus", "auto", "PDN corpus `DIR` (auto: ../shared/pdn/corpus from the repository root)")
+	corpus := fs.String("corpus", "auto", "PDN corpus `DIR` (auto: ../shared/pdn/corpus from the repository root or its main worktree; none: no PDN benchmarks)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	label := fs.String("commit", "", "commit `LABEL` of the result (default: HEAD, with -dirty for changes)")
@@ -142,6 +171,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(bs) == 0 {
 		return fmt.Errorf("%w: --bench %q matches no benchmark (see list)", errUsage, *sel)
 	}
+	dir, err := corpusDir(root, *corpus)
+	if err != nil {
+		return err
+	}
 	slow, err := bench.SlowdownFromEnv()
 	if err != nil {
 		return err
@@ -150,7 +183,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		*label = commit(root)
 	}
 	res := bench.NewResult(*label, *short, *reps)
-	cfg := bench.Config{Short: *short, CorpusDir: corpusDir(root, *corpus)}
+	cfg := bench.Config{Short: *short, CorpusDir: dir}
 	opt := bench.RunOptions{Reps: *reps, Slowdown: slow}
 	if !*quiet {
 		opt.Progress = func(b *bench.Benchmark) { fmt.Fprintf(stderr, "%s...\n", b.Name) }
@@ -230,6 +263,14 @@ func cmdExec(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	root, err := repoRoot()
+	if err != nil {
+		root = "."
+	}
+	dir, err := corpusDir(root, *corpus)
+	if err != nil {
+		return err
+	}
 	var b *bench.Benchmark
 	for _, c := range bench.Suite() {
 		if c.Name == *name {
@@ -241,16 +282,12 @@ func cmdExec(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		// skips the others
 		return json.NewEncoder(stdout).Encode(compare.ExecResult{Name: *name, Skipped: "not in this build"})
 	}
-	root, err := repoRoot()
-	if err != nil {
-		root = "."
-	}
 	slow, err := bench.SlowdownFromEnv()
 	if err != nil {
 		return err
 	}
 	res := compare.ExecResult{Name: b.Name}
-	w, err := b.Setup(bench.Config{Short: *short, CorpusDir: corpusDir(root, *corpus)})
+	w, err := b.Setup(bench.Config{Short: *short, CorpusDir: dir})
 	switch {
 	case errors.Is(err, bench.ErrSkip):
 		res.Skipped = strings.TrimSuffix(err.Error(), ": "+bench.ErrSkip.Error())

@@ -20,7 +20,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	conf := fs.Float64("confidence", 0.95, "wanted coverage of the intervals")
 	sel := fs.String("bench", "", "comma-separated benchmark names or prefixes (default: the full or short set)")
 	wall := fs.Bool("wall", false, "compare wall-time throughput instead of CPU time")
-	corpus := fs.String("corpus", "auto", "PDN corpus `DIR` (auto: ../shared/pdn/corpus from the repository root)")
+	corpus := fs.String("corpus", "auto", "PDN corpus `DIR` (auto: ../shared/pdn/corpus from the repository root or its main worktree; none: no PDN benchmarks)")
 	baseBin := fs.String("base-bin", "", "use this benchmark binary as the base instead of building --base")
 	newBin := fs.String("new-bin", "", "use this benchmark binary as the new side instead of building the working tree")
 	plant := fs.Float64("plant-slowdown", 1, "testing aid: make every run of the new side cost this factor more CPU time")
@@ -48,6 +48,10 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(bs) == 0 {
 		return fmt.Errorf("%w: --bench %q matches no benchmark (see list)", errUsage, *sel)
 	}
+	corpusDir, err := corpusDir(root, *corpus)
+	if err != nil {
+		return err
+	}
 	bins := [2]string{*baseBin, *newBin}
 	baseName := *base
 	if *baseBin == "" {
@@ -70,7 +74,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			baseName += ", built with -tags notune"
 		}
 	}
-	execArgs := []string{"--corpus", corpusDir(root, *corpus)}
+	execArgs := []string{"--corpus", corpusDir}
 	if *short {
 		execArgs = append(execArgs, "--short")
 	}

@@ -19,10 +19,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -44,7 +45,7 @@ commands:
   history    record results of older revisions (--revs A,B,C) in benchmarks/history
   list       list the benchmarks and their workloads
 
-"go run ./benchmarks <command> -h" shows the flags of a command.
+"go run ./benchmarks <command> -h" shows the flags of a command; run is the default.
 `
 
 // run runs the command line args and returns the exit code: 0, 1 for a failed check or
@@ -59,7 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"list": cmdList, "exec": cmdExec, "history": cmdHistory,
 	}
 	fn, ok := commands[cmd]
-	if cmd == "help" {
+	if cmd == "help" || len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}

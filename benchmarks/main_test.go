@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rafle/rafle/benchmarks/bench"
 )
 
 func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -29,6 +31,10 @@ func TestUsage(t *testing.T) {
 		{[]string{"signature", "--check", "--update"}, 2, "exclude each other"},
 		{[]string{"compare", "--threshold", "2"}, 2, "--threshold"},
 		{[]string{"compare", "--base-bin", "x"}, 2, "go together"},
+		{[]string{"run", "--corpus", "/nonexistent", "--bench", "pdn/read"}, 2, "--corpus /nonexistent"},
+		{[]string{"exec", "--corpus", "/nonexistent", "--bench", "pdn/read"}, 2, "--corpus /nonexistent"},
+		{[]string{"compare", "--corpus", "/nonexistent", "--base-bin", "x", "--new-bin", "y"}, 2, "--corpus /nonexistent"},
+		{[]string{"history", "--corpus", "/nonexistent", "--revs", "HEAD"}, 2, "--corpus /nonexistent"},
 	} {
 		code, _, stderr := runArgs(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
@@ -110,5 +116,55 @@ func TestCompareWorktree(t *testing.T) {
 	code, out, stderr := runArgs(t, "compare", "--base", "HEAD", "--short", "--rounds", "2", "--bench", "perft/english", "--threshold", "0.5")
 	if code != 0 || !strings.Contains(out, "perft/english") {
 		t.Errorf("compare --base HEAD: exit %d, want 0\n%s%s", code, out, stderr)
+	}
+}
+
+// TestHelp: --help lists the commands, as help does.
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"--help", "-h", "help"} {
+		code, out, stderr := runArgs(t, arg)
+		for _, cmd := range []string{"run", "signature", "compare", "plot", "history", "list"} {
+			if code != 0 || !strings.Contains(out, "\n  "+cmd+" ") {
+				t.Errorf("benchmarks %s: exit %d, no command %s in stdout %q (stderr %q)", arg, code, cmd, out, stderr)
+			}
+		}
+	}
+}
+
+// TestCorpusAuto: the default corpus is found from the repository root, and from a linked
+// git worktree through its main worktree, never at a path of one machine.
+func TestCorpusAuto(t *testing.T) {
+	for _, d := range bench.DefaultCorpusDirs {
+		if filepath.IsAbs(d) {
+			t.Errorf("default corpus directory %q is absolute", d)
+		}
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	top := t.TempDir()
+	corpus := filepath.Join(top, "shared", "pdn", "corpus")
+	os.MkdirAll(filepath.Join(corpus, filepath.Dir(bench.CorpusFile)), 0o755)
+	os.WriteFile(filepath.Join(corpus, bench.CorpusFile), []byte("[Result \"*\"]\n*\n"), 0o644)
+	repo, wt := filepath.Join(top, "main"), filepath.Join(top, "wt", "branch")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	os.MkdirAll(repo, 0o755)
+	git(repo, "init", "-q")
+	git(repo, "commit", "-q", "--allow-empty", "-m", "x")
+	git(repo, "worktree", "add", "-q", wt)
+	for _, root := range []string{repo, wt} {
+		got, err := corpusDir(root, "auto")
+		if err != nil || got != corpus {
+			t.Errorf("corpusDir(%s, auto) = %q, %v; want %q", root, got, err, corpus)
+		}
+	}
+	if got, err := corpusDir(wt, "none"); got != "" || err != nil {
+		t.Errorf("corpusDir(none) = %q, %v", got, err)
 	}
 }

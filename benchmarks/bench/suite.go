@@ -96,10 +96,10 @@ func Suite() []Benchmark {
 	}
 	bs = append(bs,
 		Benchmark{Name: "pdn/read", Unit: "MB/s", Short: true,
-			Doc:   "pdn.Reader over " + corpusFile + " (11.5 MB, 22,621 games) held in memory",
+			Doc:   "pdn.Reader over " + CorpusFile + " (11.5 MB, 22,621 games) held in memory",
 			Setup: pdnReadSetup},
 		Benchmark{Name: "pdn/validate", Unit: "MB/s", Short: true,
-			Doc:   "pdn.Validate with replay (syntax, then every move played with pkg/engine), one worker, over " + corpusFile,
+			Doc:   "pdn.Validate with replay (syntax, then every move played with pkg/engine), one worker, over " + CorpusFile,
 			Setup: pdnValidateSetup},
 	)
 	for _, v := range engine.Variants() {
@@ -185,12 +185,14 @@ func perftSetup(v *engine.Variant, depths [2]int, hashMB int) func(Config) (Work
 	}
 }
 
-// corpusFile is the PDN file of the pdn benchmarks, relative to the corpus directory.
-const corpusFile = "mzuluaga__checkers/OCA_2.0.pdn"
+// CorpusFile is the PDN file of the pdn and tune benchmarks, relative to the corpus
+// directory.
+const CorpusFile = "mzuluaga__checkers/OCA_2.0.pdn"
 
-// DefaultCorpusDirs are where FindCorpus looks for the shared PDN corpus, relative to the
-// repository root: CI has it at ../shared/pdn/corpus.
-var DefaultCorpusDirs = []string{"../shared/pdn/corpus", "/work/shared/pdn/corpus"}
+// DefaultCorpusDirs are where the shared PDN corpus is looked for, relative to the root of
+// the repository (or of its main worktree, from a linked git worktree): CI has it at
+// ../shared/pdn/corpus.
+var DefaultCorpusDirs = []string{"../shared/pdn/corpus"}
 
 // FindCorpus returns the first of dirs (relative to root unless absolute) that holds the
 // corpus file of the pdn benchmarks, as an absolute path, or "" when none does.
@@ -199,7 +201,7 @@ func FindCorpus(root string, dirs ...string) string {
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(root, d)
 		}
-		if _, err := os.Stat(filepath.Join(d, corpusFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(d, CorpusFile)); err == nil {
 			if abs, err := filepath.Abs(d); err == nil {
 				return abs
 			}
@@ -213,9 +215,9 @@ func loadCorpus(cfg Config) ([]byte, error) {
 	if cfg.CorpusDir == "" {
 		return nil, fmt.Errorf("no PDN corpus (looked in %v): %w", DefaultCorpusDirs, ErrSkip)
 	}
-	data, err := os.ReadFile(filepath.Join(cfg.CorpusDir, corpusFile))
+	data, err := os.ReadFile(filepath.Join(cfg.CorpusDir, CorpusFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("no %s in %s: %w", corpusFile, cfg.CorpusDir, ErrSkip)
+		return nil, fmt.Errorf("no %s in %s: %w", CorpusFile, cfg.CorpusDir, ErrSkip)
 	}
 	return data, err
 }
@@ -246,7 +248,7 @@ func pdnValidateSetup(cfg Config) (Workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	job := pdn.Job{Inputs: []pdn.Input{{Name: corpusFile, Size: int64(len(data)),
+	job := pdn.Job{Inputs: []pdn.Input{{Name: CorpusFile, Size: int64(len(data)),
 		Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}}}
 	return func(ctx context.Context) (float64, error) {
 		if _, err := pdn.Validate(ctx, job, pdn.ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}}); err != nil {

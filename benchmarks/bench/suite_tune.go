@@ -18,11 +18,11 @@ import (
 func init() {
 	optional = append(optional,
 		Benchmark{Name: "pdn/replay", Unit: "MB/s", Short: true,
-			Doc:   fmt.Sprintf("tune.Dataset.ReadPDN (read, replay every move with pkg/engine, features of quiet positions) over %s (short: its first %d games)", corpusFile, tuneGames),
+			Doc:   fmt.Sprintf("tune.Dataset.ReadPDN (read, replay every move with pkg/engine, features of quiet positions) over %s (short: its first %d games)", CorpusFile, tuneGames),
 			Setup: replaySetup},
 		Benchmark{Name: "tune/fit", Unit: "positions/s", Short: true,
 			Doc: fmt.Sprintf("tune.Fit, logistic loss, K fixed, %d L-BFGS iterations (short %d), over the quiet positions of the first %d games of %s; "+
-				"positions/s counts each position once per loss evaluation", tuneIterations[0], tuneIterations[1], tuneGames, corpusFile),
+				"positions/s counts each position once per loss evaluation", tuneIterations[0], tuneIterations[1], tuneGames, CorpusFile),
 			Setup: tuneSetup},
 	)
 }
@@ -41,7 +41,7 @@ func replaySetup(cfg Config) (Workload, error) {
 	}
 	return func(ctx context.Context) (float64, error) {
 		d := tune.NewDataset(v)
-		if err := d.ReadPDN(bytes.NewReader(data), corpusFile, tune.Filter{SkipPlies: 8}); err != nil {
+		if err := d.ReadPDN(ctx, bytes.NewReader(data), CorpusFile, tune.Filter{SkipPlies: 8}); err != nil {
 			return 0, err
 		}
 		return float64(len(data)) / 1e6, nil
@@ -65,7 +65,7 @@ func tuneSetup(cfg Config) (Workload, error) {
 		return nil, fmt.Errorf("%v: %w", err, ErrSkip)
 	}
 	d := tune.NewDataset(v)
-	if err := d.ReadPDN(bytes.NewReader(firstGames(data, tuneGames)), corpusFile, tune.Filter{SkipPlies: 8}); err != nil {
+	if err := d.ReadPDN(context.Background(), bytes.NewReader(firstGames(data, tuneGames)), CorpusFile, tune.Filter{SkipPlies: 8}); err != nil {
 		return nil, err
 	}
 	iters := tuneIterations[0]

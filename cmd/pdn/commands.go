@@ -350,14 +350,15 @@ func statsCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "stats",
 		Usage: "count games, variants, results, plies, first moves, players and events",
-		UsageText: "pdn stats [--format table|csv|json] [--top N] [--syntax-only] [--variant NAME] [--skip-bad]\n" +
-			"   [-j N] [FILE...]",
+		UsageText: "pdn stats [--format table|csv|json] [--top N] [--report DIR] [--syntax-only] [--variant NAME]\n" +
+			"   [--skip-bad] [-j N] [FILE...]",
 		Description: "Replays every game, as validate does, and counts the games by the variant they were\n" +
 			"replayed with and where it came from; a game read or replayed with an error is counted and\n" +
 			"named on stderr (exit status 1), or left out with --skip-bad. --syntax-only does not replay:\n" +
 			"variants are then the GameType tags as written.",
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "output `FORMAT`: table, csv or json"},
+			&cli.StringFlag{Name: "report", Usage: "also write a report to `DIR`: index.html (games per year and event, results, lengths, openings, errors by kind) and PNG plots"},
 			&cli.IntFlag{Name: "top", Value: 10, Usage: "list the `N` commonest first moves, players and events (0: all)"},
 			boolFlag("syntax-only", "do not replay the games: count variants by their GameType tag"),
 			variantFlag(),
@@ -381,7 +382,7 @@ func statsCommand() *cli.Command {
 					report(problemError(p))
 				}
 			}
-			st, err := pdn.CollectStats(c.Context, job, opt)
+			st, err := collectStats(c, job, opt)
 			done()
 			r := st.Report(c.Int("top"))
 			if _, inputs := pdn.InputErrors(err); (err == nil || inputs) && r.Games > 0 {

@@ -36,10 +36,28 @@ func commonFlags() []cli.Flag {
 		&cli.StringFlag{Name: "fen", Usage: "start position (PDN FEN); default: the variant's initial position"},
 		&cli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "depth in plies (1-" + fmt.Sprint(maxDepth) + "), required"},
 		&cli.StringFlag{Name: "duplicates", Usage: duplicatesHelp},
-		&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Value: runtime.NumCPU(), Usage: "threads"},
-		&cli.IntFlag{Name: "hash", Value: 64, Usage: "transposition table size in MiB (0: none)"},
+		threadsFlag(),
+		hashFlag(),
 		&cli.BoolFlag{Name: "json", Usage: "one JSON object per line"},
 	}
+}
+
+func threadsFlag() cli.Flag {
+	return &cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Value: runtime.NumCPU(), DefaultText: "all CPUs",
+		Usage: "threads (at most " + fmt.Sprint(cliutil.MaxJobsPerCPU) + " per CPU)"}
+}
+
+func hashFlag() cli.Flag {
+	return &cli.IntFlag{Name: "hash", Value: 64, Usage: "transposition table size in MiB (0: none; at most the memory available)"}
+}
+
+// readOptions reads --threads and --hash, bounded by this machine's CPUs and memory.
+func readOptions(c *cli.Context) (engine.PerftOptions, error) {
+	opt := engine.PerftOptions{Threads: c.Int("threads"), HashMB: c.Int("hash")}
+	if err := cliutil.CheckJobs("--threads", opt.Threads); err != nil {
+		return opt, err
+	}
+	return opt, cliutil.CheckMemory("--hash", int64(opt.HashMB))
 }
 
 const maxDepth = 64
@@ -86,6 +104,9 @@ type config struct {
 
 func readConfig(c *cli.Context) (config, error) {
 	var cfg config
+	if c.Args().Present() {
+		return cfg, cliutil.Usagef("unexpected argument %q", c.Args().First())
+	}
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
 		return cfg, cliutil.UsageError{Err: err}
@@ -107,17 +128,11 @@ func readConfig(c *cli.Context) (config, error) {
 	if cfg.depth < 1 || cfg.depth > maxDepth {
 		return cfg, cliutil.Usagef("--depth %d: out of range (1-%d)", cfg.depth, maxDepth)
 	}
-	cfg.opt.Duplicates, err = parseDuplicates(c.String("duplicates"), v)
-	if err != nil {
+	if cfg.opt, err = readOptions(c); err != nil {
 		return cfg, err
 	}
-	cfg.opt.Threads = c.Int("threads")
-	if cfg.opt.Threads < 1 {
-		return cfg, cliutil.Usagef("--threads %d: must be at least 1", cfg.opt.Threads)
-	}
-	cfg.opt.HashMB = c.Int("hash")
-	if cfg.opt.HashMB < 0 || cfg.opt.HashMB > 1<<16 {
-		return cfg, cliutil.Usagef("--hash %d: out of range (0-65536 MiB)", cfg.opt.HashMB)
+	if cfg.opt.Duplicates, err = parseDuplicates(c.String("duplicates"), v); err != nil {
+		return cfg, err
 	}
 	cfg.json = c.Bool("json")
 	return cfg, nil

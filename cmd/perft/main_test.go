@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -15,9 +18,13 @@ import (
 // TestMain lets the test binary stand in for another engine in `perft diff`: with
 // RAFLE_FAKE_ENGINE set it prints a divide of its arguments and exits. "same" uses rafle's
 // rules; "backward" lets english men capture backward, a planted bug.
+// With RAFLE_PERFT_MAIN set it is the perft command itself, run by main.
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("RAFLE_FAKE_ENGINE"); mode != "" {
 		os.Exit(fakeEngine(mode, os.Args[len(os.Args)-3:]))
+	}
+	if os.Getenv("RAFLE_PERFT_MAIN") != "" {
+		main()
 	}
 	os.Exit(m.Run())
 }
@@ -35,14 +42,48 @@ func fakeEngine(mode string, args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if mode == "garbage" {
+	switch mode {
+	case "garbage":
 		fmt.Println("this is not a divide")
 		return 0
+	case "flood": // endless output, as `--engine yes` gives
+		line := []byte("y\n")
+		for {
+			if _, err := os.Stdout.Write(line); err != nil {
+				return 1
+			}
+		}
+	case "longline": // one line without end
+		chunk := []byte(strings.Repeat("9", 1<<16))
+		for {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				return 1
+			}
+		}
 	}
 	depth, _ := strconv.Atoi(args[2])
 	entries, _ := v.Divide(context.Background(), p, depth, engine.PerftOptions{Duplicates: engine.Keep})
+	root := args[1] == v.FEN(v.Start())
+	var total uint64
+	if mode == "chatty" {
+		fmt.Printf("info engine fake 1.0\nperft depth %d\n\n", depth)
+	}
 	for _, e := range entries {
-		fmt.Printf("%s %d\n", v.FormatMove(&p, e.Move, true), e.Nodes)
+		name := v.FormatMove(&p, e.Move, true)
+		if mode == "rootmiscount" && root && name == "11-15" {
+			e.Nodes = 999 // the engine's own count is wrong; its divide below is right
+		}
+		total += e.Nodes
+		if mode == "chatty" {
+			name += ":"
+		}
+		fmt.Printf("%s %d\n", name, e.Nodes)
+	}
+	switch mode {
+	case "chatty":
+		fmt.Printf("\nNodes searched: %d\ntime 0.01 s\n", total)
+	case "badtotal":
+		fmt.Printf("Nodes searched: %d\n", total+1)
 	}
 	return 0
 }
@@ -142,8 +183,80 @@ func TestDiff(t *testing.T) {
 	}
 	t.Setenv("RAFLE_FAKE_ENGINE", "garbage")
 	code, _, errOut = runPerft(t, "diff", "--engine", self, "-v", "english", "-d", "2")
-	if code != 1 || !strings.Contains(errOut, "this is not a divide") {
+	if code != 1 || !strings.Contains(errOut, "no MOVE COUNT line") || !strings.Contains(errOut, "this is not a divide") {
 		t.Errorf("malformed engine answer: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestDiffEngineOutput: what the other engine prints besides its divide is ignored, its
+// total is checked, its output is bounded, and --engine is split as a shell would.
+func TestDiffEngineOutput(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A path with a space, quoted, and an argument before the ones diff adds.
+	dir := filepath.Join(t.TempDir(), "my engines")
+	os.Mkdir(dir, 0o755)
+	spaced := filepath.Join(dir, "fake engine")
+	if err := os.Symlink(self, spaced); err != nil {
+		t.Fatal(err)
+	}
+	quoted := `"` + spaced + `" --perft`
+	for _, tc := range []struct {
+		mode, engine string
+		code         int
+		out, err     string
+	}{
+		{"chatty", quoted, 0, "no difference", ""},
+		{"same", `'` + spaced + `'`, 0, "no difference", ""},
+		{"badtotal", self, 1, "", "Nodes searched"},
+		{"rootmiscount", self, 1, "11-15", ""},
+		{"flood", self, 1, "", "more than"},
+		{"longline", self, 1, "", "longer than"},
+		{"same", `"` + spaced, 2, "", "--engine"},
+	} {
+		t.Setenv("RAFLE_FAKE_ENGINE", tc.mode)
+		start := time.Now()
+		code, out, errOut := runPerft(t, "diff", "--engine", tc.engine, "-v", "english", "-d", "4")
+		if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errOut, tc.err) {
+			t.Errorf("%s engine %s: exit %d, stdout:\n%sstderr %q; want exit %d, %q and %q", tc.mode, tc.engine, code, out, errOut, tc.code, tc.out, tc.err)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s engine: %v", tc.mode, d)
+		}
+		if tc.mode == "rootmiscount" && (strings.Contains(out, "no difference") || !strings.Contains(out, "999")) {
+			t.Errorf("a root count the engine's own divide contradicts: reported as\n%s", out)
+		}
+	}
+}
+
+// TestDiffJSON: --json prints one JSON object per line, the last one the verdict.
+func TestDiffJSON(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		mode, result string
+		code         int
+	}{{"same", "agree", 0}, {"backward", "difference", 1}, {"rootmiscount", "difference", 1}} {
+		t.Setenv("RAFLE_FAKE_ENGINE", tc.mode)
+		code, out, errOut := runPerft(t, "diff", "--json", "--engine", self, "-v", "english", "-d", "6")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		var last struct {
+			Result string `json:"result"`
+			Depth  int    `json:"depth"`
+			FEN    string `json:"fen"`
+		}
+		for _, l := range lines {
+			if err := json.Unmarshal([]byte(l), &last); err != nil {
+				t.Fatalf("%s: line %q is not JSON: %v", tc.mode, l, err)
+			}
+		}
+		if code != tc.code || last.Result != tc.result || last.FEN == "" || last.Depth < 1 {
+			t.Errorf("%s: exit %d, last line %+v, stderr %q; want exit %d and result %q", tc.mode, code, last, errOut, tc.code, tc.result)
+		}
 	}
 }
 
@@ -164,6 +277,18 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--depth", "2", "--fen", "W:W1:B30"}, 1, "crowning row"},
 		{[]string{"--depth", "2", "--fen", "Q:W21:B1"}, 1, "Q"},
 		{[]string{"--depth", "2", "--threads", "0"}, 2, "--threads"},
+		{[]string{"--depth", "2", "--threads", "100000"}, 2, "--threads"},
+		{[]string{"--depth", "2", "--hash", "99999999999999"}, 2, "--hash"},
+		{[]string{"--depth", "2", "--hash", "-1"}, 2, "--hash"},
+		{[]string{"divide", "--depth", "2", "--hash", "99999999999999"}, 2, "--hash"},
+		{[]string{"verify", "--hash", "99999999999999"}, 2, "--hash"},
+		{[]string{"verify", "--threads", "100000"}, 2, "--threads"},
+		{[]string{"diff", "--engine", "x", "--depth", "2", "--hash", "99999999999999"}, 2, "--hash"},
+		{[]string{"divide", "x", "-d", "2"}, 2, "unexpected argument"},
+		{[]string{"--depth", "1", "--fen", "W"}, 1, "W"},
+		{[]string{"--depth", "1", "--fen", "W:"}, 1, "W:"},
+		{[]string{"--depth", "1", "--fen", "W::"}, 1, "W::"},
+		{[]string{"--depth", "1", "-v", "20,W,8,8,N2,0"}, 2, "8x8"},
 		{[]string{"divide", "--depth", "2", "--fen", "W:W21,21:B1"}, 1, "two pieces"},
 		{[]string{"verify", "--variant", "nope"}, 2, "nope"},
 		{[]string{"diff", "--depth", "2"}, 2, "engine"},

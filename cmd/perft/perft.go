@@ -29,11 +29,11 @@ func perftAction(c *cli.Context) error {
 	if c.Args().Present() {
 		return cliutil.Usagef("unexpected argument %q (subcommands: divide, verify, diff)", c.Args().First())
 	}
+	w := c.App.Writer
 	cfg, err := readConfig(c)
 	if err != nil {
 		return err
 	}
-	w := c.App.Writer
 	if !cfg.json {
 		fmt.Fprintf(w, "# %s %s, duplicates %s, %d threads, hash %d MiB\n", cfg.variant.Name, cfg.fen, cfg.opt.Duplicates, cfg.opt.Threads, cfg.opt.HashMB)
 		fmt.Fprintf(w, "%5s %22s %10s %14s\n", "depth", "nodes", "seconds", "nodes/s")
@@ -42,7 +42,7 @@ func perftAction(c *cli.Context) error {
 		start := time.Now()
 		n, err := cfg.variant.Perft(c.Context, cfg.pos, d, cfg.opt)
 		if err != nil {
-			return err
+			return fmt.Errorf("depth %d: %w", d, err) // the lines above are the depths done
 		}
 		r := depthResult{Variant: cfg.variant.Name, FEN: cfg.fen, Depth: d, Nodes: n, Duplicates: cfg.opt.Duplicates.String(),
 			Seconds: time.Since(start).Seconds(), Threads: cfg.opt.Threads, HashMB: cfg.opt.HashMB}
@@ -101,7 +101,7 @@ func divideAction(c *cli.Context) error {
 	start := time.Now()
 	entries, err := cfg.variant.Divide(c.Context, cfg.pos, cfg.depth, cfg.opt)
 	if err != nil {
-		return err
+		return fmt.Errorf("divide depth %d: %w", cfg.depth, err)
 	}
 	elapsed := time.Since(start).Seconds()
 	names := divideNotation(cfg.variant, &cfg.pos, entries)

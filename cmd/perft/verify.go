@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"time"
 
@@ -26,8 +25,8 @@ func verifyCommand() *cli.Command {
 			&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Usage: "only this variant (default: all)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 			&cli.Uint64Flag{Name: "max-nodes", Value: 100_000_000, Usage: "skip rows with more leaves than this"},
-			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Value: runtime.NumCPU(), Usage: "threads"},
-			&cli.IntFlag{Name: "hash", Value: 64, Usage: "transposition table size in MiB (0: none)"},
+			threadsFlag(),
+			hashFlag(),
 		},
 		Action:       verifyAction,
 		OnUsageError: cliutil.OnUsageError,
@@ -35,6 +34,9 @@ func verifyCommand() *cli.Command {
 }
 
 func verifyAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return cliutil.Usagef("unexpected argument %q", c.Args().First())
+	}
 	variants := engine.Variants()
 	if name := c.String("variant"); name != "" {
 		v, err := engine.Lookup(name)
@@ -43,31 +45,26 @@ func verifyAction(c *cli.Context) error {
 		}
 		variants = []*engine.Variant{v}
 	}
-	opt := engine.PerftOptions{Threads: c.Int("threads"), HashMB: c.Int("hash")}
-	if opt.Threads < 1 || opt.HashMB < 0 {
-		return cliutil.Usagef("--threads must be at least 1 and --hash at least 0")
+	opt, err := readOptions(c)
+	if err != nil {
+		return err
 	}
 	maxNodes := c.Uint64("max-nodes")
+	type check struct {
+		v   *engine.Variant
+		pc  engine.PerftCase
+		pos engine.Position
+		dup engine.Duplicates
+	}
+	var checks []check
 	var work uint64 // leaves to count, for the progress bar
-	suites := map[*engine.Variant][]engine.PerftCase{}
+	skipped := 0
 	for _, v := range variants {
 		cases, err := corpus.PerftSuite(v)
 		if err != nil {
 			return err
 		}
-		suites[v] = cases
 		for _, pc := range cases {
-			if pc.Nodes <= maxNodes {
-				work += pc.Nodes * uint64(len(pc.Conventions()))
-			}
-		}
-	}
-	bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), int64(work), "verify", progressbar.OptionShowCount())
-	table := tablewriter.NewTable(c.App.Writer)
-	table.Header("variant", "position", "depth", "duplicates", "expected", "got", "ok", "seconds", "source")
-	checked, skipped, failed := 0, 0, 0
-	for _, v := range variants {
-		for _, pc := range suites[v] {
 			if pc.Nodes > maxNodes {
 				skipped++
 				continue
@@ -77,26 +74,55 @@ func verifyAction(c *cli.Context) error {
 				return err
 			}
 			for _, dup := range pc.Conventions() {
-				opt.Duplicates = dup
-				start := time.Now()
-				got, err := v.Perft(c.Context, p, pc.Depth, opt)
-				if err != nil {
-					return err
-				}
-				ok := "ok"
-				if got != pc.Nodes {
-					ok = "FAIL"
-					failed++
-				}
-				checked++
-				if bar != nil {
-					bar.Add64(int64(pc.Nodes))
-				}
-				if err := table.Append(v.Name, pc.Position, pc.Depth, dup.String(), pc.Nodes, got, ok,
-					fmt.Sprintf("%.2f", time.Since(start).Seconds()), pc.Source); err != nil {
-					return err
-				}
+				checks = append(checks, check{v, pc, p, dup})
+				work += pc.Nodes
 			}
+		}
+	}
+	label := func(i int) string {
+		if i >= len(checks) {
+			return "verify"
+		}
+		k := &checks[i]
+		return fmt.Sprintf("verify %s %s depth %d, check %d of %d", k.v.Name, k.pc.Position, k.pc.Depth, i+1, len(checks))
+	}
+	// The bar moves by leaves counted, and names the check under way. It predicts no time
+	// left: small rows count far fewer leaves a second than large ones (the table is made
+	// anew for each), so a prediction from the first rows is hours too long.
+	bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), int64(work), label(0),
+		progressbar.OptionSetPredictTime(false), progressbar.OptionSetElapsedTime(true))
+	table := tablewriter.NewTable(c.App.Writer)
+	table.Header("variant", "position", "depth", "duplicates", "expected", "got", "ok", "seconds", "source")
+	failed := 0
+	for i, k := range checks {
+		if bar != nil && i > 0 {
+			bar.Describe(label(i))
+		}
+		opt.Duplicates = k.dup
+		start := time.Now()
+		got, err := k.v.Perft(c.Context, k.pos, k.pc.Depth, opt)
+		if err != nil {
+			// say what was done: the checks so far, then what stopped
+			if bar != nil {
+				bar.Exit()
+			}
+			if rerr := table.Render(); rerr != nil {
+				return rerr
+			}
+			fmt.Fprintf(c.App.Writer, "stopped: %d of %d checks done, %d failed\n", i, len(checks), failed)
+			return fmt.Errorf("%s %s depth %d: %w", k.v.Name, k.pc.Position, k.pc.Depth, err)
+		}
+		ok := "ok"
+		if got != k.pc.Nodes {
+			ok = "FAIL"
+			failed++
+		}
+		if bar != nil {
+			bar.Add64(int64(k.pc.Nodes))
+		}
+		if err := table.Append(k.v.Name, k.pc.Position, k.pc.Depth, k.dup.String(), k.pc.Nodes, got, ok,
+			fmt.Sprintf("%.2f", time.Since(start).Seconds()), k.pc.Source); err != nil {
+			return err
 		}
 	}
 	if bar != nil {
@@ -110,7 +136,7 @@ func verifyAction(c *cli.Context) error {
 		names[i] = v.Name
 	}
 	fmt.Fprintf(c.App.Writer, "%d checks (%s), %d failed; %d rows over --max-nodes %d skipped\n",
-		checked, strings.Join(names, ", "), failed, skipped, maxNodes)
+		len(checks), strings.Join(names, ", "), failed, skipped, maxNodes)
 	if failed > 0 {
 		return fmt.Errorf("%d published counts not matched", failed)
 	}

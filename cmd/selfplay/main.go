@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -20,36 +21,50 @@ func main() {
 
 // run is the whole command, with its streams, so that tests can call it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cliutil.Run(ctx, newApp(stdout, stderr), args, stderr)
+	return cliutil.Run(context.WithValue(ctx, stdinKey{}, stdin), newApp(stdout, stderr), args, stderr)
 }
+
+// stdinKey passes standard input to the engine command through the context.
+type stdinKey struct{}
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "selfplay",
 		Usage: "play matches between computer players and rate them",
 		UsageText: "selfplay --variant V --players P1,P2[,...] --games N [--concurrency N] [--seed S]\n" +
+			"       [--engine name=NAME,cmd=PATH,tc=... ...] [--engine-log DIR] [--adjudicate draw=M:S,resign=M:S]\n" +
 			"       [--pdn FILE] [--resume] [--max-plies N] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]\n" +
 			"       [--openings FILE | --opening-set 2move|3move | --book FILE [--book-mode weighted|all] [--book-depth K]\n" +
-			"        | --random-plies K] [--anchor NAME=ELO] [--json]",
+			"        | --random-plies K] [--anchor NAME=ELO] [--json] [--report DIR]\n" +
+			"   selfplay report [--out DIR] JOURNAL|PDN...",
 		Description: "Every pairing of players plays the openings in pairs, the second game with colours\n" +
-			"reversed. Players are levels (easy, medium, hard) or search specs such as\n" +
-			"depth=6:weights=w.json (see engine.ParsePlayer). Games end by the variant's rules or\n" +
-			"at --max-plies (a draw). Games are fixed by the seed and their number, so a match\n" +
-			"interrupted (Ctrl-C, kill) is finished by running it again with --resume: each\n" +
-			"finished game is in the journal (FILE.journal next to --pdn FILE, or --journal).",
+			"reversed. A player is a level (easy, medium, hard), a search spec of options joined\n" +
+			"by colons, such as hard:weights=w.json or depth=6:nodes=20000 (depth=N, nodes=N,\n" +
+			"movetime=DURATION, weights=FILE, random=P, hash=MB, quiescence=false), or the name of\n" +
+			"an external engine given with --engine (Hub or DXP; docs/engines.md). rafle is the\n" +
+			"referee: it checks every move, keeps the clocks, and ends games by the variant's rules,\n" +
+			"at --max-plies (a draw) or by --adjudicate; an engine that plays an illegal move, loses\n" +
+			"on time, crashes, hangs or breaks its protocol loses that game and is restarted.\n" +
+			"Games are fixed by the seed and their number, so a match interrupted (Ctrl-C, kill)\n" +
+			"is finished by running it again with --resume: each finished game is in the journal\n" +
+			"(FILE.journal next to --pdn FILE, or --journal). 'selfplay engine' plays rafle as a\n" +
+			"Hub engine or a DXP follower.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		Flags:           flags(),
-		Action:          selfplay,
-		OnUsageError:    cliutil.OnUsageError,
+		// --engine values hold commas: one flag, one engine
+		DisableSliceFlagSeparator: true,
+		Flags:                     slices.Concat(flags(), engineFlags(), shardFlags()),
+		Action:                    selfplay,
+		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand()},
+		OnUsageError:              cliutil.OnUsageError,
 	}
 }
 
 func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "english", Usage: "variant: " + strings.Join(engine.Names(), ", ")},
-		&cli.StringFlag{Name: "players", Aliases: []string{"p"}, Required: true, Usage: "comma-separated player specs: easy, medium, hard, or options such as depth=6:nodes=20000"},
+		&cli.StringFlag{Name: "players", Aliases: []string{"p"}, Usage: "comma-separated players: easy, medium, hard, search specs such as depth=6:nodes=20000, or --engine names (required)"},
 		&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "games per pairing (rounded up to an even number)"},
 		&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, DefaultText: "all cores", Usage: "games played at once"},
 		&cli.Int64Flag{Name: "seed", DefaultText: "random, printed on stderr", Usage: "seed of the opening order and the players"},
@@ -67,6 +82,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "anchor", Usage: "rating anchor NAME=ELO for three or more players (default: the first player at 0)"},
 		&cli.StringFlag{Name: "event", Value: "rafle selfplay", Usage: "PDN Event tag"},
 		&cli.BoolFlag{Name: "json", Usage: "print the results as JSON"},
+		&cli.StringFlag{Name: "report", Usage: "write the match's report to `DIR` (index.html and PNG plots; the journal is kept there unless --pdn or --journal names one)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/rafle/rafle/pkg/match"
 )
 
-func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runArgs(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = run(context.Background(), append([]string{"selfplay"}, args...), strings.NewReader(""), &out, &errb)
@@ -44,6 +44,8 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", []string{"--players", "easy,medium", "--rounds", "3"}, 2, "rounds"},
 		{"resume without journal", []string{"--players", "easy,medium", "--resume"}, 2, "--resume"},
 		{"bad games", []string{"--players", "easy,medium", "--games", "0"}, 2, "--games"},
+		{"absurd concurrency", []string{"--players", "easy,medium", "-j", "99999999999"}, 2, "--concurrency"},
+		{"tables beyond memory", []string{"--players", "easy:hash=65536,medium", "-j", "32"}, 2, "memory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

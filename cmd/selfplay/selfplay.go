@@ -1,12 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,13 +39,30 @@ func selfplay(c *cli.Context) error {
 	if c.Args().Present() {
 		return cliutil.Usagef("unexpected argument %q", c.Args().First())
 	}
-	cfg, openingsDesc, err := readConfig(c)
+	cfg, openingsDesc, engines, err := readConfig(c)
 	if err != nil {
 		return err
 	}
 	stderr := c.App.ErrWriter
+	used := map[string]bool{}
+	for _, p := range cfg.Players {
+		used[p.Name] = true
+	}
+	defer engines.close()
+	if err := engines.open(c.Context, c, cfg.Variant, used, stderr); err != nil {
+		return err
+	}
+	for i, p := range cfg.Players {
+		if e, ok := engines.entrants[p.Name]; ok {
+			cfg.Players[i] = e
+		}
+	}
 	fmt.Fprintf(stderr, "selfplay: seed %d\n", cfg.Seed)
 	fmt.Fprintf(stderr, "selfplay: %s, %s, openings: %s\n", cfg.Variant.Name, strings.Join(names(cfg.Players), " vs "), openingsDesc)
+	if cfg.Shard.Count > 1 {
+		fmt.Fprintf(stderr, "selfplay: shard %s: the game pairs whose number is %d modulo %d, to %s; join the shards with selfplay merge\n",
+			cfg.Shard, cfg.Shard.Index, cfg.Shard.Count, cmp.Or(cfg.PDNPath, cfg.JournalPath, "no file"))
+	}
 	if bar := progressBar(c, stderr); bar != nil {
 		cfg.Progress = func(done, total int) {
 			bar.ChangeMax(total)
@@ -49,18 +70,19 @@ func selfplay(c *cli.Context) error {
 		}
 		defer bar.Close()
 	}
+	dir, err := reportDir(c)
+	if err != nil {
+		return err
+	}
 	res, runErr := match.Run(c.Context, cfg)
 	if res == nil {
 		return runErr
 	}
-	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			return err
-		}
-	} else if err := render(c.App.Writer, res); err != nil {
+	if err := printResult(c, res); err != nil {
 		return err
+	}
+	if runErr == nil && dir != "" {
+		return matchReport(c, dir, &cfg, res)
 	}
 	if runErr != nil {
 		if errors.Is(runErr, c.Context.Err()) && cfg.JournalPath != "" {
@@ -69,6 +91,32 @@ func selfplay(c *cli.Context) error {
 		return runErr
 	}
 	return nil
+}
+
+// printResult prints the tables, or JSON with --json.
+func printResult(c *cli.Context, res *match.Result) error {
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return render(c.App.Writer, res)
+}
+
+// parseAnchor reads --anchor NAME=ELO: the index of the player named and the rating; the
+// first player at 0 when a is empty.
+func parseAnchor(a string, players []string) (int, float64, error) {
+	if a == "" {
+		return 0, 0, nil
+	}
+	k := strings.LastIndex(a, "=") // player specs contain '=' too
+	name, elo, ok := a[:max(k, 0)], a[k+1:], k >= 0
+	x, err := strconv.ParseFloat(elo, 64)
+	idx := slices.Index(players, name)
+	if !ok || err != nil || idx < 0 {
+		return 0, 0, cliutil.Usagef("--anchor %q: want NAME=ELO with NAME one of %s", a, strings.Join(players, ", "))
+	}
+	return idx, x, nil
 }
 
 func names(es []match.Entrant) []string {
@@ -80,72 +128,92 @@ func names(es []match.Entrant) []string {
 }
 
 // readConfig reads and checks the flags; no game starts before it succeeds.
-func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
+func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineSet, err error) {
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
-		return cfg, "", cliutil.UsageError{Err: err}
+		return cfg, "", nil, cliutil.UsageError{Err: err}
 	}
 	cfg.Variant = v
 	specs := strings.Split(c.String("players"), ",")
-	if len(specs) < 2 {
-		return cfg, "", cliutil.Usagef("--players %q: need at least two players", c.String("players"))
+	if c.String("players") == "" || len(specs) < 2 {
+		return cfg, "", nil, cliutil.Usagef("--players %q: need at least two players", c.String("players"))
+	}
+	if engines, err = readEngines(c); err != nil {
+		return cfg, "", nil, err
 	}
 	count := map[string]int{}
 	var timed []string
+	var tablesMB int64 // transposition tables of one worker's players
 	for _, s := range specs {
-		ps, err := engine.ParsePlayer(s)
+		var e match.Entrant
+		if name := strings.TrimSpace(s); engines.has(name) {
+			e = match.Entrant{Name: name} // its engine starts once the flags are read
+		} else {
+			ps, err := engine.ParsePlayer(s)
+			if err != nil {
+				return cfg, "", nil, cliutil.UsageError{Err: fmt.Errorf("--players: %w (nor is it an --engine name)", err)}
+			}
+			e = match.Engine(ps.String(), ps)
+			tablesMB += int64(cmp.Or(ps.HashMB, engine.DefaultHashMB))
+		}
+		if count[e.Name]++; count[e.Name] > 1 {
+			if engines.has(e.Name) {
+				return cfg, "", nil, cliutil.Usagef("--players: engine %s named twice", e.Name)
+			}
+			e.Name = fmt.Sprintf("%s#%d", e.Name, count[e.Name])
+		}
+		cfg.Players = append(cfg.Players, e)
+		if !e.Deterministic {
+			timed = append(timed, e.Name)
+		}
+	}
+	if a := c.String("adjudicate"); a != "" {
+		adj, err := match.ParseAdjudication(a)
 		if err != nil {
-			return cfg, "", cliutil.UsageError{Err: err}
+			return cfg, "", nil, cliutil.Usagef("--adjudicate: %v", err)
 		}
-		name := ps.String()
-		if count[name]++; count[name] > 1 {
-			name = fmt.Sprintf("%s#%d", name, count[name])
-		}
-		cfg.Players = append(cfg.Players, match.Engine(name, ps))
-		if !ps.Deterministic() {
-			timed = append(timed, name)
-		}
+		cfg.Adjudication = &adj
 	}
 	if cfg.Games = c.Int("games"); cfg.Games < 1 {
-		return cfg, "", cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
+		return cfg, "", nil, cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
 	}
-	if cfg.Concurrency = c.Int("concurrency"); cfg.Concurrency < 0 || c.IsSet("concurrency") && cfg.Concurrency == 0 {
-		return cfg, "", cliutil.Usagef("--concurrency %d: must be at least 1", cfg.Concurrency)
+	if cfg.Concurrency = c.Int("concurrency"); c.IsSet("concurrency") {
+		if err := cliutil.CheckJobs("--concurrency", cfg.Concurrency); err != nil {
+			return cfg, "", nil, err
+		}
+	}
+	// each worker keeps a table per player it plays
+	if err := cliutil.CheckMemory("--players hash= times --concurrency", tablesMB*int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))); err != nil {
+		return cfg, "", nil, err
 	}
 	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
-		return cfg, "", cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
+		return cfg, "", nil, cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
 	}
 	if s := c.String("sprt"); s != "" {
 		t, err := stats.ParseSPRT(s)
 		if err != nil {
-			return cfg, "", cliutil.Usagef("--sprt: %v", err)
+			return cfg, "", nil, cliutil.Usagef("--sprt: %v", err)
 		}
 		if len(cfg.Players) != 2 {
-			return cfg, "", cliutil.Usagef("--sprt needs exactly two players, not %d", len(cfg.Players))
+			return cfg, "", nil, cliutil.Usagef("--sprt needs exactly two players, not %d", len(cfg.Players))
 		}
 		cfg.SPRT = &t
 	}
-	if a := c.String("anchor"); a != "" {
-		k := strings.LastIndex(a, "=") // player specs contain '=' too
-		name, elo, ok := a[:max(k, 0)], a[k+1:], k >= 0
-		x, err := strconv.ParseFloat(elo, 64)
-		cfg.Anchor = -1
-		for i, p := range cfg.Players {
-			if p.Name == name {
-				cfg.Anchor = i
-			}
-		}
-		if !ok || err != nil || cfg.Anchor < 0 {
-			return cfg, "", cliutil.Usagef("--anchor %q: want NAME=ELO with NAME one of %s", a, strings.Join(names(cfg.Players), ", "))
-		}
-		cfg.AnchorElo = x
+	if cfg.Anchor, cfg.AnchorElo, err = parseAnchor(c.String("anchor"), names(cfg.Players)); err != nil {
+		return cfg, "", nil, err
 	}
-	cfg.PDNPath, cfg.JournalPath, cfg.Resume = c.String("pdn"), c.String("journal"), c.Bool("resume")
+	if cfg.Shard, err = readShard(c); err != nil {
+		return cfg, "", nil, err
+	}
+	cfg.PDNPath, cfg.JournalPath, cfg.Resume = shardPath(c.String("pdn"), cfg.Shard), shardPath(c.String("journal"), cfg.Shard), c.Bool("resume")
 	if cfg.JournalPath == "" && cfg.PDNPath != "" {
 		cfg.JournalPath = cfg.PDNPath + ".journal"
 	}
+	if dir := c.String("report"); cfg.JournalPath == "" && dir != "" {
+		cfg.JournalPath = shardPath(filepath.Join(dir, reportJournal), cfg.Shard)
+	}
 	if cfg.Resume && cfg.JournalPath == "" {
-		return cfg, "", cliutil.Usagef("--resume needs --pdn or --journal")
+		return cfg, "", nil, cliutil.Usagef("--resume needs --pdn, --journal or --report")
 	}
 	cfg.Seed = c.Int64("seed")
 	switch {
@@ -153,7 +221,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 	case cfg.Resume:
 		h, err := match.ReadJournalHeader(cfg.JournalPath)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return cfg, "", err
+			return cfg, "", nil, err
 		}
 		cfg.Seed = h.Seed
 		if err != nil {
@@ -167,9 +235,9 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, err error) {
 	cfg.Site = host
 	desc, err = readOpenings(c, &cfg)
 	if err == nil && len(timed) > 0 {
-		desc += fmt.Sprintf("; note: %s search with a time limit, so games are not reproducible from the seed", strings.Join(timed, ", "))
+		desc += fmt.Sprintf("; note: %s play with a time limit or outside rafle, so games are not reproducible from the seed", strings.Join(timed, ", "))
 	}
-	return cfg, desc, err
+	return cfg, desc, engines, err
 }
 
 func newSeed() int64 { return rand.Int64N(1 << 53) } // keeps it exact in JSON

@@ -34,7 +34,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Usage: "fit the evaluation weights to game results (Texel's method)",
 		UsageText: "tune [--variant V] [--skip-plies N] [--quiet-test capture|strict|resolve|none] [--loss logistic|squared]\n" +
 			"       [--features a,b | --fix c,d] [--init default|zero|FILE] [--k K] [--l2 X]\n" +
-			"       [--holdout 0.1] [--seed S] [--out FILE] [--json] FILE...",
+			"       [--holdout 0.1] [--seed S] [--out FILE] [--require-improvement] [--json] [--report DIR] FILE...",
 		Description: "Reads PDN games (the variant from the GameType tag or --variant) or CSV rows with the\n" +
 			"columns game, ply, fen, result (a header row; other columns such as side and move are\n" +
 			"ignored; results as in PDN, the first mover's score first). \"-\" reads stdin. Keeps the\n" +
@@ -42,7 +42,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"drops identical games, holds out a seeded share of the games, fits K and then the\n" +
 			"weights, and prints the losses and the weights. The man weight stays 100 (the unit).\n" +
 			"--out writes the weights (JSON) only when the fit succeeds; play them with\n" +
-			"selfplay --players medium:weights=FILE,medium.",
+			"selfplay --players medium:weights=FILE,medium. A held-out loss that got worse is a\n" +
+			"warning, and an error with --require-improvement (then nothing is written).",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
@@ -68,8 +69,10 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "holdout", Value: 0.1, Usage: "share of the games held out of the fit"},
 		&cli.Uint64Flag{Name: "seed", DefaultText: "random, printed on stderr", Usage: "seed of the held-out games"},
 		&cli.IntFlag{Name: "iterations", Value: tune.DefaultIterations, Usage: "maximum L-BFGS iterations"},
-		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the fitted weights to `FILE` (JSON)"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the fitted weights to `FILE` (JSON; a device or FIFO is written in place)"},
+		&cli.BoolFlag{Name: "require-improvement", Usage: "write no weights, and fail, when the held-out loss got worse"},
 		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+		&cli.StringFlag{Name: "report", Usage: "write a report to `DIR`: index.html (loss per iteration, weights, calibration) and PNG plots"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/report"
 	"github.com/rafle/rafle/pkg/tune"
 )
 
@@ -31,6 +33,8 @@ type config struct {
 	fix      []string
 	init     string
 	out      string
+	// requireImprovement refuses to write weights whose held-out loss is worse.
+	requireImprovement bool
 }
 
 func tuneAction(c *cli.Context) error {
@@ -38,8 +42,7 @@ func tuneAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	stderr := c.App.ErrWriter
-	fmt.Fprintf(stderr, "tune: seed %d\n", cfg.fit.Seed)
+	fmt.Fprintf(c.App.ErrWriter, "tune: seed %d\n", cfg.fit.Seed)
 	d, err := load(c, cfg)
 	if err != nil {
 		return err
@@ -47,28 +50,70 @@ func tuneAction(c *cli.Context) error {
 	if err := resolve(cfg, d); err != nil {
 		return err
 	}
-	if bar := newBar(c, -1, "fit"); bar != nil {
+	// L-BFGS mostly stops well before its maximum: no remaining time is predicted.
+	if bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), int64(cfg.fit.MaxIterations), "fit, L-BFGS iterations",
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(false)); bar != nil {
 		cfg.fit.Progress = func(done, total int64) {
 			bar.ChangeMax64(total)
 			_ = bar.Set64(done)
 		}
 		defer bar.Close()
 	}
+	var iters []report.TuneIteration
+	if c.String("report") != "" {
+		cfg.fit.Iteration = func(i int, train, held float64) {
+			iters = append(iters, report.TuneIteration{Iteration: i, Train: train, Holdout: held})
+		}
+	}
 	res, err := tune.Fit(c.Context, d, cfg.fit)
 	if err != nil {
+		if cfg.out != "" {
+			return fmt.Errorf("%w (%s not written)", err, cfg.out)
+		}
 		return err
 	}
-	if cfg.out != "" {
-		if err := writeAtomic(cfg.out, res.New); err != nil {
+	if dir := c.String("report"); dir != "" {
+		if err := writeReport(dir, cfg, d, res, iters); err != nil {
 			return err
 		}
 	}
+	return finish(c, cfg, res, d.Stats)
+}
+
+// finish writes the weights, unless the held-out loss got worse with --require-improvement
+// (a warning without it), and prints the summary.
+func finish(c *cli.Context, cfg *config, res *tune.Result, st tune.LoadStats) error {
+	out := cfg.out
+	worse := res.Holdout != nil && res.Holdout.After > res.Holdout.Before
+	if worse {
+		h := res.Holdout
+		fmt.Fprintf(c.App.ErrWriter, "tune: warning: the held-out loss got worse, %.6f to %.6f (%+.2f%%): "+
+			"the new weights fit the training games, not games in general; try --l2 or more games\n",
+			h.Before, h.After, 100*(h.After-h.Before)/h.Before)
+		if cfg.requireImprovement {
+			out = ""
+		}
+	}
+	if out != "" {
+		if err := cliutil.WriteFile(out, res.New.Save); err != nil {
+			return err
+		}
+	}
+	var err error
 	if c.Bool("json") {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
-		return enc.Encode(summary{Result: res, Data: d.Stats, Out: cfg.out})
+		err = enc.Encode(summary{Result: res, Data: st, Out: out})
+	} else {
+		err = render(c.App.Writer, res, st, out)
 	}
-	return render(c.App.Writer, res, d.Stats, cfg.out)
+	if err == nil && worse && cfg.requireImprovement {
+		err = errors.New("--require-improvement: the held-out loss got worse")
+		if cfg.out != "" {
+			err = fmt.Errorf("%w; %s not written", err, cfg.out)
+		}
+	}
+	return err
 }
 
 // summary is the --json output.
@@ -128,6 +173,9 @@ func readConfig(c *cli.Context) (*config, error) {
 	if !c.IsSet("seed") {
 		cfg.fit.Seed = rand.Uint64N(1 << 53) // exact in JSON
 	}
+	if cfg.requireImprovement = c.Bool("require-improvement"); cfg.requireImprovement && cfg.fit.Holdout == 0 {
+		return nil, cliutil.Usagef("--require-improvement needs a held-out set (--holdout above 0)")
+	}
 	if cfg.out != "" {
 		if st, err := os.Stat(filepath.Dir(cfg.out)); err != nil || !st.IsDir() {
 			return nil, cliutil.Usagef("--out %s: no such directory", cfg.out)
@@ -180,7 +228,7 @@ func loadFile(c *cli.Context, cfg *config, d *tune.Dataset, name string) error {
 		}
 		r = f
 	}
-	if bar := newBar(c, size, filepath.Base(name)); bar != nil {
+	if bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), size, "reading "+filepath.Base(name), progressbar.OptionShowBytes(true)); bar != nil {
 		defer bar.Close()
 		r = io.TeeReader(r, bar)
 	}
@@ -198,9 +246,9 @@ func loadFile(c *cli.Context, cfg *config, d *tune.Dataset, name string) error {
 		if d.Variant == nil {
 			return cliutil.Usagef("%s: CSV input needs --variant", name)
 		}
-		return d.ReadCSV(br, name, cfg.filter)
+		return d.ReadCSV(c.Context, br, name, cfg.filter)
 	}
-	return d.ReadPDN(br, name, cfg.filter)
+	return d.ReadPDN(c.Context, br, name, cfg.filter)
 }
 
 // resolve sets the starting weights and the tuned features, now that the variant is known.
@@ -254,41 +302,4 @@ func resolve(cfg *config, d *tune.Dataset) error {
 		cfg.fit.Init = w
 	}
 	return nil
-}
-
-// writeAtomic saves w to a temporary file next to path and renames it over path.
-func writeAtomic(path string, w *engine.Weights) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = w.Save(tmp); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// newBar returns a progress bar on stderr when it is a terminal, and nil otherwise: a
-// counter for the fit, bytes for reading a file (max < 0: a spinner).
-func newBar(c *cli.Context, max int64, desc string) *progressbar.ProgressBar {
-	unit := progressbar.OptionShowBytes(max >= 0)
-	if desc == "fit" {
-		unit = progressbar.OptionShowCount()
-	}
-	return cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), max, desc, unit)
 }

@@ -32,7 +32,9 @@ func (e *FENError) Unwrap() error { return ErrInvalidFEN }
 // by one or as ranges, kings marked K, the colour blocks in either order, a trailing ".",
 // clock suffixes such as ":H0:F1" (ignored), and algebraic squares ("Wa1,c1") on boards
 // that use them. Pieces are checked: a square is known and holds one piece, and no man
-// stands on the row where it would have been crowned.
+// stands on the row where it would have been crowned. As PDN 3.0's grammar says, a FEN has
+// at least one colour block, which may be empty ("W:W:B1,2"); "W", "W:" and "W::" are
+// errors, not an empty board. Empty fields (a trailing ':') are skipped.
 func (v *Variant) ParseFEN(fen string) (Position, error) {
 	s := strings.TrimSpace(fen)
 	s = strings.Trim(s, `"`)
@@ -111,6 +113,10 @@ func (v *Variant) ParseFEN(fen string) (Position, error) {
 				p.put(i, c, king)
 			}
 		}
+	}
+	if !seen[White] && !seen[Black] {
+		// PDN 3.0: Turn ':' Color Squares (':' Color Squares)*, so at least one list
+		return bad("", "no piece list (want W or B followed by squares, as in W:W31-50:B1-20)")
 	}
 	p.Hash = p.ComputeHash()
 	return p, nil

@@ -81,8 +81,12 @@ func TestParseFENErrors(t *testing.T) {
 		{"international", "W:W51:B1", "51"},                                       // unknown square
 		{"brazilian", "W:Wb2:Bh9", "h9"},                                          // off the board
 		{"brazilian", "B:Wb2:B", ""},                                              // black without pieces: a valid FEN
-		{"english", "B", ""},                                                      // no blocks at all: an empty board
-		{"english", "W:", ""},                                                     // likewise
+		{"english", "B", "no piece list"},                                         // no list at all (PDN 3.0: at least one)
+		{"english", "W:", "no piece list"},                                        // likewise
+		{"english", "W::", "no piece list"},                                       // likewise
+		{"english", "W::.", "no piece list"},                                      // likewise (wiegerw succeed/bridges.pdn)
+		{"english", "W:H0:F1", "no piece list"},                                   // clocks are not lists
+		{"english", "W:W", ""},                                                    // one empty list: an empty board
 		{"english", "W:W18:B14.", ""},                                             // trailing dot
 		{"english", "W:W18:B14..", "B14."},                                        // two dots
 		{"english", "W:W18:B14 junk", "14 junk"},                                  // junk after a square

@@ -80,7 +80,8 @@ func Level(name string) (PlayerSpec, bool) {
 //
 // Examples: "hard", "hard:weights=tuned.json", "depth=6:movetime=200ms", "easy:random=0".
 // A spec without a level needs depth, nodes or movetime. Errors are one line naming the
-// offending token.
+// offending token. hash= is at most 65536 MiB here; whether the machine has that memory is
+// for the command to check, with HashMiB of every player it makes.
 func ParsePlayer(spec string) (PlayerSpec, error) {
 	text := strings.TrimSpace(spec)
 	bad := func(tok, format string, args ...any) (PlayerSpec, error) {
@@ -164,6 +165,15 @@ func ParsePlayer(spec string) (PlayerSpec, error) {
 	return ps, nil
 }
 
+// HashMiB returns the size in MiB of the transposition table of a player made from ps:
+// HashMB, or DefaultHashMB when it is 0.
+func (ps PlayerSpec) HashMiB() int {
+	if ps.HashMB == 0 {
+		return DefaultHashMB
+	}
+	return ps.HashMB
+}
+
 // String returns the spec's text.
 func (ps PlayerSpec) String() string { return ps.Spec }
 
@@ -187,13 +197,9 @@ func (ps PlayerSpec) New(v *Variant, seed int64) (Player, error) {
 			return nil, fmt.Errorf("engine: player %q: %s: %w", ps.Spec, ps.WeightsFile, err)
 		}
 	}
-	hash := ps.HashMB
-	if hash == 0 {
-		hash = DefaultHashMB
-	}
 	return &SearchPlayer{
 		spec:   ps,
-		search: NewSearcher(v, w, hash),
+		search: NewSearcher(v, w, ps.HashMiB()),
 		rng:    newPlayerRand(seed),
 	}, nil
 }

@@ -59,6 +59,8 @@ func TestParsePlayerErrors(t *testing.T) {
 		{"random=NaN", `"random=NaN"`},
 		{"weights=", `"weights="`},
 		{"hash=0", `"hash=0"`},
+		{"depth=4:hash=65537", `"hash=65537"`},
+		{"depth=4:hash=99999999999999999999", `"hash=99999999999999999999"`},
 		{"quiescence=maybe", `"quiescence=maybe"`},
 		{"depth=4:depth=5", `"depth=5"`},
 		{"depth=4:hard", `"hard"`},
@@ -254,5 +256,22 @@ func TestPlayerReseed(t *testing.T) {
 	used.(*engine.SearchPlayer).Reseed(42)
 	if got := moves(used); got != want {
 		t.Errorf("after Reseed(42): %s, want %s as a new player with seed 42", got, want)
+	}
+}
+
+// TestPlayerHashMiB: the table size a player will allocate, for commands to check against
+// the memory of the machine.
+func TestPlayerHashMiB(t *testing.T) {
+	for _, tc := range []struct {
+		spec string
+		want int
+	}{{"easy", 1}, {"medium", 4}, {"hard", engine.DefaultHashMB}, {"depth=3", engine.DefaultHashMB}, {"hard:hash=64", 64}} {
+		ps, err := engine.ParsePlayer(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ps.HashMiB(); got != tc.want {
+			t.Errorf("ParsePlayer(%q).HashMiB() = %d, want %d", tc.spec, got, tc.want)
+		}
 	}
 }

@@ -359,23 +359,53 @@ func Register(v *Variant) {
 }
 
 // Lookup returns the variant registered under name (case-insensitive, aliases accepted) or
-// under a PDN GameType number given as a string ("20", or a full "20,W,10,10,N2,0").
+// under a PDN GameType number given as a string ("20", or a full "20,W,10,10,N2,0"). The
+// board size of a full GameType must be the variant's; "0,0" counts as no size, as some
+// programs write it. The other fields of a full GameType are not checked.
 func Lookup(name string) (*Variant, error) {
 	key := strings.ToLower(strings.TrimSpace(name))
 	if v, ok := registry[key]; ok {
 		return v, nil
 	}
-	num := key
-	if i := strings.IndexByte(num, ','); i >= 0 {
-		num = num[:i]
-	}
+	num, rest, full := strings.Cut(key, ",")
 	if n, err := strconv.Atoi(num); err == nil {
-		if v, ok := byGameType[n]; ok {
-			return v, nil
+		v, ok := byGameType[n]
+		if !ok {
+			return nil, fmt.Errorf("engine: unknown GameType %d (known: %s)", n, strings.Join(gameTypes(), ", "))
 		}
-		return nil, fmt.Errorf("engine: unknown GameType %d (known: %s)", n, strings.Join(gameTypes(), ", "))
+		if full {
+			if err := checkBoardSize(name, v, rest); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
 	}
 	return nil, fmt.Errorf("engine: unknown variant %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// checkBoardSize checks the fields after the number of a full GameType: StartColour,
+// Width, Height, ... (PDN 3.0; the size may be left out with the rest).
+func checkBoardSize(gameType string, v *Variant, fields string) error {
+	f := strings.Split(fields, ",")
+	if len(f) < 2 {
+		return nil
+	}
+	if len(f) < 3 {
+		return fmt.Errorf("engine: GameType %q: board size: want width and height", gameType)
+	}
+	var size [2]int
+	for i, s := range f[1:3] {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 {
+			return fmt.Errorf("engine: GameType %q: board size %q: want a number", gameType, s)
+		}
+		size[i] = n
+	}
+	if size != [2]int{0, 0} && size != [2]int{v.Width, v.Height} {
+		return fmt.Errorf("engine: GameType %q: board %dx%d, but GameType %d (%s) is played on %dx%d",
+			gameType, size[0], size[1], v.GameType, v.Name, v.Width, v.Height)
+	}
+	return nil
 }
 
 // Variants returns the registered variants in registration order.

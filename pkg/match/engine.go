@@ -11,7 +11,7 @@ import (
 // Engine returns an entrant named name that plays with the engine's search as ps says.
 // Its players can be reset between games (Resetter) and then play exactly as new ones.
 func Engine(name string, ps engine.PlayerSpec) Entrant {
-	return Entrant{Name: name, New: func(v *engine.Variant, seed int64) (Player, error) {
+	return Entrant{Name: name, Deterministic: ps.Deterministic(), New: func(v *engine.Variant, seed int64) (Player, error) {
 		searchOnly := ps
 		searchOnly.Random = 0 // the random moves are drawn here, so that Reset can reseed them
 		p, err := searchOnly.New(v, seed)
@@ -46,16 +46,16 @@ func (e *enginePlayer) Reset(seed int64) {
 }
 
 // Choose plays a random move with the spec's probability, and otherwise searches.
-func (e *enginePlayer) Choose(ctx context.Context, g *engine.Game) (engine.Move, error) {
-	legal := g.Legal()
+func (e *enginePlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
+	legal := t.Game.Legal()
 	if len(legal) == 0 {
-		return engine.Move{}, engine.ErrNoMove
+		return Reply{}, engine.ErrNoMove
 	}
 	if e.random > 0 && e.rng.Float64() < e.random {
-		return legal[e.rng.IntN(len(legal))], nil
+		return Reply{Move: legal[e.rng.IntN(len(legal))]}, nil
 	}
-	res, err := e.sp.Choose(ctx, g)
-	return res.Move, err
+	res, err := e.sp.Choose(ctx, t.Game)
+	return Reply{Move: res.Move, Depth: res.Depth, Score: res.Score, HasScore: true, Nodes: res.Nodes}, err
 }
 
 // SearchBalanced returns an opening filter for RandomOpenings: it keeps a position when

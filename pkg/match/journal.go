@@ -23,6 +23,20 @@ type Record struct {
 	Winner       string   `json:"winner,omitempty"` // "white" or "black"; empty for a draw
 	Reason       string   `json:"reason"`           // termination: "no-legal-move", "repetition", "max-plies", ...
 	Date         string   `json:"date"`             // PDN date the game was played, YYYY.MM.DD
+	// Info holds what was measured and reported of each move after the opening, in a match
+	// where a player has a time control; nil otherwise.
+	Info []MoveInfo `json:"info,omitempty"`
+	// Detail says what happened when a player forfeited: who, why, the offending text and
+	// the position.
+	Detail string `json:"detail,omitempty"`
+}
+
+// MoveInfo is what the match measured and the player reported of one move.
+type MoveInfo struct {
+	Millis int64  `json:"ms"`              // time the move took
+	Clock  *int64 `json:"clock,omitempty"` // milliseconds left on the mover's clock after it
+	Depth  int    `json:"depth,omitempty"` // the player's last reported depth
+	Score  *int   `json:"score,omitempty"` // the player's score, hundredths of a man, mover's view
 }
 
 // Header is the first line of a journal: the settings that fix the games of a match. A
@@ -36,6 +50,10 @@ type Header struct {
 	MaxPlies int      `json:"max_plies"`
 	Openings string   `json:"openings"` // digest of the opening list, in order
 	SPRT     string   `json:"sprt,omitempty"`
+	// Adjudication is Config.Adjudication as ParseAdjudication reads it.
+	Adjudication string `json:"adjudication,omitempty"`
+	// Shard is Config.Shard ("K/N"), for a shard of a match.
+	Shard string `json:"shard,omitempty"`
 }
 
 const journalFormat = "rafle-selfplay-journal/1"
@@ -109,48 +127,63 @@ type journal struct {
 	f *os.File
 }
 
+// ErrJournalLocked is returned, wrapped, when another match holds the journal: two runs
+// writing one journal (and so one PDN file) would corrupt both.
+var ErrJournalLocked = errors.New("journal is in use by another match (a second selfplay on the same --pdn or --journal?)")
+
 // openJournal creates the journal at path, or with resume reads back the one there (a
-// missing file starts a new journal). It returns the records already finished.
-func openJournal(path string, h Header, resume bool) (*journal, []Record, error) {
-	if f, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
-		old, recs, good, err := readJournal(f, path)
-		if err != nil {
-			f.Close()
-			return nil, nil, err
-		}
-		if !resume {
-			f.Close()
-			if len(recs) > 0 {
-				return nil, nil, fmt.Errorf("match: %s: %w", path, ErrJournalExists)
-			}
-		} else {
-			if err := sameHeader(old, h); err != nil {
-				f.Close()
-				return nil, nil, fmt.Errorf("match: %s: %w", path, err)
-			}
-			if err := f.Truncate(good); err != nil {
-				f.Close()
-				return nil, nil, fmt.Errorf("match: %w", err)
-			}
-			if _, err := f.Seek(good, io.SeekStart); err != nil {
-				f.Close()
-				return nil, nil, fmt.Errorf("match: %w", err)
-			}
-			return &journal{f: f}, recs, nil
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, nil, fmt.Errorf("match: %w", err)
-	}
-	f, err := os.Create(path)
+// missing file starts a new journal), and locks it for the match. It returns the records
+// already finished.
+func openJournal(path string, h Header, resume bool) (j *journal, recs []Record, err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, nil, fmt.Errorf("match: %w", err)
 	}
-	j := &journal{f: f}
-	if err := j.append(h); err != nil {
-		f.Close()
-		return nil, nil, err
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
+	if err := lockFile(f); err != nil {
+		if errors.Is(err, errLocked) {
+			return nil, nil, fmt.Errorf("match: %s: %w", path, ErrJournalLocked)
+		}
+		return nil, nil, fmt.Errorf("match: lock %s: %w", path, err)
 	}
-	return j, nil, nil
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("match: %w", err)
+	}
+	j = &journal{f: f}
+	var good int64
+	if info.Size() > 0 {
+		var old Header
+		if old, recs, good, err = readJournal(f, path); err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case !resume && len(recs) > 0:
+			return nil, nil, fmt.Errorf("match: %s: %w", path, ErrJournalExists)
+		case !resume:
+			good = 0 // only a header: this match starts the journal again
+		default:
+			if err := sameHeader(old, h); err != nil {
+				return nil, nil, fmt.Errorf("match: %s: %w", path, err)
+			}
+		}
+	}
+	if err := f.Truncate(good); err != nil {
+		return nil, nil, fmt.Errorf("match: %w", err)
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		return nil, nil, fmt.Errorf("match: %w", err)
+	}
+	if good == 0 {
+		if err := j.append(h); err != nil {
+			return nil, nil, err
+		}
+	}
+	return j, recs, nil
 }
 
 // sameHeader returns an error wrapping ErrJournalMismatch that names the first setting in
@@ -174,6 +207,10 @@ func sameHeader(old, h Header) error {
 		return diff("openings digest", old.Openings, h.Openings)
 	case old.SPRT != h.SPRT:
 		return diff("sprt", old.SPRT, h.SPRT)
+	case old.Adjudication != h.Adjudication:
+		return diff("adjudication", old.Adjudication, h.Adjudication)
+	case old.Shard != h.Shard:
+		return diff("shard", old.Shard, h.Shard)
 	}
 	return nil
 }

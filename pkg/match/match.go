@@ -7,8 +7,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -49,6 +52,11 @@ type Config struct {
 	PDNPath string
 	// Event and Site are the PDN Event and Site tags.
 	Event, Site string
+	// Shard, when its Count is above 1, plays only the games of one shard of the match (see
+	// Shard); the journal records it, and Merge joins the shards' journals.
+	Shard Shard
+	// Adjudication, if not nil, ends games early from the players' reported scores.
+	Adjudication *Adjudication
 	// Progress, if not nil, is called from one goroutine after each finished game with the
 	// number of games finished and the number planned.
 	Progress func(done, total int)
@@ -136,6 +144,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("match: anchor %d: no such player", cfg.Anchor)
 	case cfg.Resume && cfg.JournalPath == "":
 		return errors.New("match: resume needs a journal")
+	case cfg.Shard.Count < 0 || cfg.Shard.Count > 0 && (cfg.Shard.Index < 0 || cfg.Shard.Index >= cfg.Shard.Count):
+		return fmt.Errorf("match: shard %s: the index must be from 0 to the count less one", cfg.Shard)
 	}
 	seen := map[string]bool{}
 	for _, p := range cfg.Players {
@@ -150,6 +160,12 @@ func (cfg *Config) check() error {
 		}
 	}
 	return nil
+}
+
+// recordsInfo reports whether the games record the time and search of every move: when a
+// player has a time control.
+func (cfg *Config) recordsInfo() bool {
+	return slices.ContainsFunc(cfg.Players, func(e Entrant) bool { return e.Control != nil })
 }
 
 // header returns the journal header of cfg.
@@ -175,6 +191,12 @@ func (cfg *Config) header() Header {
 	if cfg.SPRT != nil {
 		h.SPRT = cfg.SPRT.String()
 	}
+	if cfg.Adjudication != nil {
+		h.Adjudication = cfg.Adjudication.String()
+	}
+	if cfg.Shard.Count > 1 {
+		h.Shard = cfg.Shard.String()
+	}
 	return h
 }
 
@@ -190,7 +212,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		cfg.Concurrency = runtime.NumCPU()
 	}
 	sched := newSchedule(&cfg)
-	total := sched.games()
+	all := sched.games()
+	total := cfg.Shard.games(all)
 	agg := newAggregator(&cfg, &sched)
 
 	var recovered []Record
@@ -204,32 +227,66 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		defer jnl.close()
 	}
 	var pdn *bufio.Writer
+	var pdnFile *os.File
 	if cfg.PDNPath != "" {
-		f, err := os.Create(cfg.PDNPath)
-		if err != nil {
+		var err error
+		if pdnFile, err = os.Create(cfg.PDNPath); err != nil {
 			return nil, fmt.Errorf("match: %w", err)
 		}
-		defer f.Close()
-		pdn = bufio.NewWriter(f)
-		defer pdn.Flush()
+		defer pdnFile.Close()
+		pdn = bufio.NewWriter(pdnFile)
 	}
+	// Games are written in game order: a game that finishes before an earlier one waits in
+	// pending. What still waits at the end (after an interruption or an SPRT decision) is
+	// written then, in order; a resumed match rewrites the file from the journal.
+	pending := map[int]*Record{}
+	next := 0 // the next game to write
+	writeGame := func(r *Record) error { return WritePDN(pdn, cfg.Variant, r, cfg.Event, cfg.Site) }
 	writePDN := func(r *Record) error {
 		if pdn == nil {
 			return nil
 		}
-		if err := WritePDN(pdn, cfg.Variant, r, cfg.Event, cfg.Site); err != nil {
-			return err
+		pending[r.Game] = r
+		for ; next < all; next++ {
+			if !cfg.Shard.Has(next) {
+				continue
+			}
+			r := pending[next]
+			if r == nil {
+				break
+			}
+			if err := writeGame(r); err != nil {
+				return err
+			}
+			delete(pending, next)
 		}
 		if err := pdn.Flush(); err != nil {
 			return fmt.Errorf("match: %w", err)
 		}
 		return nil
 	}
-	done := make([]bool, total)
+	flushPDN := func() error {
+		if pdn == nil {
+			return nil
+		}
+		for _, i := range slices.Sorted(maps.Keys(pending)) {
+			if err := writeGame(pending[i]); err != nil {
+				return err
+			}
+		}
+		if err := pdn.Flush(); err != nil {
+			return fmt.Errorf("match: %w", err)
+		}
+		if err := pdnFile.Close(); err != nil {
+			return fmt.Errorf("match: %w", err)
+		}
+		return nil
+	}
+	done := make([]bool, all)
 	for i := range recovered {
 		r := &recovered[i]
-		if r.Game < 0 || r.Game >= total || done[r.Game] {
-			return nil, fmt.Errorf("match: journal %s: game %d: out of range or recorded twice", cfg.JournalPath, r.Game+1)
+		if r.Game < 0 || r.Game >= all || done[r.Game] || !cfg.Shard.Has(r.Game) {
+			return nil, fmt.Errorf("match: journal %s: game %d: out of range, of another shard, or recorded twice", cfg.JournalPath, r.Game+1)
 		}
 		done[r.Game] = true
 		if err := writePDN(r); err != nil {
@@ -255,9 +312,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	var wg sync.WaitGroup
 	for range cfg.Concurrency {
 		wg.Go(func() {
-			cache := map[[2]int]Player{}
+			seats := seats{}
+			defer seats.close()
 			for i := range jobs {
-				rec, err := play(ctx, &cfg, sched.game(i), cache)
+				rec, err := play(ctx, &cfg, sched.game(i), seats)
 				results <- outcome{rec, err} // the collector drains results until they close
 			}
 		})
@@ -267,8 +325,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if agg.decided() {
 			return
 		}
-		for i := range total {
-			if done[i] {
+		for i := range all {
+			if done[i] || !cfg.Shard.Has(i) {
 				continue
 			}
 			select {
@@ -313,6 +371,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			cancel()
 		}
 	}
+	if err := flushPDN(); err != nil && runErr == nil {
+		runErr = err
+	}
 	res := agg.result()
 	res.GamesPlanned = total
 	if runErr == nil && !agg.decided() && finished < total {
@@ -328,9 +389,42 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 // today is the PDN date of a game played now.
 func today() string { return time.Now().Format("2006.01.02") }
 
-// play plays one game. cache holds the worker's players that can be reset, by entrant and
-// colour.
-func play(ctx context.Context, cfg *Config, gm Game, cache map[[2]int]Player) (*Record, error) {
+// seats holds a worker's players that can play another game, by entrant, and closes them.
+type seats map[int]Player
+
+// take returns the player of entrant idx for a game with the given seed: the worker's own,
+// reset, or a new one; kept reports whether the worker keeps it for the next game.
+func (s seats) take(cfg *Config, idx int, seed int64) (pl Player, kept bool, err error) {
+	if pl, ok := s[idx]; ok {
+		pl.(Resetter).Reset(seed)
+		return pl, true, nil
+	}
+	e := cfg.Players[idx]
+	if pl, err = e.New(cfg.Variant, seed); err != nil {
+		return nil, false, fmt.Errorf("match: player %s: %w", e.Name, err)
+	}
+	if _, kept = pl.(Resetter); kept {
+		s[idx] = pl
+	}
+	return pl, kept, nil
+}
+
+// close closes the players the worker keeps.
+func (s seats) close() {
+	for idx, pl := range s {
+		delete(s, idx)
+		closePlayer(pl)
+	}
+}
+
+func closePlayer(pl Player) {
+	if c, ok := pl.(io.Closer); ok {
+		c.Close() // the player failed or the match is over: nothing to do with its error
+	}
+}
+
+// play plays one game with the worker's seats.
+func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, error) {
 	v := cfg.Variant
 	op := &cfg.Openings[gm.Opening]
 	g := engine.NewGame(v, op.Root)
@@ -345,33 +439,60 @@ func play(ctx context.Context, cfg *Config, gm Game, cache map[[2]int]Player) (*
 			return nil, fmt.Errorf("match: opening %q: %w", op.Name, err)
 		}
 	}
-	// colour of each pairing player: the first-moving colour goes to gm.First.
+	// the first-moving colour goes to gm.First
 	var players [2]Player
-	var names [2]string
+	var idxs [2]int
+	var clocks [2]*clock
+	var kept [2]bool
+	// release closes the player of colour c unless the worker keeps it; after a forfeit
+	// (broken) it is closed in any case, and the next game gets a new one.
+	release := func(c engine.Color, broken bool) {
+		if players[c] == nil {
+			return
+		}
+		if broken && kept[c] {
+			delete(seats, idxs[c])
+			kept[c] = false
+		}
+		if !kept[c] {
+			closePlayer(players[c])
+		}
+		players[c] = nil
+	}
+	defer release(engine.White, false)
+	defer release(engine.Black, false)
 	for _, idx := range []int{gm.A, gm.B} {
 		c := v.FirstMover
 		if idx != gm.First {
 			c = c.Other()
 		}
-		e := cfg.Players[idx]
 		seed := int64(mix(uint64(cfg.Seed), 4, uint64(gm.Index), uint64(c)))
-		key := [2]int{idx, int(c)}
-		pl, ok := cache[key]
-		if r, reusable := pl.(Resetter); ok && reusable {
-			r.Reset(seed)
-		} else {
-			var err error
-			if pl, err = e.New(v, seed); err != nil {
-				return nil, fmt.Errorf("match: player %s: %w", e.Name, err)
-			}
-			if _, reusable := pl.(Resetter); reusable {
-				cache[key] = pl
+		pl, keep, err := seats.take(cfg, idx, seed)
+		if err != nil {
+			return nil, err
+		}
+		players[c], idxs[c], kept[c], clocks[c] = pl, idx, keep, newClock(cfg.Players[idx].Control)
+	}
+	rec.White, rec.Black = cfg.Players[idxs[engine.White]].Name, cfg.Players[idxs[engine.Black]].Name
+	for c, pl := range players {
+		if o, ok := pl.(Observer); ok {
+			info := GameInfo{Index: gm.Index, Color: engine.Color(c), White: rec.White, Black: rec.Black}
+			if err := o.StartGame(ctx, info); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				if f := asForfeit(err); f != nil {
+					forfeit(rec, g, engine.Color(c), f)
+					release(engine.Color(c), true)
+					return rec, nil
+				}
+				return nil, fmt.Errorf("match: game %d: %s: %w", gm.Index+1, cfg.Players[idxs[c]].Name, err)
 			}
 		}
-		players[c], names[c] = pl, e.Name
 	}
-	rec.White, rec.Black = names[engine.White], names[engine.Black]
-	for {
+	withInfo := cfg.recordsInfo()
+	adj := adjudicator{rules: cfg.Adjudication}
+	for rec.Reason == "" {
 		out := g.Outcome()
 		if out.Over {
 			rec.Reason = out.Reason
@@ -381,25 +502,98 @@ func play(ctx context.Context, cfg *Config, gm Game, cache map[[2]int]Player) (*
 			break
 		}
 		if cfg.MaxPlies > 0 && g.Ply()-len(op.Moves) >= cfg.MaxPlies {
-			rec.Reason = "max-plies"
+			rec.Reason = ReasonMaxPlies
 			break
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p := g.Position()
-		m, err := players[p.Side].Choose(ctx, g)
+		side := p.Side
+		name := cfg.Players[idxs[side]].Name
+		turn := Turn{Game: g}
+		moveCtx, cancel := ctx, context.CancelFunc(func() {})
+		if ck := clocks[side]; ck != nil {
+			turn.Clock = ck.state(clocks[side.Other()])
+			moveCtx, cancel = context.WithTimeout(ctx, ck.wait())
+		}
+		began := time.Now()
+		reply, err := players[side].Choose(moveCtx, turn)
+		elapsed := time.Since(began)
+		cancel()
+		text := v.FormatMove(&p, reply.Move, false)
+		if err == nil && clocks[side] != nil && clocks[side].spend(elapsed) {
+			err = &Forfeit{Reason: ReasonTimeForfeit, Err: fmt.Errorf("move took %v, clock %v", elapsed.Round(time.Millisecond), turn.Clock.Remaining+clocks[side].tc.Margin)}
+		}
+		if err == nil {
+			if perr := g.Play(reply.Move); perr != nil { // the rules, the king-move limit included
+				err = &Forfeit{Reason: ReasonIllegalMove, Text: text, Err: perr}
+			}
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return nil, fmt.Errorf("match: game %d: %s: %w", gm.Index+1, names[p.Side], err)
-		}
-		text := v.FormatMove(&p, m, false)
-		if err := g.Play(m); err != nil {
-			return nil, fmt.Errorf("match: game %d: %s played an illegal move %s: %w", gm.Index+1, names[p.Side], text, err)
+			f := asForfeit(err)
+			if f == nil {
+				return nil, fmt.Errorf("match: game %d: %s: %w", gm.Index+1, name, err)
+			}
+			forfeit(rec, g, side, f)
+			release(side, true)
+			break
 		}
 		rec.Moves = append(rec.Moves, text)
+		if withInfo {
+			rec.Info = append(rec.Info, moveInfo(reply, elapsed, clocks[side]))
+		}
+		if out, over := adj.add(side, reply); over {
+			rec.Reason, rec.Winner = out.Reason, ""
+			if !out.Draw {
+				rec.Winner = out.Winner.String()
+			}
+		}
+	}
+	for _, pl := range players {
+		if o, ok := pl.(Observer); ok {
+			o.EndGame(rec)
+		}
 	}
 	return rec, nil
+}
+
+// asForfeit returns the Forfeit in err's chain, or nil.
+func asForfeit(err error) *Forfeit {
+	var f *Forfeit
+	if errors.As(err, &f) {
+		return f
+	}
+	return nil
+}
+
+// forfeit ends rec as a loss of side for f, with what happened and where.
+func forfeit(rec *Record, g *engine.Game, side engine.Color, f *Forfeit) {
+	rec.Reason = f.Reason
+	rec.Winner = side.Other().String()
+	rec.Detail = fmt.Sprintf("%s (%s) %s in %s", rec.player(side), side, f.Error(), g.Variant().FEN(g.Position()))
+}
+
+// player returns the name of the player of colour c.
+func (r *Record) player(c engine.Color) string {
+	if c == engine.White {
+		return r.White
+	}
+	return r.Black
+}
+
+func moveInfo(r Reply, elapsed time.Duration, c *clock) MoveInfo {
+	mi := MoveInfo{Millis: elapsed.Milliseconds(), Depth: r.Depth}
+	if r.HasScore {
+		score := r.Score
+		mi.Score = &score
+	}
+	if c != nil && c.tc.Base > 0 {
+		left := c.remaining.Milliseconds()
+		mi.Clock = &left
+	}
+	return mi
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -335,6 +336,7 @@ func checkPDN(t *testing.T, path string, v *engine.Variant) int {
 	defer f.Close()
 	r := pdn.NewReader(f)
 	rounds := map[string]bool{}
+	lastRound := 0
 	n := 0
 	for {
 		g, err := r.Next()
@@ -353,6 +355,14 @@ func checkPDN(t *testing.T, path string, v *engine.Variant) int {
 			t.Errorf("%s: round %s twice", path, round)
 		}
 		rounds[round] = true
+		if k, _ := strconv.Atoi(round); k <= lastRound {
+			t.Errorf("%s: game %d: round %s after round %d: games out of order", path, n, round, lastRound)
+		} else {
+			lastRound = k
+		}
+		if g.Result != g.Get("Result") {
+			t.Errorf("%s: game %d: movetext ends with %q, Result tag %q", path, n, g.Result, g.Get("Result"))
+		}
 		start := v.Start()
 		if fen, ok := g.Tag("FEN"); ok {
 			if start, err = v.ParseFEN(fen); err != nil {
@@ -367,10 +377,15 @@ func checkPDN(t *testing.T, path string, v *engine.Variant) int {
 		}
 		out := game.Outcome()
 		term := g.Get("Termination")
+		drawn := (&Record{}).Result(v)
 		switch {
-		case term == "max-plies":
-			if out.Over || g.Get("Result") != "1/2-1/2" {
-				t.Errorf("%s: game %d: max-plies with outcome %v, result %s", path, n, out, g.Get("Result"))
+		case term == ReasonMaxPlies || term == ReasonAdjudicatedDraw:
+			if out.Over || g.Get("Result") != drawn {
+				t.Errorf("%s: game %d: %s with outcome %v, result %s", path, n, term, out, g.Get("Result"))
+			}
+		case term == ReasonAdjudicatedWin || forfeitReasons[term]:
+			if out.Over || g.Get("Result") == drawn {
+				t.Errorf("%s: game %d: %s with outcome %v, result %s", path, n, term, out, g.Get("Result"))
 			}
 		case term != out.Reason:
 			t.Errorf("%s: game %d: Termination %q, replay gives %v", path, n, term, out)
@@ -499,11 +514,11 @@ func TestEngineReset(t *testing.T) {
 	}
 	ctx := context.Background()
 	adapter := func(g *engine.Game) engine.Move {
-		m, err := reused.Choose(ctx, g)
+		r, err := reused.Choose(ctx, Turn{Game: g})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return m
+		return r.Move
 	}
 	for seed := int64(2); seed < 5; seed++ {
 		fresh, err := ps.New(english, seed)

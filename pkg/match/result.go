@@ -86,6 +86,7 @@ func (f Float) MarshalJSON() ([]byte, error) {
 // aggregator counts finished games.
 type aggregator struct {
 	cfg     *Config
+	sprt    *stats.SPRT // cfg.SPRT, or nil in a shard: the merge decides
 	sched   *schedule
 	recs    map[int]*Record
 	resumed int
@@ -98,7 +99,11 @@ type aggregator struct {
 }
 
 func newAggregator(cfg *Config, s *schedule) *aggregator {
-	return &aggregator{cfg: cfg, sched: s, recs: map[int]*Record{}}
+	a := &aggregator{cfg: cfg, sched: s, recs: map[int]*Record{}, sprt: cfg.SPRT}
+	if cfg.Shard.Count > 1 {
+		a.sprt = nil
+	}
+	return a
 }
 
 // outcome returns the result of r for player idx.
@@ -120,7 +125,7 @@ func (a *aggregator) decided() bool { return a.decision != stats.Continue }
 
 func (a *aggregator) add(r *Record) {
 	a.recs[r.Game] = r
-	if a.cfg.SPRT == nil {
+	if a.sprt == nil {
 		return
 	}
 	for !a.decided() {
@@ -130,7 +135,7 @@ func (a *aggregator) add(r *Record) {
 			return
 		}
 		a.penta.AddPair(a.outcome(g0, 0), a.outcome(g1, 0))
-		a.llr, a.decision = a.cfg.SPRT.Status(a.penta)
+		a.llr, a.decision = a.sprt.Status(a.penta)
 		a.stopPair = a.nextPair
 		a.nextPair++
 	}
@@ -211,9 +216,9 @@ func (a *aggregator) result() *Result {
 			}
 		}
 	}
-	if cfg.SPRT != nil {
-		lo, hi := cfg.SPRT.Bounds()
-		res.SPRT = &SPRTResult{Test: cfg.SPRT.String(), LLR: a.llr, Lower: lo, Upper: hi,
+	if a.sprt != nil {
+		lo, hi := a.sprt.Bounds()
+		res.SPRT = &SPRTResult{Test: a.sprt.String(), LLR: a.llr, Lower: lo, Upper: hi,
 			Decision: a.decision.String(), Pairs: a.nextPair}
 	}
 	return res

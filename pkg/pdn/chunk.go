@@ -254,7 +254,9 @@ func (f *finder) scan(data []byte, base int64, i int, atEOF bool, minCut int64) 
 			case findLine:
 				f.state = f.ret
 			case findString:
-				f.stringByte(c)
+				// A string ends at the end of its line (Scanner.scanString).
+				f.state = findTop
+				f.glued = false
 			case findTop:
 				f.endTok(data, base, i)
 				if f.term && f.termEnd == off && off >= minCut {

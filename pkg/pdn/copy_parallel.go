@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -263,7 +262,7 @@ type copyWorker struct {
 	rc   *ReplayCopy // a copy of opt.Replay with a Replayer of its own
 	bw   *bufio.Writer
 	pdn  *Writer
-	json *json.Encoder
+	json *JSONWriter
 	pos  *PositionWriter
 }
 
@@ -279,8 +278,7 @@ func newCopyWorker(dst GameWriter, opt *CopyOptions) *copyWorker {
 	case *Writer:
 		w.pdn = &Writer{Width: d.Width, StarOnly: d.StarOnly, w: w.bw}
 	case *JSONWriter:
-		w.json = json.NewEncoder(w.bw)
-		w.json.SetEscapeHTML(false)
+		w.json = &JSONWriter{Positions: d.Positions, w: w.bw}
 	case *PositionWriter:
 		pw := NewPositionWriter(w.bw, "fen")
 		if d.cw != nil {
@@ -325,6 +323,6 @@ func (w *copyWorker) format(c *copyGame, opt *CopyOptions) {
 	case w.pdn != nil:
 		c.werr = w.pdn.format(g)
 	default:
-		c.werr = w.json.Encode(g)
+		c.werr = w.json.Write(g)
 	}
 }

@@ -53,6 +53,43 @@
 // Errors are *SyntaxError values (or *GameError wrapping one) that unwrap
 // to the Err* sentinels.
 //
+// # Damaged input
+//
+// Whatever the reader drops or alters is reported, never hidden: a
+// repair it is sure of is a Warning on the game (strict mode makes the
+// kinds the grammar rejects errors), and damage it can only contain is a
+// *GameError returned with the game in both modes, giving the game's
+// number, line and column. A caller that keeps going after a *GameError
+// must still count it or say so (the pdn commands print it on stderr
+// and exit with status 1; convert drops such games only with
+// --skip-bad). The rules that keep damage to one game:
+//
+//   - A tag value ("...") ends at the end of its line. Without its closing
+//     quote there, the value is the rest of the line less trailing blanks
+//     and a final ']' (which closes the tag), and the game has an
+//     ErrUnterminatedString error.
+//   - A {comment} may span lines, but not a line that starts (after
+//     blanks) with a tag pair: '[', a name and '"'. A comment that runs
+//     into such a line, or to the end of the input, ends before it, and
+//     the game has an ErrUnterminatedComment error; the tag line starts
+//     the next game. (In the corpus, no comment over several lines holds
+//     a '[' at all; one-line comments hold [%clock ...] and the like.)
+//   - A game keeps at most MaxWarnings warnings; one last warning of kind
+//     WarnTooMany counts the others.
+//   - Input dropped with an error or a warning after the last game (a
+//     stray ']', an unterminated string) comes back as a game of its own,
+//     with an empty-game warning and the others, rather than vanishing.
+//   - MaxTokenSize bounds a comment or a string, MaxDepth the nesting of
+//     variations; both are errors.
+//
+// Memory stays in proportion to the largest game and time to the size of
+// the input, for any input (see BenchmarkPathological).
+//
+// The reader also checks two tag values, as warnings of kind
+// WarnTagValue: a GameType outside the PDN 3.0 syntax
+// Type[,Colour,Width,Height,Notation[,Invert]] or whose board is not the
+// one of its type (20,W,0,0,N,0), and an empty FEN tag.
+//
 // # Replay
 //
 // Replay plays a game's moves with pkg/engine. The variant is the GameType
@@ -111,5 +148,10 @@
 // movetext wrapped at 80 columns and the terminator. Reading the output
 // gives the same Game (apart from positions and warnings), and writing it
 // again gives the same bytes. JSONWriter and JSONReader do the same with one
-// JSON object per line holding every field of Game.
+// JSON object per line: tags as an object in file order, the movetext,
+// the result and the warnings; source positions only with
+// JSONWriter.Positions (see JSONWriter for the form, and for games with a
+// repeated tag). JSONReader also reads the earlier form, with tags as an
+// array and positions everywhere. For the Open Checkers Archive (11.5 MB)
+// the JSON is 88 MB, against 156 MB in the earlier form.
 package pdn

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,17 @@ func FuzzReader(f *testing.F) {
 		"\xEF\xBB\xBF[White \"L\xe9man\"]\\r\n1.\n32-28* 19-23(?) ; x\n% y\n*",
 		"[Empty] [R&#x00e9;sultat \"1-1\"] 1. - - . } ) ( /FEN \"W:W1:B2\"/ 2-0",
 		"{ nested { comment } } [[Event",
+		// Damaged files (issue 15): a missing closing quote, an
+		// unterminated comment before the next game, runs of '[', '*',
+		// digits and one tag, binary bytes, a bad GameType, an empty FEN.
+		"[Event \"a\"]\n[Result \"1-0]\n\n1. 11-15 1-0\n\n[Event \"b\"]\n[Date \"1965-07-01\"]\n1. 9-13 0-1\n",
+		"[Event \"a\"]\n1. 11-15 { never closed\n22-18 1-0\n\n[Event \"b\"]\n1. 9-13 {c} 0-1\n",
+		strings.Repeat("[", 300),
+		strings.Repeat("*", 300),
+		strings.Repeat("1", 600) + ".",
+		strings.Repeat("[Event \"x\"]", 40),
+		"\x00\xff\xfe[\x01\"\x80]{\x9f}\xc3(\x1b)1.\xe2\x80\xa8 *",
+		"[GameType \"20,W,0,0,N,0\"]\n[FEN \"\"]\n1. 32-28 *",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

@@ -474,6 +474,7 @@ func (s *inferScan) top(b []byte, i int) int {
 			if s.body {
 				s.endGame()
 			}
+			s.inGame = true // even a tag that is dropped makes a game (with a warning)
 			s.state, s.name = stTagName, s.name[:0]
 			return i + 1
 		case '"':

@@ -358,6 +358,9 @@ type ValidateOptions struct {
 	// with skipBad, those with an error are only counted as left out.
 	stats   *Stats
 	skipBad bool
+	// game, if not nil, is called with every game read, in input order,
+	// from one goroutine, before it is replayed (StatsOptions.Game).
+	game func(*Game, error)
 }
 
 // count counts game g in st for CollectStats: res and rp are its replay,
@@ -396,6 +399,9 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 			name, sum := job.Inputs[p.input].Name, sums[p.input]
 			for k, g := range p.games {
 				gerr := p.gerrs[k]
+				if opt.game != nil {
+					opt.game(g, gerr)
+				}
 				probs = gameProblems(probs[:0], name, p.first+k, g, gerr, job.Reader.Strict)
 				sum.count(g, probs, gerr != nil)
 				if opt.stats != nil {
@@ -418,8 +424,8 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 	var done int64
 	total := job.total()
 	jobs := opt.Jobs
-	if jobs < 1 {
-		jobs = 1
+	if jobs < 1 || opt.game != nil {
+		jobs = 1 // (opt.game: one input after the other)
 	}
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
@@ -451,6 +457,9 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 				stats[i] = NewStats()
 			}
 			_, errs[i] = sub.eachInput(ctx, in, 0, 0, func(in *Input, n int, g *Game, gerr error) error {
+				if opt.game != nil {
+					opt.game(g, gerr)
+				}
 				probs = gameProblems(probs[:0], in.Name, n, g, gerr, job.Reader.Strict)
 				sum.count(g, probs, gerr != nil)
 				if stats[i] != nil {
@@ -576,6 +585,11 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			// Read in pieces, in parallel: one batch per piece.
 			seq := 0
 			job.pieces(ctx, jobs, true, func(p *piece) error {
+				if opt.game != nil {
+					for k, g := range p.games {
+						opt.game(g, p.gerrs[k])
+					}
+				}
 				tokens <- struct{}{}
 				work <- &gameBatch{seq: seq, input: p.input, first: p.first, games: p.games, gerrs: p.gerrs, piece: p}
 				seq++
@@ -613,6 +627,9 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				r.arena = ar
 			}}
 			n, err := sub.eachInput(ctx, in, before, total, func(in *Input, n int, g *Game, gerr error) error {
+				if opt.game != nil {
+					opt.game(g, gerr)
+				}
 				if b == nil {
 					tokens <- struct{}{}
 					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*Game, 0, batchSize), gerrs: make([]error, 0, batchSize), arena: ar}

@@ -36,6 +36,9 @@ const (
 	maxPiece = 16 << 20
 	// readSize is the least the splitter asks its input for at once.
 	readSize = 64 << 10
+	// maxItemGames is the most games a reading goroutine holds for one
+	// item (an item of ordinary games holds a few hundred).
+	maxItemGames = 1 << 14
 )
 
 // A piece is a run of consecutive games of one input, in input order, as
@@ -364,6 +367,12 @@ func (p *pipeline) read(it *item) {
 		if err != nil && !isGameError(err) {
 			it.readErr = err
 			break
+		}
+		if len(it.games) == maxItemGames {
+			// Too many games to hold at once (a megabyte of '*'): the
+			// merger reads the item again itself, in batches.
+			it.games, it.gerrs, it.readErr = nil, nil, nil
+			return
 		}
 		it.games = append(it.games, g)
 		it.gerrs = append(it.gerrs, err)

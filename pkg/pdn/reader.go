@@ -2,12 +2,17 @@ package pdn
 
 import (
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 )
 
 // DefaultMaxDepth is the default limit on nested variations.
 const DefaultMaxDepth = 100
+
+// maxTagBuf is the capacity of the tag buffer beyond which a game's tags
+// are not copied out of it (see Next).
+const maxTagBuf = 256
 
 // Reader reads games from PDN text, one at a time. Set the exported
 // fields before the first call to Next.
@@ -62,6 +67,10 @@ type Reader struct {
 
 	tagSet     map[string]bool // tag names of tagSetGame, for long headers
 	tagSetGame *Game
+
+	failed       bool // the current game has a lexical error (fail)
+	dropped      int  // warnings of the current game past MaxWarnings
+	firstDropped Pos  // where the first of them was
 }
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
@@ -90,11 +99,17 @@ func (r *Reader) next() (*Token, error) {
 
 func (r *Reader) unread() { r.peeked = true }
 
+// MaxWarnings is the number of warnings a Reader keeps for one game.
+// The warnings after it are counted in one last warning of kind
+// WarnTooMany instead, so that damaged input (a megabyte of '[', each a
+// broken tag) cannot take memory out of proportion to its size.
+const MaxWarnings = 1000
+
 // warn records a warning on the current game; in strict mode a kind the
 // grammar rejects becomes the game's error.
 func (r *Reader) warn(k WarningKind, p Pos, text string) {
 	w := Warning{Kind: k, Pos: p, Text: text}
-	r.g.Warnings = append(r.g.Warnings, w)
+	r.record(w)
 	if r.Strict && k.Strict() && r.gerr == nil {
 		r.gerr = w.err()
 	}
@@ -102,10 +117,48 @@ func (r *Reader) warn(k WarningKind, p Pos, text string) {
 
 // note records a warning that is never an error.
 func (r *Reader) note(k WarningKind, p Pos, text string) {
-	r.g.Warnings = append(r.g.Warnings, Warning{Kind: k, Pos: p, Text: text})
+	r.record(Warning{Kind: k, Pos: p, Text: text})
+}
+
+// text returns the concatenation of parts as the text of a warning, or
+// "" when the game has all the warnings it keeps (see MaxWarnings).
+func (r *Reader) text(parts ...string) string {
+	if len(r.g.Warnings) >= MaxWarnings {
+		return ""
+	}
+	return strings.Join(parts, "")
+}
+
+func (r *Reader) record(w Warning) {
+	if len(r.g.Warnings) < MaxWarnings {
+		r.g.Warnings = append(r.g.Warnings, w)
+		return
+	}
+	if r.dropped == 0 {
+		r.firstDropped = w.Pos
+	}
+	r.dropped++
+}
+
+// damaged reports whether the game being read has an error or a warning
+// for input that was dropped or altered (not a note, nor a literal \r
+// read as a line break). Such a game is returned even when nothing of it
+// is left (garbage at the end of the input), so that what was dropped is
+// not hidden.
+func (r *Reader) damaged() bool {
+	if r.failed || r.dropped > 0 {
+		return true
+	}
+	for _, w := range r.g.Warnings {
+		if w.Kind.Strict() && w.Kind != WarnLiteralCR {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Reader) fail(err error) {
+	r.failed = true
 	if r.gerr == nil {
 		r.gerr = err
 	}
@@ -300,10 +353,14 @@ type line struct {
 }
 
 // Next reads the next game. It returns io.EOF when there are no more
-// games. A game that breaks the grammar (in strict mode) or has a lexical
-// error is returned together with a *GameError; the reader has then
-// already moved on to the next game, so the caller may keep calling Next.
-// Other errors come from the underlying reader and end the stream.
+// games. A game that breaks the grammar (in strict mode) or was damaged
+// (a lexical error: an unterminated string or comment, a token too long,
+// variations too deep; see "Damaged input" in the package documentation)
+// is returned together with a *GameError, with the game's number and the
+// position; the reader has then already moved on to the next game, so
+// the caller may keep calling Next, but must not drop the error
+// silently: the game is not what the input meant. Other errors come
+// from the underlying reader and end the stream (the game is nil).
 func (r *Reader) Next() (*Game, error) {
 	if r.s == nil {
 		panic("pdn: Reader not created by NewReader")
@@ -319,7 +376,8 @@ func (r *Reader) Next() (*Game, error) {
 	}
 	g := r.newGame()
 	r.g = g
-	r.gerr = nil
+	r.gerr, r.failed = nil, false
+	r.dropped = 0
 	r.tagSetGame = nil
 	// The tags are gathered in r.tagBuf and copied out by finish.
 	g.Tags = r.tagBuf[:0]
@@ -378,12 +436,25 @@ func (r *Reader) Next() (*Game, error) {
 			g.Moves = r.keepMain(cur)
 		}
 		tags := g.Tags
-		g.Tags = r.copyTags(tags)
-		clear(tags)
-		r.tagBuf = tags[:0]
+		switch {
+		case cap(tags) > maxTagBuf && r.arena == nil:
+			// A huge header keeps the buffer rather than a copy.
+			g.Tags, r.tagBuf = tags[:len(tags):len(tags)], nil
+		default:
+			g.Tags = r.copyTags(tags)
+			clear(tags)
+			r.tagBuf = tags[:0]
+			if cap(tags) > maxTagBuf {
+				r.tagBuf = nil
+			}
+		}
 		g.Result = result
 		if tr, ok := g.Tag("Result"); ok && result != "*" && IsResult(strings.TrimSpace(tr)) && strings.TrimSpace(tr) != result {
 			r.note(WarnResultMismatch, p, "terminator "+result+", Result tag "+tr)
+		}
+		if r.dropped > 0 {
+			g.Warnings = append(g.Warnings, Warning{Kind: WarnTooMany, Pos: r.firstDropped,
+				Text: strconv.Itoa(r.dropped) + " more warnings from here on not recorded"})
 		}
 		r.game++
 		if r.gerr != nil {
@@ -403,7 +474,10 @@ func (r *Reader) Next() (*Game, error) {
 		switch t.Kind {
 		case TokEOF:
 			if !content() {
-				return nil, io.EOF
+				if !r.damaged() {
+					return nil, io.EOF
+				}
+				r.warn(WarnEmptyGame, t.Pos, "nothing but dropped input after the last game")
 			}
 			if inBody || hasPend {
 				r.note(WarnNoTerminatorAtEnd, t.Pos, "")
@@ -442,6 +516,9 @@ func (r *Reader) Next() (*Game, error) {
 				// Number 0 means "no number": "0." is dropped.
 				m.Number, m.Continuation = pendNum, pendCont && pendNum > 0
 				hasPend = false
+				if pendNum == 0 {
+					r.warn(WarnMoveNumber, pendPos, "move number 0 dropped")
+				}
 			}
 			if t.Kind == TokMove {
 				m.Text = r.moveText(t)
@@ -481,6 +558,9 @@ func (r *Reader) Next() (*Game, error) {
 				txt = strings.ReplaceAll(txt, "}", "")
 			}
 			cur = r.add(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
+			if t.Err != nil {
+				r.fail(t.Err) // cut short (see Scanner.scanComment)
+			}
 			if hasPend {
 				r.warn(WarnMoveNumber, t.Pos, "comment between move number and move")
 			}
@@ -557,6 +637,9 @@ func (r *Reader) Next() (*Game, error) {
 
 		case TokTagClose, TokString, TokTagName:
 			r.warn(WarnStrayToken, t.Pos, string(t.Raw()))
+			if t.Err != nil {
+				r.fail(t.Err)
+			}
 
 		case TokError:
 			start(t.Pos)
@@ -617,16 +700,19 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		t, _ = r.next()
 	}
 	if t.Kind == TokString {
+		if t.Err != nil {
+			r.fail(t.Err) // cut at the end of its line (see Scanner.scanString)
+		}
 		value = r.str(t.Text())
 		hasValue = true
 		t, _ = r.next()
 	}
 	if t.Kind != TokTagClose {
-		r.warn(WarnTagSyntax, t.Pos, "missing ']' in tag "+rawName)
+		r.warn(WarnTagSyntax, t.Pos, r.text("missing ']' in tag ", rawName))
 		r.unread()
 	}
 	if !hasName || !hasValue {
-		r.warn(WarnTagSyntax, p, "tag "+strings.TrimSpace(rawName+" "+value)+" without name or value dropped")
+		r.warn(WarnTagSyntax, p, r.text("tag ", strings.TrimSpace(rawName+" "+value), " without name or value dropped"))
 		return
 	}
 	name = rawName
@@ -644,6 +730,16 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		r.note(WarnDuplicateTag, p, name)
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value, Pos: p})
+	switch name {
+	case "GameType":
+		if msg := checkGameType(value); msg != "" {
+			r.warn(WarnTagValue, p, msg)
+		}
+	case "FEN":
+		if strings.TrimSpace(value) == "" {
+			r.warn(WarnTagValue, p, "empty FEN tag")
+		}
+	}
 	if r.vis != nil {
 		r.vis.tag(r, name, value)
 	}

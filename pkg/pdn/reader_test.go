@@ -77,6 +77,7 @@ func TestReaderLenient(t *testing.T) {
 		{"algebraic", "1. c3-d4 b6:d4 2. a3b4 *", "1. c3-d4 b6:d4 2. a3b4 *", nil},
 		{"upper case algebraic", "1. A3-B4 *", "1. a3-b4 *", []string{"move-syntax"}},
 		{"zero padded", "01. 06-11 09x18 *", "1. 6-11 9x18 *", nil},
+		{"move number 0", "0. 32-28 00... 19-23 *", "32-28 19-23 *", []string{"move-number", "move-number"}},
 		{"split move number", "1.\n32-28 19-23 2.\n28x19 *", "1. 32-28 19-23 2. 28x19 *", nil},
 		{"space after separator", "1. 34-29  1- 6 *", "1. 34-29 1-6 *", nil},
 		{"continuation and placeholder", "1. ... 7-12 2... 12-17 *", "1. ... 7-12 2... 12-17 *", nil},

@@ -90,6 +90,7 @@ func checkRoundTrip(t testing.TB, g *Game, where string) {
 	}
 	var jb bytes.Buffer
 	jw := NewJSONWriter(&jb)
+	jw.Positions = true
 	if err := jw.Write(g); err != nil {
 		t.Fatalf("%s: JSON write: %v", where, err)
 	}

@@ -186,7 +186,8 @@ func (s *Scanner) Err() error {
 // Next returns the next token. At the end of input it returns a TokEOF
 // token; the error is a read error from the underlying reader, if any.
 // Lexical problems do not stop the scanner: they come back as TokError
-// tokens (or, when the scanner could repair them, as warnings).
+// tokens, as tokens cut short with Token.Err set, or (when the scanner
+// could repair them) as warnings.
 func (s *Scanner) Next() (*Token, error) {
 	if !s.started {
 		s.start()
@@ -267,9 +268,9 @@ token:
 	case afterOpen:
 		s.scanTagName()
 	case c == '{':
-		s.scanDelimited(TokComment, '}', ErrUnterminatedComment, false)
+		s.scanComment()
 	case c == '/':
-		s.scanDelimited(TokSetup, '/', ErrUnterminatedSetup, true)
+		s.scanSetup()
 	case c == '(':
 		if k := s.strengthLen(1); k > 0 && s.peek(k+1) == ')' {
 			s.setRaw(TokStrength, k+2)
@@ -380,24 +381,152 @@ func (s *Scanner) decode(b []byte, p Pos) []byte {
 	return s.dec
 }
 
-// scanDelimited scans a comment or setup command up to the closing byte.
-// For setup commands a line break before the closing '/' makes the '/' an
-// unknown token instead (a lone slash in garbage must not swallow games).
-func (s *Scanner) scanDelimited(kind TokenKind, end byte, unterminated error, oneLine bool) {
+// scanComment scans a {comment}. A comment may span lines, but not a
+// line that starts with a tag pair ('[', a name and a '"', after
+// blanks): a '{' whose '}' is missing would otherwise swallow the games
+// after it. A comment that runs into such a line, or to the end of the
+// input, ends at the line break before it (or at the end) and is
+// returned with Err set to ErrUnterminatedComment.
+func (s *Scanner) scanComment() {
+	p := s.pos()
+	max := s.maxTok()
+	j := 1 // bytes of the comment looked at: the '{' and text without '}'
+	skipped := false
+	// The text is searched in windows that double, so that a comment
+	// cut short costs time in proportion to its length even when the
+	// buffer holds the whole rest of the input.
+	win := 256
+	for {
+		avail := s.n - s.i - j
+		b := s.buf[s.i+j : s.i+j+min(avail, win)]
+		win *= 2
+		k := bytes.IndexByte(b, '}')
+		text := b
+		if k >= 0 {
+			text = b[:k]
+		}
+		atEnd := k >= 0 || len(b) == avail && s.rerr != nil
+		cut, more := tagLine(text, atEnd)
+		if cut >= 0 {
+			s.cutComment(p, j+cut, skipped)
+			return
+		}
+		if k >= 0 {
+			j += k + 1
+			break
+		}
+		// more bytes of text are needed to tell whether the line that
+		// starts at text[more] is a tag line.
+		j += more
+		if j > max {
+			// Too long: drop what we have, keep looking for the end.
+			skipped = true
+			s.consumeLines(j)
+			j = 0
+		}
+		if len(b) < avail {
+			continue // more is buffered
+		}
+		if !s.fill(j + len(b) - more + 1) {
+			if more < len(b) && s.rerr != nil {
+				continue // the input has ended: look at the last line again
+			}
+			s.cutComment(p, s.n-s.i, skipped)
+			return
+		}
+	}
+	if skipped || j > max {
+		s.errorToken(p, ErrTokenTooLong, 0)
+		s.consumeLines(j)
+		return
+	}
+	t := &s.tok
+	t.Kind = TokComment
+	t.start, t.end = s.i, s.i+j
+	s.setText(s.i+1, s.i+j-1, p)
+	s.consumeLines(j)
+}
+
+// cutComment makes the first j bytes a comment without its '}' (see
+// scanComment); skipped tells that its start was dropped as too long.
+func (s *Scanner) cutComment(p Pos, j int, skipped bool) {
+	if skipped || j > s.maxTok() {
+		s.errorToken(p, ErrUnterminatedComment, 0)
+		s.consumeLines(j)
+		return
+	}
+	t := &s.tok
+	t.Kind = TokComment
+	t.Err = &SyntaxError{Pos: p, Err: ErrUnterminatedComment}
+	t.start, t.end = s.i, s.i+j
+	s.setText(s.i+1, s.i+j, p)
+	s.consumeLines(j)
+}
+
+// tagLine looks in text for a line that starts with a tag pair: after a
+// line break, blanks and line breaks, then '[', a letter, letters,
+// digits or '_', blanks and '"'. It returns the index of the line break
+// that ends the text before such a line, or -1. When it cannot tell
+// without more bytes (and atEnd is false), more is the index of the line
+// break to look at again with them; otherwise more is len(text).
+func tagLine(text []byte, atEnd bool) (cut, more int) {
+	if bytes.IndexByte(text, '\n') < 0 && bytes.IndexByte(text, '\r') < 0 {
+		return -1, len(text) // the common case: a comment on one line
+	}
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c != '\n' && c != '\r' {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && isBlankOrBreak(text[j]) {
+			j++
+		}
+		if j < len(text) && text[j] == '[' {
+			j++
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			if j < len(text) && isLetter(text[j]) {
+				for j < len(text) && isNameByte(text[j]) {
+					j++
+				}
+				for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+					j++
+				}
+				if j < len(text) && text[j] == '"' {
+					return i, len(text)
+				}
+			}
+		}
+		if j == len(text) && !atEnd {
+			return -1, i
+		}
+		i = j - 1
+	}
+	return -1, len(text)
+}
+
+func isBlankOrBreak(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func isNameByte(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9' || c == '_'
+}
+
+// scanSetup scans a /setup/ command. A line break before the closing '/'
+// makes the '/' an unknown token instead (a lone slash in garbage must
+// not swallow games).
+func (s *Scanner) scanSetup() {
 	p := s.pos()
 	max := s.maxTok()
 	j := 1
 	skipped := false
 	for {
-		var k int
-		if oneLine {
-			k = bytes.IndexAny(s.buf[s.i+j:s.n], "/\r\n")
-			if k >= 0 && s.buf[s.i+j+k] != '/' {
-				s.scanUnknownLen(1)
-				return
-			}
-		} else {
-			k = bytes.IndexByte(s.buf[s.i+j:s.n], end)
+		k := bytes.IndexAny(s.buf[s.i+j:s.n], "/\r\n")
+		if k >= 0 && s.buf[s.i+j+k] != '/' {
+			s.scanUnknownLen(1)
+			return
 		}
 		if k >= 0 {
 			j += k + 1
@@ -411,7 +540,7 @@ func (s *Scanner) scanDelimited(kind TokenKind, end byte, unterminated error, on
 			j = 0
 		}
 		if !s.fill(j + 1) {
-			s.errorToken(p, unterminated, 0)
+			s.errorToken(p, ErrUnterminatedSetup, 0)
 			s.consumeLines(s.n - s.i)
 			return
 		}
@@ -422,35 +551,36 @@ func (s *Scanner) scanDelimited(kind TokenKind, end byte, unterminated error, on
 		return
 	}
 	t := &s.tok
-	t.Kind = kind
+	t.Kind = TokSetup
 	t.start, t.end = s.i, s.i+j
 	s.setText(s.i+1, s.i+j-1, p)
 	s.consumeLines(j)
 }
 
 // scanString scans a "quoted" value; a backslash escapes any character.
+// A string ends at the end of its line: one without its closing quote
+// there (or at the end of input) is returned as a TokString with Err set
+// to ErrUnterminatedString, holding the rest of the line less blanks and
+// a ']' at its end, which is left to close the tag. A missing quote then
+// damages one tag, not every string after it.
 func (s *Scanner) scanString() {
 	p := s.pos()
 	max := s.maxTok()
 	j := 1
 	esc := false
+	closed := false
 	for {
 		c := s.peek(j)
-		if c < 0 {
-			s.errorToken(p, ErrUnterminatedString, 0)
-			s.consumeLines(s.n - s.i)
-			return
+		if c < 0 || c == '\n' || c == '\r' {
+			break
 		}
 		j++
 		if esc {
 			esc = false
-			continue
-		}
-		if c == '\\' {
+		} else if c == '\\' {
 			esc = true
-			continue
-		}
-		if c == '"' {
+		} else if c == '"' {
+			closed = true
 			break
 		}
 		if j > max {
@@ -461,8 +591,17 @@ func (s *Scanner) scanString() {
 	}
 	t := &s.tok
 	t.Kind = TokString
+	in := s.buf[s.i+1 : s.i+j]
+	if closed {
+		in = in[:len(in)-1]
+	} else {
+		in = bytes.TrimRight(in, " \t\f\v")
+		in = bytes.TrimSuffix(in, []byte{']'})
+		j = 1 + len(in)
+		t.Err = &SyntaxError{Pos: p, Err: ErrUnterminatedString}
+	}
 	t.start, t.end = s.i, s.i+j
-	if in := s.buf[s.i+1 : s.i+j-1]; bytes.IndexByte(in, '\\') >= 0 {
+	if bytes.IndexByte(in, '\\') >= 0 {
 		s.scratch = s.scratch[:0]
 		for k := 0; k < len(in); k++ {
 			if in[k] == '\\' && k+1 < len(in) {
@@ -475,9 +614,9 @@ func (s *Scanner) scanString() {
 			t.ext = d
 		}
 	} else {
-		s.setText(s.i+1, s.i+j-1, p)
+		s.setText(s.i+1, s.i+1+len(in), p)
 	}
-	s.consumeLines(j)
+	s.i += j
 }
 
 // scanTagName scans a tag name: everything up to '"', ']', '[' or the end
@@ -608,7 +747,9 @@ func (s *Scanner) scanNumber() {
 	}
 	j := 0
 	n := 0
-	for j < len(b) && isDigit(int(b[j])) {
+	// The run is looked at up to moveWindow digits: b may hold the whole
+	// rest of the input, and a long run is cut into tokens of that size.
+	for j < len(b) && j < moveWindow && isDigit(int(b[j])) {
 		if j < 9 {
 			n = n*10 + int(b[j]-'0')
 		}

@@ -47,7 +47,10 @@ type Token struct {
 	// Glued is true when no whitespace separates this token from the
 	// previous one.
 	Glued bool
-	// Err is set for TokError: a *SyntaxError.
+	// Err is a *SyntaxError for a TokError, and for a TokString or
+	// TokComment that the scanner cut short because its end was missing
+	// (ErrUnterminatedString at the end of the line, ErrUnterminatedComment
+	// before a tag line or at the end of input): the token is still usable.
 	Err error
 
 	// The token's bytes stay in its scanner's buffer and are addressed by

@@ -466,6 +466,12 @@ type StatsOptions struct {
 	// Problem, if not nil, is called for each problem found, as in
 	// ValidateOptions.
 	Problem func(Problem)
+	// Game, if not nil, is called with every game read and the error it
+	// was read with, SkipBad or not: in input order, one call at a time,
+	// from a goroutine that may not be the caller's (but has ended when
+	// CollectStats returns), before the game is replayed. The game is
+	// valid only during the call.
+	Game func(g *Game, gerr error)
 }
 
 // CollectStats reads (and, with opt.Replay, replays) the job's games into
@@ -475,6 +481,6 @@ func CollectStats(ctx context.Context, job Job, opt StatsOptions) (*Stats, error
 	s := NewStats()
 	s.replay = opt.Replay != nil
 	_, err := Validate(ctx, job, ValidateOptions{Jobs: opt.Jobs, Replay: opt.Replay, Problem: opt.Problem,
-		stats: s, skipBad: opt.SkipBad})
+		stats: s, skipBad: opt.SkipBad, game: opt.Game})
 	return s, err
 }

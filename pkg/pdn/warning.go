@@ -30,6 +30,8 @@ const (
 	WarnStrength                                 // move strength not after a move, or '*' glued to a move
 	WarnUnbalanced                               // ')' without '(' dropped, or '(' closed at game end
 	WarnNoTerminatorAtEnd                        // note: the last game of the input has no terminator
+	WarnTagValue                                 // GameType value outside its syntax or with the wrong board size, empty FEN
+	WarnTooMany                                  // note: more warnings than Reader keeps for one game; Text says how many were dropped
 	numWarningKinds
 )
 
@@ -59,6 +61,8 @@ var warningInfo = [numWarningKinds]struct {
 	WarnStrength:          {"strength", true, ErrUnexpectedToken},
 	WarnUnbalanced:        {"unbalanced", true, ErrUnbalanced},
 	WarnNoTerminatorAtEnd: {"no-terminator-at-end", false, ErrMissingTerminator},
+	WarnTagValue:          {"tag-value", true, ErrInvalidTag},
+	WarnTooMany:           {"too-many-warnings", false, ErrUnexpectedToken},
 }
 
 // String returns the kind's short name, e.g. "missing-terminator".

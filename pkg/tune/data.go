@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -268,14 +269,18 @@ func label(v *engine.Variant, p *engine.Position, first float64) float64 {
 
 // ReadPDN replays the games of r and adds their positions that f accepts. name labels
 // errors (a file name). A game that cannot be read or replayed is skipped and counted in
-// Stats.Bad; ReadPDN returns an error only when r itself fails, or when a game is of another
-// variant than the data set's.
-func (d *Dataset) ReadPDN(r io.Reader, name string, f Filter) error {
+// Stats.Bad; ReadPDN returns an error only when r itself fails, when a game is of another
+// variant than the data set's, or when ctx is done (checked before each game): then the
+// games read so far are kept and the error says how many there were.
+func (d *Dataset) ReadPDN(ctx context.Context, r io.Reader, name string, f Filter) error {
 	gr, err := pdn.NewGameReader(r, pdn.ReaderOptions{})
 	if err != nil {
 		return fmt.Errorf("tune: %s: %w", name, err)
 	}
-	for {
+	for read := 0; ; read++ {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("tune: %s: stopped after %d games: %w", name, read, err)
+		}
 		g, err := gr.Next()
 		if err == io.EOF {
 			return nil
@@ -425,8 +430,9 @@ var CSVColumns = []string{"game", "ply", "fen", "result"}
 // ReadPDN). Other columns, such as side, move and score (pdn convert --to csv), are ignored.
 // The rows of a game are consecutive; a game whose rows (FEN and result) repeat an earlier
 // game's is dropped unless f.KeepDuplicates. The data set needs a variant. A bad row is an
-// error naming the line.
-func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
+// error naming the line. When ctx is done (checked every csvCheckRows rows), ReadCSV
+// returns its error, saying how far it got; the games read so far are kept.
+func (d *Dataset) ReadCSV(ctx context.Context, r io.Reader, name string, f Filter) error {
 	if d.Variant == nil {
 		return fmt.Errorf("tune: %s: CSV input needs the variant", name)
 	}
@@ -461,7 +467,7 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 	}
 	v := d.Variant
 	var cur csvGame
-	for {
+	for rows := 0; ; {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			d.flushCSV(&cur, name, f)
@@ -471,6 +477,11 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 			return fmt.Errorf("tune: %s: %w", name, err)
 		}
 		line, _ := cr.FieldPos(0)
+		if rows++; rows%csvCheckRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("tune: %s: stopped at line %d, after %d games: %w", name, line, d.Stats.Read, err)
+			}
+		}
 		field := func(k int) string {
 			if idx[k] < len(rec) {
 				return strings.TrimSpace(rec[idx[k]])
@@ -514,6 +525,10 @@ func (d *Dataset) ReadCSV(r io.Reader, name string, f Filter) error {
 		cur.rows = append(cur.rows, csvRow{q, y})
 	}
 }
+
+// csvCheckRows is how often ReadCSV checks its context, in rows: often enough to stop
+// within a millisecond or so, rarely enough to cost nothing.
+const csvCheckRows = 1024
 
 // csvGame collects the rows of one game of a CSV file (its rows are consecutive), so that
 // identical games can be dropped as in ReadPDN.

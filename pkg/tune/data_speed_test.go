@@ -2,6 +2,7 @@ package tune
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -29,7 +30,7 @@ func BenchmarkReadPDN(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		d := NewDataset(engine.MustLookup("english"))
-		if err := d.ReadPDN(bytes.NewReader(data), "OCA_2.0.pdn", Filter{SkipPlies: 8}); err != nil {
+		if err := d.ReadPDN(context.Background(), bytes.NewReader(data), "OCA_2.0.pdn", Filter{SkipPlies: 8}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -72,7 +73,7 @@ func TestReadPDNDigest(t *testing.T) {
 					v = engine.MustLookup(vn)
 				}
 				d := NewDataset(v)
-				err := d.ReadPDN(bytes.NewReader(data), filepath.Base(file), filters[fn])
+				err := d.ReadPDN(context.Background(), bytes.NewReader(data), filepath.Base(file), filters[fn])
 				h := fnv.New64a()
 				for _, x := range d.X {
 					fmt.Fprintf(h, "%08x", math.Float32bits(x))

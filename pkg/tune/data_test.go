@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestReadPDNLabelsAndFilters(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d := NewDataset(nil)
-			if err := d.ReadPDN(strings.NewReader(tc.input), "test", tc.filter); err != nil {
+			if err := d.ReadPDN(context.Background(), strings.NewReader(tc.input), "test", tc.filter); err != nil {
 				t.Fatal(err)
 			}
 			if d.Len() != tc.positions || d.Stats.Captures != tc.captures {
@@ -83,7 +84,7 @@ func TestReadPDNLabelsAndFilters(t *testing.T) {
 
 func TestReadPDNVariantMismatch(t *testing.T) {
 	d := NewDataset(engine.MustLookup("russian"))
-	err := d.ReadPDN(strings.NewReader(shortGame), "games.pdn", Filter{})
+	err := d.ReadPDN(context.Background(), strings.NewReader(shortGame), "games.pdn", Filter{})
 	if err == nil || !strings.Contains(err.Error(), "games.pdn: game 1") {
 		t.Errorf("ReadPDN(english game, russian data set) = %v, want an error naming the game", err)
 	}
@@ -97,14 +98,14 @@ func TestReadCSV(t *testing.T) {
 		"1,1/2-1/2,\"W:W21-32:B1-8,10-12,14\",a,W\n" +
 		"0,*,B:W21-32:B1-12,b,B\n" +
 		"7,0-1,B:W21-32:B1-12,c,B\n"
-	if err := d.ReadCSV(strings.NewReader(input), "rows.csv", Filter{}); err != nil {
+	if err := d.ReadCSV(context.Background(), strings.NewReader(input), "rows.csv", Filter{}); err != nil {
 		t.Fatal(err)
 	}
 	if d.Len() != 3 || d.Games() != 2 || d.Y[0] != 0.5 || d.Y[2] != 0 {
 		t.Errorf("ReadCSV: %d rows from %d games, labels %v; want 3 rows, 2 games, [0.5 0.5 0]", d.Len(), d.Games(), d.Y)
 	}
 	bad := "game,ply,fen\n"
-	if err := NewDataset(v).ReadCSV(strings.NewReader(bad), "rows.csv", Filter{}); err == nil || !strings.Contains(err.Error(), `no "result" column`) {
+	if err := NewDataset(v).ReadCSV(context.Background(), strings.NewReader(bad), "rows.csv", Filter{}); err == nil || !strings.Contains(err.Error(), `no "result" column`) {
 		t.Errorf("ReadCSV(no result column) = %v", err)
 	}
 }
@@ -112,7 +113,7 @@ func TestReadCSV(t *testing.T) {
 func TestReadPDNResolve(t *testing.T) {
 	v := engine.MustLookup("english")
 	d := NewDataset(nil)
-	if err := d.ReadPDN(strings.NewReader(shortGame), "test", Filter{Quiet: QuietResolve}); err != nil {
+	if err := d.ReadPDN(context.Background(), strings.NewReader(shortGame), "test", Filter{Quiet: QuietResolve}); err != nil {
 		t.Fatal(err)
 	}
 	if d.Len() != 11 || d.Stats.Resolved != 3 || d.Stats.Captures != 0 {
@@ -181,7 +182,7 @@ func TestReadPDNSameAsPlayText(t *testing.T) {
 			for i := range got {
 				got[i] = NewDataset(engine.MustLookup(input.v))
 				got[i].slow = i == 1
-				if err := got[i].ReadPDN(strings.NewReader(input.text), "games.pdn", f); err != nil {
+				if err := got[i].ReadPDN(context.Background(), strings.NewReader(input.text), "games.pdn", f); err != nil {
 					t.Fatal(err)
 				}
 			}

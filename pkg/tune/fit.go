@@ -49,6 +49,10 @@ type Config struct {
 	// Progress, when not nil, is called after each iteration with the iterations done and
 	// the limit.
 	Progress func(done, total int64)
+	// Iteration, when not nil, is called after each iteration with the mean loss (without
+	// the L2 penalty) at its weights of the training positions and of the held-out ones
+	// (NaN without a holdout). It costs a pass over the positions per iteration.
+	Iteration func(iteration int, train, holdout float64)
 }
 
 // SetLoss is the loss on one set of positions, before and after the fit.
@@ -245,7 +249,21 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	if iters <= 0 {
 		iters = DefaultIterations
 	}
-	x, out, status, err := minimise(ctx, train, x0, k, cfg.L2, iters, cfg.Progress)
+	var held *problem
+	if len(heldRows) > 0 {
+		held = newProblem(d, heldRows, cols, start, cfg.Loss)
+	}
+	var iterate func(int, []float64)
+	if cfg.Iteration != nil {
+		iterate = func(i int, x []float64) {
+			h := math.NaN()
+			if held != nil {
+				h = held.eval(x, k, nil)
+			}
+			cfg.Iteration(i, train.eval(x, k, nil), h)
+		}
+	}
+	x, out, status, err := minimise(ctx, train, x0, k, cfg.L2, iters, cfg.Progress, iterate)
 	if err != nil {
 		return nil, err
 	}
@@ -266,8 +284,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	}
 	mean := meanLabel(train)
 	res.Train = setLoss(train, x0, xf, k, mean, cfg.Loss)
-	if len(heldRows) > 0 {
-		held := newProblem(d, heldRows, cols, start, cfg.Loss)
+	if held != nil {
 		s := setLoss(held, x0, xf, k, mean, cfg.Loss)
 		res.Holdout = &s
 	}
@@ -316,8 +333,9 @@ func setLoss(pr *problem, x0, x []float64, k, mean float64, loss Loss) SetLoss {
 }
 
 // minimise runs L-BFGS on the training loss plus the L2 penalty, and returns the minimum,
-// the run's statistics and why it stopped.
-func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, iters int, progress func(done, total int64)) ([]float64, *optimize.Result, string, error) {
+// the run's statistics and why it stopped. iterate, if not nil, gets each iteration's
+// weights.
+func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, iters int, progress func(done, total int64), iterate func(int, []float64)) ([]float64, *optimize.Result, string, error) {
 	// gonum asks for the value and the gradient at the same point in separate calls; one
 	// pass computes both, so keep the last one.
 	var lastX, lastG []float64
@@ -350,11 +368,15 @@ func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, ite
 		MajorIterations:   iters,
 		GradientThreshold: 1e-8,
 		Converger:         &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-11, Iterations: 25},
-		Recorder:          recorder{progress: progress, total: int64(iters)},
+		Recorder:          recorder{progress: progress, iterate: iterate, total: int64(iters)},
 	}
 	res, err := optimize.Minimize(p, x0, settings, &optimize.LBFGS{Store: 20})
 	if cerr := ctx.Err(); cerr != nil {
-		return nil, nil, "", fmt.Errorf("tune: %w", cerr)
+		done := 0
+		if res != nil {
+			done = res.MajorIterations
+		}
+		return nil, nil, "", fmt.Errorf("tune: fit stopped after %d of at most %d iterations: %w", done, iters, cerr)
 	}
 	if err != nil && res == nil {
 		return nil, nil, "", fmt.Errorf("tune: L-BFGS: %w", err)
@@ -383,17 +405,24 @@ func penalty(x []float64, l2 float64) float64 {
 	return s
 }
 
-// recorder reports the iterations to a progress callback.
+// recorder reports the iterations to a progress callback, and their weights to iterate.
 type recorder struct {
 	progress func(done, total int64)
+	iterate  func(iteration int, x []float64)
 	total    int64
 }
 
 func (r recorder) Init() error { return nil }
 
-func (r recorder) Record(_ *optimize.Location, op optimize.Operation, st *optimize.Stats) error {
-	if r.progress != nil && op == optimize.MajorIteration {
+func (r recorder) Record(loc *optimize.Location, op optimize.Operation, st *optimize.Stats) error {
+	if op != optimize.MajorIteration {
+		return nil
+	}
+	if r.progress != nil {
 		r.progress(int64(st.MajorIterations), r.total)
+	}
+	if r.iterate != nil {
+		r.iterate(st.MajorIterations, loc.X)
 	}
 	return nil
 }

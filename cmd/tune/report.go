@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/rafle/rafle/pkg/report"
+	"github.com/rafle/rafle/pkg/tune"
+)
+
+// calibrationBuckets is the number of buckets of the --report calibration plot.
+const calibrationBuckets = 20
+
+// writeReport writes the --report of a fit: its settings and losses, iters (the losses at
+// each iteration), the weights (in the order of d.Names, as Fit lists them), and the calibration of the held-out positions (of the
+// training ones without a holdout).
+func writeReport(dir string, cfg *config, d *tune.Dataset, res *tune.Result, iters []report.TuneIteration) error {
+	how := "fitted"
+	if !res.KFitted {
+		how = "given"
+	}
+	t := &report.Tuning{Title: fmt.Sprintf("%s, %s loss", res.Variant, res.Loss), Iterations: iters,
+		Settings: [][2]string{{"positions", strconv.Itoa(d.Stats.Positions)}, {"games", strconv.Itoa(d.Stats.Games)},
+			{"seed", strconv.FormatUint(res.Seed, 10)}, {"K", fmt.Sprintf("%.4f (%s; logit of one man)", res.K, how)},
+			{"L2", strconv.FormatFloat(res.L2, 'g', -1, 64)}, {"holdout", strconv.FormatFloat(cfg.fit.Holdout, 'g', -1, 64)},
+			{"L-BFGS", fmt.Sprintf("%d iterations, %d evaluations, %s", res.Iterations, res.Evaluations, res.Status)},
+			{"training loss", fmt.Sprintf("%s before, %s after", loss(res.Train.Before), loss(res.Train.After))}}}
+	if h := res.Holdout; h != nil {
+		t.Settings = append(t.Settings, [2]string{"held-out loss", fmt.Sprintf("%s before, %s after", loss(h.Before), loss(h.After))})
+	}
+	for _, w := range res.Weights {
+		t.Weights = append(t.Weights, report.TuneWeight{Feature: w.Feature, Before: w.Old, After: w.New, Tuned: w.Tuned})
+	}
+	train, held := tune.Split(d, cfg.fit.Holdout, cfg.fit.Seed)
+	rows := held
+	t.CalibrationSet = "held-out positions"
+	if len(held) == 0 {
+		rows, t.CalibrationSet = train, "training positions (no holdout)"
+	}
+	predicted, actual := make([]float64, len(rows)), make([]float64, len(rows))
+	for k, i := range rows {
+		var q float64 // the evaluation, hundredths of a man
+		for j, f := range d.Row(i) {
+			q += float64(f) * res.Weights[j].New
+		}
+		predicted[k], actual[k] = 1/(1+math.Exp(-res.K*q/100)), float64(d.Y[i])
+	}
+	t.Calibration = report.Calibrate(predicted, actual, calibrationBuckets)
+	return report.WriteTuning(dir, t)
+}

@@ -1,0 +1,282 @@
+package match
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// buildTool builds one of the test engines (internal/testengines/NAME) once per test run.
+var buildTool = func() func(t *testing.T, name string) string {
+	var mu sync.Mutex
+	built := map[string]string{}
+	dir, err := os.MkdirTemp("", "rafle-testengines-")
+	return func(t *testing.T, name string) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if path, ok := built[name]; ok {
+			return path
+		}
+		path := filepath.Join(dir, name)
+		out, err := exec.Command("go", "build", "-o", path, "github.com/rafle/rafle/internal/testengines/"+name).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build %s: %v\n%s", name, err, out)
+		}
+		built[name] = path
+		return path
+	}
+}()
+
+// readRecords returns the journal's games by index.
+func readRecords(t *testing.T, path string) map[int]Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, recs, _, err := readJournal(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]Record{}
+	for _, r := range recs {
+		out[r.Game] = r
+	}
+	return out
+}
+
+// TestHubFaults plays a Hub engine that fails in each way the referee knows against a
+// random player: every game is played, the engine loses the games where it fails with the
+// failure's termination and text, and it is restarted for the next game.
+func TestHubFaults(t *testing.T) {
+	fake := buildTool(t, "hubfake")
+	intl := engine.MustLookup("international")
+	for _, tc := range []struct {
+		args   string
+		tc     string
+		reason string
+		detail string // in the forfeit's PDN comment
+	}{
+		{"-crash-at 3", "depth=1", ReasonCrash, "crash"},
+		{"-hang-at 3", "depth=1,timeout=0.3", ReasonStall, "stall"},
+		{"-illegal-at 3", "depth=1", ReasonIllegalMove, "illegal-move"},
+		{"-garbage-at 3", "depth=1", ReasonProtocolError, "protocol-error"},
+		{"-error-at 3", "depth=1", ReasonProtocolError, "protocol-error"},
+		{"-slow 200ms", "st=0.05,timemargin=20", ReasonTimeForfeit, "time-forfeit"},
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			t.Parallel() // they mostly wait for time-outs
+			spec, err := ParseEngineSpec("name=fake,cmd=" + fake + `,args="` + tc.args + `",` + tc.tc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			var stderr strings.Builder
+			ext := External(spec, ExternalOptions{TranscriptDir: dir, Stderr: &lockedWriter{w: &stderr}, HandshakeTimeout: 5 * time.Second})
+			ops, _ := RandomOpenings(intl, 2, 2, 3, nil)
+			cfg := Config{Variant: intl, Players: []Entrant{ext, Random("random")}, Games: 4, Openings: ops, Seed: 2,
+				MaxPlies: 30, Concurrency: 2, PDNPath: filepath.Join(dir, "m.pdn")}
+			cfg.JournalPath = cfg.PDNPath + ".journal"
+			res, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Games != 4 {
+				t.Fatalf("%d games, want 4", res.Games)
+			}
+			recs := readRecords(t, cfg.JournalPath)
+			forfeits := 0
+			for i, r := range recs {
+				if r.Reason != tc.reason {
+					continue
+				}
+				forfeits++
+				if r.player(engine.White) == "fake" && r.Winner != "black" || r.player(engine.Black) == "fake" && r.Winner != "white" {
+					t.Errorf("game %d: %s, but the winner is %s (white %s)", i+1, r.Reason, r.Winner, r.White)
+				}
+				if !strings.Contains(r.Detail, tc.detail) || !strings.Contains(r.Detail, "fake") || !strings.Contains(r.Detail, ":W") {
+					t.Errorf("game %d: detail %q, want who, %q and the FEN", i+1, r.Detail, tc.detail)
+				}
+			}
+			// The fault comes at the engine's 3rd search of a process: every game of a fresh
+			// process reaches it (30 plies), and the engine is restarted after each.
+			if want := 4; tc.reason == ReasonTimeForfeit {
+				want = 4 // every move is slow
+				if forfeits != want {
+					t.Errorf("%d games lost on time, want %d: %+v", forfeits, want, res.Terminations)
+				}
+			} else if forfeits != want {
+				t.Errorf("%d games ended %s, want %d (a restarted engine fails again): %+v", forfeits, tc.reason, want, res.Terminations)
+			}
+			checkPDN(t, cfg.PDNPath, intl)
+			logs, _ := filepath.Glob(filepath.Join(dir, "game-*-fake.log"))
+			if len(logs) != 4 {
+				t.Errorf("%d transcripts, want 4", len(logs))
+			}
+		})
+	}
+}
+
+// lockedWriter serialises writes from several processes' stderr copies.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  interface{ Write([]byte) (int, error) }
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func TestHubStartErrors(t *testing.T) {
+	fake := buildTool(t, "hubfake")
+	intl := engine.MustLookup("international")
+	ctx := context.Background()
+	for _, tc := range []struct {
+		spec string
+		v    *engine.Variant
+		want string
+	}{
+		{"name=x,cmd=/nonexistent/engine,depth=1", intl, "nonexistent"},
+		{"name=x,cmd=" + fake + ",args=-no-hub,depth=1", intl, "x"},
+		{"name=x,cmd=" + fake + ",args=-wrong-protocol,depth=1", intl, "uciok"},
+		{"name=x,cmd=" + fake + ",args=\"-variants normal\",depth=1", engine.MustLookup("frisian"), "frisian"},
+	} {
+		spec, err := ParseEngineSpec(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		began := time.Now()
+		err = CheckHub(ctx, spec, tc.v, ExternalOptions{HandshakeTimeout: 500 * time.Millisecond})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one line naming %q", tc.spec, err, tc.want)
+		}
+		if d := time.Since(began); d > 5*time.Second {
+			t.Errorf("%s: took %v", tc.spec, d)
+		}
+	}
+}
+
+func TestParseEngineSpec(t *testing.T) {
+	spec, err := ParseEngineSpec(`name=scan,cmd=/opt/scan/scan,args="hub --x 'a b'",dir=/opt/scan,option.book=false,option.threads=2,tc=40/60+0.5,timemargin=100`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := EngineSpec{Name: "scan", Proto: "hub", Cmd: "/opt/scan/scan", Args: []string{"hub", "--x", "a b"}, Dir: "/opt/scan",
+		Options: [][2]string{{"book", "false"}, {"threads", "2"}}, Conns: 1,
+		Control: TimeControl{Moves: 40, Base: time.Minute, Inc: 500 * time.Millisecond, Margin: 100 * time.Millisecond}}
+	if !equalSpec(spec, want) {
+		t.Errorf("got %+v\nwant %+v", spec, want)
+	}
+	spec, err = ParseEngineSpec("name=kr,proto=dxp,port=27532,tc=300")
+	if err != nil || spec.Addr != "127.0.0.1:27532" || spec.Control.Base != 5*time.Minute {
+		t.Errorf("dxp: %+v, %v", spec, err)
+	}
+	for _, bad := range []string{
+		"", "cmd=x,depth=1", "name=x,depth=1", "name=x,cmd=y", "name=x,cmd=y,depth=1,depth=2", "name=x,cmd=y,depth=1,colour=red",
+		"name=x,cmd=y,depth=1,proto=uci", "name=x,cmd=y,tc=60,st=1", "name=x,cmd=y,depth=1,port=5", `name=x,cmd=y,args="a,depth=1`,
+		"name=x,cmd=y,depth=1,,", "name=x,proto=dxp,tc=40/60", "name=x,proto=dxp,tc=60+1", "name=x,proto=dxp,port=70000,tc=60",
+		"name=x,proto=dxp,depth=3", "name=a,b,cmd=y,depth=1", `name=x,cmd=y,args="'a",depth=1`, "name=x,cmd=y,tc=abc",
+	} {
+		if spec, err := ParseEngineSpec(bad); err == nil {
+			t.Errorf("%q accepted as %+v", bad, spec)
+		}
+	}
+}
+
+func equalSpec(a, b EngineSpec) bool {
+	return a.Name == b.Name && a.Proto == b.Proto && a.Cmd == b.Cmd && strings.Join(a.Args, "\x00") == strings.Join(b.Args, "\x00") &&
+		a.Dir == b.Dir && len(a.Options) == len(b.Options) && (len(a.Options) == 0 || a.Options[0] == b.Options[0] && a.Options[1] == b.Options[1]) &&
+		a.Addr == b.Addr && a.Conns == b.Conns && a.Control == b.Control
+}
+
+// startDXPFake starts dxpfake with args and returns the address it listens on.
+func startDXPFake(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(buildTool(t, "dxpfake"), args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line := make([]byte, 64)
+	n, _ := out.Read(line)
+	addr, ok := strings.CutPrefix(strings.TrimSpace(string(line[:n])), "listening ")
+	if !ok {
+		t.Fatalf("dxpfake said %q", line[:n])
+	}
+	return addr
+}
+
+// TestDXPFaults plays a DXP engine that fails in each way against a random player: every
+// game is played, and the engine loses the game where it fails with the failure's
+// termination.
+func TestDXPFaults(t *testing.T) {
+	intl := engine.MustLookup("international")
+	for _, tc := range []struct {
+		args   string
+		reason string // "" : no forfeit, every game played normally
+		want   int    // games lost with reason
+	}{
+		{"-split -chat", "", 0},
+		{"-merge", "", 0},
+		{"-illegal-at 3", ReasonIllegalMove, 1},
+		{"-garbage-at 3", ReasonProtocolError, 1},
+		{"-hang-at 3", ReasonStall, 4}, // it never answers again
+		{"-claim-win-at 3", ReasonFalseClaim, 1},
+		{"-crash-at 3", ReasonCrash, 4}, // gone: no later game can connect
+		{"-refuse", ReasonProtocolError, 4},
+		{"-backreq-at 2", "", 0}, // refused take-back; the game goes on
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			t.Parallel() // they mostly wait for time-outs
+			addr := startDXPFake(t, strings.Fields(tc.args)...)
+			spec := EngineSpec{Name: "fake", Proto: "dxp", Addr: addr, Conns: 1, Control: TimeControl{MoveTime: 300 * time.Millisecond}}
+			dir := t.TempDir()
+			ext := External(spec, ExternalOptions{TranscriptDir: dir, HandshakeTimeout: 300 * time.Millisecond})
+			ops, _ := RandomOpenings(intl, 2, 2, 3, nil)
+			cfg := Config{Variant: intl, Players: []Entrant{ext, Random("random")}, Games: 4, Openings: ops, Seed: 2,
+				MaxPlies: 30, Concurrency: 2, PDNPath: filepath.Join(dir, "m.pdn")}
+			cfg.JournalPath = cfg.PDNPath + ".journal"
+			res, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Games != 4 {
+				t.Fatalf("%d games, want 4", res.Games)
+			}
+			lost := 0
+			for i, r := range readRecords(t, cfg.JournalPath) {
+				switch {
+				case r.Reason == tc.reason:
+					lost++
+					if !strings.Contains(r.Detail, "fake") || !strings.Contains(r.Detail, ":W") {
+						t.Errorf("game %d: detail %q", i+1, r.Detail)
+					}
+				case forfeitReasons[r.Reason] || r.Reason == ReasonFalseClaim || r.Reason == ReasonResign:
+					t.Errorf("game %d: %s (%s), want %q", i+1, r.Reason, r.Detail, tc.reason)
+				}
+			}
+			if tc.reason != "" && lost != tc.want {
+				t.Errorf("%d games ended %s, want %d: %+v", lost, tc.reason, tc.want, res.Terminations)
+			}
+			checkPDN(t, cfg.PDNPath, intl)
+		})
+	}
+}

@@ -1,0 +1,266 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/rafle/rafle/pkg/match"
+)
+
+var (
+	//go:embed assets/page.html
+	pageHTML string
+	//go:embed assets/report.css
+	reportCSS string
+	//go:embed assets/viewer.js
+	viewerJS string
+
+	pageTemplate = template.Must(template.New("page").Parse(pageHTML))
+)
+
+// page is what the template draws: a title, notes, sections of text, tables and plots,
+// and for a match the game viewer.
+type page struct {
+	Title     string
+	Subtitles []string
+	Notes     []string
+	Sections  []section
+	Viewer    *viewer
+	Footer    string
+	CSS       template.CSS
+	JS        template.JS
+}
+
+type section struct {
+	ID, Title string
+	Lines     []string
+	Tables    []table
+	Figures   []*figure
+}
+
+// table is a table of text; its first Left columns are aligned left, the others right.
+type table struct {
+	Caption, Class string
+	Header         []string
+	Left           int
+	Rows           [][]string
+}
+
+type viewer struct {
+	Data   viewerData
+	Chunks []string
+}
+
+type viewerData struct {
+	Board    boardView `json:"board"`
+	List     gameList  `json:"list"`
+	PerChunk int       `json:"perChunk"`
+}
+
+const footer = "Written by rafle. The page needs no network; the PNG files beside it hold the same plots."
+
+// write writes pg as dir/index.html, and the PNG of each figure beside it. The page is
+// written to a temporary file first and renamed, so that a reader never sees half of it.
+func (pg *page) write(dir string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	pg.CSS = template.CSS(reportCSS)
+	if pg.Viewer != nil {
+		pg.JS = template.JS(viewerJS)
+	}
+	pg.Footer = footer
+	for _, s := range pg.Sections {
+		for _, f := range s.Figures {
+			if err := os.WriteFile(filepath.Join(dir, f.PNG()), f.png, 0o666); err != nil {
+				return fmt.Errorf("report: %w", err)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, pg); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".index-*.html")
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	_, err = tmp.Write(b.Bytes())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, "index.html"))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// WriteMatch writes the report of m to dir: dir/index.html, a page that needs no network
+// (its style, script and plots are inline), and a PNG file of each plot beside it. event
+// is the PDN Event tag of the games the page shows. When ctx is done WriteMatch stops,
+// leaving any index.html there was, and returns ctx's error.
+func WriteMatch(ctx context.Context, dir string, m *Match, event string) error {
+	pg, err := m.page(ctx, event)
+	if err != nil {
+		return err
+	}
+	return pg.write(dir)
+}
+
+func (m *Match) page(ctx context.Context, event string) (*page, error) {
+	res := m.Result
+	pg := &page{Title: fmt.Sprintf("rafle selfplay: %s, %s", res.Variant, strings.Join(res.Players, " vs ")), Notes: m.Notes}
+	pg.Subtitles = append(pg.Subtitles, "From "+strings.Join(m.Sources, ", "))
+	results := section{ID: "results", Title: "Results", Lines: []string{summaryLine(res)}}
+	results.Tables = append(results.Tables, pairingsTable(res))
+	if len(res.Ratings) > 0 {
+		results.Tables = append(results.Tables, ratingsTable(res))
+	} else if res.RatingsError != "" {
+		results.Lines = append(results.Lines, "No ratings: "+res.RatingsError)
+	}
+	results.Tables = append(results.Tables, terminationsTable(res))
+	if s := res.SPRT; s != nil {
+		results.Lines = append(results.Lines, sprtLine(s))
+	}
+	pg.Sections = append(pg.Sections, results, section{ID: "settings", Title: "Settings", Tables: []table{m.settingsTable()}})
+	figs, err := figures(m.eloFigure, m.llrFigure, m.pentaFigure, m.openingsFigure,
+		m.terminationsFigure, m.lengthsFigure, m.timeFigure, m.depthFigure)
+	if err != nil {
+		return nil, err
+	}
+	pg.Sections = append(pg.Sections, section{ID: "plots", Title: "Plots", Figures: figs})
+	worst, best := worstBest(m.openingScores())
+	pg.Sections = append(pg.Sections, section{ID: "openings", Title: "Openings",
+		Lines:  []string{"The first player's score with each opening, the worst and the best (both games of a pair start from the same opening)."},
+		Tables: []table{openingsTable("Worst", worst), openingsTable("Best", best)}})
+	board, err := newBoardView(m.Variant)
+	if err != nil {
+		return nil, err
+	}
+	list, chunks, err := m.viewerData(ctx, event)
+	if err != nil {
+		return nil, err
+	}
+	pg.Viewer = &viewer{Data: viewerData{Board: board, List: list, PerChunk: gamesPerChunk}, Chunks: chunks}
+	return pg, nil
+}
+
+// summaryLine is the first line selfplay prints.
+func summaryLine(res *match.Result) string {
+	s := fmt.Sprintf("%s, seed %d: %d of %d games", res.Variant, res.Seed, res.Games, res.GamesPlanned)
+	if res.Resumed > 0 {
+		s += fmt.Sprintf(" (%d from the journal)", res.Resumed)
+	}
+	if res.Interrupted {
+		s += "; the match was stopped before its end"
+	}
+	return s
+}
+
+func sprtLine(s *match.SPRTResult) string {
+	verdict := "continue"
+	switch s.Decision {
+	case "H0", "H1":
+		verdict = s.Decision + " accepted"
+	}
+	return fmt.Sprintf("SPRT %s: LLR %.3f, bounds [%.3f, %.3f], %s after %d pairs", s.Test, s.LLR, s.Lower, s.Upper, verdict, s.Pairs)
+}
+
+// The tables below have the columns and the number formats of selfplay's own tables.
+
+func pairingsTable(res *match.Result) table {
+	t := table{Class: "results", Left: 2, Header: []string{"Player", "Opponent", "Games", "W", "D", "L", "Score", "Elo", "±95%", "LOS", "Draws", "Pairs 0/½/1/1½/2"}}
+	for _, p := range res.Pairings {
+		margin := (p.EloUpper - p.EloLower) / 2
+		ci := fmt.Sprintf("%.1f", margin)
+		if math.IsNaN(float64(margin)) || math.IsInf(float64(margin), 0) {
+			ci = fmt.Sprintf("[%s, %s]", elo(p.EloLower), elo(p.EloUpper))
+		}
+		t.Rows = append(t.Rows, []string{p.Player, p.Opponent, strconv.Itoa(p.Games), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws),
+			strconv.Itoa(p.Losses), fmt.Sprintf("%.3f", p.Score), elo(p.EloDiff), ci, pct(p.LOS), pct(p.DrawRatio),
+			fmt.Sprintf("%d/%d/%d/%d/%d", p.Penta[0], p.Penta[1], p.Penta[2], p.Penta[3], p.Penta[4])})
+	}
+	return t
+}
+
+func ratingsTable(res *match.Result) table {
+	t := table{Caption: "Maximum-likelihood ratings", Left: 1, Header: []string{"Player", "Elo", "± 95%", "Games", "Points"}}
+	for _, r := range res.Ratings {
+		t.Rows = append(t.Rows, []string{r.Player, elo(r.Elo), fmt.Sprintf("%.1f", 1.96*float64(r.StdErr)), strconv.Itoa(r.Games), fmt.Sprintf("%.1f", r.Points)})
+	}
+	return t
+}
+
+func terminationsTable(res *match.Result) table {
+	t := table{Caption: "Terminations", Left: 1, Header: []string{"Reason", "Games", "Draws", "Share"}}
+	for _, r := range res.Terminations {
+		t.Rows = append(t.Rows, []string{r.Reason, strconv.Itoa(r.Games), strconv.Itoa(r.Draws), pct(float64(r.Games) / float64(res.Games))})
+	}
+	return t
+}
+
+func (m *Match) settingsTable() table {
+	h := m.Header
+	unknown := func(s string) string {
+		if m.FromPDN {
+			return "not in PDN"
+		}
+		return s
+	}
+	orNone := func(s string) string { return unknown(cmp.Or(s, "none")) }
+	maxPlies := strconv.Itoa(h.MaxPlies)
+	if h.MaxPlies == 0 {
+		maxPlies = "no limit"
+	}
+	rows := [][]string{
+		{"variant", h.Variant},
+		{"players", strings.Join(h.Players, ", ")},
+		{"seed", unknown(strconv.FormatInt(h.Seed, 10))},
+		{"games per pairing", strconv.Itoa(h.Games)},
+		{"max plies", unknown(maxPlies)},
+		{"openings digest", orNone(h.Openings)},
+		{"SPRT", orNone(h.SPRT)},
+		{"adjudication", orNone(h.Adjudication)},
+		{"games in the files", strconv.Itoa(len(m.Records))},
+	}
+	return table{Class: "settings", Left: 2, Rows: rows}
+}
+
+func openingsTable(caption string, os []openingScore) table {
+	t := table{Caption: caption, Left: 1, Header: []string{"Opening", "Games", "W", "D", "L", "Score"}}
+	for _, o := range os {
+		t.Rows = append(t.Rows, []string{o.Name, strconv.Itoa(o.Games()), strconv.Itoa(o.Wins), strconv.Itoa(o.Draws), strconv.Itoa(o.Losses), fmt.Sprintf("%.3f", o.Score())})
+	}
+	return t
+}
+
+func elo(x match.Float) string {
+	f := float64(x)
+	switch {
+	case math.IsInf(f, 1):
+		return "+inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f", f)
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
