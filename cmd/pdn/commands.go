@@ -262,6 +262,8 @@ func convertCommand() *cli.Command {
 			"  result  the game's PDN result (first number: the first mover's), * when unknown\n" +
 			"  score   the result as the score of the side to move: 1, 0.5 or 0; empty when unknown\n" +
 			"This is the input of tune. --to fen writes the same fields tab-separated, FEN first, no header.\n" +
+			"--to json writes one JSON object per game: tags, movetext, result and warnings; --positions\n" +
+			"adds where each game, tag and node is in the input.\n" +
 			"A game with an illegal move gives the positions up to that move and an error (exit 1).\n" +
 			"--notation and --captures rewrite the replayed moves of PDN and JSON output (main line and\n" +
 			"variations); moves after an illegal one stay as written. A replayed game without a GameType\n" +

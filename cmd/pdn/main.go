@@ -8,8 +8,8 @@
 // a GameType tag is --variant, or inferred from its whole file.
 //
 // Files: main.go (the app and shared flags), input.go (inputs, inference,
-// progress), report.go (errors and exit status), commands.go and book.go
-// (the subcommands).
+// progress), status.go (errors and exit status), commands.go and book.go
+// (the subcommands), report.go (stats --report).
 package main
 
 import (
@@ -70,6 +70,7 @@ func outFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output `FORMAT`: pdn, json (one game per line), " +
 			"csv or fen (one row per position of each game, replayed; the columns are in pdn convert --help)"},
+		boolFlag("positions", "--to json: also write where each game, tag and move is in the input (line, column, offset)"),
 		&cli.StringFlag{Name: "notation", Usage: "rewrite the moves with square numbers or coordinates: `STYLE` numeric or algebraic (replays)"},
 		&cli.StringFlag{Name: "captures", Usage: "rewrite captures as from-to (short; the full path when ambiguous) or with every landing square (full): `STYLE` short or full (replays)"},
 		variantFlag(),
@@ -124,13 +125,19 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // gameWriter returns the writer for --to.
 func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
-	switch to := c.String("to"); to {
+	to := c.String("to")
+	if c.Bool("positions") && to != "json" {
+		return nil, cliutil.Usagef("--positions: only with --to json")
+	}
+	switch to {
 	case "pdn":
 		w := pdn.NewWriter(c.App.Writer)
 		w.StarOnly = c.Bool("star-only")
 		return w, nil
 	case "json":
-		return pdn.NewJSONWriter(c.App.Writer), nil
+		w := pdn.NewJSONWriter(c.App.Writer)
+		w.Positions = c.Bool("positions")
+		return w, nil
 	case "csv", "fen":
 		pw := pdn.NewPositionWriter(c.App.Writer, to)
 		pw.Notation, pw.Captures = c.String("notation"), c.String("captures")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -368,5 +369,28 @@ func TestBadInputs(t *testing.T) {
 		if code != 1 || strings.Count(out, "[Event ") != 3 || !strings.Contains(errOut, "no such file") || !strings.Contains(errOut, "binary") {
 			t.Errorf("convert -j %s missing binary games.pdn: exit %d, %d games, stderr %q; want exit 1, the 3 games and both errors", j, code, strings.Count(out, "[Event "), errOut)
 		}
+	}
+}
+
+// TestJSONPositions: convert --to json writes where each game, tag and move is in the
+// input only with --positions, which needs --to json.
+func TestJSONPositions(t *testing.T) {
+	_, plain, _ := runPDN(t, "", "convert", "--to", "json", "testdata/games.pdn")
+	code, withPos, errOut := runPDN(t, "", "convert", "--to", "json", "--positions", "testdata/games.pdn")
+	if _, seq, _ := runPDN(t, "", "convert", "--to", "json", "--positions", "-j", "1", "testdata/games.pdn"); seq != withPos {
+		t.Errorf("convert --to json --positions: -j 1 and -j %d differ:\n%s\n---\n%s", runtime.NumCPU(), seq, withPos)
+	}
+	if strings.Contains(plain, `"pos"`) || code != 0 || !strings.Contains(withPos, `"pos":{"offset":0,"line":1,"column":1}`) ||
+		!strings.Contains(withPos, `"name":"Event","value":"Club 2024","pos":{"offset":0,"line":1,"column":1}`) {
+		t.Errorf("convert --to json [--positions]: exit %d, stderr %q\nwithout: %.200s\nwith: %.300s", code, errOut, plain, withPos)
+	}
+	// Both read back to the same PDN.
+	_, a, _ := runPDN(t, plain, "convert")
+	_, b, _ := runPDN(t, withPos, "convert")
+	if a != b || !strings.Contains(a, "[Event \"Club 2024\"]") {
+		t.Errorf("PDN from JSON without and with positions differ:\n%s\n---\n%s", a, b)
+	}
+	if code, _, errOut := runPDN(t, "", "convert", "--positions", "testdata/games.pdn"); code != 2 || !strings.Contains(errOut, "--positions") {
+		t.Errorf("convert --positions (to pdn): exit %d, stderr %q; want a usage error", code, errOut)
 	}
 }
