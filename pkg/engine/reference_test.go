@@ -425,8 +425,11 @@ func TestReferenceMoves(t *testing.T) {
 	}
 }
 
-// refPerftCases are perft runs compared between both generators: the start positions, and
-// positions with kings that exercise each rule (frisian's and frysk's from a random game).
+// refPerftCases are perft runs compared between both generators, at every depth up to the
+// one given: the start positions; killer's published Random178 and Woldouby (dctl); and
+// positions of random games that exercise each rule, the rows of corpus/perft marked
+// rafle+reference (killer's and antidraughts' with kings, breakthrough's with men crowned
+// within the horizon, frysk's with kings).
 var refPerftCases = []struct {
 	variant, fen string
 	depth, deep  int // the quick depth (go test) and the full one (-refdeep)
