@@ -25,7 +25,7 @@ func TestSelect(t *testing.T) {
 		want     string
 	}{
 		{false, []string{"search/english", "pdn/read"}, "pdn/read search/english"},
-		{false, []string{"perft-hash/[eb]*"}, "perft-hash/english perft-hash/brazilian"},
+		{false, []string{"perft-hash/[eb]*"}, "perft-hash/english perft-hash/brazilian perft-hash/breakthrough"},
 		{false, []string{"perf"}, ""}, // a prefix must end at a slash
 	} {
 		if got := names(Select(tc.short, tc.patterns...)); got != tc.want {

@@ -25,7 +25,9 @@ func (b *Book) PDN() *pdn.Game {
 	if b.Source != "" {
 		g.Set("Site", b.Source)
 	}
-	g.Set("GameType", strconv.Itoa(v.GameType))
+	if v.GameType != 0 { // killer has none: PDN 3.0 has no number for it
+		g.Set("GameType", strconv.Itoa(v.GameType))
+	}
 	if b.Root != v.Start() {
 		g.Set("FEN", v.FEN(b.Root))
 	}

@@ -108,6 +108,9 @@ func NewVariant(r Rules) (*Variant, error) {
 	if r.Rows < 1 || 2*r.Rows >= r.Height {
 		return nil, fmt.Errorf("engine: %s: %d rows of men do not fit a board of height %d", r.Name, r.Rows, r.Height)
 	}
+	if r.PromotionWins && r.NoMoveWins {
+		return nil, fmt.Errorf("engine: %s: PromotionWins and NoMoveWins exclude each other", r.Name)
+	}
 	if len(r.Draw.Endgames) > maxEndgames {
 		return nil, fmt.Errorf("engine: %s: %d special endings; at most %d", r.Name, len(r.Draw.Endgames), maxEndgames)
 	}

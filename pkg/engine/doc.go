@@ -10,13 +10,15 @@
 // capture precedence ([Precedence]: free choice, [MostPieces], [KingFirst],
 // [MostPiecesThenKings], [ItalianPrecedence], [FrisianPrecedence]), whether captured pieces
 // leave at once, orthogonal captures, the limit on moves in a row with one king
-// (KingMoveLimit, frisian) and the automatic draws ([DrawRules]). The zero value
-// of each field is the common choice. [NewVariant] checks a Rules value and builds its
-// tables; the move generator reads only those tables and never a variant's name. The
-// built-in variants (english, international, russian, brazilian after ../shared/RULES.md;
-// pool, czech, spanish, portuguese, italian, thai, frisian and canadian after
-// reference/PERFT.md, the PDN GameType table and the official rules cited at each) are
-// registered by name,
+// (KingMoveLimit, frisian), where a king's capture that ends with a king stops
+// (HaltBehindKing, killer), what ends the game (PromotionWins, breakthrough; NoMoveWins,
+// antidraughts) and the automatic draws ([DrawRules]). The zero value of each field is the
+// common choice. [NewVariant] checks a Rules value and builds its tables; the move
+// generator reads only those tables and never a variant's name. The built-in variants
+// (english, international, russian, brazilian after ../shared/RULES.md; pool, czech,
+// spanish, portuguese, italian, thai, frisian and canadian after reference/PERFT.md, the
+// PDN GameType table and the official rules cited at each; killer, breakthrough,
+// antidraughts and frysk after the sources of docs/variants.md) are registered by name,
 // alias and PDN GameType: see [Lookup].
 //
 // # Boards and moves

@@ -35,6 +35,9 @@ import (
 //	runaway        men whose forward cone up to the promotion row is empty (free path)
 //	tempo          1 for the side to move (its weight is the value of having the move)
 //	king_diagonal  kings on the long diagonal (only in variants with flying kings)
+//	front          rows the most advanced man has advanced from its own back row (only
+//	               where the first king wins, Rules.PromotionWins: there a king ends the
+//	               game, so king, king_mobility and king_diagonal are left out)
 const (
 	featMan = iota
 	featKing
@@ -46,6 +49,7 @@ const (
 	featRunaway
 	featTempo
 	featKingDiagonal
+	featFront
 	numFeatures
 )
 
@@ -60,6 +64,7 @@ var allFeatureNames = [numFeatures]string{
 	featRunaway:      "runaway",
 	featTempo:        "tempo",
 	featKingDiagonal: "king_diagonal",
+	featFront:        "front",
 }
 
 // featureSet lists a variant's features.
@@ -69,12 +74,24 @@ type featureSet struct {
 }
 
 // featuresOf returns the features of a variant with rules r: all of them, but
-// king_diagonal without flying kings.
+// king_diagonal without flying kings, and front only where the first king wins, which has
+// no king features.
 func featuresOf(r *Rules) featureSet {
 	var fs featureSet
 	for f := 0; f < numFeatures; f++ {
-		if f == featKingDiagonal && r.ShortKings {
-			continue
+		switch f {
+		case featKingDiagonal:
+			if r.ShortKings || r.PromotionWins {
+				continue
+			}
+		case featKing, featKingMobility:
+			if r.PromotionWins {
+				continue
+			}
+		case featFront:
+			if !r.PromotionWins {
+				continue
+			}
 		}
 		fs.names = append(fs.names, allFeatureNames[f])
 		fs.index = append(fs.index, f)
@@ -92,6 +109,7 @@ type evalTables struct {
 	centre   Bitboard
 	diagonal Bitboard // the long diagonal
 	flying   bool
+	front    bool // the front feature is computed
 }
 
 var evalCache sync.Map // *Variant -> *evalTables
@@ -106,7 +124,7 @@ func tablesFor(v *Variant) *evalTables {
 }
 
 func buildEvalTables(v *Variant) *evalTables {
-	t := &evalTables{featureSet: featuresOf(&v.Rules), flying: !v.ShortKings}
+	t := &evalTables{featureSet: featuresOf(&v.Rules), flying: !v.ShortKings, front: v.PromotionWins}
 	h, w := v.Height, v.Width
 	var diagA, diagB Bitboard
 	for s := 1; s <= v.Squares(); s++ {
@@ -247,6 +265,16 @@ func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty Bitboard, 
 	a := &t.advance[c]
 	f[featAdvance] = (men & a[0]).Count() + (men&a[1]).Count()<<1 + (men&a[2]).Count()<<2 +
 		(men&a[3]).Count()<<3 + (men&a[4]).Count()<<4
+	if t.front {
+		// the largest row number among the men, one bit at a time from the highest
+		m := men
+		for j := len(a) - 1; j >= 0; j-- {
+			if x := m & a[j]; x != 0 {
+				f[featFront] |= 1 << j
+				m = x
+			}
+		}
+	}
 	f[featBackRank] = (men & t.back[c]).Count()
 	f[featCentre] = (men & t.centre).Count()
 	f[featMobility] = v.countMenQuiet(c, empty, men)

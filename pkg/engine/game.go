@@ -12,8 +12,10 @@ type Outcome struct {
 	// Draw is set for a drawn game; otherwise Winner won.
 	Draw   bool
 	Winner Color
-	// Reason says why: "no-legal-move" for a loss, or the draw rule that applied
-	// ("repetition", "no-capture-100", "king-moves-50", or an EndgameRule's Reason).
+	// Reason says why: "no-legal-move" for the side to move without a legal move (a loss,
+	// or a win where Rules.NoMoveWins), "promotion" for a man crowned where
+	// Rules.PromotionWins, or the draw rule that applied ("repetition", "no-capture-100",
+	// "king-moves-50", or an EndgameRule's Reason).
 	Reason string
 }
 
@@ -111,11 +113,18 @@ func (g *Game) play(p Position, m Move) {
 }
 
 // Outcome applies the variant's rules to the current position: a side with no legal move
-// loses (checked first), then each automatic draw rule.
+// loses, or wins where Rules.NoMoveWins (checked first), then each automatic draw rule.
 func (g *Game) Outcome() Outcome {
 	p := g.Position()
 	if !g.v.HasMoves(&p) || g.v.KingMoveLimit > 0 && len(g.Legal()) == 0 {
-		return Outcome{Over: true, Winner: p.Side.Other(), Reason: "no-legal-move"}
+		o := Outcome{Over: true, Winner: p.Side.Other(), Reason: "no-legal-move"}
+		switch {
+		case g.v.NoMoveWins:
+			o.Winner = p.Side
+		case g.v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0:
+			o.Reason = "promotion"
+		}
+		return o
 	}
 	d := g.v.Draw
 	draw := func(reason string) Outcome { return Outcome{Over: true, Draw: true, Reason: reason} }

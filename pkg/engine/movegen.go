@@ -69,6 +69,9 @@ func (v *Variant) legalMoves(dst []Move, p *Position) []Move {
 
 // generate is GenerateDup with the capture search's scratch space supplied by the caller.
 func (v *Variant) generate(g *capGen, dst []Move, p *Position, dup Duplicates) []Move {
+	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return dst
+	}
 	n := len(dst)
 	dst = v.generateCaptures(g, dst, p)
 	if len(dst) > n {
@@ -78,6 +81,13 @@ func (v *Variant) generate(g *capGen, dst []Move, p *Position, dup Duplicates) [
 		return dst
 	}
 	return v.generateQuiet(dst, p)
+}
+
+// crowned reports whether the game is over because the side that just moved, whose pieces
+// are moved, has a king in a variant where crowning wins (Rules.PromotionWins); kings are
+// the kings of both sides. The side to move then has no legal move.
+func (v *Variant) crowned(moved, kings Bitboard) bool {
+	return v.PromotionWins && moved&kings != 0
 }
 
 // dedupe removes repeated moves from dst[start:].
@@ -407,6 +417,9 @@ func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
 		g.pop()
 	}
 	if !cont {
+		if v.HaltBehindKing && x&g.oppKings != 0 {
+			landings = first // the capture ends with a king: right behind it (killer)
+		}
 		for l := landings; l != 0; l &= l - 1 {
 			sq := bit(l.First())
 			g.push(sq)

@@ -9,6 +9,9 @@ import (
 
 // HasCapture reports whether the side to move in p has a capture.
 func (v *Variant) HasCapture(p *Position) bool {
+	if v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0 {
+		return false // the game is over (see Rules.PromotionWins)
+	}
 	if v.wide != nil {
 		w := p.widen()
 		return v.wide.hasCaptureIn(&w)
@@ -117,6 +120,9 @@ func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) 
 // pieces of us and of the other side, allKings the kings of both. Perft calls it at the
 // second-to-last ply with a child's boards, without writing the child.
 func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+	if v.crowned(opp, allKings) {
+		return 0
+	}
 	empty := v.board &^ (own | opp)
 	men, kings := own&^allKings, own&allKings
 	if kings == 0 {
@@ -197,6 +203,9 @@ func (v *Variant) HasMoves(p *Position) bool {
 
 // hasMoves is HasMoves on the board's own representation.
 func (v *Variant) hasMoves(p *Position) bool {
+	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return false
+	}
 	return v.hasCaptureIn(p) || v.countQuiet(p) > 0
 }
 
@@ -303,6 +312,9 @@ func (pf *perfter) perft2(p *Position) uint64 {
 	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	if v.crowned(opp, kings) {
+		return 0
+	}
 	var n uint64
 	if moves := v.generateCaptures(g, pf.bufs[2][:0], p); len(moves) > 0 {
 		if dup == Unique {

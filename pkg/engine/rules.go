@@ -171,6 +171,19 @@ type Rules struct {
 	LandRightBehind bool
 	// OrthogonalCaptures: pieces also capture along rows and columns (frisian).
 	OrthogonalCaptures bool
+	// HaltBehindKing: a flying king whose capture ends by taking a king must stop on the
+	// first free square behind that last king (killer draughts: "the king must stop on the
+	// first vacant square after the last captured piece, if and only if that piece is also
+	// a king", Christian Freeling, mindsports.nl). Only where the capture ends is
+	// restricted: the king may still land further on to go on capturing, and since the
+	// square right behind is always free the precedence rule is unchanged.
+	HaltBehindKing bool
+	// PromotionWins: the first side to crown a man wins (breakthrough). A position where
+	// the side that just moved has a king is over: the side to move has no legal move.
+	PromotionWins bool
+	// NoMoveWins: a side with no legal move (no piece left, or every piece blocked) wins
+	// instead of losing (antidraughts). It excludes PromotionWins.
+	NoMoveWins bool
 	// KingMoveLimit: a side that still has men may make at most this many non-capturing
 	// moves in a row with the same king (frisian: 3); 0 is no limit. The limit depends on
 	// the moves before, so Generate ignores it: Game, the searcher and the PDN replayer

@@ -290,7 +290,7 @@ func (s *searcher) run(ctx context.Context, start time.Time, root Position, draw
 	res := SearchResult{}
 	legal := s.v.restrict(s.v.legalMoves(nil, &root), s.draw[0].run, &root)
 	if len(legal) == 0 {
-		res.Score = -MateScore
+		res.Score = s.v.noMoveScore(0)
 		res.Elapsed = time.Since(start)
 		return res
 	}
@@ -339,6 +339,15 @@ func (s *searcher) run(ctx context.Context, start time.Time, root Position, draw
 	res.Nodes = s.nodes
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// noMoveScore is the score at ply of a side to move without a legal move: a loss, or a
+// win where having no move wins (Rules.NoMoveWins).
+func (v *Variant) noMoveScore(ply int) int {
+	if v.NoMoveWins {
+		return MateScore - ply
+	}
+	return -(MateScore - ply)
 }
 
 func abs(x int) int {
@@ -425,14 +434,14 @@ func (s *searcher) search(p *Position, depth, ply, alpha, beta int, from int) in
 	}
 	if depth <= 0 {
 		if s.v.held(ds.run, p) && !s.v.hasCaptureIn(p) && len(s.v.restrict(s.v.legalMoves(s.moves[ply][:0], p), ds.run, p)) == 0 {
-			return -(MateScore - ply) // the held king was the only piece that could move
+			return s.v.noMoveScore(ply) // the held king was the only piece that could move
 		}
 		return s.qbody(p, ply, alpha, beta)
 	}
 	moves := s.v.restrict(s.v.legalMoves(s.moves[ply][:0], p), ds.run, p)
 	s.moves[ply] = moves
 	if len(moves) == 0 {
-		return -(MateScore - ply)
+		return s.v.noMoveScore(ply)
 	}
 	if ply >= MaxPly-1 {
 		return s.evaluate(p)
@@ -553,10 +562,13 @@ func (s *searcher) quiesce(p *Position, ply, alpha, beta int) int {
 
 // qbody is quiesce after the node is counted.
 func (s *searcher) qbody(p *Position, ply, alpha, beta int) int {
+	if s.v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return s.v.noMoveScore(ply)
+	}
 	capture := s.v.hasCaptureIn(p)
 	if s.noQS || !capture {
 		if !capture && !hasQuiet(s.v, p) {
-			return -(MateScore - ply)
+			return s.v.noMoveScore(ply)
 		}
 		return s.evaluate(p)
 	}

@@ -221,7 +221,6 @@ var builtin = []Rules{
 		// start. Men and kings also capture along rows and columns (over the next square of
 		// the same colour), kings fly; the capture of highest value (FrisianPrecedence).
 		Name:               "frisian",
-		Aliases:            []string{"frysk"},
 		GameType:           40,
 		Width:              10,
 		Height:             10,
@@ -279,6 +278,84 @@ var builtin = []Rules{
 			}},
 		},
 		PerftDuplicates: Unique, // dctl's published list (reference/perft.tsv) counts once
+	},
+	// The variants of Hub engines (Scan 3.1 plays normal, killer, bt, frisian and losing) and
+	// of lidraughts (frysk!, antidraughts, breakthrough). Sources: docs/variants.md.
+	{
+		// Killer draughts (Christian Freeling): international draughts, except that a king
+		// whose capture ends by taking a king stops right behind it (mindsports.nl, "Killer
+		// Draughts"; the same rule in Scan 3.1, gen.cpp, and dctl, rules/killer.hpp). No
+		// PDN GameType exists: rafle writes none (give --variant killer to read such games).
+		// The draw rules are international's: killer changes nothing else.
+		Name:           "killer",
+		Width:          10,
+		Height:         10,
+		Rows:           4,
+		Precedence:     MostPieces,
+		HaltBehindKing: true,
+		Draw: DrawRules{
+			Repetition:    3,
+			KingMovePlies: 50,
+			Endgames: []EndgameRule{{
+				Reason: "16-move-ending",
+				Holds:  loneKingAgainstThree,
+				Limit:  32,
+			}},
+		},
+		PerftDuplicates: Unique, // dctl's published killer lists count once
+	},
+	{
+		// Breakthrough: international moves; the first side to crown a man wins, and a side
+		// without a move loses ("There are no draws in breakthrough": lidraughts.org/variant/
+		// breakthrough; Scan's bt). GameType 96 is lidraughts' number, not in PDN 3.0.
+		Name:          "breakthrough",
+		Aliases:       []string{"bt"},
+		GameType:      96,
+		Width:         10,
+		Height:        10,
+		Rows:          4,
+		Precedence:    MostPieces,
+		PromotionWins: true,
+		// No draw rule: every move is a man's (a king ends the game), so no position repeats.
+		PerftDuplicates: Unique,
+	},
+	{
+		// Antidraughts (giveaway, Scan's losing): international moves; a side with no legal
+		// move, having lost all its pieces or with all of them blocked, wins
+		// (lidraughts.org/variant/antidraughts). lidraughts keeps only the threefold
+		// repetition among the draw rules (Antidraughts.scala). GameType 98 is lidraughts'.
+		Name:            "antidraughts",
+		Aliases:         []string{"losing", "giveaway"},
+		GameType:        98,
+		Width:           10,
+		Height:          10,
+		Rows:            4,
+		Precedence:      MostPieces,
+		NoMoveWins:      true,
+		Draw:            DrawRules{Repetition: 3},
+		PerftDuplicates: Unique,
+	},
+	{
+		// Frysk!: frisian draughts from five men each on the back row ("W:W46,47,48,49,50:
+		// B1,2,3,4,5", lidraughts Frysk.scala), with frisian's rules and draws (see frisian).
+		// GameType 97 is lidraughts' number, not in PDN 3.0.
+		Name:               "frysk",
+		Aliases:            []string{"frysk!"},
+		GameType:           97,
+		Width:              10,
+		Height:             10,
+		Rows:               1,
+		OrthogonalCaptures: true,
+		Precedence:         FrisianPrecedence,
+		KingMoveLimit:      3,
+		Draw: DrawRules{
+			Repetition: 3,
+			Endgames: []EndgameRule{
+				{Reason: "two-kings-7-moves", Holds: kingsAgainstLoneKing(2), Limit: 7, StrongSideOnly: true},
+				{Reason: "one-king-each", Holds: oneKingEach, Limit: 4},
+			},
+		},
+		PerftDuplicates: Unique, // its only perft rows (computed: corpus/perft/frysk.tsv) count once
 	},
 }
 

@@ -100,6 +100,9 @@ func (v *wideVariant) legalMoves(dst []wideMove, p *widePosition) []wideMove {
 
 // generate is GenerateDup with the capture search's scratch space supplied by the caller.
 func (v *wideVariant) generate(g *wideCapGen, dst []wideMove, p *widePosition, dup Duplicates) []wideMove {
+	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return dst
+	}
 	n := len(dst)
 	dst = v.generateCaptures(g, dst, p)
 	if len(dst) > n {
@@ -109,6 +112,13 @@ func (v *wideVariant) generate(g *wideCapGen, dst []wideMove, p *widePosition, d
 		return dst
 	}
 	return v.generateQuiet(dst, p)
+}
+
+// crowned reports whether the game is over because the side that just moved, whose pieces
+// are moved, has a king in a variant where crowning wins (Rules.PromotionWins); kings are
+// the kings of both sides. The side to move then has no legal move.
+func (v *wideVariant) crowned(moved, kings wide) bool {
+	return v.PromotionWins && !moved.And(kings).IsZero()
 }
 
 // wideDedupe removes repeated moves from dst[start:].
@@ -434,6 +444,9 @@ func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 		g.pop()
 	}
 	if !cont {
+		if v.HaltBehindKing && !x.And(g.oppKings).IsZero() {
+			landings = first
+		}
 		for l := landings; !l.IsZero(); l = l.ClearFirst() {
 			sq := wideBit(l.First())
 			g.push(sq)
@@ -536,6 +549,9 @@ func (v *wideVariant) count(g *wideCapGen, p *widePosition, dup Duplicates, scra
 // pieces of us and of the other side, allKings the kings of both. Perft calls it at the
 // second-to-last ply with a child's boards, without writing the child.
 func (v *wideVariant) countBoards(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
+	if v.crowned(opp, allKings) {
+		return 0
+	}
 	empty := v.board.AndNot(own.Or(opp))
 	men, kings := own.AndNot(allKings), own.And(allKings)
 	if kings.IsZero() {
@@ -603,6 +619,9 @@ func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men w
 
 // hasMoves is HasMoves on the board's own representation.
 func (v *wideVariant) hasMoves(p *widePosition) bool {
+	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return false
+	}
 	return v.hasCaptureIn(p) || v.countQuiet(p) > 0
 }
 
@@ -693,6 +712,9 @@ func (pf *widePerfter) perft2(p *widePosition) uint64 {
 	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	if v.crowned(opp, kings) {
+		return 0
+	}
 	var n uint64
 	if moves := v.generateCaptures(g, pf.bufs[2][:0], p); len(moves) > 0 {
 		if dup == Unique {
@@ -1069,7 +1091,7 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root widePositi
 	res := wideSearchResult{}
 	legal := s.v.restrict(s.v.legalMoves(nil, &root), s.draw[0].run, &root)
 	if len(legal) == 0 {
-		res.Score = -MateScore
+		res.Score = s.v.noMoveScore(0)
 		res.Elapsed = time.Since(start)
 		return res
 	}
@@ -1174,14 +1196,14 @@ func (s *wideSearcher) search(p *widePosition, depth, ply, alpha, beta int, from
 	}
 	if depth <= 0 {
 		if s.v.held(ds.run, p) && !s.v.hasCaptureIn(p) && len(s.v.restrict(s.v.legalMoves(s.moves[ply][:0], p), ds.run, p)) == 0 {
-			return -(MateScore - ply)
+			return s.v.noMoveScore(ply)
 		}
 		return s.qbody(p, ply, alpha, beta)
 	}
 	moves := s.v.restrict(s.v.legalMoves(s.moves[ply][:0], p), ds.run, p)
 	s.moves[ply] = moves
 	if len(moves) == 0 {
-		return -(MateScore - ply)
+		return s.v.noMoveScore(ply)
 	}
 	if ply >= MaxPly-1 {
 		return s.evaluate(p)
@@ -1302,10 +1324,13 @@ func (s *wideSearcher) quiesce(p *widePosition, ply, alpha, beta int) int {
 
 // qbody is quiesce after the node is counted.
 func (s *wideSearcher) qbody(p *widePosition, ply, alpha, beta int) int {
+	if s.v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return s.v.noMoveScore(ply)
+	}
 	capture := s.v.hasCaptureIn(p)
 	if s.noQS || !capture {
 		if !capture && !wideHasQuiet(s.v, p) {
-			return -(MateScore - ply)
+			return s.v.noMoveScore(ply)
 		}
 		return s.evaluate(p)
 	}
@@ -1412,6 +1437,7 @@ type wideEvalTables struct {
 	centre   wide
 	diagonal wide // the long diagonal
 	flying   bool
+	front    bool // the front feature is computed
 }
 
 // wideTablesFor returns the evaluation tables of v, building them on first use.
@@ -1424,7 +1450,7 @@ func wideTablesFor(v *wideVariant) *wideEvalTables {
 }
 
 func wideBuildEvalTables(v *wideVariant) *wideEvalTables {
-	t := &wideEvalTables{featureSet: featuresOf(&v.Rules), flying: !v.ShortKings}
+	t := &wideEvalTables{featureSet: featuresOf(&v.Rules), flying: !v.ShortKings, front: v.PromotionWins}
 	h, w := v.Height, v.Width
 	var diagA, diagB wide
 	for s := 1; s <= v.Squares(); s++ {
@@ -1521,6 +1547,16 @@ func (t *wideEvalTables) side(v *wideVariant, c Color, men, kings, occ, empty wi
 	a := &t.advance[c]
 	f[featAdvance] = men.And(a[0]).Count() + men.And(a[1]).Count()<<1 + men.And(a[2]).Count()<<2 +
 		men.And(a[3]).Count()<<3 + men.And(a[4]).Count()<<4
+	if t.front {
+
+		m := men
+		for j := len(a) - 1; j >= 0; j-- {
+			if x := m.And(a[j]); !x.IsZero() {
+				f[featFront] |= 1 << j
+				m = x
+			}
+		}
+	}
 	f[featBackRank] = men.And(t.back[c]).Count()
 	f[featCentre] = men.And(t.centre).Count()
 	f[featMobility] = v.countMenQuiet(c, empty, men)

@@ -224,6 +224,7 @@ func TestParseMove(t *testing.T) {
 func TestVariantNames(t *testing.T) {
 	for _, tc := range []struct{ rafle, hub string }{
 		{"international", "normal"}, {"frisian", "frisian"}, {"english", "english"}, {"canadian", "canadian"},
+		{"killer", "killer"}, {"breakthrough", "bt"}, {"antidraughts", "losing"}, {"frysk", "frysk"},
 	} {
 		v := engine.MustLookup(tc.rafle)
 		if got := VariantName(v); got != tc.hub {

@@ -37,9 +37,9 @@ func (r *Record) Result(v *engine.Variant) string {
 }
 
 // WritePDN writes r as one PDN 3.0 game: the tags Event, Site, Date, Round (the game
-// number, from 1), White, Black, Result, GameType, FEN (when the game did not start from
-// the variant's start position), Opening and Termination, then the moves in the variant's
-// notation and the result again as the game's terminator.
+// number, from 1), White, Black, Result, GameType (when the variant has one), FEN (when
+// the game did not start from the variant's start position), Opening and Termination,
+// then the moves in the variant's notation and the result again as the game's terminator.
 //
 // Games with move information (Record.Info) have a comment after each move past the
 // opening, in the habits of PGN: {[%emt S] [%clock H:MM:SS.S] [%eval SCORE/DEPTH]}, the
@@ -63,7 +63,9 @@ func WritePDN(w io.Writer, v *engine.Variant, r *Record, event, site string) err
 	tag("White", r.White)
 	tag("Black", r.Black)
 	tag("Result", result)
-	tag("GameType", strconv.Itoa(v.GameType))
+	if v.GameType != 0 { // killer has none: PDN 3.0 has no number for it
+		tag("GameType", strconv.Itoa(v.GameType))
+	}
 	side := v.FirstMover
 	if r.FEN != "" {
 		tag("FEN", r.FEN)

@@ -546,8 +546,8 @@ func FirstMoverScore(result string) (score float64, ok bool) {
 	return 0, false
 }
 
-// checkResult warns when the final position is lost for the side to move
-// and the result says otherwise.
+// checkResult warns when the final position is lost for the side to move (won
+// in antidraughts) and the result says otherwise.
 func (rp *Replayer) checkResult(g *Game, res *Replayed) {
 	v := res.Variant
 	if v.HasMoves(&res.Final) {
@@ -561,6 +561,9 @@ func (rp *Replayer) checkResult(g *Game, res *Replayed) {
 	want := 1.0
 	if res.Final.Side == v.FirstMover {
 		want = 0
+	}
+	if v.NoMoveWins { // antidraughts: the side without a move has won
+		want = 1 - want
 	}
 	if got == want {
 		return

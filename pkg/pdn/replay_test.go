@@ -63,6 +63,7 @@ func TestReplayErrors(t *testing.T) {
 			`badfen.pdn: game 1: line 4, column 1: FEN "B:W21-33:B1-12"`, `unknown square "33"`}},
 		{"unsupported.pdn", 1, nil, KindUnsupportedVariant, 2, 1, 0, []string{`variant not supported: GameType "30"`}},
 		{"result.pdn", 1, nil, KindResultContradicts, 5, 4, 0, []string{"result 1-0, but black has no legal move", "B:W15:B"}},
+		{"result.pdn", 2, nil, "", 0, 0, 0, nil}, // antidraughts: no move wins
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s/%d", tc.file, tc.game), func(t *testing.T) {
