@@ -233,3 +233,26 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestInferVariant: games without a GameType tag are read as pdn validate reads them, with
+// the inference said on stderr; without the inference tune asked for --variant.
+func TestInferVariant(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "games.pdn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if !strings.HasPrefix(line, "[GameType") {
+			kept = append(kept, line)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "untagged.pdn")
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runArgs(t, path, "--iterations", "2", "--holdout", "0", "-q", "--seed", "1")
+	if code != 0 || !strings.Contains(stderr, "inferred from") {
+		t.Errorf("exit %d, stderr %q; want the variant inferred and said", code, stderr)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/pdn"
 	"github.com/rafle/rafle/pkg/report"
 	"github.com/rafle/rafle/pkg/tune"
 )
@@ -196,6 +197,13 @@ func list(s string) []string {
 
 // load reads every input file into one data set.
 func load(c *cli.Context, cfg *config) (*tune.Dataset, error) {
+	if cfg.variant == nil {
+		v, err := inferVariant(c, cfg.files)
+		if err != nil {
+			return nil, err
+		}
+		cfg.variant = v
+	}
 	d := tune.NewDataset(cfg.variant)
 	for _, name := range cfg.files {
 		if err := loadFile(c, cfg, d, name); err != nil {
@@ -212,6 +220,31 @@ func load(c *cli.Context, cfg *config) (*tune.Dataset, error) {
 		return nil, fmt.Errorf("%w in %s (%d games read, %d bad, %d without result)", tune.ErrNoPositions, strings.Join(cfg.files, ", "), st.Read, st.Bad, st.NoResult)
 	}
 	return d, nil
+}
+
+// inferVariant infers the variant of games without a GameType tag as pdn validate does
+// (pdn.InferVariant), from the first file that has such games; nil when every game has
+// the tag or the input is stdin (read once).
+func inferVariant(c *cli.Context, files []string) (*engine.Variant, error) {
+	for _, name := range files {
+		if name == "-" || strings.HasSuffix(strings.ToLower(name), ".csv") {
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		inf, err := pdn.InferVariant(c.Context, f, pdn.ReaderOptions{})
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if inf.Variant != nil {
+			fmt.Fprintf(c.App.ErrWriter, "tune: %s: %s (give --variant to choose)\n", name, inf)
+			return inf.Variant, nil
+		}
+	}
+	return nil, nil
 }
 
 func loadFile(c *cli.Context, cfg *config, d *tune.Dataset, name string) error {
