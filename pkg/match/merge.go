@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/rafle/rafle/pkg/engine"
-	"github.com/rafle/rafle/pkg/stats"
 )
 
 // Merged is a match joined from the journals of its shards.
@@ -70,30 +69,10 @@ func Merge(paths []string) (*Merged, error) {
 		whole.Shard = ""
 		if fi == 0 {
 			m.Header, count = whole, shard.Count
-			if m.Variant, err = engine.Lookup(h.Variant); err != nil {
+			if m.cfg, m.sched, err = configOf(h); err != nil {
 				return fail("%s: %v", path, err)
 			}
-			m.cfg = Config{Variant: m.Variant, Games: h.Games, Seed: h.Seed, MaxPlies: h.MaxPlies}
-			for _, name := range h.Players {
-				m.cfg.Players = append(m.cfg.Players, Entrant{Name: name})
-			}
-			if h.SPRT != "" {
-				t, err := stats.ParseSPRT(h.SPRT)
-				if err != nil {
-					return fail("%s: sprt %q: %v", path, h.SPRT, err)
-				}
-				m.cfg.SPRT = &t
-			}
-			if len(h.Players) < 2 || h.Games < 1 {
-				return fail("%s: a header without players or games", path)
-			}
-			rounds := (h.Games + 1) / 2
-			m.sched = schedule{rounds: rounds, order: make([]int, rounds)} // the statistics need no openings
-			for a := range h.Players {
-				for b := a + 1; b < len(h.Players); b++ {
-					m.sched.pairings = append(m.sched.pairings, pairing{a, b})
-				}
-			}
+			m.Variant = m.cfg.Variant
 			m.games = make([]mergedGame, m.sched.games())
 		} else if err := sameHeader(m.Header, whole); err != nil {
 			return fail("%s and %s: %v", paths[0], path, err)

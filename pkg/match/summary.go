@@ -22,25 +22,10 @@ func ReadJournal(r io.Reader, name string) (Header, []Record, error) {
 // anchor is not in the header) and no games resumed. Each record must be a game of h's
 // schedule, once, played by the players the schedule gives it.
 func Summarize(h Header, recs []Record) (*Result, error) {
-	v, err := engine.Lookup(h.Variant)
+	cfg, sched, err := configOf(h)
 	if err != nil {
-		return nil, fmt.Errorf("match: journal header: %w", err)
+		return nil, err
 	}
-	cfg := Config{Variant: v, Games: h.Games, Seed: h.Seed, Openings: make([]Opening, 1)}
-	for _, name := range h.Players {
-		cfg.Players = append(cfg.Players, Entrant{Name: name})
-	}
-	if h.SPRT != "" {
-		t, err := stats.ParseSPRT(h.SPRT)
-		if err != nil {
-			return nil, fmt.Errorf("match: journal header: %w", err)
-		}
-		cfg.SPRT = &t
-	}
-	if err := cfg.check(); err != nil {
-		return nil, fmt.Errorf("match: journal header: %w", err)
-	}
-	sched := newSchedule(&cfg) // the openings' order does not count in a Result
 	total := sched.games()
 	byGame := make([]*Record, total)
 	for i := range recs {
@@ -65,4 +50,29 @@ func Summarize(h Header, recs []Record) (*Result, error) {
 	res.GamesPlanned = total
 	res.Interrupted = !agg.decided() && len(recs) < total
 	return res, nil
+}
+
+// configOf returns the Config and schedule of the match whose journal header is h, as far
+// as its statistics need them: the variant, the players by name, the games, the seed and
+// the SPRT; one stand-in opening (the openings' order does not count in a Result).
+func configOf(h Header) (Config, schedule, error) {
+	v, err := engine.Lookup(h.Variant)
+	if err != nil {
+		return Config{}, schedule{}, fmt.Errorf("match: journal header: %w", err)
+	}
+	cfg := Config{Variant: v, Games: h.Games, Seed: h.Seed, MaxPlies: h.MaxPlies, Openings: make([]Opening, 1)}
+	for _, name := range h.Players {
+		cfg.Players = append(cfg.Players, Entrant{Name: name})
+	}
+	if h.SPRT != "" {
+		t, err := stats.ParseSPRT(h.SPRT)
+		if err != nil {
+			return Config{}, schedule{}, fmt.Errorf("match: journal header: %w", err)
+		}
+		cfg.SPRT = &t
+	}
+	if err := cfg.check(); err != nil {
+		return Config{}, schedule{}, fmt.Errorf("match: journal header: %w", err)
+	}
+	return cfg, newSchedule(&cfg), nil
 }
