@@ -7,7 +7,6 @@ import (
 	_ "embed"
 	"fmt"
 	"html/template"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -136,7 +135,7 @@ func (m *Match) page(ctx context.Context, event string) (*page, error) {
 	}
 	results.Tables = append(results.Tables, terminationsTable(res))
 	if s := res.SPRT; s != nil {
-		results.Lines = append(results.Lines, sprtLine(s))
+		results.Lines = append(results.Lines, res.SPRTLine())
 	}
 	pg.Sections = append(pg.Sections, results, section{ID: "settings", Title: "Settings", Tables: []table{m.settingsTable()}})
 	figs, err := figures(m.eloFigure, m.llrFigure, m.pentaFigure, m.openingsFigure,
@@ -173,46 +172,21 @@ func summaryLine(res *match.Result) string {
 	return s
 }
 
-func sprtLine(s *match.SPRTResult) string {
-	verdict := "continue"
-	switch s.Decision {
-	case "H0", "H1":
-		verdict = s.Decision + " accepted"
-	}
-	return fmt.Sprintf("SPRT %s: LLR %.3f, bounds [%.3f, %.3f], %s after %d pairs", s.Test, s.LLR, s.Lower, s.Upper, verdict, s.Pairs)
-}
-
 // The tables below have the columns and the number formats of selfplay's own tables.
 
 func pairingsTable(res *match.Result) table {
-	t := table{Class: "results", Left: 2, Header: []string{"Player", "Opponent", "Games", "W", "D", "L", "Score", "Elo", "±95%", "LOS", "Draws", "Pairs 0/½/1/1½/2"}}
-	for _, p := range res.Pairings {
-		margin := (p.EloUpper - p.EloLower) / 2
-		ci := fmt.Sprintf("%.1f", margin)
-		if math.IsNaN(float64(margin)) || math.IsInf(float64(margin), 0) {
-			ci = fmt.Sprintf("[%s, %s]", elo(p.EloLower), elo(p.EloUpper))
-		}
-		t.Rows = append(t.Rows, []string{p.Player, p.Opponent, strconv.Itoa(p.Games), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws),
-			strconv.Itoa(p.Losses), fmt.Sprintf("%.3f", p.Score), elo(p.EloDiff), ci, pct(p.LOS), pct(p.DrawRatio),
-			fmt.Sprintf("%d/%d/%d/%d/%d", p.Penta[0], p.Penta[1], p.Penta[2], p.Penta[3], p.Penta[4])})
-	}
-	return t
+	t := res.PairingsTable()
+	return table{Class: "results", Left: 2, Header: t.Header, Rows: t.Rows}
 }
 
 func ratingsTable(res *match.Result) table {
-	t := table{Caption: "Maximum-likelihood ratings", Left: 1, Header: []string{"Player", "Elo", "± 95%", "Games", "Points"}}
-	for _, r := range res.Ratings {
-		t.Rows = append(t.Rows, []string{r.Player, elo(r.Elo), fmt.Sprintf("%.1f", 1.96*float64(r.StdErr)), strconv.Itoa(r.Games), fmt.Sprintf("%.1f", r.Points)})
-	}
-	return t
+	t := res.RatingsTable()
+	return table{Caption: "Maximum-likelihood ratings", Left: 1, Header: t.Header, Rows: t.Rows}
 }
 
 func terminationsTable(res *match.Result) table {
-	t := table{Caption: "Terminations", Left: 1, Header: []string{"Reason", "Games", "Draws", "Share"}}
-	for _, r := range res.Terminations {
-		t.Rows = append(t.Rows, []string{r.Reason, strconv.Itoa(r.Games), strconv.Itoa(r.Draws), pct(float64(r.Games) / float64(res.Games))})
-	}
-	return t
+	t := res.TerminationsTable()
+	return table{Caption: "Terminations", Left: 1, Header: t.Header, Rows: t.Rows}
 }
 
 func (m *Match) settingsTable() table {
@@ -249,18 +223,3 @@ func openingsTable(caption string, os []openingScore) table {
 	}
 	return t
 }
-
-func elo(x match.Float) string {
-	f := float64(x)
-	switch {
-	case math.IsInf(f, 1):
-		return "+inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "-"
-	}
-	return fmt.Sprintf("%+.1f", f)
-}
-
-func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
