@@ -75,7 +75,7 @@ func replayJob(c *cli.Context) (*pdn.Replayer, pdn.Job, func(), error) {
 
 // replayer returns the replay settings from --variant.
 func replayer(c *cli.Context) (*pdn.Replayer, error) {
-	rp := &pdn.Replayer{}
+	rp := &pdn.Replayer{Strict: c.Bool("strict")}
 	if name := c.String("variant"); name != "" {
 		v, err := pdn.LookupVariant(name)
 		if err != nil {

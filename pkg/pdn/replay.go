@@ -30,6 +30,10 @@ const (
 	// KindVariationMove: a move in a variation could not be replayed; the
 	// rest of that variation is not checked.
 	KindVariationMove = "variation-move"
+	// KindSeparator: a move written with '-' is a capture, or one written
+	// with 'x' or ':' is not; the move is still played. An error with
+	// Replayer.Strict.
+	KindSeparator = "separator"
 )
 
 // ReplayWarning is a problem Replay found that does not make the game
@@ -192,6 +196,9 @@ type Replayer struct {
 	Inferred *Inference
 	// NoVariations replays only the main line.
 	NoVariations bool
+	// Strict makes a separator that contradicts its move (KindSeparator)
+	// an error of the game, as the reader's strict mode does for syntax.
+	Strict bool
 
 	buf []engine.Move
 	res Replayed
@@ -335,6 +342,14 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 				}
 				lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindVariationMove, Pos: n.Pos, Text: re.Error()})
 				return p, nil
+			}
+			if m.Sep != 0 && m.IsCapture() != em.IsCapture() {
+				what := "a quiet move written with '" + string(rune(m.Sep)) + "'"
+				if em.IsCapture() {
+					what = "a capture written with '-'"
+				}
+				lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindSeparator, Pos: n.Pos,
+					Text: fmt.Sprintf("move %d %s: %s", num, m.Text, what)})
 			}
 			r := Resolved{Node: m, Pos: n.Pos, Before: p, Move: em, Number: num, Main: main}
 			if main {
@@ -600,7 +615,7 @@ func scoreText(s float64, ok bool) string {
 
 // clone returns a Replayer with rp's settings and its own buffers.
 func (rp *Replayer) clone() *Replayer {
-	return &Replayer{Default: rp.Default, Inferred: rp.Inferred, NoVariations: rp.NoVariations, slow: rp.slow}
+	return &Replayer{Default: rp.Default, Inferred: rp.Inferred, NoVariations: rp.NoVariations, Strict: rp.Strict, slow: rp.slow}
 }
 
 // problems replays g and appends its replay errors and warnings to ps; bad
@@ -608,7 +623,11 @@ func (rp *Replayer) clone() *Replayer {
 func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *Game) (_ []Problem, bad bool) {
 	res, err := rp.Replay(g)
 	for _, w := range res.Warnings {
-		ps = append(ps, Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: "warning", Kind: w.Kind, Message: w.Text})
+		level := "warning"
+		if rp.Strict && w.Kind == KindSeparator {
+			level, bad = "error", true
+		}
+		ps = append(ps, Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: level, Kind: w.Kind, Message: w.Text})
 	}
 	if res.Variant != nil {
 		sum.Variants[rp.variantKey(res)]++
@@ -629,5 +648,5 @@ func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *
 		ps = append(ps, p)
 		return ps, true
 	}
-	return ps, false
+	return ps, bad
 }

@@ -360,3 +360,54 @@ func FuzzReplay(f *testing.F) {
 		}
 	})
 }
+
+// TestReplaySeparator: a quiet move written with 'x' and a capture written with '-' are
+// played, each with a separator warning that Strict makes an error of the game.
+func TestReplaySeparator(t *testing.T) {
+	v := engine.MustLookup("english")
+	g := engine.NewGame(v, v.Start())
+	var words []string
+	quiet, capture := -1, -1
+	for len(words) < 200 && !g.Outcome().Over && (quiet < 0 || capture < 0) {
+		p := g.Position()
+		legal := g.Legal()
+		m := legal[len(words)*7%len(legal)]
+		text := v.FormatMove(&p, m, false)
+		switch {
+		case m.IsCapture() && capture < 0:
+			capture, text = len(words), strings.Replace(text, "x", "-", 1)
+		case !m.IsCapture() && quiet < 0:
+			quiet, text = len(words), strings.Replace(text, "-", "x", 1)
+		}
+		words = append(words, text)
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if quiet < 0 || capture < 0 {
+		t.Fatal("no capture in the test game")
+	}
+	text := "[GameType \"21\"]\n\n" + strings.Join(words, " ") + " *\n"
+	for _, strict := range []bool{false, true} {
+		var sum Summary
+		sum.Variants = map[string]int{}
+		games, err := NewReader(strings.NewReader(text)).Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rp := &Replayer{Strict: strict}
+		ps, bad := rp.problems(nil, &sum, "f", 1, games)
+		n := 0
+		for _, p := range ps {
+			if p.Kind == KindSeparator {
+				n++
+				if want := map[bool]string{false: "warning", true: "error"}[strict]; p.Level != want {
+					t.Errorf("strict %v: %s is a %s, want %s", strict, p.Message, p.Level, want)
+				}
+			}
+		}
+		if n != 2 || bad != strict || sum.Replayed != 1 {
+			t.Errorf("strict %v: %d separator problems (want 2), bad %v, replayed %d: %+v", strict, n, bad, sum.Replayed, ps)
+		}
+	}
+}
