@@ -16,8 +16,8 @@ import (
 // else changes. The long diagonal is 46-41-37-32-28-23-19-14-10-5.
 func TestRulesKiller(t *testing.T) {
 	for _, tc := range []struct {
-		rule, fen           string
-		killer, internation []string
+		rule, fen             string
+		killer, international []string
 	}{
 		{"the last piece taken is a king: right behind it", "W:WK46:BK28",
 			[]string{"46x23"}, []string{"46x10", "46x14", "46x19", "46x23", "46x5"}},
@@ -36,8 +36,8 @@ func TestRulesKiller(t *testing.T) {
 			if got := legal(t, engine.MustLookup("killer"), tc.fen); !slices.Equal(got, tc.killer) {
 				t.Errorf("killer: legal moves of %q = %v, want %v", tc.fen, got, tc.killer)
 			}
-			if got := legal(t, engine.MustLookup("international"), tc.fen); !slices.Equal(got, tc.internation) {
-				t.Errorf("international: legal moves of %q = %v, want %v", tc.fen, got, tc.internation)
+			if got := legal(t, engine.MustLookup("international"), tc.fen); !slices.Equal(got, tc.international) {
+				t.Errorf("international: legal moves of %q = %v, want %v", tc.fen, got, tc.international)
 			}
 		})
 	}
