@@ -199,9 +199,15 @@ func TestSearchGoals(t *testing.T) {
 		t.Errorf("antidraughts, no legal move: score %d, want MateScore", r.Score)
 	}
 	// the evaluation of breakthrough has no king terms and a front term
-	names := engine.FeatureNames(engine.MustLookup("breakthrough"))
+	bt := engine.MustLookup("breakthrough")
+	names := engine.FeatureNames(bt)
 	if slices.Contains(names, "king") || !slices.Contains(names, "front") {
 		t.Errorf("breakthrough features %v: want front and no king features", names)
+	}
+	// White's men on 28 (4 rows up) and 46; Black's on 45 (8 rows down): front 4 - 8
+	p, _ := bt.ParseFEN("W:W28,46:B45")
+	if f := engine.Features(bt, &p, nil)[slices.Index(names, "front")]; f != -4 {
+		t.Errorf("front of W:W28,46:B45 = %v, want -4", f)
 	}
 }
 
