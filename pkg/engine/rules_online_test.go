@@ -16,8 +16,8 @@ import (
 // else changes. The long diagonal is 46-41-37-32-28-23-19-14-10-5.
 func TestRulesKiller(t *testing.T) {
 	for _, tc := range []struct {
-		rule, fen           string
-		killer, internation []string
+		rule, fen             string
+		killer, international []string
 	}{
 		{"the last piece taken is a king: right behind it", "W:WK46:BK28",
 			[]string{"46x23"}, []string{"46x10", "46x14", "46x19", "46x23", "46x5"}},
@@ -36,8 +36,8 @@ func TestRulesKiller(t *testing.T) {
 			if got := legal(t, engine.MustLookup("killer"), tc.fen); !slices.Equal(got, tc.killer) {
 				t.Errorf("killer: legal moves of %q = %v, want %v", tc.fen, got, tc.killer)
 			}
-			if got := legal(t, engine.MustLookup("international"), tc.fen); !slices.Equal(got, tc.internation) {
-				t.Errorf("international: legal moves of %q = %v, want %v", tc.fen, got, tc.internation)
+			if got := legal(t, engine.MustLookup("international"), tc.fen); !slices.Equal(got, tc.international) {
+				t.Errorf("international: legal moves of %q = %v, want %v", tc.fen, got, tc.international)
 			}
 		})
 	}
@@ -199,9 +199,15 @@ func TestSearchGoals(t *testing.T) {
 		t.Errorf("antidraughts, no legal move: score %d, want MateScore", r.Score)
 	}
 	// the evaluation of breakthrough has no king terms and a front term
-	names := engine.FeatureNames(engine.MustLookup("breakthrough"))
+	bt := engine.MustLookup("breakthrough")
+	names := engine.FeatureNames(bt)
 	if slices.Contains(names, "king") || !slices.Contains(names, "front") {
 		t.Errorf("breakthrough features %v: want front and no king features", names)
+	}
+	// White's men on 28 (4 rows up) and 46; Black's on 45 (8 rows down): front 4 - 8
+	p, _ := bt.ParseFEN("W:W28,46:B45")
+	if f := engine.Features(bt, &p, nil)[slices.Index(names, "front")]; f != -4 {
+		t.Errorf("front of W:W28,46:B45 = %v, want -4", f)
 	}
 }
 
