@@ -73,6 +73,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "require-improvement", Usage: "write no weights, and fail, when the held-out loss got worse"},
 		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 		&cli.StringFlag{Name: "report", Usage: "write a report to `DIR`: index.html (loss per iteration, weights, calibration) and PNG plots"},
+		&cli.BoolFlag{Name: "skip-bad", Usage: "fit without the games that cannot be read or replayed (default: fail, naming the first)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 	}
 }

@@ -256,3 +256,23 @@ func TestInferVariant(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the variant inferred and said", code, stderr)
 	}
 }
+
+// TestSkipBad: a game that does not replay fails the run, naming it, unless --skip-bad.
+func TestSkipBad(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "games.pdn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := "\n[Event \"bad\"]\n[GameType \"21\"]\n[Result \"1-0\"]\n\n1. 9-14 24-20 2. 14-19 5-9 1-0\n"
+	path := filepath.Join(t.TempDir(), "bad.pdn")
+	if err := os.WriteFile(path, append(data, bad...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{path, "--iterations", "2", "--holdout", "0", "-q", "--seed", "1"}
+	if code, _, stderr := runArgs(t, args...); code != 1 || !strings.Contains(stderr, "--skip-bad") || !strings.Contains(stderr, "first bad game") {
+		t.Errorf("without --skip-bad: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := runArgs(t, append(args, "--skip-bad")...); code != 0 {
+		t.Errorf("with --skip-bad: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -219,6 +219,9 @@ func load(c *cli.Context, cfg *config) (*tune.Dataset, error) {
 	if d.Len() == 0 {
 		return nil, fmt.Errorf("%w in %s (%d games read, %d bad, %d without result)", tune.ErrNoPositions, strings.Join(cfg.files, ", "), st.Read, st.Bad, st.NoResult)
 	}
+	if st.Bad > 0 && !c.Bool("skip-bad") {
+		return nil, fmt.Errorf("%d games could not be read or replayed (the first is named above): --skip-bad fits without them", st.Bad)
+	}
 	return d, nil
 }
 
@@ -236,6 +239,9 @@ func inferVariant(c *cli.Context, files []string) (*engine.Variant, error) {
 		}
 		inf, err := pdn.InferVariant(c.Context, f, pdn.ReaderOptions{})
 		f.Close()
+		if err != nil && c.Context.Err() != nil {
+			return nil, fmt.Errorf("%s: stopped after 0 games: %w", name, err) // as loading says it
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
