@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -175,7 +176,8 @@ func readShard(ctx context.Context, name string, r *shardResult) error {
 		return err
 	}
 	defer f.Close()
-	d := json.NewDecoder(f)
+	const maxShardFile = 1 << 20 // a shard is a few hundred bytes
+	d := json.NewDecoder(io.LimitReader(f, maxShardFile))
 	d.DisallowUnknownFields()
 	if err := d.Decode(r); err != nil {
 		return fmt.Errorf("%s: not a shard: %v", name, err)
