@@ -64,17 +64,18 @@ const maxDepth = 64
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
-		Name:      "perft",
-		Usage:     "count move-tree leaves and check them against the published counts",
-		UsageText: "perft --variant V [--fen F] --depth N [--duplicates keep|unique] [--threads N] [--hash MB] [--json]\n   perft divide|verify|diff ...",
+		Name:  "perft",
+		Usage: "count move-tree leaves and check them against the published counts",
+		UsageText: "perft --variant V [--fen F] --depth N [--duplicates keep|unique] [--threads N] [--hash MB] [--json]\n" +
+			"   perft --split-depth D --shard K/N ... (the same flags)\n   perft divide|verify|diff|merge ...",
 		Description: "Perft counts the positions reached after exactly N plies; draw rules are ignored, as by\n" +
 			"every published count. Two capture sequences by one piece that take the same pieces and end on\n" +
 			"the same square in a different order are one move for the rules; published lists differ in\n" +
-			"whether they count them once (unique) or once per order (keep): see --duplicates.",
+			"whether they count them once (unique) or once per order (keep): see --duplicates.\n\n" + shardHelp,
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		Flags:           commonFlags(),
+		Flags:           append(commonFlags(), shardFlags()...),
 		Action:          perftAction,
 		OnUsageError:    cliutil.OnUsageError,
 		Commands: []*cli.Command{
@@ -88,6 +89,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			},
 			verifyCommand(),
 			diffCommand(),
+			mergeCommand(),
 		},
 	}
 }

@@ -27,12 +27,15 @@ type depthResult struct {
 
 func perftAction(c *cli.Context) error {
 	if c.Args().Present() {
-		return cliutil.Usagef("unexpected argument %q (subcommands: divide, verify, diff)", c.Args().First())
+		return cliutil.Usagef("unexpected argument %q (subcommands: divide, verify, diff, merge)", c.Args().First())
 	}
 	w := c.App.Writer
 	cfg, err := readConfig(c)
 	if err != nil {
 		return err
+	}
+	if c.IsSet("split-depth") || c.IsSet("shard") {
+		return shardAction(c, cfg)
 	}
 	if !cfg.json {
 		fmt.Fprintf(w, "# %s %s, duplicates %s, %d threads, hash %d MiB\n", cfg.variant.Name, cfg.fen, cfg.opt.Duplicates, cfg.opt.Threads, cfg.opt.HashMB)

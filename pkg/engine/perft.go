@@ -218,6 +218,24 @@ type PerftOptions struct {
 	Threads int
 	// HashMB is the size of the transposition table in MiB (0: none).
 	HashMB int
+	// Table, when not nil, is the transposition table, instead of a new one of HashMB.
+	Table *PerftTable
+}
+
+// PerftTable is a transposition table that several perft runs share (see
+// PerftOptions.Table), made once: each run finds the counts of the runs before it. The runs
+// that share a table must have the same variant and the same duplicate convention.
+type PerftTable struct{ t *perftTable }
+
+// NewPerftTable returns a table of mb MiB (at least 1).
+func NewPerftTable(mb int) *PerftTable { return &PerftTable{newPerftTable(max(mb, 1))} }
+
+// table returns t's table, or nil when t is nil.
+func (t *PerftTable) table() *perftTable {
+	if t == nil {
+		return nil
+	}
+	return t.t
 }
 
 // DivideEntry is one root move and the number of leaves below it.
@@ -379,8 +397,8 @@ func (v *Variant) divide(ctx context.Context, p Position, depth int, opt PerftOp
 	if depth < 1 {
 		return nil, nil
 	}
-	var tt *perftTable
-	if opt.HashMB > 0 {
+	tt := opt.Table.table()
+	if tt == nil && opt.HashMB > 0 {
 		tt = newPerftTable(opt.HashMB)
 	}
 	var g capGen

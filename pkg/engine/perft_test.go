@@ -69,6 +69,25 @@ func TestPerftThreadsAndHash(t *testing.T) {
 	}
 }
 
+// TestPerftSharedTable: runs that share a table, the later ones finding the earlier ones'
+// counts in it, count what runs without one count.
+func TestPerftSharedTable(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"english", "canadian"} { // canadian: the wide instance
+		v := engine.MustLookup(name)
+		table := engine.NewPerftTable(1)
+		for pass := 0; pass < 2; pass++ {
+			for depth := 3; depth <= 6; depth++ {
+				want, _ := v.Perft(ctx, v.Start(), depth, engine.PerftOptions{})
+				got, err := v.Perft(ctx, v.Start(), depth, engine.PerftOptions{Threads: 2, Table: table})
+				if err != nil || got != want {
+					t.Errorf("%s pass %d: Perft(start, %d) with a shared table = %d, %v; want %d", name, pass, depth, got, err, want)
+				}
+			}
+		}
+	}
+}
+
 // TestPerftCancel: a cancelled run stops inside its jobs (english perft(20) would take
 // hours) and returns the context's error.
 func TestPerftCancel(t *testing.T) {

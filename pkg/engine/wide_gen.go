@@ -754,8 +754,8 @@ func (v *wideVariant) divide(ctx context.Context, p widePosition, depth int, opt
 	if depth < 1 {
 		return nil, nil
 	}
-	var tt *perftTable
-	if opt.HashMB > 0 {
+	tt := opt.Table.table()
+	if tt == nil && opt.HashMB > 0 {
 		tt = newPerftTable(opt.HashMB)
 	}
 	var g wideCapGen
