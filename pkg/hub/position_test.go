@@ -237,19 +237,6 @@ func TestVariantNames(t *testing.T) {
 	if v, err := LookupVariant("Normal"); err != nil || v.Name != "international" {
 		t.Errorf("LookupVariant(Normal) = %v, %v", v, err)
 	}
-	// Scan's variants that rafle does not have (yet) give a clear error
-	for _, name := range []string{"killer", "bt", "breakthrough", "losing"} {
-		if _, err := engine.Lookup(hubToRafle[name]); err == nil && name != "killer" {
-			continue // added to rafle since: nothing to check
-		}
-		if _, err := engine.Lookup(name); err == nil && name == "killer" {
-			continue
-		}
-		_, err := LookupVariant(name)
-		if err == nil || !strings.Contains(err.Error(), "not in rafle yet") {
-			t.Errorf("LookupVariant(%q) = %v, want a \"not in rafle yet\" error", name, err)
-		}
-	}
 	if _, err := LookupVariant("chess"); err == nil || !strings.Contains(err.Error(), "unknown variant") {
 		t.Errorf("LookupVariant(chess) = %v, want unknown variant", err)
 	}
