@@ -35,7 +35,7 @@ const (
 // maxRandomOpenings bounds the number of random openings generated for a match.
 const maxRandomOpenings = 2000
 
-func selfplay(c *cli.Context) error {
+func selfplay(c *cli.Context) (err error) {
 	if c.Args().Present() {
 		return cliutil.Usagef("unexpected argument %q", c.Args().First())
 	}
@@ -48,7 +48,11 @@ func selfplay(c *cli.Context) error {
 	for _, p := range cfg.Players {
 		used[p.Name] = true
 	}
-	defer engines.close()
+	defer func() {
+		if cerr := engines.close(); err == nil {
+			err = cerr // the engines' log files
+		}
+	}()
 	if err := engines.open(c.Context, c, cfg.Variant, used, stderr); err != nil {
 		return err
 	}
