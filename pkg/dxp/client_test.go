@@ -11,12 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/rafle/rafle/internal/leakcheck"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -40,22 +40,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// checkLeaks fails t when goroutines started during the test are still running after its
-// cleanups (it must be called first, so that its cleanup runs last).
-func checkLeaks(t *testing.T) {
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(2 * time.Second)
-		for runtime.NumGoroutine() > before {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				t.Errorf("%d goroutines before the test, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	})
-}
+func checkLeaks(t *testing.T) { leakcheck.Check(t, 2*time.Second) }
 
 // startFake runs dxpfake with args and returns its address; the process is killed at the
 // end of the test.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rafle/rafle/internal/leakcheck"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -57,23 +58,7 @@ func fakePath(t *testing.T) string {
 	return fake.path
 }
 
-// noLeak fails t if goroutines started during the test are still running when it ends
-// (after the cleanups registered later, such as Close, have run).
-func noLeak(t *testing.T) {
-	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(3 * time.Second)
-		for runtime.NumGoroutine() > before {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<16)
-				t.Errorf("goroutines: %d before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	})
-}
+func noLeak(t *testing.T) { leakcheck.Check(t, 3*time.Second) }
 
 // testConfig is a Config for hubfake with short timeouts.
 func testConfig(t *testing.T, args ...string) Config {
