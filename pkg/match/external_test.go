@@ -85,17 +85,7 @@ func TestHubFaults(t *testing.T) {
 			dir := t.TempDir()
 			var stderr strings.Builder
 			ext := External(spec, ExternalOptions{TranscriptDir: dir, Stderr: &lockedWriter{w: &stderr}, HandshakeTimeout: 5 * time.Second})
-			ops, _ := RandomOpenings(intl, 2, 2, 3, nil)
-			cfg := Config{Variant: intl, Players: []Entrant{ext, Random("random")}, Games: 4, Openings: ops, Seed: 2,
-				MaxPlies: 30, Concurrency: 2, PDNPath: filepath.Join(dir, "m.pdn")}
-			cfg.JournalPath = cfg.PDNPath + ".journal"
-			res, err := Run(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Games != 4 {
-				t.Fatalf("%d games, want 4", res.Games)
-			}
+			cfg, res := playFaultMatch(t, ext, dir)
 			recs := readRecords(t, cfg.JournalPath)
 			forfeits := 0
 			for i, r := range recs {
@@ -127,6 +117,25 @@ func TestHubFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// playFaultMatch plays 4 international games of ext against a random player, writing
+// the PDN and journal in dir, and checks that every game was played.
+func playFaultMatch(t *testing.T, ext Entrant, dir string) (Config, *Result) {
+	t.Helper()
+	intl := engine.MustLookup("international")
+	ops, _ := RandomOpenings(intl, 2, 2, 3, nil)
+	cfg := Config{Variant: intl, Players: []Entrant{ext, Random("random")}, Games: 4, Openings: ops, Seed: 2,
+		MaxPlies: 30, Concurrency: 2, PDNPath: filepath.Join(dir, "m.pdn")}
+	cfg.JournalPath = cfg.PDNPath + ".journal"
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Games != 4 {
+		t.Fatalf("%d games, want 4", res.Games)
+	}
+	return cfg, res
 }
 
 // lockedWriter serialises writes from several processes' stderr copies.
@@ -250,17 +259,7 @@ func TestDXPFaults(t *testing.T) {
 			spec := EngineSpec{Name: "fake", Proto: "dxp", Addr: addr, Conns: 1, Control: TimeControl{MoveTime: 300 * time.Millisecond}}
 			dir := t.TempDir()
 			ext := External(spec, ExternalOptions{TranscriptDir: dir, HandshakeTimeout: 300 * time.Millisecond})
-			ops, _ := RandomOpenings(intl, 2, 2, 3, nil)
-			cfg := Config{Variant: intl, Players: []Entrant{ext, Random("random")}, Games: 4, Openings: ops, Seed: 2,
-				MaxPlies: 30, Concurrency: 2, PDNPath: filepath.Join(dir, "m.pdn")}
-			cfg.JournalPath = cfg.PDNPath + ".journal"
-			res, err := Run(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Games != 4 {
-				t.Fatalf("%d games, want 4", res.Games)
-			}
+			cfg, res := playFaultMatch(t, ext, dir)
 			lost := 0
 			for i, r := range readRecords(t, cfg.JournalPath) {
 				switch {
