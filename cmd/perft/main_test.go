@@ -100,7 +100,7 @@ func TestPerftLines(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	// published: 9, 81, 658, 4265 (reference/perft.tsv, bikdam+dctl)
+	// published: 9, 81, 658, 4265 (corpus/perft/international.tsv, bikdam+dctl)
 	for _, want := range []string{" 9 ", " 81 ", " 658 ", " 4265 "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

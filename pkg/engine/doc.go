@@ -15,10 +15,10 @@
 // antidraughts) and the automatic draws ([DrawRules]). The zero value of each field is the
 // common choice. [NewVariant] checks a Rules value and builds its tables; the move
 // generator reads only those tables and never a variant's name. The built-in variants
-// (english, international, russian, brazilian after ../shared/RULES.md; pool, czech,
-// spanish, portuguese, italian, thai, frisian and canadian after reference/PERFT.md, the
-// PDN GameType table and the official rules cited at each; killer, breakthrough,
-// antidraughts and frysk after the sources of docs/variants.md) are registered by name,
+// (english, international, russian, brazilian, pool, czech, spanish, portuguese,
+// italian, thai, frisian, canadian, killer, breakthrough, antidraughts and frysk, each
+// specified with its sources in docs/rules.md, one section per variant such as
+// docs/rules.md#international) are registered by name,
 // alias and PDN GameType: see [Lookup].
 //
 // # Boards and moves

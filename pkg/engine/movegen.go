@@ -10,7 +10,7 @@ const (
 	Unique Duplicates = iota
 	// Keep counts every order as its own move, as the published english lists do. A flying
 	// king that may stop on several squares behind a piece and goes on straight ahead is
-	// counted once, not once per square it could have stopped on (reference/PERFT.md).
+	// counted once, not once per square it could have stopped on (docs/rules.md#perft).
 	Keep
 )
 

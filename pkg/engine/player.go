@@ -20,7 +20,7 @@ type Player interface {
 	Choose(ctx context.Context, g *Game) (SearchResult, error)
 }
 
-// The computer levels of every variant (RULES.md).
+// The computer levels of every variant (docs/rules.md#levels).
 const (
 	// EasyRandom is the probability that the easy level plays a uniformly random legal move
 	// instead of its 2-ply choice. The draw uses the player's seeded generator.

@@ -29,7 +29,7 @@ type Promotion uint8
 
 const (
 	// PromoteAtEnd: the man goes on capturing as a man; it is crowned only if the move ends on
-	// the far row (international art. 3.8, brazilian, pool).
+	// the far row (international, brazilian, pool: docs/rules.md).
 	PromoteAtEnd Promotion = iota
 	// PromoteAndStop: the man is crowned and the move ends there (english, italian).
 	PromoteAndStop
@@ -84,11 +84,11 @@ func FrisianPrecedence(s CaptureSummary) uint64 {
 }
 
 // MostPieces is the majority rule: the sequence that captures the largest number of pieces,
-// men and kings counting the same (international art. 4.13, brazilian, canadian).
+// men and kings counting the same (international, brazilian, canadian: docs/rules.md).
 func MostPieces(s CaptureSummary) uint64 { return uint64(s.Pieces) }
 
 // EndgameRule is a draw rule that starts counting in the first position where Holds is true
-// and keeps counting while it stays true (RULES.md: a capture or promotion that keeps it true
+// and keeps counting while it stays true (docs/rules.md#common: a capture or promotion that keeps it true
 // does not restart it). The game is drawn when Limit moves have been counted with the
 // condition holding; Limit 0 draws at once.
 type EndgameRule struct {

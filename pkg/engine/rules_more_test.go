@@ -7,8 +7,8 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// Rules of the variants beyond RULES.md (pool, czech, spanish, italian, thai), one case per
-// rule point of reference/PERFT.md they differ in. Spanish and italian use the mirrored
+// Rules of the variants beyond the four main ones (pool, czech, spanish, italian, thai), one
+// case per perft rule point (docs/rules.md#perft) they differ in. Spanish and italian use the mirrored
 // numbering 1=a8 ... 32=h1 (d3=22, c4=18, e4=19, b5=13, f5=15, e2=27, f3=23, g4=20).
 func TestRulesMoreVariants(t *testing.T) {
 	for _, tc := range []struct {
@@ -86,7 +86,7 @@ func TestRulesFrisian(t *testing.T) {
 func TestRulesCanadian(t *testing.T) {
 	v := engine.MustLookup("canadian")
 	if got, want := v.FEN(v.Start()), "W:W43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30"; got != want {
-		t.Fatalf("start %s, want %s (reference/PERFT.md)", got, want)
+		t.Fatalf("start %s, want %s (docs/rules.md#numbering)", got, want)
 	}
 	for _, tc := range []struct {
 		rule, fen string

@@ -40,9 +40,9 @@ func play(t *testing.T, v *engine.Variant, fen, text string) engine.Position {
 	return p.Play(m)
 }
 
-// Each case is one rule of RULES.md on a hand-built position: the complete list of legal
+// Each case is one rule of docs/rules.md on a hand-built position: the complete list of legal
 // moves expected in each variant that the position tells apart. 8x8 squares: 1=b8 ... 32=g1
-// (reference/PERFT.md); russian and brazilian moves are written algebraically.
+// (docs/rules.md#numbering); russian and brazilian moves are written algebraically.
 func TestRulesMoves(t *testing.T) {
 	cases := []struct {
 		rule string

@@ -7,23 +7,24 @@ import (
 	"strings"
 )
 
-// The built-in variants follow ../shared/RULES.md (written from the source texts in
-// seeds/); where it is silent they follow the official rules of the variant, as noted.
-// Pool, czech, spanish, italian, thai and frisian are not in RULES.md: their move rules
-// follow the rule points of reference/PERFT.md (proved by the published perft counts) and
-// the PDN 3.0 GameType table; their draw rules are cited at each variant. Every variant
-// draws on the third occurrence of a position (the start counting as the first), as in
-// RULES.md: where a federation's text was not found, that is the only automatic draw.
+// The built-in variants are specified in docs/rules.md, one section per variant
+// (docs/rules.md#english ...), each rule with its source: the rules specification written
+// from the seed texts for english, international, russian and brazilian, the official rules
+// where it is silent; for the others the perft rule points (docs/rules.md#perft), proved by
+// the published perft counts, and the PDN 3.0 GameType table; their draw rules are cited at
+// each variant. Every variant draws on the third occurrence of a position (the start
+// counting as the first): where a federation's text was not found, that is the only
+// automatic draw (docs/rules.md#common).
 var builtin = []Rules{
 	{
-		// English draughts / American checkers (RULES.md, seeds 001 and 003).
+		// English draughts / American checkers (docs/rules.md#english: seeds 001 and 003).
 		Name:                  "english",
 		Aliases:               []string{"checkers", "american", "en"},
 		GameType:              21,
 		Width:                 8,
 		Height:                8,
 		Rows:                  3,
-		FirstMover:            Black, // RULES.md decision: Black (dark) moves first (PDN standard)
+		FirstMover:            Black, // decision (docs/rules.md#english): Black (dark) moves first (PDN standard)
 		ShortKings:            true,
 		MenCaptureForwardOnly: true,
 		Promotion:             PromoteAndStop,
@@ -34,7 +35,7 @@ var builtin = []Rules{
 		PerftDuplicates: Keep, // the published lists (OEIS A133046, Bik, Cake, dctl) count every order
 	},
 	{
-		// International draughts (RULES.md, seed 002).
+		// International draughts (docs/rules.md#international: seed 002).
 		Name:       "international",
 		Aliases:    []string{"intl", "10x10", "polish"},
 		GameType:   20,
@@ -55,7 +56,7 @@ var builtin = []Rules{
 		PerftDuplicates: Unique, // the published lists (BikDam, dctl, damforum t=2308) count once
 	},
 	{
-		// Russian draughts, shashki (RULES.md, seed 004).
+		// Russian draughts, shashki (docs/rules.md#russian: seed 004).
 		Name:       "russian",
 		Aliases:    []string{"shashki", "ru"},
 		GameType:   25,
@@ -75,11 +76,11 @@ var builtin = []Rules{
 			}},
 		},
 		// Both lists are published; rafle's default is keep, the list with most sources at
-		// depth 8 (dctl, Kallisto, Kodra: reference/perft.tsv).
+		// depth 8 (dctl, Kallisto, Kodra: corpus/perft/russian.tsv).
 		PerftDuplicates: Keep,
 	},
 	{
-		// Brazilian draughts: the international rules on 8x8 (RULES.md decision, seed 000).
+		// Brazilian draughts: the international rules on 8x8 (docs/rules.md#brazilian: seed 000).
 		Name:       "brazilian",
 		Aliases:    []string{"brazil", "br"},
 		GameType:   26,
@@ -102,7 +103,7 @@ var builtin = []Rules{
 	{
 		// American pool checkers: PDN GameType 23 ("23,B,8,8,N1,0": Black first, numbered as
 		// english). Men capture backward, kings fly, free choice, and a man that passes the
-		// crown row during a capture stays a man (reference/PERFT.md, rule points 2-4).
+		// crown row during a capture stays a man (docs/rules.md#pool: perft rule points 2-4).
 		Name:       "pool",
 		Aliases:    []string{"american-pool"},
 		GameType:   23,
@@ -125,7 +126,7 @@ var builtin = []Rules{
 	},
 	{
 		// Czech draughts: GameType 29 ("29,W,8,8,A0,0"). Men capture forward only, kings fly,
-		// and when a king can capture a king must (reference/PERFT.md, rule point 4).
+		// and when a king can capture a king must (docs/rules.md#czech: perft rule point 4).
 		Name:                  "czech",
 		GameType:              29,
 		Width:                 8,
@@ -141,7 +142,7 @@ var builtin = []Rules{
 	},
 	{
 		// Spanish draughts: GameType 24, on the mirrored board numbered 1=a8 ... 32=h1 with
-		// White on 21-32 (reference/PERFT.md; the perft suites use it). Men capture forward
+		// White on 21-32 (docs/rules.md#numbering; the perft suites use it). Men capture forward
 		// only, kings fly; the most pieces, then the most kings.
 		Name:                  "spanish",
 		GameType:              24,
@@ -201,7 +202,7 @@ var builtin = []Rules{
 	{
 		// Thai draughts (mak-hos): GameType 31 ("31,B,8,8,N2,0": Black first), eight men each
 		// on two rows. Men capture forward only; kings fly but land right behind the piece
-		// they take; each captured piece is removed at once (reference/PERFT.md, rule point 1).
+		// they take; each captured piece is removed at once (docs/rules.md#thai: perft rule point 1).
 		Name:                  "thai",
 		Aliases:               []string{"makhos"},
 		GameType:              31,
@@ -252,7 +253,7 @@ var builtin = []Rules{
 	},
 	{
 		// Canadian draughts (le grand jeu de dames), PDN GameType 27 ("27,W,12,12,N2,0",
-		// reference/PERFT.md): international draughts on a 12x12 board with 30 men each
+		// docs/rules.md#canadian): international draughts on a 12x12 board with 30 men each
 		// ("the same rules and conventions as international draughts, the only differences
 		// are the larger gameboard and more checkers per player": Wikipedia, Canadian
 		// checkers; likewise Ludii). The board needs 77 bits: see wide.go. Its evaluation
@@ -263,7 +264,7 @@ var builtin = []Rules{
 		Width:      12,
 		Height:     12,
 		Rows:       5,
-		Precedence: MostPieces, // the most pieces, kings counting as men (reference/PERFT.md)
+		Precedence: MostPieces, // the most pieces, kings counting as men (docs/rules.md#perft)
 		// No text of the Fédération québécoise des jeux de dames was found. Decision: the
 		// draw rules of international draughts, which the game follows; windames.free.fr
 		// (Canadian 12x12 checkers) gives the third repetition and three kings against one
@@ -277,7 +278,7 @@ var builtin = []Rules{
 				Limit:  32,
 			}},
 		},
-		PerftDuplicates: Unique, // dctl's published list (reference/perft.tsv) counts once
+		PerftDuplicates: Unique, // dctl's published list (corpus/perft/canadian.tsv) counts once
 	},
 	// The variants of Hub engines (Scan 3.1 plays normal, killer, bt, frisian and losing) and
 	// of lidraughts (frysk!, antidraughts, breakthrough). Sources: docs/variants.md.
@@ -360,7 +361,7 @@ var builtin = []Rules{
 }
 
 // loneKingAgainstThree: one side has a lone king, the other at most three pieces of which at
-// least one king (international, RULES.md).
+// least one king (docs/rules.md#international).
 func loneKingAgainstThree(m Material) (bool, Color) {
 	for weak := White; weak <= Black; weak++ {
 		strong := weak.Other()
@@ -372,7 +373,7 @@ func loneKingAgainstThree(m Material) (bool, Color) {
 }
 
 // threeKingsAgainstLoneKing: one side has three kings or more (men allowed), the other a lone
-// king and nothing else (russian, RULES.md).
+// king and nothing else (docs/rules.md#russian).
 func threeKingsAgainstLoneKing(m Material) (bool, Color) {
 	for weak := White; weak <= Black; weak++ {
 		strong := weak.Other()
@@ -397,7 +398,7 @@ func kingsAgainstLoneKing(n int) func(m Material) (bool, Color) {
 	}
 }
 
-// oneKingEach: a single king on each side and nothing else (brazilian, RULES.md).
+// oneKingEach: a single king on each side and nothing else (docs/rules.md#brazilian).
 func oneKingEach(m Material) (bool, Color) {
 	return m.Men == [2]int{} && m.Kings == [2]int{1, 1}, White
 }

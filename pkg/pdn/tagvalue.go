@@ -8,8 +8,8 @@ import (
 
 // gameTypeBoards is the board (width x height) of each GameType number
 // whose board PDN 3.0 fixes (pdn.fmjd.org, github.com/wiegerw/pdn at
-// commit e8fd04c; the table is in section 7 of the project's
-// reference/PDN-SPEC.md), and of the lidraughts numbers 96-98 (10x10
+// commit e8fd04c, section 7; docs/rules.md#sources), and of the
+// lidraughts numbers 96-98 (10x10
 // boards).
 var gameTypeBoards = map[int][2]int{
 	0: {8, 8}, 20: {10, 10}, 21: {8, 8}, 22: {8, 8}, 23: {8, 8}, 24: {8, 8},
