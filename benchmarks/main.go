@@ -51,16 +51,17 @@ commands:
 // run runs the command line args and returns the exit code: 0, 1 for a failed check or
 // error, 2 for a usage error.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cmd := "run"
+	cmd, named := "run", false
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
+		cmd, args, named = args[0], args[1:], true
 	}
 	commands := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
 		"run": cmdRun, "signature": cmdSignature, "compare": cmdCompare, "plot": cmdPlot,
 		"list": cmdList, "exec": cmdExec, "history": cmdHistory,
 	}
 	fn, ok := commands[cmd]
-	if cmd == "help" || len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+	// "benchmarks -h" is the general usage; "benchmarks CMD -h" the command's own flags
+	if cmd == "help" || !named && len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}

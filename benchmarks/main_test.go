@@ -129,6 +129,13 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
+	// a command's -h lists that command's flags
+	for _, cmd := range []string{"compare", "signature"} {
+		code, out, stderr := runArgs(t, cmd, "-h")
+		if code != 0 || !strings.Contains(out+stderr, "Usage of benchmarks "+cmd) {
+			t.Errorf("benchmarks %s -h: exit %d, not its own usage:\n%s%s", cmd, code, out, stderr)
+		}
+	}
 }
 
 // TestCorpusAuto: the default corpus is found from the repository root, and from a linked
