@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -118,28 +119,28 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		OnUsageError:              cliutil.OnUsageError,
 		Commands: []*cli.Command{
 			validateCommand(), convertCommand(), statsCommand(), filterCommand(), dedupeCommand(), splitCommand(),
-			bookCommand(),
+			bookCommand(), mergeCommand(),
 		},
 	}
 }
 
-// gameWriter returns the writer for --to.
-func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
+// gameWriter returns the writer for --to, writing to out.
+func gameWriter(c *cli.Context, out io.Writer) (pdn.GameWriter, error) {
 	to := c.String("to")
 	if c.Bool("positions") && to != "json" {
 		return nil, cliutil.Usagef("--positions: only with --to json")
 	}
 	switch to {
 	case "pdn":
-		w := pdn.NewWriter(c.App.Writer)
+		w := pdn.NewWriter(out)
 		w.StarOnly = c.Bool("star-only")
 		return w, nil
 	case "json":
-		w := pdn.NewJSONWriter(c.App.Writer)
+		w := pdn.NewJSONWriter(out)
 		w.Positions = c.Bool("positions")
 		return w, nil
 	case "csv", "fen":
-		pw := pdn.NewPositionWriter(c.App.Writer, to)
+		pw := pdn.NewPositionWriter(out, to)
 		pw.Notation, pw.Captures = c.String("notation"), c.String("captures")
 		return pw, nil
 	default:
@@ -168,9 +169,18 @@ func replayCopy(c *cli.Context, reach *pdn.PositionFilter) (*pdn.ReplayCopy, err
 // maxShown is how many game errors a command prints before it only counts.
 const maxShown = 10
 
-// copyGames is the common action of convert, filter and dedupe.
+// copyGames is the common action of convert, filter and dedupe: one run, a shard of it
+// (shardOf) or the merge of its shards (merging).
 func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
-	w, err := gameWriter(c)
+	so, err := shardOf(c)
+	if err != nil {
+		return pdn.CopyResult{}, err
+	}
+	out := c.App.Writer
+	if so != nil {
+		out = &so.out
+	}
+	w, err := gameWriter(c, out)
 	if err != nil {
 		return pdn.CopyResult{}, err
 	}
@@ -184,6 +194,21 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	if opt.Replay, err = replayCopy(c, reach); err != nil {
 		return pdn.CopyResult{}, err
 	}
+	opt.OnError = errorPrinter(c.App.ErrWriter, "")
+	if m := merging(c); m != nil {
+		sep := ""
+		if c.String("to") == "pdn" {
+			sep = "\n" // pdn.Writer's blank line between games
+		}
+		for _, note := range m.files[0].end.Notes {
+			fmt.Fprintln(c.App.ErrWriter, note)
+		}
+		res, err := m.copy(c.Context, c.App.Writer, sep, opt.Dedupe != nil, opt.OnError)
+		if isMergeError(err) {
+			return res, err
+		}
+		return res, outcome(c, err, res.Read, res.Errors+res.ReplayErrors)
+	}
 	mode := noInfer
 	if opt.Replay != nil {
 		mode = inferNoted
@@ -192,11 +217,28 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	if err != nil {
 		return pdn.CopyResult{}, err
 	}
-	opt.OnError = errorPrinter(c.App.ErrWriter, "")
+	if so != nil {
+		if mode == inferNoted {
+			so.end.Notes = inferenceNotes(job)
+		}
+		job.Select = so.selector()
+		if err := so.copyOptions(&opt, w, c.String("to")); err != nil {
+			done()
+			return pdn.CopyResult{}, err
+		}
+		if err := so.begin(); err != nil {
+			done()
+			return pdn.CopyResult{}, err
+		}
+	}
 	res, err := pdn.Copy(c.Context, job, w, opt)
 	done()
 	if ferr := w.Flush(); err == nil {
 		err = ferr
+	}
+	if so != nil {
+		so.end.Copy = &res
+		return res, so.finish(c, err)
 	}
 	return res, outcome(c, err, res.Read, res.Errors+res.ReplayErrors)
 }
