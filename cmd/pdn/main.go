@@ -101,6 +101,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"   pdn stats [--format table|csv|json] [FILE...]\n" +
 			"   pdn split (--every N | --by-tag NAME) --out PREFIX [FILE...]\n" +
 			"   pdn book [FILE...] | --expand | --book FILE (--probe FEN | --moves MOVES)\n" +
+			"   pdn validate|stats|convert|filter|dedupe [options] --shard K/N --out FILE FILE...; pdn merge SHARD...\n" +
 			"   pdn COMMAND --help",
 		Description: "Every command reads PDN or its own JSON lines, from files (.gz allowed) or standard input\n" +
 			"(no FILE, or \"-\"), one game at a time. Reading is lenient unless --strict: each repair is a\n" +
@@ -110,6 +111,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"out. A file that cannot be read, holds binary data or no game is an error (an empty one only\n" +
 			"a warning with --skip-bad); the other files are still read. Ctrl-C stops a command within a\n" +
 			"second; it says how many games it read, and split leaves only complete files.\n" +
+			"validate, stats, convert, filter and dedupe run in shards on several machines with --shard\n" +
+			"K/N --out FILE, and pdn merge joins the shards into the output of one run (docs/cluster.md).\n" +
 			"Exit status: 0 ok, 1 bad data or failure, 2 usage.",
 		Writer:          stdout,
 		ErrWriter:       stderr,

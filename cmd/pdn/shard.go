@@ -102,10 +102,10 @@ type shardInputError struct {
 // shardFlags are the flags of the commands that run in shards.
 func shardFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "shard", Usage: "run shard K/N: the games whose number over all the inputs (from 0) is K modulo N, " +
-			"into --out (default: from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards, when --out is given)"},
-		&cli.IntFlag{Name: "shards", Usage: "the number of shards, when the index comes from Kubernetes' JOB_COMPLETION_INDEX"},
-		&cli.StringFlag{Name: "out", Usage: "with a shard, write it to `FILE`.shard-K-of-N.EXT (or {shard} in FILE becomes K), for pdn merge; never overwrites"},
+		&cli.StringFlag{Name: "shard", Usage: "run shard `K/N`: only the games whose number over all the inputs (from 0) is K modulo N, " +
+			"into --out, for pdn merge (default, with --out: from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards)"},
+		&cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "the number of shards `N`, when the index comes from Kubernetes' JOB_COMPLETION_INDEX"},
+		&cli.StringFlag{Name: "out", Usage: "write the shard to `FILE`.shard-K-of-N.EXT (or {shard} in FILE becomes K), never over a file"},
 	}
 }
 
