@@ -353,15 +353,29 @@ func otherJob(h, job shardHeader) string {
 				i+1, in.Name, in.Size, in.SHA256, job.Inputs[i].Name, job.Inputs[i].Size, job.Inputs[i].SHA256)
 		}
 	}
-	if !slices.Equal(h.Flags, job.Flags) {
-		for _, f := range h.Flags {
-			if !slices.Contains(job.Flags, f) {
-				return fmt.Sprintf("flag %s (the other: %s)", f, strings.Join(job.Flags, " "))
+	if slices.Equal(h.Flags, job.Flags) {
+		return ""
+	}
+	// Name the first flag that differs, with the other's value.
+	values := func(flags []string, name string) string {
+		var vs []string
+		for _, f := range flags {
+			if n, _, _ := strings.Cut(f, "="); n == name {
+				vs = append(vs, f)
 			}
 		}
-		return fmt.Sprintf("flags %s, not %s", strings.Join(h.Flags, " "), strings.Join(job.Flags, " "))
+		if len(vs) == 0 {
+			return "no " + name
+		}
+		return strings.Join(vs, " ")
 	}
-	return ""
+	for _, f := range append(slices.Clone(h.Flags), job.Flags...) {
+		name, _, _ := strings.Cut(f, "=")
+		if a, b := values(h.Flags, name), values(job.Flags, name); a != b {
+			return a + ", not " + b
+		}
+	}
+	return fmt.Sprintf("flags %s, not %s", strings.Join(h.Flags, " "), strings.Join(job.Flags, " "))
 }
 
 // shardQueue orders the shard files by their next record.

@@ -377,7 +377,9 @@ func (so *shardOut) finish(c *cli.Context, err error) error {
 		}
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "pdn: shard %s: %d of %d games, to %s (pdn merge joins the shards)\n",
-		so.shard, so.end.ShardGames, so.end.Games, so.path)
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "pdn: shard %s: %d of %d games, to %s (pdn merge joins the shards)\n",
+			so.shard, so.end.ShardGames, so.end.Games, so.path)
+	}
 	return nil
 }
