@@ -201,10 +201,12 @@ func (so *shardOut) begin() error {
 	}
 	so.tmp, so.w = tmp, bufio.NewWriterSize(tmp, 256<<10)
 	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
 		return err
 	}
 	so.line(so.h)
-	return so.err
+	return nil // a write error is returned by finish
 }
 
 // identify reads an input whole: its size and SHA-256.

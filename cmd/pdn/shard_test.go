@@ -61,7 +61,8 @@ var shardCases = [][]string{
 }
 
 // TestShardsMergeToOneRun runs every sharded command in 1, 2 and 3 shards over the test
-// files (one of them twice, under another name, for dedupe) and merges them.
+// files (one of them twice, under another name, for dedupe; an empty one and a binary one)
+// and merges them.
 func TestShardsMergeToOneRun(t *testing.T) {
 	dir := t.TempDir()
 	again := filepath.Join(dir, "games-again.pdn")
@@ -72,7 +73,15 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	if err := os.WriteFile(again, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files := []string{"testdata/games.pdn", "testdata/bad.pdn", again}
+	// Inputs that cannot be read are named by every shard and once by the merge.
+	empty, binary := filepath.Join(dir, "empty.pdn"), filepath.Join(dir, "binary.pdn")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(binary, []byte("\x00\x01\x02\xff\xfe binary\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{"testdata/games.pdn", empty, "testdata/bad.pdn", binary, again}
 	for _, args := range shardCases {
 		for _, j := range []string{"1", "3"} {
 			for n := 1; n <= 3; n++ {
