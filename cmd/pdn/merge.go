@@ -34,7 +34,8 @@ func mergeCommand() *cli.Command {
 			"stderr and the same exit status. It first checks that the files are the N shards of one\n" +
 			"job, each once and complete: the same command and flags, the same inputs (names, sizes and\n" +
 			"SHA-256), and that they read the same games; it refuses anything else, saying why, before\n" +
-			"it prints anything. The inputs themselves are not read.",
+			"it prints anything (a file damaged inside stops it where the damage is; --out then keeps\n" +
+			"no file). The inputs themselves are not read.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the output to `FILE` (which must not exist) instead of stdout"},
 		},
