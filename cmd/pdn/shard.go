@@ -134,8 +134,8 @@ type shardOut struct {
 }
 
 // shardOf returns the shard the command runs, from --shard or, with --out, from the
-// environment, with its file created (under a temporary name) and its header written; nil
-// without a shard.
+// environment, with its header (the inputs hashed); nil without a shard. begin creates its
+// file.
 func shardOf(c *cli.Context) (*shardOut, error) {
 	if !c.IsSet("shard") && !c.IsSet("out") {
 		if c.IsSet("shards") {
