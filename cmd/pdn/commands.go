@@ -45,7 +45,7 @@ func validateCommand() *cli.Command {
 			boolFlag("json", "JSON lines output: every problem, then the counts"),
 			&cli.IntFlag{Name: "max-errors", Value: 20, Usage: "list at most `N` errors and N warnings per file (0: all); count the rest"},
 			jobsFlag("`N` goroutines: files read in parallel, a large file in pieces, games replayed in parallel"),
-		}),
+		}, shardFlags()),
 		OnUsageError: cliutil.OnUsageError,
 		Action:       validateAction,
 	}
@@ -90,11 +90,11 @@ func validateAction(c *cli.Context) error {
 	if c.Int("max-errors") < 0 {
 		return cliutil.Usagef("--max-errors %d: must not be negative", c.Int("max-errors"))
 	}
-	rp, job, done, err := replayJob(c)
+	so, err := shardOf(c)
 	if err != nil {
 		return err
 	}
-	opt := pdn.ValidateOptions{Jobs: c.Int("jobs"), Replay: rp}
+	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
 	out := c.App.Writer
 	asJSON := c.Bool("json")
 	enc := json.NewEncoder(out)
@@ -106,8 +106,31 @@ func validateAction(c *cli.Context) error {
 		list = &problemList{w: out, max: c.Int("max-errors")}
 		opt.Problem = list.add
 	}
-	sums, err := pdn.Validate(c.Context, job, opt)
-	done()
+	var sums []*pdn.Summary
+	if m := merging(c); m != nil {
+		if sums, err = m.validate(c.Context, opt.Problem); isMergeError(err) {
+			return err
+		}
+	} else {
+		rp, job, done, jerr := replayJob(c)
+		if jerr != nil {
+			return jerr
+		}
+		opt.Replay = rp
+		if so != nil {
+			job.Select, opt.Problem = so.selector(), so.problem
+			if err := so.begin(); err != nil {
+				done()
+				return err
+			}
+		}
+		sums, err = pdn.Validate(c.Context, job, opt)
+		done()
+		if so != nil {
+			so.end.Summaries = sums
+			return so.finish(c, err)
+		}
+	}
 	if list != nil {
 		list.end()
 	}
@@ -122,7 +145,7 @@ func validateAction(c *cli.Context) error {
 		}{sums, total}); eerr != nil {
 			return eerr
 		}
-	} else if rerr := renderSummaries(out, sums, total, opt.Replay != nil); rerr != nil {
+	} else if rerr := renderSummaries(out, sums, total, !c.Bool("syntax-only")); rerr != nil {
 		return rerr
 	}
 	return outcome(c, err, total.Games, total.GamesWithErrors)
@@ -268,7 +291,7 @@ func convertCommand() *cli.Command {
 			"--notation and --captures rewrite the replayed moves of PDN and JSON output (main line and\n" +
 			"variations); moves after an illegal one stay as written. A replayed game without a GameType\n" +
 			"tag gets the tag of the variant it was replayed with, so that its moves read back the same.",
-		Flags: flags(readFlags(), outFlags()),
+		Flags: flags(readFlags(), outFlags(), shardFlags()),
 		Action: func(c *cli.Context) error {
 			_, err := copyGames(c, pdn.CopyOptions{})
 			return err
@@ -294,7 +317,7 @@ func filterCommand() *cli.Command {
 			&cli.IntFlag{Name: "min-plies", Usage: "keep games with at least `N` main-line moves"},
 			&cli.IntFlag{Name: "max-plies", Usage: "keep games with at most `N` main-line moves (0: no limit)"},
 			&cli.StringFlag{Name: "fen", Usage: "keep games whose main line reaches this position, given as a `FEN` (compared as a position, in each game's variant)"},
-		}, outFlags()),
+		}, outFlags(), shardFlags()),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
 			f := &pdn.Filter{Results: c.StringSlice("result"), MinPlies: c.Int("min-plies"), MaxPlies: c.Int("max-plies")}
@@ -322,7 +345,7 @@ func filterCommand() *cli.Command {
 				opt.Replay = &pdn.ReplayCopy{Reach: reach}
 			}
 			res, err := copyGames(c, opt)
-			if !c.Bool("quiet") {
+			if !c.Bool("quiet") && !sharded(c) {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: kept %d of %d games\n", res.Written, res.Read)
 			}
 			return err
@@ -338,10 +361,12 @@ func dedupeCommand() *cli.Command {
 		Description: "Writes each game whose start position (FEN tag) and main-line moves no earlier game had, as\n" +
 			"convert does (move numbers, comments and other tags do not count), and says on stderr how\n" +
 			"many it dropped. It keeps 8 bytes per distinct game.",
-		Flags: flags(readFlags(), outFlags()),
+		Flags: flags(readFlags(), outFlags(), shardFlags()),
 		Action: func(c *cli.Context) error {
 			res, err := copyGames(c, pdn.CopyOptions{Dedupe: &pdn.Deduper{}})
-			fmt.Fprintf(c.App.ErrWriter, "pdn: dropped %d duplicate games of %d\n", res.Duplicates, res.Read)
+			if !sharded(c) {
+				fmt.Fprintf(c.App.ErrWriter, "pdn: dropped %d duplicate games of %d\n", res.Duplicates, res.Read)
+			}
 			return err
 		},
 		OnUsageError: cliutil.OnUsageError,
@@ -366,26 +391,52 @@ func statsCommand() *cli.Command {
 			variantFlag(),
 			skipBadFlag(),
 			jobsFlag("`N` goroutines reading a large file in pieces and replaying games"),
-		}),
+		}, shardFlags()),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
 			if format != "table" && format != "csv" && format != "json" {
 				return cliutil.Usagef("--format %q: want table, csv or json", format)
 			}
-			rp, job, done, err := replayJob(c)
+			so, err := shardOf(c)
 			if err != nil {
 				return err
 			}
-			opt := pdn.StatsOptions{Jobs: c.Int("jobs"), Replay: rp, SkipBad: c.Bool("skip-bad")}
+			opt := pdn.StatsOptions{Jobs: c.Int("jobs"), SkipBad: c.Bool("skip-bad")}
 			report := errorPrinter(c.App.ErrWriter, "")
 			opt.Problem = func(p pdn.Problem) {
 				if p.Level == "error" {
 					report(problemError(p))
+					if so != nil {
+						so.problem(p)
+					}
 				}
 			}
-			st, err := collectStats(c, job, opt)
-			done()
+			var st *pdn.Stats
+			if m := merging(c); m != nil {
+				if st, err = m.stats(c.Context, opt.Problem); isMergeError(err) {
+					return err
+				}
+			} else {
+				rp, job, done, jerr := replayJob(c)
+				if jerr != nil {
+					return jerr
+				}
+				opt.Replay = rp
+				if so != nil {
+					job.Select = so.selector()
+					if err := so.begin(); err != nil {
+						done()
+						return err
+					}
+				}
+				st, err = collectStats(c, job, opt)
+				done()
+				if so != nil {
+					so.end.Stats = st
+					return so.finish(c, err)
+				}
+			}
 			r := st.Report(c.Int("top"))
 			if _, inputs := pdn.InputErrors(err); (err == nil || inputs) && r.Games > 0 {
 				if err := renderStats(c.App.Writer, format, r); err != nil {

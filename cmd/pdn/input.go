@@ -78,10 +78,8 @@ func readJob(c *cli.Context, mode int) (job pdn.Job, done func(), err error) {
 			return job, nil, interrupted(err, 0)
 		}
 		if mode == inferNoted {
-			for _, in := range job.Inputs {
-				if inf := in.Inferred; inf != nil && inf.Variant != nil {
-					fmt.Fprintf(c.App.ErrWriter, "pdn: %s: %d %s without a GameType tag: %v\n", in.Name, inf.Games, plural(inf.Games, "game", "games"), inf)
-				}
+			for _, note := range inferenceNotes(job) {
+				fmt.Fprintln(c.App.ErrWriter, note)
 			}
 		}
 	}
@@ -96,6 +94,18 @@ func readJob(c *cli.Context, mode int) (job pdn.Job, done func(), err error) {
 		}
 	}
 	return job, done, nil
+}
+
+// inferenceNotes are the lines that say which variant the games without a GameType tag of
+// each input were inferred to be.
+func inferenceNotes(job pdn.Job) []string {
+	var notes []string
+	for _, in := range job.Inputs {
+		if inf := in.Inferred; inf != nil && inf.Variant != nil {
+			notes = append(notes, fmt.Sprintf("pdn: %s: %d %s without a GameType tag: %v", in.Name, inf.Games, plural(inf.Games, "game", "games"), inf))
+		}
+	}
+	return notes
 }
 
 // spool copies what in opens (standard input) into a temporary file, which in then opens,

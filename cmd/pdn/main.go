@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -100,6 +101,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"   pdn stats [--format table|csv|json] [FILE...]\n" +
 			"   pdn split (--every N | --by-tag NAME) --out PREFIX [FILE...]\n" +
 			"   pdn book [FILE...] | --expand | --book FILE (--probe FEN | --moves MOVES)\n" +
+			"   pdn validate|stats|convert|filter|dedupe [options] --shard K/N --out FILE FILE...; pdn merge SHARD...\n" +
 			"   pdn COMMAND --help",
 		Description: "Every command reads PDN or its own JSON lines, from files (.gz allowed) or standard input\n" +
 			"(no FILE, or \"-\"), one game at a time. Reading is lenient unless --strict: each repair is a\n" +
@@ -109,6 +111,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"out. A file that cannot be read, holds binary data or no game is an error (an empty one only\n" +
 			"a warning with --skip-bad); the other files are still read. Ctrl-C stops a command within a\n" +
 			"second; it says how many games it read, and split leaves only complete files.\n" +
+			"validate, stats, convert, filter and dedupe run in shards on several machines with --shard\n" +
+			"K/N --out FILE, and pdn merge joins the shards into the output of one run (docs/cluster.md).\n" +
 			"Exit status: 0 ok, 1 bad data or failure, 2 usage.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
@@ -118,28 +122,28 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		OnUsageError:              cliutil.OnUsageError,
 		Commands: []*cli.Command{
 			validateCommand(), convertCommand(), statsCommand(), filterCommand(), dedupeCommand(), splitCommand(),
-			bookCommand(),
+			bookCommand(), mergeCommand(),
 		},
 	}
 }
 
-// gameWriter returns the writer for --to.
-func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
+// gameWriter returns the writer for --to, writing to out.
+func gameWriter(c *cli.Context, out io.Writer) (pdn.GameWriter, error) {
 	to := c.String("to")
 	if c.Bool("positions") && to != "json" {
 		return nil, cliutil.Usagef("--positions: only with --to json")
 	}
 	switch to {
 	case "pdn":
-		w := pdn.NewWriter(c.App.Writer)
+		w := pdn.NewWriter(out)
 		w.StarOnly = c.Bool("star-only")
 		return w, nil
 	case "json":
-		w := pdn.NewJSONWriter(c.App.Writer)
+		w := pdn.NewJSONWriter(out)
 		w.Positions = c.Bool("positions")
 		return w, nil
 	case "csv", "fen":
-		pw := pdn.NewPositionWriter(c.App.Writer, to)
+		pw := pdn.NewPositionWriter(out, to)
 		pw.Notation, pw.Captures = c.String("notation"), c.String("captures")
 		return pw, nil
 	default:
@@ -168,9 +172,18 @@ func replayCopy(c *cli.Context, reach *pdn.PositionFilter) (*pdn.ReplayCopy, err
 // maxShown is how many game errors a command prints before it only counts.
 const maxShown = 10
 
-// copyGames is the common action of convert, filter and dedupe.
+// copyGames is the common action of convert, filter and dedupe: one run, a shard of it
+// (shardOf) or the merge of its shards (merging).
 func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
-	w, err := gameWriter(c)
+	so, err := shardOf(c)
+	if err != nil {
+		return pdn.CopyResult{}, err
+	}
+	out := c.App.Writer
+	if so != nil {
+		out = &so.out
+	}
+	w, err := gameWriter(c, out)
 	if err != nil {
 		return pdn.CopyResult{}, err
 	}
@@ -184,6 +197,21 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	if opt.Replay, err = replayCopy(c, reach); err != nil {
 		return pdn.CopyResult{}, err
 	}
+	opt.OnError = errorPrinter(c.App.ErrWriter, "")
+	if m := merging(c); m != nil {
+		sep := ""
+		if c.String("to") == "pdn" {
+			sep = "\n" // pdn.Writer's blank line between games
+		}
+		for _, note := range m.files[0].end.Notes {
+			fmt.Fprintln(c.App.ErrWriter, note)
+		}
+		res, err := m.copy(c.Context, c.App.Writer, sep, opt.Dedupe != nil, opt.OnError)
+		if isMergeError(err) {
+			return res, err
+		}
+		return res, outcome(c, err, res.Read, res.Errors+res.ReplayErrors)
+	}
 	mode := noInfer
 	if opt.Replay != nil {
 		mode = inferNoted
@@ -192,11 +220,28 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	if err != nil {
 		return pdn.CopyResult{}, err
 	}
-	opt.OnError = errorPrinter(c.App.ErrWriter, "")
+	if so != nil {
+		if mode == inferNoted {
+			so.end.Notes = inferenceNotes(job)
+		}
+		job.Select = so.selector()
+		if err := so.copyOptions(&opt, w, c.String("to")); err != nil {
+			done()
+			return pdn.CopyResult{}, err
+		}
+		if err := so.begin(); err != nil {
+			done()
+			return pdn.CopyResult{}, err
+		}
+	}
 	res, err := pdn.Copy(c.Context, job, w, opt)
 	done()
 	if ferr := w.Flush(); err == nil {
 		err = ferr
+	}
+	if so != nil {
+		so.end.Copy = &res
+		return res, so.finish(c, err)
 	}
 	return res, outcome(c, err, res.Read, res.Errors+res.ReplayErrors)
 }

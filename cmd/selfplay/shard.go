@@ -2,10 +2,7 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -23,91 +20,15 @@ func shardFlags() []cli.Flag {
 	}
 }
 
-// readShard reads --shard, or the scheduler's environment: Slurm's array task index and
-// count (or its minimum and maximum), or Kubernetes' completion index with --shards.
+// readShard reads --shard, or the scheduler's environment (cliutil.ReadShard).
 func readShard(c *cli.Context) (match.Shard, error) {
-	if s := c.String("shard"); s != "" {
-		sh, err := match.ParseShard(s)
-		if err != nil {
-			return sh, cliutil.Usagef("--shard: %v", err)
-		}
-		return sh, nil
-	}
-	env := func(name string) (int, bool, error) {
-		v, ok := os.LookupEnv(name)
-		if !ok {
-			return 0, false, nil
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil {
-			return 0, true, cliutil.Usagef("%s=%q: not a number", name, v)
-		}
-		return n, true, nil
-	}
-	id, hasID, err := env("SLURM_ARRAY_TASK_ID")
-	if err != nil {
-		return match.Shard{}, err
-	}
-	if hasID {
-		count, hasCount, err := env("SLURM_ARRAY_TASK_COUNT")
-		if err != nil {
-			return match.Shard{}, err
-		}
-		lo, hasMin, err1 := env("SLURM_ARRAY_TASK_MIN")
-		hi, hasMax, err2 := env("SLURM_ARRAY_TASK_MAX")
-		if err := cmpErr(err1, err2); err != nil {
-			return match.Shard{}, err
-		}
-		switch {
-		case hasMin && hasMax && (!hasCount || count == hi-lo+1):
-			id, count = id-lo, hi-lo+1 // arrays such as --array=1-8
-		case !hasCount:
-			return match.Shard{}, cliutil.Usagef("SLURM_ARRAY_TASK_ID is set without SLURM_ARRAY_TASK_COUNT or MIN and MAX: give --shard K/N")
-		}
-		return checkShard(id, count, "SLURM_ARRAY_TASK_ID")
-	}
-	idx, hasIdx, err := env("JOB_COMPLETION_INDEX")
-	if err != nil {
-		return match.Shard{}, err
-	}
-	switch n := c.Int("shards"); {
-	case hasIdx && n < 1:
-		return match.Shard{}, cliutil.Usagef("JOB_COMPLETION_INDEX is set: give the number of shards with --shards N (the Job's completions)")
-	case hasIdx:
-		return checkShard(idx, n, "JOB_COMPLETION_INDEX")
-	case c.IsSet("shards"):
-		return match.Shard{}, cliutil.Usagef("--shards needs JOB_COMPLETION_INDEX in the environment (or give --shard K/N)")
-	}
-	return match.Shard{}, nil
+	sh, err := cliutil.ReadShard(c)
+	return match.Shard{Index: sh.Index, Count: sh.Count}, err
 }
 
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
-func checkShard(k, n int, from string) (match.Shard, error) {
-	sh, err := match.ParseShard(fmt.Sprintf("%d/%d", k, n))
-	if err != nil {
-		return sh, cliutil.Usagef("%s: %v", from, err)
-	}
-	return sh, nil
-}
-
-// shardPath is the file of shard s for the file path of the whole match: "{shard}" in path
-// becomes the shard's index, or the index is put before the extension (games.pdn becomes
-// games.shard-3-of-8.pdn), so that every shard of an array job writes its own files.
+// shardPath is the file of shard s for the file path of the whole match (cliutil.ShardPath).
 func shardPath(path string, s match.Shard) string {
-	if path == "" || s.Count <= 1 {
-		return path
-	}
-	if strings.Contains(path, "{shard}") {
-		return strings.ReplaceAll(path, "{shard}", strconv.Itoa(s.Index))
-	}
-	ext := filepath.Ext(path)
-	return fmt.Sprintf("%s.shard-%d-of-%d%s", strings.TrimSuffix(path, ext), s.Index, s.Count, ext)
+	return cliutil.ShardPath(path, cliutil.Shard{Index: s.Index, Count: s.Count}, false)
 }
 
 // mergeCommand joins the journals of a match's shards.

@@ -44,10 +44,11 @@ type copyGame struct {
 	g     *Game
 	gerr  error
 	state int
-	keep  bool  // kept by the replay stage
-	rerr  error // the replay error
-	werr  error // the formatting error
-	end   int   // end of its bytes in the batch's out
+	hash  uint64 // its MoveHash, when it went through the deduper
+	keep  bool   // kept by the replay stage
+	rerr  error  // the replay error
+	werr  error  // the formatting error
+	end   int    // end of its bytes in the batch's out
 }
 
 // copyBatch is a run of consecutive games.
@@ -153,15 +154,19 @@ func copyParallel(ctx context.Context, job Job, dst GameWriter, opt CopyOptions)
 				b.done = make(chan struct{})
 			}
 			state := copyPass
+			var hash uint64
 			switch {
 			case gerr != nil && opt.SkipBad:
 				state = copySkipped
 			case opt.Filter != nil && !opt.Filter.Match(g):
 				state = copyFiltered
-			case opt.Dedupe != nil && opt.Dedupe.Duplicate(g):
-				state = copyDuplicate
+			case opt.Dedupe != nil:
+				var dup bool
+				if hash, dup = opt.Dedupe.check(g); dup {
+					state = copyDuplicate
+				}
 			}
-			b.games = append(b.games, copyGame{in: in, n: n, g: g, gerr: gerr, state: state})
+			b.games = append(b.games, copyGame{in: in, n: n, g: g, gerr: gerr, state: state, hash: hash})
 			if len(b.games) == copyBatchSize && !send() {
 				return errCopyStopped
 			}
@@ -211,48 +216,68 @@ func (b *copyBatch) emit(res *CopyResult, opt *CopyOptions, put func([]byte) err
 		c := &b.games[i]
 		p := out[start:c.end]
 		start = c.end
-		res.Read++
-		if c.gerr != nil {
-			res.Errors++
-			if opt.OnError != nil {
-				opt.OnError(&InputError{Name: c.in.Name, Err: c.gerr})
-			}
-		}
-		switch c.state {
-		case copySkipped:
-			continue
-		case copyFiltered:
-			res.Filtered++
-			continue
-		case copyDuplicate:
-			res.Duplicates++
-			continue
-		}
-		if opt.Replay != nil {
-			if !c.keep {
-				res.Filtered++
-				continue
-			}
-			if c.rerr != nil && c.gerr == nil {
-				res.ReplayErrors++
-				if opt.OnError != nil {
-					opt.OnError(c.rerr)
-				}
-				if opt.SkipBad {
-					continue
-				}
-			}
-		}
-		err := c.werr
-		if err == nil {
-			err = put(p)
-		}
+		o, err := c.emit(res, opt, put, p)
 		if err != nil {
-			return fmt.Errorf("%s: game %d: %w", c.in.Name, c.n, err)
+			return err
 		}
-		res.Written++
+		if opt.Outcome != nil {
+			opt.Outcome(c.in, c.n, o)
+		}
 	}
 	return nil
+}
+
+// emit does with one game what the sequential Copy does, p being its
+// formatted bytes, and says what became of it.
+func (c *copyGame) emit(res *CopyResult, opt *CopyOptions, put func([]byte) error, p []byte) (o CopyOutcome, err error) {
+	res.Read++
+	if c.gerr != nil {
+		res.Errors++
+		if opt.OnError != nil {
+			opt.OnError(&InputError{Name: c.in.Name, Err: c.gerr})
+		}
+	}
+	switch c.state {
+	case copySkipped:
+		o.Skipped = true
+		return o, nil
+	case copyFiltered:
+		res.Filtered++
+		o.Filtered = true
+		return o, nil
+	case copyDuplicate:
+		res.Duplicates++
+		o.Duplicate, o.Hash = true, c.hash
+		return o, nil
+	}
+	o.Deduped, o.Hash = opt.Dedupe != nil, c.hash
+	if opt.Replay != nil {
+		if !c.keep {
+			res.Filtered++
+			o.Dropped = true
+			return o, nil
+		}
+		if c.rerr != nil && c.gerr == nil {
+			res.ReplayErrors++
+			o.ReplayError = true
+			if opt.OnError != nil {
+				opt.OnError(c.rerr)
+			}
+			if opt.SkipBad {
+				return o, nil
+			}
+		}
+	}
+	err = c.werr
+	if err == nil {
+		err = put(p)
+	}
+	if err != nil {
+		return o, fmt.Errorf("%s: game %d: %w", c.in.Name, c.n, err)
+	}
+	res.Written++
+	o.Written = true
+	return o, nil
 }
 
 // copyWorker formats games as the destination would, into a batch's

@@ -40,6 +40,12 @@ type Job struct {
 	// input bytes read so far and the total size of the inputs (0 when
 	// unknown).
 	Progress func(done, total int64)
+	// Select, if not nil, is called with the number of each game read, from 0
+	// over all the inputs in order, one call at a time in that order; the
+	// games for which it returns false are read (so that the others keep
+	// their numbers) but not handed on, counted, replayed or written. It
+	// makes a shard of a job (see ShardSelect).
+	Select func(i int) bool
 
 	// onReader, if set, is called with each PDN Reader that eachInput
 	// creates, before its first game.
@@ -95,6 +101,15 @@ func (j *Job) InferVariants(ctx context.Context) error {
 // the next game). With Jobs above 1 the inputs are read in parallel (see
 // pieces), and fn is still called in order, from the caller's goroutine.
 func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *Game, gerr error) error) error {
+	if j.Select != nil {
+		sel, all := selector{sel: j.Select}, fn
+		fn = func(in *Input, n int, g *Game, gerr error) error {
+			if !sel.keep() {
+				return nil
+			}
+			return all(in, n, g, gerr)
+		}
+	}
 	var errs []error
 	if j.Jobs > 1 {
 		err := j.pieces(ctx, j.Jobs, false, func(p *piece) error {
@@ -391,6 +406,7 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 	for i := range job.Inputs {
 		sums[i] = newSummary(job.Inputs[i].Name)
 	}
+	sel := selector{sel: job.Select}
 	if opt.Jobs > 1 {
 		// Read in pieces, in parallel, counting in input order.
 		var probs []Problem
@@ -401,6 +417,9 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 				gerr := p.gerrs[k]
 				if opt.game != nil {
 					opt.game(g, gerr)
+				}
+				if !sel.keep() {
+					continue
 				}
 				probs = gameProblems(probs[:0], name, p.first+k, g, gerr, job.Reader.Strict)
 				sum.count(g, probs, gerr != nil)
@@ -459,6 +478,9 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 			_, errs[i] = sub.eachInput(ctx, in, 0, 0, func(in *Input, n int, g *Game, gerr error) error {
 				if opt.game != nil {
 					opt.game(g, gerr)
+				}
+				if !sel.keep() {
+					return nil
 				}
 				probs = gameProblems(probs[:0], in.Name, n, g, gerr, job.Reader.Strict)
 				sum.count(g, probs, gerr != nil)
@@ -537,6 +559,7 @@ type gameBatch struct {
 	first      int // game number of games[0]
 	games      []*Game
 	gerrs      []error
+	skip       []bool // games left out by Job.Select, if any
 	sum        *Summary
 	probs      []Problem
 	stats      *Stats // for ValidateOptions.stats
@@ -579,6 +602,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			return &arena{}
 		}
 	}
+	sel := selector{sel: job.Select}
 	go func() {
 		defer close(work)
 		if jobs > 1 {
@@ -591,7 +615,8 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					}
 				}
 				tokens <- struct{}{}
-				work <- &gameBatch{seq: seq, input: p.input, first: p.first, games: p.games, gerrs: p.gerrs, piece: p}
+				work <- &gameBatch{seq: seq, input: p.input, first: p.first, games: p.games, gerrs: p.gerrs, piece: p,
+					skip: sel.skips(nil, len(p.games))}
 				seq++
 				return nil
 			}, func(i int, err error) error {
@@ -636,6 +661,9 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				}
 				b.games = append(b.games, g)
 				b.gerrs = append(b.gerrs, gerr)
+				if job.Select != nil {
+					b.skip = sel.skips(b.skip, 1)
+				}
 				if len(b.games) == batchSize {
 					send()
 				}
@@ -674,6 +702,9 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					b.stats = NewStats()
 				}
 				for k, g := range b.games {
+					if b.skip != nil && b.skip[k] {
+						continue
+					}
 					n := b.first + k
 					start := len(b.probs)
 					b.probs = gameProblems(b.probs, name, n, g, b.gerrs[k], job.Reader.Strict)

@@ -127,15 +127,21 @@ type Deduper struct {
 // Duplicate reports whether a game with g's moves was seen before, and
 // remembers g.
 func (d *Deduper) Duplicate(g *Game) bool {
+	_, dup := d.check(g)
+	return dup
+}
+
+// check is Duplicate, and returns g's MoveHash too.
+func (d *Deduper) check(g *Game) (uint64, bool) {
 	if d.seen == nil {
 		d.seen = make(map[uint64]struct{})
 	}
 	k := MoveHash(g)
 	if _, ok := d.seen[k]; ok {
-		return true
+		return k, true
 	}
 	d.seen[k] = struct{}{}
-	return false
+	return k, false
 }
 
 // MoveHash hashes g's FEN tag and main-line moves (squares and capture or
@@ -179,6 +185,10 @@ type CopyOptions struct {
 	// unless SkipBad. A *PositionWriter destination gets the replayed
 	// positions.
 	Replay *ReplayCopy
+	// Outcome, if not nil, is called for each game read (of the job's
+	// Select), in input order from the caller's goroutine, once Copy is done
+	// with it: after its OnError calls and after writing it to dst.
+	Outcome func(in *Input, n int, o CopyOutcome)
 }
 
 // CopyResult counts what Copy did.
@@ -206,7 +216,15 @@ func Copy(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyRe
 		return copyParallel(ctx, job, dst, opt)
 	}
 	var res CopyResult
-	err := job.Each(ctx, func(in *Input, n int, g *Game, gerr error) error {
+	err := job.Each(ctx, func(in *Input, n int, g *Game, gerr error) (err error) {
+		var o CopyOutcome
+		if opt.Outcome != nil {
+			defer func() {
+				if err == nil {
+					opt.Outcome(in, n, o)
+				}
+			}()
+		}
 		res.Read++
 		if gerr != nil {
 			res.Errors++
@@ -214,27 +232,33 @@ func Copy(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyRe
 				opt.OnError(&InputError{Name: in.Name, Err: gerr})
 			}
 			if opt.SkipBad {
+				o.Skipped = true
 				return nil
 			}
 		}
 		if opt.Filter != nil && !opt.Filter.Match(g) {
 			res.Filtered++
+			o.Filtered = true
 			return nil
 		}
-		if opt.Dedupe != nil && opt.Dedupe.Duplicate(g) {
-			res.Duplicates++
-			return nil
+		if opt.Dedupe != nil {
+			if o.Hash, o.Duplicate = opt.Dedupe.check(g); o.Duplicate {
+				res.Duplicates++
+				return nil
+			}
+			o.Deduped = true
 		}
 		opt.Transform.Apply(g)
-		var err error
 		if opt.Replay != nil {
 			rg, keep, rerr := opt.Replay.apply(in, n, g)
 			if !keep {
 				res.Filtered++
+				o.Dropped = true
 				return nil
 			}
 			if rerr != nil && gerr == nil {
 				res.ReplayErrors++
+				o.ReplayError = true
 				if opt.OnError != nil {
 					opt.OnError(rerr)
 				}
@@ -254,6 +278,7 @@ func Copy(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyRe
 			return fmt.Errorf("%s: game %d: %w", in.Name, n, err)
 		}
 		res.Written++
+		o.Written = true
 		return nil
 	})
 	return res, err
