@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
 )
@@ -60,10 +61,10 @@ func variantFlag() cli.Flag {
 
 // replayJob is the job of validate and stats, and their replay settings: nil with
 // --syntax-only, else --variant or the variants inferred from each input.
-func replayJob(c *cli.Context) (*pdn.Replayer, pdn.Job, func(), error) {
+func replayJob(c *cli.Context) (*pdn.Replayer, archive.Job, func(), error) {
 	rp, err := replayer(c) // checks --variant even with --syntax-only
 	if err != nil {
-		return nil, pdn.Job{}, nil, err
+		return nil, archive.Job{}, nil, err
 	}
 	if c.Bool("syntax-only") {
 		job, done, err := readJob(c, noInfer)
@@ -94,31 +95,31 @@ func validateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opt := pdn.ValidateOptions{Jobs: c.Int("jobs"), Replay: rp}
+	opt := archive.ValidateOptions{Jobs: c.Int("jobs"), Replay: rp}
 	out := c.App.Writer
 	asJSON := c.Bool("json")
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	var list *problemList
 	if asJSON {
-		opt.Problem = func(p pdn.Problem) { enc.Encode(p) }
+		opt.Problem = func(p archive.Problem) { enc.Encode(p) }
 	} else {
 		list = &problemList{w: out, max: c.Int("max-errors")}
 		opt.Problem = list.add
 	}
-	sums, err := pdn.Validate(c.Context, job, opt)
+	sums, err := archive.Validate(c.Context, job, opt)
 	done()
 	if list != nil {
 		list.end()
 	}
-	total := &pdn.Summary{File: "total", Warnings: map[string]int{}, Errors: map[string]int{}}
+	total := &archive.Summary{File: "total", Warnings: map[string]int{}, Errors: map[string]int{}}
 	for _, s := range sums {
 		total.Add(s)
 	}
 	if asJSON {
 		if eerr := enc.Encode(struct {
-			Files []*pdn.Summary `json:"files"`
-			Total *pdn.Summary   `json:"total"`
+			Files []*archive.Summary `json:"files"`
+			Total *archive.Summary   `json:"total"`
 		}{sums, total}); eerr != nil {
 			return eerr
 		}
@@ -139,7 +140,7 @@ type problemList struct {
 	hidden [2]int
 }
 
-func (l *problemList) add(p pdn.Problem) {
+func (l *problemList) add(p archive.Problem) {
 	if p.File != l.file {
 		l.end()
 		l.file = p.File
@@ -186,14 +187,14 @@ func sumCounts(m map[string]int) int {
 	return n
 }
 
-func renderSummaries(w io.Writer, sums []*pdn.Summary, total *pdn.Summary, replayed bool) error {
+func renderSummaries(w io.Writer, sums []*archive.Summary, total *archive.Summary, replayed bool) error {
 	t := tablewriter.NewTable(w)
 	header := []string{"file", "games", "moves", "warnings", "errors", "games with errors"}
 	if replayed {
 		header = append(header, "replayed")
 	}
 	t.Header(header)
-	var rows []*pdn.Summary
+	var rows []*archive.Summary
 	for _, s := range sums {
 		if s.Error == "" || s.Games > 0 { // an input that could not be read is named on stderr
 			rows = append(rows, s)
@@ -270,7 +271,7 @@ func convertCommand() *cli.Command {
 			"tag gets the tag of the variant it was replayed with, so that its moves read back the same.",
 		Flags: flags(readFlags(), outFlags()),
 		Action: func(c *cli.Context) error {
-			_, err := copyGames(c, pdn.CopyOptions{})
+			_, err := copyGames(c, archive.CopyOptions{})
 			return err
 		},
 		OnUsageError: cliutil.OnUsageError,
@@ -297,9 +298,9 @@ func filterCommand() *cli.Command {
 		}, outFlags()),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
-			f := &pdn.Filter{Results: c.StringSlice("result"), MinPlies: c.Int("min-plies"), MaxPlies: c.Int("max-plies")}
+			f := &archive.Filter{Results: c.StringSlice("result"), MinPlies: c.Int("min-plies"), MaxPlies: c.Int("max-plies")}
 			for _, s := range c.StringSlice("tag") {
-				m, err := pdn.ParseTagMatch(s)
+				m, err := archive.ParseTagMatch(s)
 				if err != nil {
 					return cliutil.UsageError{Err: err}
 				}
@@ -313,13 +314,13 @@ func filterCommand() *cli.Command {
 			if f.MinPlies < 0 || f.MaxPlies < 0 || (f.MaxPlies > 0 && f.MaxPlies < f.MinPlies) {
 				return cliutil.Usagef("--min-plies %d --max-plies %d: bad range", f.MinPlies, f.MaxPlies)
 			}
-			opt := pdn.CopyOptions{Filter: f}
+			opt := archive.CopyOptions{Filter: f}
 			if fen := c.String("fen"); fen != "" {
-				reach, err := pdn.NewPositionFilter(fen)
+				reach, err := archive.NewPositionFilter(fen)
 				if err != nil {
 					return flagError("--fen", err)
 				}
-				opt.Replay = &pdn.ReplayCopy{Reach: reach}
+				opt.Replay = &archive.ReplayCopy{Reach: reach}
 			}
 			res, err := copyGames(c, opt)
 			if !c.Bool("quiet") {
@@ -340,7 +341,7 @@ func dedupeCommand() *cli.Command {
 			"many it dropped. It keeps 8 bytes per distinct game.",
 		Flags: flags(readFlags(), outFlags()),
 		Action: func(c *cli.Context) error {
-			res, err := copyGames(c, pdn.CopyOptions{Dedupe: &pdn.Deduper{}})
+			res, err := copyGames(c, archive.CopyOptions{Dedupe: &archive.Deduper{}})
 			fmt.Fprintf(c.App.ErrWriter, "pdn: dropped %d duplicate games of %d\n", res.Duplicates, res.Read)
 			return err
 		},
@@ -377,9 +378,9 @@ func statsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opt := pdn.StatsOptions{Jobs: c.Int("jobs"), Replay: rp, SkipBad: c.Bool("skip-bad")}
+			opt := archive.StatsOptions{Jobs: c.Int("jobs"), Replay: rp, SkipBad: c.Bool("skip-bad")}
 			report := errorPrinter(c.App.ErrWriter, "")
-			opt.Problem = func(p pdn.Problem) {
+			opt.Problem = func(p archive.Problem) {
 				if p.Level == "error" {
 					report(problemError(p))
 				}
@@ -387,7 +388,7 @@ func statsCommand() *cli.Command {
 			st, err := collectStats(c, job, opt)
 			done()
 			r := st.Report(c.Int("top"))
-			if _, inputs := pdn.InputErrors(err); (err == nil || inputs) && r.Games > 0 {
+			if _, inputs := archive.InputErrors(err); (err == nil || inputs) && r.Games > 0 {
 				if err := renderStats(c.App.Writer, format, r); err != nil {
 					return err
 				}
@@ -398,7 +399,7 @@ func statsCommand() *cli.Command {
 }
 
 // statRows flattens a report into (section, value, count) rows.
-func statRows(r pdn.StatsReport) [][]string {
+func statRows(r archive.StatsReport) [][]string {
 	rows := [][]string{
 		{"games", "", strconv.Itoa(r.Games)},
 		{"games with errors", "", strconv.Itoa(r.Errors)},
@@ -418,7 +419,7 @@ func statRows(r pdn.StatsReport) [][]string {
 	}...)
 	for _, sec := range []struct {
 		name string
-		cs   []pdn.Count
+		cs   []archive.Count
 	}{{"variant", r.Variants}, {"result", r.Results}, {"first move", r.FirstMoves}, {"player", r.Players}, {"event", r.Events}} {
 		for _, c := range sec.cs {
 			rows = append(rows, []string{sec.name, c.Value, strconv.Itoa(c.N)})
@@ -427,7 +428,7 @@ func statRows(r pdn.StatsReport) [][]string {
 	return rows
 }
 
-func renderStats(w io.Writer, format string, r pdn.StatsReport) error {
+func renderStats(w io.Writer, format string, r archive.StatsReport) error {
 	switch format {
 	case "json":
 		enc := json.NewEncoder(w)
@@ -471,7 +472,7 @@ func splitCommand() *cli.Command {
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
-			opt := pdn.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out"),
+			opt := archive.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out"),
 				SkipBad: c.Bool("skip-bad"), OnError: errorPrinter(c.App.ErrWriter, "")}
 			if (opt.Every > 0) == (opt.ByTag != "") || opt.Every < 0 {
 				return cliutil.Usagef("split: give either --every N (N > 0) or --by-tag NAME")
@@ -490,7 +491,7 @@ func splitCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := pdn.Split(c.Context, job, opt)
+			res, err := archive.Split(c.Context, job, opt)
 			done()
 			if !c.Bool("quiet") {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: wrote %d games into %d files\n", res.Games, len(res.Files))

@@ -21,6 +21,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -139,7 +140,7 @@ func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
 		w.Positions = c.Bool("positions")
 		return w, nil
 	case "csv", "fen":
-		pw := pdn.NewPositionWriter(c.App.Writer, to)
+		pw := archive.NewPositionWriter(c.App.Writer, to)
 		pw.Notation, pw.Captures = c.String("notation"), c.String("captures")
 		return pw, nil
 	default:
@@ -149,9 +150,9 @@ func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
 
 // replayCopy returns the replay stage that --to csv|fen, --notation,
 // --captures and --fen need, or nil.
-func replayCopy(c *cli.Context, reach *pdn.PositionFilter) (*pdn.ReplayCopy, error) {
+func replayCopy(c *cli.Context, reach *archive.PositionFilter) (*archive.ReplayCopy, error) {
 	notation, captures := c.String("notation"), c.String("captures")
-	if err := pdn.CheckNotation(notation, captures); err != nil {
+	if err := archive.CheckNotation(notation, captures); err != nil {
 		return nil, cliutil.Usagef("--%s", clean(err))
 	}
 	rp, err := replayer(c) // checks --variant even when nothing is replayed
@@ -162,27 +163,27 @@ func replayCopy(c *cli.Context, reach *pdn.PositionFilter) (*pdn.ReplayCopy, err
 	if reach == nil && notation == "" && captures == "" && to != "csv" && to != "fen" {
 		return nil, nil
 	}
-	return &pdn.ReplayCopy{Replayer: *rp, Notation: notation, Captures: captures, Reach: reach}, nil
+	return &archive.ReplayCopy{Replayer: *rp, Notation: notation, Captures: captures, Reach: reach}, nil
 }
 
 // maxShown is how many game errors a command prints before it only counts.
 const maxShown = 10
 
 // copyGames is the common action of convert, filter and dedupe.
-func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
+func copyGames(c *cli.Context, opt archive.CopyOptions) (archive.CopyResult, error) {
 	w, err := gameWriter(c)
 	if err != nil {
-		return pdn.CopyResult{}, err
+		return archive.CopyResult{}, err
 	}
-	opt.Transform = pdn.Transform{DropComments: c.Bool("drop-comments"), DropVariations: c.Bool("drop-variations"),
+	opt.Transform = archive.Transform{DropComments: c.Bool("drop-comments"), DropVariations: c.Bool("drop-variations"),
 		DropNAGs: c.Bool("drop-nags")}
 	opt.SkipBad = c.Bool("skip-bad")
-	var reach *pdn.PositionFilter
+	var reach *archive.PositionFilter
 	if opt.Replay != nil {
 		reach = opt.Replay.Reach
 	}
 	if opt.Replay, err = replayCopy(c, reach); err != nil {
-		return pdn.CopyResult{}, err
+		return archive.CopyResult{}, err
 	}
 	mode := noInfer
 	if opt.Replay != nil {
@@ -190,10 +191,10 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	}
 	job, done, err := readJob(c, mode)
 	if err != nil {
-		return pdn.CopyResult{}, err
+		return archive.CopyResult{}, err
 	}
 	opt.OnError = errorPrinter(c.App.ErrWriter, "")
-	res, err := pdn.Copy(c.Context, job, w, opt)
+	res, err := archive.Copy(c.Context, job, w, opt)
 	done()
 	if ferr := w.Flush(); err == nil {
 		err = ferr

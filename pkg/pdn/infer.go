@@ -60,7 +60,7 @@ func (inf *Inference) String() string {
 // it (BenchmarkInferVariant, BenchmarkRead). InferVariant returns ctx.Err() when ctx is done, and the errors
 // NewGameReader and Next return for input that cannot be read.
 func InferVariant(ctx context.Context, r io.Reader, opt ReaderOptions) (*Inference, error) {
-	br, isJSON, err := openSource(r)
+	br, isJSON, err := OpenInput(r)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func InferVariant(ctx context.Context, r io.Reader, opt ReaderOptions) (*Inferen
 	if isJSON {
 		jr := NewJSONReader(br)
 		for n := 0; ; n++ {
-			if n%batchSize == 0 {
+			if n%64 == 0 { // look at ctx every 64 games
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}

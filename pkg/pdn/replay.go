@@ -3,7 +3,6 @@ package pdn
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/rafle/rafle/pkg/engine"
@@ -203,35 +202,9 @@ type Replayer struct {
 	buf []engine.Move
 	res Replayed
 
-	keys map[variantFrom]string // Summary.Variants keys
-
 	// slow turns off the quiet-move shortcut of resolve (tests compare
 	// both ways).
 	slow bool
-}
-
-type variantFrom struct {
-	v      *engine.Variant
-	from   string
-	reason string
-}
-
-// variantKey returns "NAME (SOURCE)" for res (see Replayed.Source), the
-// key of Summary.Variants.
-func (rp *Replayer) variantKey(res *Replayed) string {
-	k := variantFrom{v: res.Variant, from: res.VariantFrom}
-	if res.Inference != nil {
-		k.reason = res.Inference.Reason
-	}
-	if s, ok := rp.keys[k]; ok {
-		return s
-	}
-	s := res.Variant.Name + " (" + res.Source() + ")"
-	if rp.keys == nil {
-		rp.keys = map[variantFrom]string{}
-	}
-	rp.keys[k] = s
-	return s
 }
 
 // Source says where the variant came from, for messages: "GameType tag",
@@ -605,48 +578,8 @@ func ScoreFor(v *engine.Variant, side engine.Color, result string) (float64, boo
 	return s, true
 }
 
-// scoreText formats a score for CSV: "1", "0.5", "0" or "".
-func scoreText(s float64, ok bool) string {
-	if !ok {
-		return ""
-	}
-	return strconv.FormatFloat(s, 'f', -1, 64)
-}
-
-// clone returns a Replayer with rp's settings and its own buffers.
-func (rp *Replayer) clone() *Replayer {
+// Clone returns a Replayer with rp's settings and its own buffers, for
+// another goroutine.
+func (rp *Replayer) Clone() *Replayer {
 	return &Replayer{Default: rp.Default, Inferred: rp.Inferred, NoVariations: rp.NoVariations, Strict: rp.Strict, slow: rp.slow}
-}
-
-// problems replays g and appends its replay errors and warnings to ps; bad
-// reports an error. It counts the variant, and a complete replay, in sum.
-func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *Game) (_ []Problem, bad bool) {
-	res, err := rp.Replay(g)
-	for _, w := range res.Warnings {
-		level := "warning"
-		if rp.Strict && w.Kind == KindSeparator {
-			level, bad = "error", true
-		}
-		ps = append(ps, Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: level, Kind: w.Kind, Message: w.Text})
-	}
-	if res.Variant != nil {
-		sum.Variants[rp.variantKey(res)]++
-	}
-	if res.Complete {
-		sum.Replayed++
-	}
-	if err != nil {
-		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(err), Message: err.Error()}
-		var re *ReplayError
-		if errors.As(err, &re) {
-			re.File, re.Game = file, n
-			p.Line, p.Column, p.Message, p.Variant = re.Pos.Line, re.Pos.Column, re.Detail(), re.Variant
-			if !errors.Is(re.Err, ErrInvalidFEN) {
-				p.MoveNumber, p.Move, p.FEN = re.Move, re.Text, re.FEN
-			}
-		}
-		ps = append(ps, p)
-		return ps, true
-	}
-	return ps, bad
 }

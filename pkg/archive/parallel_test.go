@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // jobOf returns a job reading the given texts as inputs.
@@ -33,7 +35,7 @@ func dump(t testing.TB, j Job) string {
 	t.Helper()
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
-	err := j.Each(context.Background(), func(in *Input, n int, g *Game, gerr error) error {
+	err := j.Each(context.Background(), func(in *Input, n int, g *pdn.Game, gerr error) error {
 		fmt.Fprintf(&b, "%s game %d: ", in.Name, n)
 		if gerr != nil {
 			fmt.Fprintf(&b, "error %v; ", gerr)
@@ -230,7 +232,7 @@ func TestParallelStop(t *testing.T) {
 		j.Jobs, j.pieceSize = 3, 512
 		stop := errors.New("enough")
 		n := 0
-		err := j.Each(context.Background(), func(*Input, int, *Game, error) error {
+		err := j.Each(context.Background(), func(*Input, int, *pdn.Game, error) error {
 			if n++; n == stopAt {
 				return stop
 			}
@@ -257,7 +259,7 @@ func TestParallelValidate(t *testing.T) {
 		ins = append(ins, []byte(s))
 	}
 	for _, strict := range []bool{false, true} {
-		for _, rp := range []*Replayer{nil, {}} {
+		for _, rp := range []*pdn.Replayer{nil, {}} {
 			j := jobOf(ins...)
 			j.Reader.Strict = strict
 			run := func(jobs int) string {

@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // Input is one file (or stream) to process.
@@ -21,7 +23,7 @@ type Input struct {
 	// GameType tag, inferred from the whole input (see InferVariant and
 	// Job.InferVariants). The operations that replay games use it when
 	// their Replayer has no Default.
-	Inferred *Inference
+	Inferred *pdn.Inference
 }
 
 // Job is a list of inputs read one game at a time, as the pdn command's
@@ -29,7 +31,7 @@ type Input struct {
 // gzip-compressed or not.
 type Job struct {
 	Inputs []Input
-	Reader ReaderOptions
+	Reader pdn.ReaderOptions
 	// Jobs is how many goroutines read the inputs. With more than one, a
 	// large PDN input is cut into pieces at game boundaries that are read
 	// in parallel (JSON-lines input is read in one goroutine); the games,
@@ -43,7 +45,7 @@ type Job struct {
 
 	// onReader, if set, is called with each PDN Reader that eachInput
 	// creates, before its first game.
-	onReader func(*Reader)
+	onReader func(*pdn.Reader)
 	// pieceSize, if set, replaces the constant pieceSize (tests).
 	pieceSize int
 	// naiveCuts makes the finder propose a boundary at every line break
@@ -73,7 +75,7 @@ func (j *Job) InferVariants(ctx context.Context) error {
 		if err != nil {
 			continue
 		}
-		inf, err := InferVariant(ctx, rc, j.Reader)
+		inf, err := pdn.InferVariant(ctx, rc, j.Reader)
 		rc.Close()
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
@@ -94,7 +96,7 @@ func (j *Job) InferVariants(ctx context.Context) error {
 // error fn returns, or when ctx is done (it then returns ctx.Err() before
 // the next game). With Jobs above 1 the inputs are read in parallel (see
 // pieces), and fn is still called in order, from the caller's goroutine.
-func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *Game, gerr error) error) error {
+func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *pdn.Game, gerr error) error) error {
 	var errs []error
 	if j.Jobs > 1 {
 		err := j.pieces(ctx, j.Jobs, false, func(p *piece) error {
@@ -135,7 +137,7 @@ func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *Game, gerr 
 // eachInput is Each for one input; before is the size of the inputs read
 // before it (progress). It returns the bytes read, and an *InputError when
 // the input cannot be read (or holds no game), or the error of fn or ctx.
-func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn func(in *Input, n int, g *Game, gerr error) error) (int64, error) {
+func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn func(in *Input, n int, g *pdn.Game, gerr error) error) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -145,11 +147,11 @@ func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn 
 	}
 	defer rc.Close()
 	cr := &CountingReader{R: rc}
-	gr, err := NewGameReader(cr, j.Reader)
+	gr, err := pdn.NewGameReader(cr, j.Reader)
 	if err != nil {
 		return cr.N, &InputError{Name: in.Name, Err: err}
 	}
-	if pr, ok := gr.(*Reader); ok && j.onReader != nil {
+	if pr, ok := gr.(*pdn.Reader); ok && j.onReader != nil {
 		j.onReader(pr)
 	}
 	for n := 1; ; n++ {
@@ -230,10 +232,10 @@ func InputErrors(err error) (list []*InputError, only bool) {
 // function of its own so that the target of errors.As does not escape in
 // the caller's loop.
 func isGameError(err error) bool {
-	if _, ok := err.(*GameError); ok {
+	if _, ok := err.(*pdn.GameError); ok {
 		return true
 	}
-	var ge *GameError
+	var ge *pdn.GameError
 	return errors.As(err, &ge)
 }
 
@@ -283,7 +285,7 @@ func newSummary(file string) *Summary {
 
 // count counts one game: its main-line moves and its problems, by level
 // and kind; bad counts it as a game with errors.
-func (s *Summary) count(g *Game, probs []Problem, bad bool) {
+func (s *Summary) count(g *pdn.Game, probs []Problem, bad bool) {
 	s.Games++
 	s.Moves += g.Plies()
 	for _, p := range probs {
@@ -318,27 +320,6 @@ func (s *Summary) Add(o *Summary) {
 	}
 }
 
-// ErrorKind names the sentinel an error unwraps to, e.g.
-// "missing-terminator", for reports. It returns "error" for others.
-func ErrorKind(err error) string {
-	for _, e := range []struct {
-		err  error
-		name string
-	}{
-		{ErrIllegalMove, "illegal-move"}, {ErrAmbiguousMove, "ambiguous-move"}, {ErrInvalidFEN, "invalid-fen"},
-		{ErrTokenTooLong, "token-too-long"}, {ErrUnterminatedComment, "unterminated-comment"},
-		{ErrUnterminatedString, "unterminated-string"}, {ErrUnterminatedSetup, "unterminated-setup"},
-		{ErrMissingTerminator, "missing-terminator"}, {ErrInvalidMove, "invalid-move"},
-		{ErrInvalidTag, "invalid-tag"}, {ErrEmptyGame, "empty-game"}, {ErrUnbalanced, "unbalanced"},
-		{ErrTooDeep, "too-deep"}, {ErrEncoding, "encoding"}, {ErrUnexpectedToken, "unexpected-token"},
-	} {
-		if errors.Is(err, e.err) {
-			return e.name
-		}
-	}
-	return "error"
-}
-
 // ValidateOptions configures Validate.
 type ValidateOptions struct {
 	// Jobs is how many goroutines work at once; values below 1 mean 1.
@@ -352,7 +333,7 @@ type ValidateOptions struct {
 	// variant (see Replayer; each goroutine uses a copy of its settings)
 	// and reports illegal and ambiguous moves, bad FEN tags and the
 	// replay warnings.
-	Replay *Replayer
+	Replay *pdn.Replayer
 
 	// stats, if not nil, also counts the games in it (CollectStats);
 	// with skipBad, those with an error are only counted as left out.
@@ -360,12 +341,12 @@ type ValidateOptions struct {
 	skipBad bool
 	// game, if not nil, is called with every game read, in input order,
 	// from one goroutine, before it is replayed (StatsOptions.Game).
-	game func(*Game, error)
+	game func(*pdn.Game, error)
 }
 
 // count counts game g in st for CollectStats: res and rp are its replay,
 // if any; bad says it has an error.
-func (opt *ValidateOptions) count(st *Stats, g *Game, bad bool, res *Replayed, rp *Replayer) {
+func (opt *ValidateOptions) count(st *Stats, g *pdn.Game, bad bool, res *pdn.Replayed, rp *replayer) {
 	switch {
 	case bad && opt.skipBad:
 		st.skipped++
@@ -456,7 +437,7 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 			if opt.stats != nil {
 				stats[i] = NewStats()
 			}
-			_, errs[i] = sub.eachInput(ctx, in, 0, 0, func(in *Input, n int, g *Game, gerr error) error {
+			_, errs[i] = sub.eachInput(ctx, in, 0, 0, func(in *Input, n int, g *pdn.Game, gerr error) error {
 				if opt.game != nil {
 					opt.game(g, gerr)
 				}
@@ -501,9 +482,9 @@ func validateError(ctx context.Context, sums []*Summary, errs []error, err error
 }
 
 // gameProblems lists the problems of one game.
-func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict bool) []Problem {
+func gameProblems(ps []Problem, file string, n int, g *pdn.Game, gerr error, strict bool) []Problem {
 	fromWarning := false
-	var se *SyntaxError
+	var se *pdn.SyntaxError
 	hasPos := gerr != nil && errors.As(gerr, &se)
 	for _, w := range g.Warnings {
 		p := Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: "warning",
@@ -517,10 +498,10 @@ func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict 
 		ps = append(ps, p)
 	}
 	if gerr != nil && !fromWarning {
-		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(gerr)}
+		p := Problem{File: file, Game: n, Level: "error", Kind: pdn.ErrorKind(gerr)}
 		if hasPos {
 			p.Line, p.Column, p.Message = se.Pos.Line, se.Pos.Column, se.Err.Error()
-		} else if ge, ok := gerr.(*GameError); ok {
+		} else if ge, ok := gerr.(*pdn.GameError); ok {
 			p.Message = ge.Err.Error()
 		} else {
 			p.Message = gerr.Error()
@@ -535,14 +516,14 @@ func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict 
 type gameBatch struct {
 	seq, input int
 	first      int // game number of games[0]
-	games      []*Game
+	games      []*pdn.Game
 	gerrs      []error
 	sum        *Summary
 	probs      []Problem
 	stats      *Stats // for ValidateOptions.stats
 	// arena holds the games read from PDN (nil for JSON input); it goes
 	// back to the pool once the games are replayed.
-	arena *arena
+	arena *pdn.Arena
 	// piece holds the games read in parallel (Jobs > 1), released once
 	// they are replayed.
 	piece *piece
@@ -569,14 +550,14 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 	// The games of a batch are read into an arena that the worker gives
 	// back when it has replayed them: at most 4*jobs+1 arenas are in use
 	// (the batches in flight and the one being filled).
-	free := make(chan *arena, 4*jobs+2)
-	getArena := func() *arena {
+	free := make(chan *pdn.Arena, 4*jobs+2)
+	getArena := func() *pdn.Arena {
 		select {
 		case a := <-free:
-			a.reset()
+			a.Reset()
 			return a
 		default:
-			return &arena{}
+			return &pdn.Arena{}
 		}
 	}
 	go func() {
@@ -609,30 +590,30 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			}
 			in := &job.Inputs[i]
 			var b *gameBatch
-			var rd *Reader // the PDN reader of this input, if any
-			var ar *arena  // the arena rd reads into: the next batch's
+			var rd *pdn.Reader // the PDN reader of this input, if any
+			var ar *pdn.Arena  // the arena rd reads into: the next batch's
 			send := func() {
 				if b != nil && len(b.games) > 0 {
 					work <- b
 					seq++
 					if rd != nil {
 						ar = getArena()
-						rd.arena = ar
+						rd.SetArena(ar)
 					}
 				}
 				b = nil
 			}
-			sub := Job{Reader: job.Reader, Progress: job.Progress, onReader: func(r *Reader) {
+			sub := Job{Reader: job.Reader, Progress: job.Progress, onReader: func(r *pdn.Reader) {
 				rd, ar = r, getArena()
-				r.arena = ar
+				r.SetArena(ar)
 			}}
-			n, err := sub.eachInput(ctx, in, before, total, func(in *Input, n int, g *Game, gerr error) error {
+			n, err := sub.eachInput(ctx, in, before, total, func(in *Input, n int, g *pdn.Game, gerr error) error {
 				if opt.game != nil {
 					opt.game(g, gerr)
 				}
 				if b == nil {
 					tokens <- struct{}{}
-					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*Game, 0, batchSize), gerrs: make([]error, 0, batchSize), arena: ar}
+					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*pdn.Game, 0, batchSize), gerrs: make([]error, 0, batchSize), arena: ar}
 				}
 				b.games = append(b.games, g)
 				b.gerrs = append(b.gerrs, gerr)
@@ -655,7 +636,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rp := opt.Replay.clone()
+			rp := newReplayer(opt.Replay)
 			for b := range work {
 				if ctx.Err() != nil {
 					// Stopped: hand the batch on unread, to be dropped.
@@ -682,7 +663,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					bad = bad || b.gerrs[k] != nil
 					b.sum.count(g, b.probs[start:], bad)
 					if b.stats != nil {
-						opt.count(b.stats, g, bad, &rp.res, rp)
+						opt.count(b.stats, g, bad, rp.res, rp)
 					}
 				}
 				b.games, b.gerrs = nil, nil
@@ -731,4 +712,17 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		}
 	}
 	return sums, validateError(ctx, sums, errs, nil)
+}
+
+// CountingReader counts the bytes read through it, for progress reports.
+type CountingReader struct {
+	R io.Reader
+	N int64
+}
+
+// Read implements io.Reader.
+func (c *CountingReader) Read(p []byte) (int, error) {
+	n, err := c.R.Read(p)
+	c.N += int64(n)
+	return n, err
 }

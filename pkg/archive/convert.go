@@ -1,8 +1,9 @@
-package pdn
+package archive
 
 import (
 	"bufio"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // This file, with replay.go, is where the package uses the rules: the
@@ -33,7 +35,7 @@ const (
 // and its moves optionally rewritten. A game without a GameType tag gets
 // one, for the variant it was replayed with.
 type ReplayCopy struct {
-	Replayer Replayer
+	Replayer pdn.Replayer
 	// Notation rewrites replayed moves with square numbers or algebraic
 	// coordinates; "" keeps them as written unless Captures is set (then
 	// the variant's own notation is used).
@@ -49,10 +51,10 @@ type ReplayCopy struct {
 // Replayer has a default); keep is false when the position filter rejects
 // it. A replay error comes back with the file and game number set; the
 // game is kept, rewritten up to the error.
-func (rc *ReplayCopy) apply(in *Input, n int, g *Game) (res *Replayed, keep bool, err error) {
+func (rc *ReplayCopy) apply(in *Input, n int, g *pdn.Game) (res *pdn.Replayed, keep bool, err error) {
 	rc.Replayer.Inferred = in.Inferred
 	res, err = rc.Replayer.Replay(g)
-	if re, ok := err.(*ReplayError); ok {
+	if re, ok := err.(*pdn.ReplayError); ok {
 		re.File, re.Game = in.Name, n
 	}
 	if rc.Reach != nil && !rc.Reach.Match(res) {
@@ -61,7 +63,7 @@ func (rc *ReplayCopy) apply(in *Input, n int, g *Game) (res *Replayed, keep bool
 	if rc.Notation != "" || rc.Captures != "" {
 		rewrite(res, rc.Notation, rc.Captures)
 	}
-	if v := res.Variant; v != nil && res.VariantFrom != FromGameType && v.GameType != 0 {
+	if v := res.Variant; v != nil && res.VariantFrom != pdn.FromGameType && v.GameType != 0 {
 		// The game is written with the variant it was replayed with, so that
 		// it reads back the same, whatever its squares look like.
 		g.Set("GameType", strconv.Itoa(v.GameType))
@@ -82,19 +84,19 @@ func CheckNotation(notation, captures string) error {
 }
 
 // rewrite writes the replayed moves of res in the notation asked for.
-func rewrite(res *Replayed, notation, captures string) {
+func rewrite(res *pdn.Replayed, notation, captures string) {
 	v := res.Variant
 	if v == nil {
 		return
 	}
 	alg, full := useAlgebraic(v, notation), captures == CapturesFull
 	var buf []engine.Move
-	for _, list := range [][]Resolved{res.Plies, res.Variations} {
+	for _, list := range [][]pdn.Resolved{res.Plies, res.Variations} {
 		for i := range list {
 			r := &list[i]
 			m := r.Node
 			m.Squares, m.Sep = notate(m.Squares[:0], v, &r.Before, r.Move, alg, full, &buf)
-			m.Text = string(appendSquares(nil, m.Squares, m.Sep))
+			m.Text = m.CanonicalText()
 		}
 	}
 }
@@ -115,7 +117,7 @@ func useAlgebraic(v *engine.Variant, notation string) bool {
 // returns them with the separator: from and to, or the whole capture path
 // when full is set or when another legal capture joins the same squares.
 // Squares are algebraic when alg is set; buf is scratch for generation.
-func notate(dst []Square, v *engine.Variant, p *engine.Position, m engine.Move, alg, full bool, buf *[]engine.Move) ([]Square, Sep) {
+func notate(dst []pdn.Square, v *engine.Variant, p *engine.Position, m engine.Move, alg, full bool, buf *[]engine.Move) ([]pdn.Square, pdn.Sep) {
 	if !m.IsCapture() {
 		return append(dst, pdnSquare(v, v.Square(m.From), alg), pdnSquare(v, v.Square(m.To), alg)), '-'
 	}
@@ -142,9 +144,9 @@ func notate(dst []Square, v *engine.Variant, p *engine.Position, m engine.Move, 
 
 // captureSep is the capture separator: the variant's own (':' for
 // russian) in its own notation, else 'x'.
-func captureSep(v *engine.Variant, alg bool) Sep {
+func captureSep(v *engine.Variant, alg bool) pdn.Sep {
 	if alg == v.Algebraic && (v.CaptureSep == ':' || v.CaptureSep == 'x') {
-		return Sep(v.CaptureSep)
+		return pdn.Sep(v.CaptureSep)
 	}
 	return 'x'
 }
@@ -153,25 +155,25 @@ func captureSep(v *engine.Variant, alg bool) Sep {
 var algNames sync.Map // *engine.Variant -> []Square
 
 // pdnSquare returns square s of v as a written Square.
-func pdnSquare(v *engine.Variant, s engine.Square, alg bool) Square {
+func pdnSquare(v *engine.Variant, s engine.Square, alg bool) pdn.Square {
 	if !alg {
-		return NumSquare(int(s))
+		return pdn.NumSquare(int(s))
 	}
 	names, ok := algNames.Load(v)
 	if !ok {
-		t := make([]Square, v.Squares()+1)
+		t := make([]pdn.Square, v.Squares()+1)
 		for sq := 1; sq < len(t); sq++ {
 			name := v.AlgebraicName(engine.Square(sq))
 			r, _ := strconv.Atoi(name[1:])
-			t[sq] = AlgSquare(name[0], r)
+			t[sq] = pdn.AlgSquare(name[0], r)
 		}
 		names, _ = algNames.LoadOrStore(v, t)
 	}
-	t := names.([]Square)
+	t := names.([]pdn.Square)
 	if int(s) < len(t) && t[s] != 0 {
 		return t[s]
 	}
-	return NumSquare(int(s))
+	return pdn.NumSquare(int(s))
 }
 
 // PositionFilter matches games whose main line reaches a position, given
@@ -218,7 +220,7 @@ func (f *PositionFilter) target(v *engine.Variant) *engine.Position {
 
 // Match reports whether the main line of res reaches the filter's
 // position (the start position counts).
-func (f *PositionFilter) Match(res *Replayed) bool {
+func (f *PositionFilter) Match(res *pdn.Replayed) bool {
 	if res == nil || res.Variant == nil {
 		return false
 	}
@@ -268,10 +270,10 @@ type PositionWriter struct {
 	cw     *csv.Writer // nil for the fen format
 	header bool
 	n      int
-	rp     Replayer
+	rp     pdn.Replayer
 	row    []string
 	buf    []engine.Move // scratch for notate
-	sq     []Square      // scratch for notate
+	sq     []pdn.Square  // scratch for notate
 }
 
 // NewPositionWriter returns a writer of format "csv" (with a header row)
@@ -289,7 +291,7 @@ func NewPositionWriter(w io.Writer, format string) *PositionWriter {
 }
 
 // Write replays g and writes its positions, with the game id "game N".
-func (pw *PositionWriter) Write(g *Game) error {
+func (pw *PositionWriter) Write(g *pdn.Game) error {
 	pw.n++
 	res, err := pw.rp.Replay(g)
 	if werr := pw.writeReplayed("game "+strconv.Itoa(pw.n), g, res); werr != nil {
@@ -299,7 +301,7 @@ func (pw *PositionWriter) Write(g *Game) error {
 }
 
 // writeReplayed writes the rows of a replayed game.
-func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error {
+func (pw *PositionWriter) writeReplayed(id string, g *pdn.Game, res *pdn.Replayed) error {
 	if err := pw.writeHeader(); err != nil {
 		return err
 	}
@@ -318,14 +320,14 @@ func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error
 			p = r.Before
 			if rewriteMove {
 				// r.Node was rewritten by ReplayCopy when used through Copy; format anyway.
-				var sep Sep
+				var sep pdn.Sep
 				pw.sq, sep = notate(pw.sq[:0], v, &p, r.Move, alg, full, &pw.buf)
-				move = string(appendSquares(nil, pw.sq, sep))
+				move = (&pdn.Move{Squares: pw.sq, Sep: sep}).CanonicalText()
 			} else {
 				move = v.FormatMove(&p, r.Move, false)
 			}
 		}
-		score, ok := ScoreFor(v, p.Side, result)
+		score, ok := pdn.ScoreFor(v, p.Side, result)
 		pw.row[0], pw.row[1], pw.row[2], pw.row[3] = id, strconv.Itoa(ply), v.FEN(p), p.Side.String()
 		pw.row[4], pw.row[5], pw.row[6] = move, result, scoreText(score, ok)
 		if pw.cw != nil {
@@ -367,4 +369,25 @@ func (pw *PositionWriter) Flush() error {
 		}
 	}
 	return pw.bw.Flush()
+}
+
+// scoreText formats a score for CSV: "1", "0.5", "0" or "".
+func scoreText(s float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatFloat(s, 'f', -1, 64)
+}
+
+// fenProblem says what is wrong with a FEN (as pdn.ReplayError does), from the engine's error,
+// without the FEN itself: `"31-50": unknown square "50" (1-32)`.
+func fenProblem(err error) string {
+	var fe *engine.FENError
+	if !errors.As(err, &fe) {
+		return strings.TrimPrefix(err.Error(), "engine: ")
+	}
+	if fe.Token == "" {
+		return fe.Msg
+	}
+	return fmt.Sprintf("%q: %s", fe.Token, fe.Msg)
 }
