@@ -124,43 +124,71 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
+// toFlag returns the format --to names.
+func toFlag(c *cli.Context) (archive.Format, error) {
+	to, err := archive.ParseFormat(c.String("to"))
+	if err != nil {
+		return 0, cliutil.Usagef("--to %q: want pdn, json, csv or fen", c.String("to"))
+	}
+	return to, nil
+}
+
+// notationFlags returns the styles --notation and --captures name.
+func notationFlags(c *cli.Context) (archive.Notation, archive.Captures, error) {
+	notation, err := archive.ParseNotation(c.String("notation"))
+	if err != nil {
+		return 0, 0, cliutil.Usagef("--%s", clean(err))
+	}
+	captures, err := archive.ParseCaptures(c.String("captures"))
+	if err != nil {
+		return 0, 0, cliutil.Usagef("--%s", clean(err))
+	}
+	return notation, captures, nil
+}
+
 // gameWriter returns the writer for --to.
 func gameWriter(c *cli.Context) (pdn.GameWriter, error) {
-	to := c.String("to")
-	if c.Bool("positions") && to != "json" {
+	if c.Bool("positions") && c.String("to") != "json" {
 		return nil, cliutil.Usagef("--positions: only with --to json")
 	}
+	to, err := toFlag(c)
+	if err != nil {
+		return nil, err
+	}
 	switch to {
-	case "pdn":
+	case archive.FormatPDN:
 		w := pdn.NewWriter(c.App.Writer)
 		w.StarOnly = c.Bool("star-only")
 		return w, nil
-	case "json":
+	case archive.FormatJSON:
 		w := pdn.NewJSONWriter(c.App.Writer)
 		w.Positions = c.Bool("positions")
 		return w, nil
-	case "csv", "fen":
-		pw := archive.NewPositionWriter(c.App.Writer, to)
-		pw.Notation, pw.Captures = c.String("notation"), c.String("captures")
-		return pw, nil
-	default:
-		return nil, cliutil.Usagef("--to %q: want pdn, json, csv or fen", to)
 	}
+	pw := archive.NewPositionWriter(c.App.Writer, to)
+	if pw.Notation, pw.Captures, err = notationFlags(c); err != nil {
+		return nil, err
+	}
+	return pw, nil
 }
 
 // replayCopy returns the replay stage that --to csv|fen, --notation,
 // --captures and --fen need, or nil.
 func replayCopy(c *cli.Context, reach *archive.PositionFilter) (*archive.ReplayCopy, error) {
-	notation, captures := c.String("notation"), c.String("captures")
-	if err := archive.CheckNotation(notation, captures); err != nil {
-		return nil, cliutil.Usagef("--%s", clean(err))
+	notation, captures, err := notationFlags(c)
+	if err != nil {
+		return nil, err
 	}
 	rp, err := replayer(c) // checks --variant even when nothing is replayed
 	if err != nil {
 		return nil, err
 	}
-	to := c.String("to")
-	if reach == nil && notation == "" && captures == "" && to != "csv" && to != "fen" {
+	to, err := toFlag(c)
+	if err != nil {
+		return nil, err
+	}
+	positions := to == archive.FormatCSV || to == archive.FormatFEN
+	if reach == nil && notation == archive.NotationKeep && captures == archive.CapturesKeep && !positions {
 		return nil, nil
 	}
 	return &archive.ReplayCopy{Replayer: *rp, Notation: notation, Captures: captures, Reach: reach}, nil

@@ -105,16 +105,19 @@ func problemError(p archive.Problem) error {
 	return fmt.Errorf("%s: %s", where, p.Message)
 }
 
+// prefixes are the package names that wrapping repeats in error texts.
+var prefixes = []string{"pdn: ", "archive: ", "engine: ", "book: "}
+
 // clean returns the text of err without the package names that wrapping repeats in it
-// ("pdn: ", "engine: ", "book: "): a command prints its own "pdn: " once.
+// (prefixes): a command prints its own "pdn: " once.
 func clean(err error) string {
 	s := err.Error()
-	for _, p := range []string{"pdn: ", "engine: ", "book: "} {
+	for _, p := range prefixes {
 		s = strings.ReplaceAll(s, ": "+p, ": ")
 	}
 	for again := true; again; {
 		again = false
-		for _, p := range []string{"pdn: ", "engine: ", "book: "} {
+		for _, p := range prefixes {
 			if t, ok := strings.CutPrefix(s, p); ok {
 				s, again = t, true
 			}

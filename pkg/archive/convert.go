@@ -18,18 +18,6 @@ import (
 // replay stage of Copy (notation rewriting, the position filter) and the
 // position writers (fen, csv).
 
-// Notation styles for ReplayCopy.Notation.
-const (
-	NotationNumeric   = "numeric"   // square numbers: 32-28, 28x19
-	NotationAlgebraic = "algebraic" // coordinates: c3-d4, c3:e5 (russian, brazilian) or c3xe5
-)
-
-// Capture styles for ReplayCopy.Captures.
-const (
-	CapturesShort = "short" // from and to squares, the whole path only when that is ambiguous
-	CapturesFull  = "full"  // every landing square: 28x19x10
-)
-
 // ReplayCopy is the replay stage of Copy: each game is replayed (see
 // Replayer), optionally kept only when its main line reaches a position,
 // and its moves optionally rewritten. A game without a GameType tag gets
@@ -37,11 +25,12 @@ const (
 type ReplayCopy struct {
 	Replayer pdn.Replayer
 	// Notation rewrites replayed moves with square numbers or algebraic
-	// coordinates; "" keeps them as written unless Captures is set (then
-	// the variant's own notation is used).
-	Notation string
-	// Captures rewrites replayed captures short or full; "" keeps them.
-	Captures string
+	// coordinates; NotationKeep keeps them as written unless Captures is
+	// set (then the variant's own notation is used).
+	Notation Notation
+	// Captures rewrites replayed captures short or full; CapturesKeep
+	// keeps them.
+	Captures Captures
 	// Reach, if not nil, keeps only the games whose main line reaches
 	// its position.
 	Reach *PositionFilter
@@ -60,7 +49,7 @@ func (rc *ReplayCopy) apply(in *Input, n int, g *pdn.Game) (res *pdn.Replayed, k
 	if rc.Reach != nil && !rc.Reach.Match(res) {
 		return res, false, err
 	}
-	if rc.Notation != "" || rc.Captures != "" {
+	if rc.Notation != NotationKeep || rc.Captures != CapturesKeep {
 		rewrite(res, rc.Notation, rc.Captures)
 	}
 	if v := res.Variant; v != nil && res.VariantFrom != pdn.FromGameType && v.GameType != 0 {
@@ -71,20 +60,8 @@ func (rc *ReplayCopy) apply(in *Input, n int, g *pdn.Game) (res *pdn.Replayed, k
 	return res, true, err
 }
 
-// CheckNotation checks Notation and Captures values: "" or one of the
-// constants.
-func CheckNotation(notation, captures string) error {
-	if notation != "" && notation != NotationNumeric && notation != NotationAlgebraic {
-		return fmt.Errorf("pdn: notation %q: want %s or %s", notation, NotationNumeric, NotationAlgebraic)
-	}
-	if captures != "" && captures != CapturesShort && captures != CapturesFull {
-		return fmt.Errorf("pdn: captures %q: want %s or %s", captures, CapturesShort, CapturesFull)
-	}
-	return nil
-}
-
 // rewrite writes the replayed moves of res in the notation asked for.
-func rewrite(res *pdn.Replayed, notation, captures string) {
+func rewrite(res *pdn.Replayed, notation Notation, captures Captures) {
 	v := res.Variant
 	if v == nil {
 		return
@@ -102,8 +79,8 @@ func rewrite(res *pdn.Replayed, notation, captures string) {
 }
 
 // useAlgebraic reports whether moves of v are written with algebraic
-// squares in the notation asked for ("" is the variant's own).
-func useAlgebraic(v *engine.Variant, notation string) bool {
+// squares in the notation asked for (NotationKeep: the variant's own).
+func useAlgebraic(v *engine.Variant, notation Notation) bool {
 	switch notation {
 	case NotationNumeric:
 		return false
@@ -264,7 +241,8 @@ var PositionColumns = []string{"game", "ply", "fen", "side", "move", "result", "
 // inferred) and numbers them from 1.
 type PositionWriter struct {
 	// Notation and Captures are as in ReplayCopy, for the move column.
-	Notation, Captures string
+	Notation Notation
+	Captures Captures
 
 	bw     *bufio.Writer
 	cw     *csv.Writer // nil for the fen format
@@ -276,16 +254,16 @@ type PositionWriter struct {
 	sq     []pdn.Square  // scratch for notate
 }
 
-// NewPositionWriter returns a writer of format "csv" (with a header row)
-// or "fen". It panics for another format.
-func NewPositionWriter(w io.Writer, format string) *PositionWriter {
+// NewPositionWriter returns a writer of format FormatCSV (with a header
+// row) or FormatFEN. It panics for another format.
+func NewPositionWriter(w io.Writer, format Format) *PositionWriter {
 	pw := &PositionWriter{bw: bufio.NewWriter(w), row: make([]string, len(PositionColumns))}
 	switch format {
-	case "csv":
+	case FormatCSV:
 		pw.cw = csv.NewWriter(pw.bw)
-	case "fen":
+	case FormatFEN:
 	default:
-		panic("pdn: NewPositionWriter: unknown format " + format)
+		panic("archive: NewPositionWriter: not a position format: " + format.String())
 	}
 	return pw
 }
@@ -311,7 +289,7 @@ func (pw *PositionWriter) writeReplayed(id string, g *pdn.Game, res *pdn.Replaye
 	}
 	result := strings.TrimSpace(g.GameResult())
 	alg, full := useAlgebraic(v, pw.Notation), pw.Captures == CapturesFull
-	rewriteMove := pw.Notation != "" || pw.Captures != ""
+	rewriteMove := pw.Notation != NotationKeep || pw.Captures != CapturesKeep
 	for ply := 0; ply <= len(res.Plies); ply++ {
 		p := res.Final
 		move := ""

@@ -283,9 +283,9 @@ func newCopyWorker(dst pdn.GameWriter, opt *CopyOptions) *copyWorker {
 		w.json = pdn.NewJSONWriter(w.bw)
 		w.json.Positions = d.Positions
 	case *PositionWriter:
-		pw := NewPositionWriter(w.bw, "fen")
+		pw := NewPositionWriter(w.bw, FormatFEN)
 		if d.cw != nil {
-			pw = NewPositionWriter(w.bw, "csv")
+			pw = NewPositionWriter(w.bw, FormatCSV)
 		}
 		pw.Notation, pw.Captures = d.Notation, d.Captures
 		pw.header = true // the destination writes it

@@ -78,9 +78,9 @@ func copyRun(t *testing.T, j Job, jobs int, out, failAt int, opt func() CopyOpti
 		w.StarOnly, w.Width = true, 40
 		dst = w
 	case 3:
-		dst = NewPositionWriter(fw, "csv")
+		dst = NewPositionWriter(fw, FormatCSV)
 	case 4:
-		pw := NewPositionWriter(fw, "fen")
+		pw := NewPositionWriter(fw, FormatFEN)
 		pw.Notation = NotationAlgebraic
 		dst = pw
 	}

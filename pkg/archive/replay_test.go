@@ -56,7 +56,10 @@ func TestValidateReplay(t *testing.T) {
 func TestRewrite(t *testing.T) {
 	path := corpusPath(t, "wiegerw__pdn/games/succeed/ussr1947.pdn")
 	games, _ := readFile(t, path)
-	for _, step := range []struct{ notation, captures string }{{NotationNumeric, CapturesFull}, {NotationAlgebraic, CapturesShort}} {
+	for _, step := range []struct {
+		notation Notation
+		captures Captures
+	}{{NotationNumeric, CapturesFull}, {NotationAlgebraic, CapturesShort}} {
 		var b bytes.Buffer
 		w := pdn.NewWriter(&b)
 		var want [][]engine.Position
@@ -134,7 +137,7 @@ func TestPositionFilterAndWriter(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	pw := NewPositionWriter(&b, "csv")
+	pw := NewPositionWriter(&b, FormatCSV)
 	for _, g := range games {
 		if err := pw.Write(g); err != nil {
 			t.Fatal(err)
@@ -244,7 +247,7 @@ func FuzzReplay(f *testing.F) {
 			if res.Variant != nil {
 				rewrite(res, NotationAlgebraic, CapturesFull)
 				var b bytes.Buffer
-				pw := NewPositionWriter(&b, "fen")
+				pw := NewPositionWriter(&b, FormatFEN)
 				pw.writeReplayed("x", g, res)
 			}
 		}
