@@ -8,8 +8,9 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// This file is the only one of the package, with convert.go and infer.go,
-// that knows the rules: it replays the moves of a Game with pkg/engine.
+// This file is the only one of the package, with variant.go (which picks
+// the variant), that knows the rules: it replays the moves of a Game with
+// pkg/engine.
 
 // Variant sources, the values of Replayed.VariantFrom.
 const (
@@ -459,52 +460,6 @@ func replayError(v *engine.Variant, p *engine.Position, m *Move, pos Pos, num, p
 		re.Err = ErrIllegalMove
 	}
 	return re
-}
-
-// LookupVariant returns the variant s names: a name or alias, as
-// engine.Lookup takes them, or a PDN GameType value, the type alone ("20")
-// or the full Type,Colour,Width,Height,Notation[,Invert] form, which must
-// follow the PDN 3.0 syntax and give the board of its type, as the Reader
-// checks GameType tags ("20,W,0,0,N2,0" is an error). It is the parser of
-// a variant given by a user, such as the pdn command's --variant.
-func LookupVariant(s string) (*engine.Variant, error) {
-	s = strings.TrimSpace(s)
-	if s != "" && s[0] >= '0' && s[0] <= '9' {
-		if msg := checkGameType(s); msg != "" {
-			return nil, errors.New("pdn: " + msg)
-		}
-	}
-	return engine.Lookup(s)
-}
-
-// Variant returns the variant Replay replays g with: its GameType tag's,
-// else Default, else Inferred, else inferred from g alone. It returns an
-// error when the GameType tag names a variant the engine does not play.
-func (rp *Replayer) Variant(g *Game) (*engine.Variant, error) {
-	v, _, _, err := rp.variant(g)
-	return v, err
-}
-
-// variant picks the variant of g: GameType tag, else Default, else
-// Inferred, else inferred from g alone.
-func (rp *Replayer) variant(g *Game) (*engine.Variant, string, *Inference, error) {
-	if gt := strings.TrimSpace(g.Get("GameType")); gt != "" {
-		v, err := engine.Lookup(gt)
-		if err != nil {
-			return nil, "", nil, fmt.Errorf("variant not supported: GameType %q (%s)", gt, VariantName(gt))
-		}
-		return v, FromGameType, nil, nil
-	}
-	if rp.Default != nil {
-		return rp.Default, FromDefault, nil, nil
-	}
-	inf := rp.Inferred
-	if inf == nil || inf.Variant == nil {
-		var e evidence
-		e.game(g)
-		inf = e.decide()
-	}
-	return inf.Variant, FromInferred, inf, nil
 }
 
 // tagPos returns the position of g's tag name, or of the game.
