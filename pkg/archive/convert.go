@@ -216,8 +216,14 @@ func (f *PositionFilter) Match(res *pdn.Replayed) bool {
 	return same(&res.Final)
 }
 
-// PositionColumns are the columns of the csv output of PositionWriter, in
-// order:
+// positionColumns are the columns of the csv output (see PositionWriter).
+var positionColumns = []string{"game", "ply", "fen", "side", "move", "result", "score"}
+
+// PositionWriter writes one row per position of each replayed game: the
+// main line from the start position to the last position reached (up to
+// the first illegal move, if any).
+//
+// The csv format (FormatCSV) has a header and these columns:
 //
 //	game    the game's id: input name, ':', game number in the input (1-based)
 //	ply     0 for the start position, then 1, 2, ... after each main-line move
@@ -232,13 +238,10 @@ func (f *PositionFilter) Match(res *pdn.Replayed) bool {
 //
 // The fen output has the same fields on one line each, the FEN first,
 // separated by tabs, without a header.
-var PositionColumns = []string{"game", "ply", "fen", "side", "move", "result", "score"}
-
-// PositionWriter writes one row per position of each replayed game: the
-// main line from the start position to the last position reached (up to
-// the first illegal move, if any). It is a GameWriter for Copy with a
-// ReplayCopy stage; its Write method replays games itself (variant
-// inferred) and numbers them from 1.
+//
+// A PositionWriter is a GameWriter for Copy with a ReplayCopy stage; its
+// Write method replays games itself (variant inferred) and numbers them
+// from 1.
 type PositionWriter struct {
 	// Notation and Captures are as in ReplayCopy, for the move column.
 	Notation Notation
@@ -257,7 +260,7 @@ type PositionWriter struct {
 // NewPositionWriter returns a writer of format FormatCSV (with a header
 // row) or FormatFEN. It panics for another format.
 func NewPositionWriter(w io.Writer, format Format) *PositionWriter {
-	pw := &PositionWriter{bw: bufio.NewWriter(w), row: make([]string, len(PositionColumns))}
+	pw := &PositionWriter{bw: bufio.NewWriter(w), row: make([]string, len(positionColumns))}
 	switch format {
 	case FormatCSV:
 		pw.cw = csv.NewWriter(pw.bw)
@@ -332,7 +335,7 @@ func (pw *PositionWriter) writeHeader() error {
 		return nil
 	}
 	pw.header = true
-	return pw.cw.Write(PositionColumns)
+	return pw.cw.Write(positionColumns)
 }
 
 // Flush writes any buffered rows (and the csv header, even for no game).

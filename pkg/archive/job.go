@@ -146,7 +146,7 @@ func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn 
 		return 0, &InputError{Name: in.Name, Err: err}
 	}
 	defer rc.Close()
-	cr := &CountingReader{R: rc}
+	cr := &countingReader{R: rc}
 	gr, err := pdn.NewGameReader(cr, j.Reader)
 	if err != nil {
 		return cr.N, &InputError{Name: in.Name, Err: err}
@@ -435,7 +435,7 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 			}
 			var probs []Problem
 			if opt.stats != nil {
-				stats[i] = NewStats()
+				stats[i] = newStats()
 			}
 			_, errs[i] = sub.eachInput(ctx, in, 0, 0, func(in *Input, n int, g *pdn.Game, gerr error) error {
 				if opt.game != nil {
@@ -652,7 +652,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				b.sum = newSummary(name)
 				b.sum.Variants = map[string]int{}
 				if opt.stats != nil {
-					b.stats = NewStats()
+					b.stats = newStats()
 				}
 				for k, g := range b.games {
 					n := b.first + k
@@ -714,14 +714,14 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 	return sums, validateError(ctx, sums, errs, nil)
 }
 
-// CountingReader counts the bytes read through it, for progress reports.
-type CountingReader struct {
+// countingReader counts the bytes read through it, for progress reports.
+type countingReader struct {
 	R io.Reader
 	N int64
 }
 
 // Read implements io.Reader.
-func (c *CountingReader) Read(p []byte) (int, error) {
+func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.R.Read(p)
 	c.N += int64(n)
 	return n, err

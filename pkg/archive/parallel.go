@@ -239,7 +239,7 @@ func (p *pipeline) splitInput(i int) bool {
 		return p.send(&item{input: i, err: &InputError{Name: in.Name, Err: err}, last: true})
 	}
 	defer rc.Close()
-	cr := &CountingReader{R: rc}
+	cr := &countingReader{R: rc}
 	br, isJSON, err := pdn.OpenInput(cr)
 	if err != nil {
 		return p.send(&item{input: i, err: &InputError{Name: in.Name, Err: err}, last: true, read: cr.N})
@@ -322,7 +322,7 @@ func (p *pipeline) splitInput(i int) bool {
 }
 
 // splitJSON reads JSON lines input i in batches of games.
-func (p *pipeline) splitJSON(i int, cr *CountingReader, br *bufio.Reader) bool {
+func (p *pipeline) splitJSON(i int, cr *countingReader, br *bufio.Reader) bool {
 	jr := pdn.NewJSONReader(br)
 	it := &item{input: i, ok: true}
 	for {

@@ -132,7 +132,7 @@ func (d *Deduper) Duplicate(g *pdn.Game) bool {
 	if d.seen == nil {
 		d.seen = make(map[uint64]struct{})
 	}
-	k := MoveHash(g)
+	k := moveHash(g)
 	if _, ok := d.seen[k]; ok {
 		return true
 	}
@@ -140,9 +140,9 @@ func (d *Deduper) Duplicate(g *pdn.Game) bool {
 	return false
 }
 
-// MoveHash hashes g's FEN tag and main-line moves (squares and capture or
+// moveHash hashes g's FEN tag and main-line moves (squares and capture or
 // not; move numbers, comments and tags other than FEN do not count).
-func MoveHash(g *pdn.Game) uint64 {
+func moveHash(g *pdn.Game) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(strings.TrimSpace(g.Get("FEN"))))
 	var b [3]byte
@@ -267,9 +267,8 @@ type Count struct {
 	N     int    `json:"n"`
 }
 
-// Stats accumulates statistics over games. Use NewStats; Add each game;
-// Report for the result. CollectStats fills one from a job, replaying the
-// games or not.
+// Stats accumulates statistics over games: CollectStats fills one from a
+// job, replaying the games or not, and Report gives the result.
 type Stats struct {
 	games, errors int
 	replay        bool // the games were replayed: variants are those they were replayed with
@@ -283,8 +282,8 @@ type Stats struct {
 	events        map[string]int
 }
 
-// NewStats returns empty statistics.
-func NewStats() *Stats {
+// newStats returns empty statistics.
+func newStats() *Stats {
 	return &Stats{variants: map[string]int{}, results: map[string]int{}, plies: map[int]int{},
 		firstMoves: map[string]int{}, players: map[string]int{}, events: map[string]int{}}
 }
@@ -305,10 +304,6 @@ func (s *Stats) merge(o *Stats) {
 		s.plies[k] += n
 	}
 }
-
-// Add counts g, by the value of its GameType tag. gerr is the error it
-// was read with, if any.
-func (s *Stats) Add(g *pdn.Game, gerr error) { s.addTagged(g, gerr != nil) }
 
 // addTagged counts g by the value of its GameType tag; bad says it has an
 // error.
@@ -450,7 +445,7 @@ type StatsOptions struct {
 // a Stats, as Validate does. When ctx is done it stops within a batch of
 // games and returns ctx.Err() with the games counted so far.
 func CollectStats(ctx context.Context, job Job, opt StatsOptions) (*Stats, error) {
-	s := NewStats()
+	s := newStats()
 	s.replay = opt.Replay != nil
 	_, err := Validate(ctx, job, ValidateOptions{Jobs: opt.Jobs, Replay: opt.Replay, Problem: opt.Problem,
 		stats: s, skipBad: opt.SkipBad, game: opt.Game})

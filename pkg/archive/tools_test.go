@@ -6,8 +6,8 @@ func TestTransformFilterDedupe(t *testing.T) {
 	in := "[Event \"Club\"]\n[White \"Ann\"]\n1. 32-28! {c} $1 (1. 33-28 {v}) 19-23 2-0\n" +
 		"[Event \"Open\"]\n{x} 1. 32-28 19-23 (1... 18-23) 0-2\n"
 	gs, _ := readAll(t, in)
-	if MoveHash(gs[0]) != MoveHash(gs[1]) {
-		t.Errorf("MoveHash differs for games with the same moves")
+	if moveHash(gs[0]) != moveHash(gs[1]) {
+		t.Errorf("moveHash differs for games with the same moves")
 	}
 	var d Deduper
 	if d.Duplicate(gs[0]) || !d.Duplicate(gs[1]) {
@@ -53,10 +53,10 @@ func mustMatch(t *testing.T, s string) TagMatch {
 }
 
 func TestStatsReport(t *testing.T) {
-	s := NewStats()
+	s := newStats()
 	for i, in := range []string{"32-28 *", "32-28 19-23 *", "33-28 19-23 28x19 *", "[GameType \"21\"] 9-13 22-18 18x9 5x14 1-0"} {
 		gs, _ := readAll(t, in)
-		s.Add(gs[0], nil)
+		s.addTagged(gs[0], false)
 		_ = i
 	}
 	r := s.Report(1)

@@ -9,9 +9,9 @@ import (
 	"io"
 )
 
-// Decompress returns a reader for r that undoes gzip compression when r
+// decompress returns a reader for r that undoes gzip compression when r
 // starts with the gzip magic bytes, and reads r unchanged otherwise.
-func Decompress(r io.Reader) (io.Reader, error) {
+func decompress(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -60,7 +60,7 @@ const binarySample = 8 << 10
 // as NewGameReader does. It returns an error wrapping ErrBinary for
 // binary data.
 func OpenInput(r io.Reader) (br *bufio.Reader, isJSON bool, err error) {
-	d, err := Decompress(r)
+	d, err := decompress(r)
 	if err != nil {
 		return nil, false, err
 	}
