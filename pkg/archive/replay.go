@@ -10,7 +10,7 @@ import (
 // variantFrom is a variant and where it came from, the key of variantKeys.
 type variantFrom struct {
 	v      *engine.Variant
-	from   string
+	from   pdn.VariantSource
 	reason string
 }
 

@@ -12,12 +12,19 @@ import (
 // the variant), that knows the rules: it replays the moves of a Game with
 // pkg/engine.
 
-// Variant sources, the values of Replayed.VariantFrom.
+// VariantSource says where the variant of a replayed game came from
+// (Replayed.VariantFrom).
+type VariantSource uint8
+
+// Variant sources.
 const (
-	FromGameType = "gametype" // the GameType tag
-	FromDefault  = "default"  // Replayer.Default, the caller's choice
-	FromInferred = "inferred" // Replayer.Inferred, or inferred from the game alone
+	FromGameType VariantSource = iota // the GameType tag
+	FromDefault                       // Replayer.Default, the caller's choice
+	FromInferred                      // Replayer.Inferred, or inferred from the game alone
 )
+
+// String returns "gametype", "default" or "inferred".
+func (s VariantSource) String() string { return [...]string{"gametype", "default", "inferred"}[s] }
 
 // Replay warning kinds (ReplayWarning.Kind, Problem.Kind).
 const (
@@ -152,7 +159,7 @@ type Replayed struct {
 	Variant *engine.Variant
 	// VariantFrom says where the variant came from: FromGameType,
 	// FromDefault or FromInferred.
-	VariantFrom string
+	VariantFrom VariantSource
 	// Inference is what the variant was inferred from (FromInferred).
 	Inference *Inference
 	// Start is the position before the first move (FEN tag or the

@@ -106,7 +106,7 @@ func TestReplayErrors(t *testing.T) {
 func TestReplayCanadian(t *testing.T) {
 	_, res, errs := replayFile(t, filepath.Join("testdata", "replay", "canadian.pdn"), nil)
 	for i, want := range []struct {
-		from  string
+		from  VariantSource
 		plies int
 	}{{FromGameType, 124}, {FromInferred, 20}} {
 		if errs[i] != nil {

@@ -44,11 +44,11 @@ func (rp *Replayer) Variant(g *Game) (*engine.Variant, error) {
 
 // variant picks the variant of g: GameType tag, else Default, else
 // Inferred, else inferred from g alone.
-func (rp *Replayer) variant(g *Game) (*engine.Variant, string, *Inference, error) {
+func (rp *Replayer) variant(g *Game) (*engine.Variant, VariantSource, *Inference, error) {
 	if gt := strings.TrimSpace(g.Get("GameType")); gt != "" {
 		v, err := gameTypeVariant(gt)
 		if err != nil {
-			return nil, "", nil, fmt.Errorf("variant not supported: GameType %q (%s)", gt, VariantName(gt))
+			return nil, 0, nil, fmt.Errorf("variant not supported: GameType %q (%s)", gt, VariantName(gt))
 		}
 		return v, FromGameType, nil, nil
 	}
