@@ -19,7 +19,7 @@ import (
 // position writers (fen, csv).
 
 // ReplayCopy is the replay stage of Copy: each game is replayed (see
-// Replayer), optionally kept only when its main line reaches a position,
+// pdn.Replayer), optionally kept only when its main line reaches a position,
 // and its moves optionally rewritten. A game without a GameType tag gets
 // one, for the variant it was replayed with.
 type ReplayCopy struct {
@@ -239,7 +239,7 @@ var positionColumns = []string{"game", "ply", "fen", "side", "move", "result", "
 // The fen output has the same fields on one line each, the FEN first,
 // separated by tabs, without a header.
 //
-// A PositionWriter is a GameWriter for Copy with a ReplayCopy stage; its
+// A PositionWriter is a pdn.GameWriter for Copy with a ReplayCopy stage; its
 // Write method replays games itself (variant inferred) and numbers them
 // from 1.
 type PositionWriter struct {

@@ -20,14 +20,14 @@ type Input struct {
 	// Size is the input's size in bytes, or 0 when unknown (progress only).
 	Size int64
 	// Inferred, if not nil, is the variant of the input's games without a
-	// GameType tag, inferred from the whole input (see InferVariant and
+	// GameType tag, inferred from the whole input (see pdn.InferVariant and
 	// Job.InferVariants). The operations that replay games use it when
-	// their Replayer has no Default.
+	// their pdn.Replayer has no Default.
 	Inferred *pdn.Inference
 }
 
 // Job is a list of inputs read one game at a time, as the pdn command's
-// subcommands do. Inputs may be PDN or JSON lines (see NewGameReader),
+// subcommands do. Inputs may be PDN or JSON lines (see pdn.NewGameReader),
 // gzip-compressed or not.
 type Job struct {
 	Inputs []Input
@@ -61,7 +61,7 @@ func (j *Job) total() int64 {
 	return t
 }
 
-// InferVariants reads each input of the job once, with InferVariant, and
+// InferVariants reads each input of the job once, with pdn.InferVariant, and
 // sets its Inferred field, so that the games of the input without a
 // GameType tag are replayed with the variant the whole input points to.
 // It opens every input (so an input's Open must work twice, for this and
@@ -89,8 +89,8 @@ func (j *Job) InferVariants(ctx context.Context) error {
 
 // Each calls fn for every game of every input, in order. fn gets the game,
 // its input, its number in the input (from 1) and the error Next returned
-// with it (nil or a *GameError). An input that cannot be opened or read to
-// its end, that holds binary data (ErrBinary) or no game at all
+// with it (nil or a *pdn.GameError). An input that cannot be opened or read to
+// its end, that holds binary data (pdn.ErrBinary) or no game at all
 // (ErrNoGames) does not stop the others: Each returns its *InputError at
 // the end, with the other inputs' (errors.Join). Each stops at the first
 // error fn returns, or when ctx is done (it then returns ctx.Err() before
@@ -186,8 +186,8 @@ func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn 
 var ErrNoGames = errors.New("no games")
 
 // InputError is an error about one input: it cannot be opened or read
-// (ErrBinary, ErrNoGames, an I/O error), or one of its games was read with
-// an error (a *GameError). It names the input.
+// (pdn.ErrBinary, ErrNoGames, an I/O error), or one of its games was read with
+// an error (a *pdn.GameError). It names the input.
 type InputError struct {
 	Name string // the input's name
 	Err  error
@@ -252,7 +252,7 @@ type Problem struct {
 	// For a main-line move that does not replay: its move number, the
 	// move as written, the position before it (FEN), and the variant and
 	// where it came from when that is not the GameType tag (see
-	// ReplayError).
+	// pdn.ReplayError).
 	MoveNumber int    `json:"move_number,omitempty"`
 	Move       string `json:"move,omitempty"`
 	FEN        string `json:"fen,omitempty"`
@@ -330,7 +330,7 @@ type ValidateOptions struct {
 	// time, in input order.
 	Problem func(Problem)
 	// Replay, if not nil, also replays every game with the rules of its
-	// variant (see Replayer; each goroutine uses a copy of its settings)
+	// variant (see pdn.Replayer; each goroutine uses a copy of its settings)
 	// and reports illegal and ambiguous moves, bad FEN tags and the
 	// replay warnings.
 	Replay *pdn.Replayer

@@ -148,7 +148,7 @@ func inFlight(jobs int) int { return 2 * jobs }
 // pieces reads the job's inputs with up to jobs goroutines and calls fn
 // with their games in input order, piece by piece, in the calling
 // goroutine; fn must release each piece when it is done with its games.
-// Games live in arenas (see arena) when arenas is set; otherwise they
+// Games live in arenas (see pdn.Arena) when arenas is set; otherwise they
 // are the caller's, as Reader.Next returns them. After the last game of
 // input i, end is called with the error the input ended with (nil, or
 // an error opening or reading it, worded as Job.each words it). pieces

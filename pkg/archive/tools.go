@@ -89,7 +89,7 @@ func (m TagMatch) Match(g *pdn.Game) bool {
 // Filter selects games. All conditions must hold; empty conditions hold.
 type Filter struct {
 	Tags     []TagMatch
-	Results  []string // any of these results (Game.GameResult)
+	Results  []string // any of these results (pdn.Game.GameResult)
 	MinPlies int      // at least this many main-line moves
 	MaxPlies int      // at most this many; 0 means no limit
 }
@@ -173,7 +173,7 @@ type CopyOptions struct {
 	// could be read of them.
 	SkipBad bool
 	// OnError, if not nil, is called for each game error (read errors
-	// and, with Replay, *ReplayError values).
+	// and, with Replay, *pdn.ReplayError values).
 	OnError func(error)
 	// Replay, if not nil, replays each game that passes Filter and
 	// Dedupe: it may drop games (ReplayCopy.Reach) and rewrite their moves.
@@ -196,8 +196,8 @@ type CopyResult struct {
 }
 
 // Copy reads the job's games and writes those that pass to dst, after the
-// transform. It does not flush dst. With job.Jobs above 1 and a Writer,
-// JSONWriter or (with Replay) PositionWriter destination, the games are
+// transform. It does not flush dst. With job.Jobs above 1 and a pdn.Writer,
+// pdn.JSONWriter or (with Replay) PositionWriter destination, the games are
 // replayed and formatted by several goroutines (copy_parallel.go); the
 // output, the result, the OnError calls (one at a time, in input order)
 // and the error are the same as with one. When ctx is done, Copy stops

@@ -1,7 +1,7 @@
 package pdn
 
 // arena is storage for the games of a batch that the caller drops all
-// together (validateReplay): Game values, tags, nodes, moves and squares
+// together (see Arena): Game values, tags, nodes, moves and squares
 // are carved out of slabs that reset makes available again, so that
 // steady-state reading allocates nothing for them. Strings (tag values,
 // comments, warnings) are not arena memory: they may outlive the batch.

@@ -26,7 +26,7 @@ const (
 // String returns "gametype", "default" or "inferred".
 func (s VariantSource) String() string { return [...]string{"gametype", "default", "inferred"}[s] }
 
-// Replay warning kinds (ReplayWarning.Kind, Problem.Kind).
+// Replay warning kinds (ReplayWarning.Kind, and archive.Problem.Kind).
 const (
 	// KindUnsupportedVariant: the GameType names a variant the engine does
 	// not play (yet); the moves are not checked.
