@@ -68,9 +68,9 @@ func ResumeReader(src io.Reader, at Boundary, enc Encoding) *Reader {
 	return resume(src, nil, nil, at, enc)
 }
 
-// ResumeBytes is ResumeReader for a part of an input held in memory: data,
-// which ends with err (io.EOF at the end of the input, the error that
-// ended the input, or io.EOF for the end of the piece).
+// ResumeBytes is ResumeReader for a piece of an input held in memory: the
+// Reader reads data, then gets err (io.EOF, or the read error that ended
+// the input).
 func ResumeBytes(data []byte, err error, at Boundary, enc Encoding) *Reader {
 	return resume(nil, data, err, at, enc)
 }
@@ -109,8 +109,9 @@ type Head struct {
 	BOM      int // length of a UTF-8 byte order mark at the start of Data
 }
 
-// ReadHead reads the first bytes of an input from r, as a Reader does to
-// decide its encoding, and decides it as the Reader would, given enc.
+// ReadHead reads the first bytes of an input from r (up to 64 KiB, as a
+// Reader does to decide its encoding) and decides the encoding as the
+// Reader would, given enc. The rest of the input follows Head.Data in r.
 func ReadHead(r io.Reader, enc Encoding) Head {
 	h := Head{Data: make([]byte, sampleSize)}
 	n, empty := 0, 0
