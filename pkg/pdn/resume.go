@@ -113,7 +113,8 @@ type Head struct {
 // Reader does to decide its encoding) and decides the encoding as the
 // Reader would, given enc. The rest of the input follows Head.Data in r.
 func ReadHead(r io.Reader, enc Encoding) Head {
-	h := Head{Data: make([]byte, sampleSize)}
+	// Room for as much again, for a caller that reads on into Data.
+	h := Head{Data: make([]byte, sampleSize, 2*sampleSize)}
 	n, empty := 0, 0
 	for n < sampleSize {
 		m, err := r.Read(h.Data[n:])
