@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
 	"github.com/rafle/rafle/pkg/pdn"
@@ -99,7 +100,7 @@ func Suite() []Benchmark {
 			Doc:   "pdn.Reader over " + CorpusFile + " (11.5 MB, 22,621 games) held in memory",
 			Setup: pdnReadSetup},
 		Benchmark{Name: "pdn/validate", Unit: "MB/s", Short: true,
-			Doc:   "pdn.Validate with replay (syntax, then every move played with pkg/engine), one worker, over " + CorpusFile,
+			Doc:   "archive.Validate with replay (syntax, then every move played with pkg/engine), one worker, over " + CorpusFile,
 			Setup: pdnValidateSetup},
 	)
 	for _, v := range engine.Variants() {
@@ -248,10 +249,10 @@ func pdnValidateSetup(cfg Config) (Workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	job := pdn.Job{Inputs: []pdn.Input{{Name: CorpusFile, Size: int64(len(data)),
+	job := archive.Job{Inputs: []archive.Input{{Name: CorpusFile, Size: int64(len(data)),
 		Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}}}
 	return func(ctx context.Context) (float64, error) {
-		if _, err := pdn.Validate(ctx, job, pdn.ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}}); err != nil {
+		if _, err := archive.Validate(ctx, job, archive.ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}}); err != nil {
 			return 0, err
 		}
 		return float64(len(data)) / 1e6, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
 )
@@ -60,10 +61,10 @@ func variantFlag() cli.Flag {
 
 // replayJob is the job of validate and stats, and their replay settings: nil with
 // --syntax-only, else --variant or the variants inferred from each input.
-func replayJob(c *cli.Context) (*pdn.Replayer, pdn.Job, func(), error) {
+func replayJob(c *cli.Context) (*pdn.Replayer, archive.Job, func(), error) {
 	rp, err := replayer(c) // checks --variant even with --syntax-only
 	if err != nil {
-		return nil, pdn.Job{}, nil, err
+		return nil, archive.Job{}, nil, err
 	}
 	if c.Bool("syntax-only") {
 		job, done, err := readJob(c, noInfer)
@@ -94,19 +95,19 @@ func validateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opt := pdn.ValidateOptions{Jobs: c.Int("jobs")}
+	opt := archive.ValidateOptions{Jobs: c.Int("jobs")}
 	out := c.App.Writer
 	asJSON := c.Bool("json")
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	var list *problemList
 	if asJSON {
-		opt.Problem = func(p pdn.Problem) { enc.Encode(p) }
+		opt.Problem = func(p archive.Problem) { enc.Encode(p) }
 	} else {
 		list = &problemList{w: out, max: c.Int("max-errors")}
 		opt.Problem = list.add
 	}
-	var sums []*pdn.Summary
+	var sums []*archive.Summary
 	if m := merging(c); m != nil {
 		if sums, err = m.validate(c.Context, opt.Problem); isMergeError(err) {
 			return err
@@ -124,7 +125,7 @@ func validateAction(c *cli.Context) error {
 				return err
 			}
 		}
-		sums, err = pdn.Validate(c.Context, job, opt)
+		sums, err = archive.Validate(c.Context, job, opt)
 		done()
 		if so != nil {
 			so.end.Summaries = sums
@@ -134,14 +135,14 @@ func validateAction(c *cli.Context) error {
 	if list != nil {
 		list.end()
 	}
-	total := &pdn.Summary{File: "total", Warnings: map[string]int{}, Errors: map[string]int{}}
+	total := &archive.Summary{File: "total", Warnings: map[string]int{}, Errors: map[string]int{}}
 	for _, s := range sums {
 		total.Add(s)
 	}
 	if asJSON {
 		if eerr := enc.Encode(struct {
-			Files []*pdn.Summary `json:"files"`
-			Total *pdn.Summary   `json:"total"`
+			Files []*archive.Summary `json:"files"`
+			Total *archive.Summary   `json:"total"`
 		}{sums, total}); eerr != nil {
 			return eerr
 		}
@@ -162,7 +163,7 @@ type problemList struct {
 	hidden [2]int
 }
 
-func (l *problemList) add(p pdn.Problem) {
+func (l *problemList) add(p archive.Problem) {
 	if p.File != l.file {
 		l.end()
 		l.file = p.File
@@ -209,14 +210,14 @@ func sumCounts(m map[string]int) int {
 	return n
 }
 
-func renderSummaries(w io.Writer, sums []*pdn.Summary, total *pdn.Summary, replayed bool) error {
+func renderSummaries(w io.Writer, sums []*archive.Summary, total *archive.Summary, replayed bool) error {
 	t := tablewriter.NewTable(w)
 	header := []string{"file", "games", "moves", "warnings", "errors", "games with errors"}
 	if replayed {
 		header = append(header, "replayed")
 	}
 	t.Header(header)
-	var rows []*pdn.Summary
+	var rows []*archive.Summary
 	for _, s := range sums {
 		if s.Error == "" || s.Games > 0 { // an input that could not be read is named on stderr
 			rows = append(rows, s)
@@ -293,7 +294,7 @@ func convertCommand() *cli.Command {
 			"tag gets the tag of the variant it was replayed with, so that its moves read back the same.",
 		Flags: flags(readFlags(), outFlags(), shardFlags()),
 		Action: func(c *cli.Context) error {
-			_, err := copyGames(c, pdn.CopyOptions{})
+			_, err := copyGames(c, archive.CopyOptions{})
 			return err
 		},
 		OnUsageError: cliutil.OnUsageError,
@@ -320,9 +321,9 @@ func filterCommand() *cli.Command {
 		}, outFlags(), shardFlags()),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
-			f := &pdn.Filter{Results: c.StringSlice("result"), MinPlies: c.Int("min-plies"), MaxPlies: c.Int("max-plies")}
+			f := &archive.Filter{Results: c.StringSlice("result"), MinPlies: c.Int("min-plies"), MaxPlies: c.Int("max-plies")}
 			for _, s := range c.StringSlice("tag") {
-				m, err := pdn.ParseTagMatch(s)
+				m, err := archive.ParseTagMatch(s)
 				if err != nil {
 					return cliutil.UsageError{Err: err}
 				}
@@ -336,13 +337,13 @@ func filterCommand() *cli.Command {
 			if f.MinPlies < 0 || f.MaxPlies < 0 || (f.MaxPlies > 0 && f.MaxPlies < f.MinPlies) {
 				return cliutil.Usagef("--min-plies %d --max-plies %d: bad range", f.MinPlies, f.MaxPlies)
 			}
-			opt := pdn.CopyOptions{Filter: f}
+			opt := archive.CopyOptions{Filter: f}
 			if fen := c.String("fen"); fen != "" {
-				reach, err := pdn.NewPositionFilter(fen)
+				reach, err := archive.NewPositionFilter(fen)
 				if err != nil {
 					return flagError("--fen", err)
 				}
-				opt.Replay = &pdn.ReplayCopy{Reach: reach}
+				opt.Replay = &archive.ReplayCopy{Reach: reach}
 			}
 			res, err := copyGames(c, opt)
 			if !c.Bool("quiet") && !sharded(c) {
@@ -363,7 +364,7 @@ func dedupeCommand() *cli.Command {
 			"many it dropped. It keeps 8 bytes per distinct game.",
 		Flags: flags(readFlags(), outFlags(), shardFlags()),
 		Action: func(c *cli.Context) error {
-			res, err := copyGames(c, pdn.CopyOptions{Dedupe: &pdn.Deduper{}})
+			res, err := copyGames(c, archive.CopyOptions{Dedupe: &archive.Deduper{}})
 			if !sharded(c) {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: dropped %d duplicate games of %d\n", res.Duplicates, res.Read)
 			}
@@ -402,9 +403,9 @@ func statsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opt := pdn.StatsOptions{Jobs: c.Int("jobs"), SkipBad: c.Bool("skip-bad")}
+			opt := archive.StatsOptions{Jobs: c.Int("jobs"), SkipBad: c.Bool("skip-bad")}
 			report := errorPrinter(c.App.ErrWriter, "")
-			opt.Problem = func(p pdn.Problem) {
+			opt.Problem = func(p archive.Problem) {
 				if p.Level == "error" {
 					report(problemError(p))
 					if so != nil {
@@ -412,7 +413,7 @@ func statsCommand() *cli.Command {
 					}
 				}
 			}
-			var st *pdn.Stats
+			var st *archive.Stats
 			if m := merging(c); m != nil {
 				if st, err = m.stats(c.Context, opt.Problem); isMergeError(err) {
 					return err
@@ -438,7 +439,7 @@ func statsCommand() *cli.Command {
 				}
 			}
 			r := st.Report(c.Int("top"))
-			if _, inputs := pdn.InputErrors(err); (err == nil || inputs) && r.Games > 0 {
+			if _, inputs := archive.InputErrors(err); (err == nil || inputs) && r.Games > 0 {
 				if err := renderStats(c.App.Writer, format, r); err != nil {
 					return err
 				}
@@ -449,7 +450,7 @@ func statsCommand() *cli.Command {
 }
 
 // statRows flattens a report into (section, value, count) rows.
-func statRows(r pdn.StatsReport) [][]string {
+func statRows(r archive.StatsReport) [][]string {
 	rows := [][]string{
 		{"games", "", strconv.Itoa(r.Games)},
 		{"games with errors", "", strconv.Itoa(r.Errors)},
@@ -469,7 +470,7 @@ func statRows(r pdn.StatsReport) [][]string {
 	}...)
 	for _, sec := range []struct {
 		name string
-		cs   []pdn.Count
+		cs   []archive.Count
 	}{{"variant", r.Variants}, {"result", r.Results}, {"first move", r.FirstMoves}, {"player", r.Players}, {"event", r.Events}} {
 		for _, c := range sec.cs {
 			rows = append(rows, []string{sec.name, c.Value, strconv.Itoa(c.N)})
@@ -478,7 +479,7 @@ func statRows(r pdn.StatsReport) [][]string {
 	return rows
 }
 
-func renderStats(w io.Writer, format string, r pdn.StatsReport) error {
+func renderStats(w io.Writer, format string, r archive.StatsReport) error {
 	switch format {
 	case "json":
 		enc := json.NewEncoder(w)
@@ -522,7 +523,7 @@ func splitCommand() *cli.Command {
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
-			opt := pdn.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out"),
+			opt := archive.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out"),
 				SkipBad: c.Bool("skip-bad"), OnError: errorPrinter(c.App.ErrWriter, "")}
 			if (opt.Every > 0) == (opt.ByTag != "") || opt.Every < 0 {
 				return cliutil.Usagef("split: give either --every N (N > 0) or --by-tag NAME")
@@ -541,7 +542,7 @@ func splitCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := pdn.Split(c.Context, job, opt)
+			res, err := archive.Split(c.Context, job, opt)
 			done()
 			if !c.Bool("quiet") {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: wrote %d games into %d files\n", res.Games, len(res.Files))

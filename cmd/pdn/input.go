@@ -10,20 +10,21 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // inputs turns the arguments into pdn.Inputs; none or "-" is stdin.
-func inputs(c *cli.Context) []pdn.Input {
+func inputs(c *cli.Context) []archive.Input {
 	names := c.Args().Slice()
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
 	stdin, _ := c.Context.Value(stdinKey{}).(io.Reader)
-	ins := make([]pdn.Input, len(names))
+	ins := make([]archive.Input, len(names))
 	for i, name := range names {
 		name := name
-		ins[i] = pdn.Input{Name: name}
+		ins[i] = archive.Input{Name: name}
 		if name == "-" {
 			ins[i].Open = func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }
 			continue
@@ -48,12 +49,12 @@ const (
 // is a terminal and the input is large. With infer, it first reads every input once to
 // infer the variant of its games without a GameType tag (standard input is kept in a
 // temporary file to be read twice). done ends the progress bar and removes that file.
-func readJob(c *cli.Context, mode int) (job pdn.Job, done func(), err error) {
+func readJob(c *cli.Context, mode int) (job archive.Job, done func(), err error) {
 	enc, err := pdn.ParseEncoding(c.String("encoding"))
 	if err != nil {
-		return pdn.Job{}, nil, flagError("--encoding", err)
+		return archive.Job{}, nil, flagError("--encoding", err)
 	}
-	job = pdn.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
+	job = archive.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
 	var cleanup []func()
 	done = func() {
 		for _, f := range cleanup {
@@ -98,7 +99,7 @@ func readJob(c *cli.Context, mode int) (job pdn.Job, done func(), err error) {
 
 // inferenceNotes are the lines that say which variant the games without a GameType tag of
 // each input were inferred to be.
-func inferenceNotes(job pdn.Job) []string {
+func inferenceNotes(job archive.Job) []string {
 	var notes []string
 	for _, in := range job.Inputs {
 		if inf := in.Inferred; inf != nil && inf.Variant != nil {
@@ -110,7 +111,7 @@ func inferenceNotes(job pdn.Job) []string {
 
 // spool copies what in opens (standard input) into a temporary file, which in then opens,
 // so that it can be read twice. It returns the file's path ("" if none was made).
-func spool(ctx context.Context, in *pdn.Input) (string, error) {
+func spool(ctx context.Context, in *archive.Input) (string, error) {
 	src, err := in.Open()
 	if err != nil {
 		return "", err

@@ -22,6 +22,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -127,46 +128,74 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
+// toFlag returns the format --to names.
+func toFlag(c *cli.Context) (archive.Format, error) {
+	to, err := archive.ParseFormat(c.String("to"))
+	if err != nil {
+		return 0, cliutil.Usagef("--to %q: want pdn, json, csv or fen", c.String("to"))
+	}
+	return to, nil
+}
+
+// notationFlags returns the styles --notation and --captures name.
+func notationFlags(c *cli.Context) (archive.Notation, archive.Captures, error) {
+	notation, err := archive.ParseNotation(c.String("notation"))
+	if err != nil {
+		return 0, 0, cliutil.Usagef("--%s", clean(err))
+	}
+	captures, err := archive.ParseCaptures(c.String("captures"))
+	if err != nil {
+		return 0, 0, cliutil.Usagef("--%s", clean(err))
+	}
+	return notation, captures, nil
+}
+
 // gameWriter returns the writer for --to, writing to out.
 func gameWriter(c *cli.Context, out io.Writer) (pdn.GameWriter, error) {
-	to := c.String("to")
-	if c.Bool("positions") && to != "json" {
+	if c.Bool("positions") && c.String("to") != "json" {
 		return nil, cliutil.Usagef("--positions: only with --to json")
 	}
+	to, err := toFlag(c)
+	if err != nil {
+		return nil, err
+	}
 	switch to {
-	case "pdn":
+	case archive.FormatPDN:
 		w := pdn.NewWriter(out)
 		w.StarOnly = c.Bool("star-only")
 		return w, nil
-	case "json":
+	case archive.FormatJSON:
 		w := pdn.NewJSONWriter(out)
 		w.Positions = c.Bool("positions")
 		return w, nil
-	case "csv", "fen":
-		pw := pdn.NewPositionWriter(out, to)
-		pw.Notation, pw.Captures = c.String("notation"), c.String("captures")
-		return pw, nil
-	default:
-		return nil, cliutil.Usagef("--to %q: want pdn, json, csv or fen", to)
 	}
+	pw := archive.NewPositionWriter(out, to)
+	if pw.Notation, pw.Captures, err = notationFlags(c); err != nil {
+		return nil, err
+	}
+	return pw, nil
 }
 
 // replayCopy returns the replay stage that --to csv|fen, --notation,
 // --captures and --fen need, or nil.
-func replayCopy(c *cli.Context, reach *pdn.PositionFilter) (*pdn.ReplayCopy, error) {
-	notation, captures := c.String("notation"), c.String("captures")
-	if err := pdn.CheckNotation(notation, captures); err != nil {
-		return nil, cliutil.Usagef("--%s", clean(err))
+func replayCopy(c *cli.Context, reach *archive.PositionFilter) (*archive.ReplayCopy, error) {
+	notation, captures, err := notationFlags(c)
+	if err != nil {
+		return nil, err
 	}
 	rp, err := replayer(c) // checks --variant even when nothing is replayed
 	if err != nil {
 		return nil, err
 	}
-	to := c.String("to")
-	if reach == nil && notation == "" && captures == "" && to != "csv" && to != "fen" {
+	to, err := toFlag(c)
+	if err != nil {
+		return nil, err
+	}
+	positions := to == archive.FormatCSV || to == archive.FormatFEN
+	if reach == nil && notation == archive.NotationKeep && captures == archive.CapturesKeep && !positions {
 		return nil, nil
 	}
-	return &pdn.ReplayCopy{Replayer: *rp, Notation: notation, Captures: captures, Reach: reach}, nil
+	return &archive.ReplayCopy{Replayer: *rp, Notation: notation, Captures: captures, Reach: reach}, nil
 }
 
 // maxShown is how many game errors a command prints before it only counts.
@@ -174,10 +203,10 @@ const maxShown = 10
 
 // copyGames is the common action of convert, filter and dedupe: one run, a shard of it
 // (shardOf) or the merge of its shards (merging).
-func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
+func copyGames(c *cli.Context, opt archive.CopyOptions) (archive.CopyResult, error) {
 	so, err := shardOf(c)
 	if err != nil {
-		return pdn.CopyResult{}, err
+		return archive.CopyResult{}, err
 	}
 	out := c.App.Writer
 	if so != nil {
@@ -185,17 +214,17 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	}
 	w, err := gameWriter(c, out)
 	if err != nil {
-		return pdn.CopyResult{}, err
+		return archive.CopyResult{}, err
 	}
-	opt.Transform = pdn.Transform{DropComments: c.Bool("drop-comments"), DropVariations: c.Bool("drop-variations"),
+	opt.Transform = archive.Transform{DropComments: c.Bool("drop-comments"), DropVariations: c.Bool("drop-variations"),
 		DropNAGs: c.Bool("drop-nags")}
 	opt.SkipBad = c.Bool("skip-bad")
-	var reach *pdn.PositionFilter
+	var reach *archive.PositionFilter
 	if opt.Replay != nil {
 		reach = opt.Replay.Reach
 	}
 	if opt.Replay, err = replayCopy(c, reach); err != nil {
-		return pdn.CopyResult{}, err
+		return archive.CopyResult{}, err
 	}
 	opt.OnError = errorPrinter(c.App.ErrWriter, "")
 	if m := merging(c); m != nil {
@@ -218,7 +247,7 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 	}
 	job, done, err := readJob(c, mode)
 	if err != nil {
-		return pdn.CopyResult{}, err
+		return archive.CopyResult{}, err
 	}
 	if so != nil {
 		if mode == inferNoted {
@@ -227,14 +256,14 @@ func copyGames(c *cli.Context, opt pdn.CopyOptions) (pdn.CopyResult, error) {
 		job.Select = so.selector()
 		if err := so.copyOptions(&opt, w, c.String("to")); err != nil {
 			done()
-			return pdn.CopyResult{}, err
+			return archive.CopyResult{}, err
 		}
 		if err := so.begin(); err != nil {
 			done()
-			return pdn.CopyResult{}, err
+			return archive.CopyResult{}, err
 		}
 	}
-	res, err := pdn.Copy(c.Context, job, w, opt)
+	res, err := archive.Copy(c.Context, job, w, opt)
 	done()
 	if ferr := w.Flush(); err == nil {
 		err = ferr

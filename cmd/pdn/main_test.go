@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/rafle/rafle/internal/golden"
-	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/archive"
 )
 
 func runPDN(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -69,15 +69,15 @@ func TestValidate(t *testing.T) {
 		t.Fatalf("validate bad.pdn: exit %d, stderr %q; want exit 1 and a count", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	var probs []pdn.Problem
+	var probs []archive.Problem
 	for _, l := range lines[:len(lines)-1] {
-		var p pdn.Problem
+		var p archive.Problem
 		if err := json.Unmarshal([]byte(l), &p); err != nil {
 			t.Fatalf("problem line %q: %v", l, err)
 		}
 		probs = append(probs, p)
 	}
-	want := []pdn.Problem{
+	want := []archive.Problem{
 		{File: "testdata/bad.pdn", Game: 1, Line: 4, Column: 16, Level: "warning", Kind: "move-number"},
 		{File: "testdata/bad.pdn", Game: 2, Line: 8, Column: 1, Level: "warning", Kind: "no-terminator-at-end"},
 		{File: "testdata/bad.pdn", Game: 2, Line: 7, Column: 10, Level: "error", Kind: "unterminated-comment"},
@@ -92,8 +92,8 @@ func TestValidate(t *testing.T) {
 		}
 	}
 	var sum struct {
-		Files []pdn.Summary
-		Total pdn.Summary
+		Files []archive.Summary
+		Total archive.Summary
 	}
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || sum.Total.Games != 5 || sum.Total.Moves != 17 || len(sum.Files) != 2 {
 		t.Errorf("summary line %q (%v): want 5 games, 17 moves, 2 files", lines[len(lines)-1], err)
@@ -176,17 +176,17 @@ func TestFilterDedupe(t *testing.T) {
 // games have errors on stderr and exits 1, unless --skip-bad leaves them out.
 func TestStats(t *testing.T) {
 	code, out, errOut := runPDN(t, "", "stats", "--format", "json", "testdata/games.pdn")
-	var r pdn.StatsReport
+	var r archive.StatsReport
 	if err := json.Unmarshal([]byte(out), &r); code != 1 || err != nil || !strings.Contains(errOut, "game 3: line 23, column 19: move 2 (white) 27x18: illegal move") {
 		t.Fatalf("stats --format json: exit %d, %v, stderr %q; want exit 1 and the illegal move", code, err, errOut)
 	}
 	if r.Games != 3 || r.Errors != 1 || r.Replayed != 2 || r.MinPlies != 4 || r.MedianPlies != 5 || r.MaxPlies != 5 ||
-		len(r.FirstMoves) == 0 || r.FirstMoves[0] != (pdn.Count{Value: "32-28", N: 2}) ||
-		len(r.Variants) != 1 || r.Variants[0] != (pdn.Count{Value: "international (GameType tag)", N: 3}) || len(r.Results) != 3 {
+		len(r.FirstMoves) == 0 || r.FirstMoves[0] != (archive.Count{Value: "32-28", N: 2}) ||
+		len(r.Variants) != 1 || r.Variants[0] != (archive.Count{Value: "international (GameType tag)", N: 3}) || len(r.Results) != 3 {
 		t.Errorf("stats = %+v", r)
 	}
 	code, out, errOut = runPDN(t, "", "stats", "--format", "json", "--skip-bad", "testdata/games.pdn")
-	r = pdn.StatsReport{}
+	r = archive.StatsReport{}
 	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Games != 2 || r.Skipped != 1 || r.Errors != 0 ||
 		!strings.Contains(errOut, "left out 1 game with errors") {
 		t.Errorf("stats --skip-bad: exit %d, %v, stderr %q, stats %+v; want exit 0, 2 games, 1 left out", code, err, errOut, r)

@@ -19,7 +19,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
-	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/archive"
 )
 
 func mergeCommand() *cli.Command {
@@ -435,7 +435,7 @@ func (m *shardSet) each(ctx context.Context, fn func(r *shardRecord, body []byte
 }
 
 // problems calls fn with every problem of the shards, in game order.
-func (m *shardSet) problems(ctx context.Context, fn func(pdn.Problem)) error {
+func (m *shardSet) problems(ctx context.Context, fn func(archive.Problem)) error {
 	return m.each(ctx, func(r *shardRecord, _ []byte) error {
 		if r.Problem != nil {
 			fn(*r.Problem)
@@ -444,12 +444,12 @@ func (m *shardSet) problems(ctx context.Context, fn func(pdn.Problem)) error {
 	})
 }
 
-// inputErr is the error that the inputs that could not be read make (as pdn.Job.Each
+// inputErr is the error that the inputs that could not be read make (as archive.Job.Each
 // returns it), or nil.
 func (m *shardSet) inputErr() error {
 	var errs []error
 	for _, e := range m.files[0].end.InputErrors {
-		ie := &pdn.InputError{Name: e.Name, Err: pdn.ErrNoGames}
+		ie := &archive.InputError{Name: e.Name, Err: archive.ErrNoGames}
 		if !e.NoGames {
 			ie.Err = storedError{strings.TrimPrefix(e.Error, "pdn: "), e.Name}
 		}
@@ -459,13 +459,13 @@ func (m *shardSet) inputErr() error {
 }
 
 // storedError is the text of an input's error read from a shard file, which a
-// *pdn.InputError of the input prints as it was printed in the shard: "pdn: " and the text
+// *archive.InputError of the input prints as it was printed in the shard: "pdn: " and the text
 // (it passes for an error naming the input, as os.Open's do).
 type storedError struct{ text, name string }
 
 func (e storedError) Error() string { return e.text }
 
-// As makes errors.As see a *fs.PathError naming the input (see pdn.InputError.Error).
+// As makes errors.As see a *fs.PathError naming the input (see archive.InputError.Error).
 func (e storedError) As(target any) bool {
 	if pe, ok := target.(**fs.PathError); ok {
 		*pe = &fs.PathError{Path: e.name, Err: errors.New(e.text)}
@@ -475,7 +475,7 @@ func (e storedError) As(target any) bool {
 }
 
 // validate merges the problems (to fn, in game order) and the summaries of validate.
-func (m *shardSet) validate(ctx context.Context, fn func(pdn.Problem)) ([]*pdn.Summary, error) {
+func (m *shardSet) validate(ctx context.Context, fn func(archive.Problem)) ([]*archive.Summary, error) {
 	if err := m.problems(ctx, fn); err != nil {
 		return nil, err
 	}
@@ -492,11 +492,11 @@ func (m *shardSet) validate(ctx context.Context, fn func(pdn.Problem)) ([]*pdn.S
 }
 
 // stats merges the errors (to fn, in game order) and the statistics of stats.
-func (m *shardSet) stats(ctx context.Context, fn func(pdn.Problem)) (*pdn.Stats, error) {
+func (m *shardSet) stats(ctx context.Context, fn func(archive.Problem)) (*archive.Stats, error) {
 	if err := m.problems(ctx, fn); err != nil {
 		return nil, err
 	}
-	st := pdn.NewStats()
+	st := archive.NewStats()
 	for _, s := range m.files {
 		if s.end.Stats == nil {
 			return nil, mergeError{fmt.Errorf("%s: no statistics", s.name)}
@@ -511,8 +511,8 @@ func (m *shardSet) stats(ctx context.Context, fn func(pdn.Problem)) (*pdn.Stats,
 // games. With dedupe, a game that a shard kept as new is dropped when a game before it, in
 // another shard, had the same MoveHash: the first of equal games over all the shards is
 // kept, as one run keeps it.
-func (m *shardSet) copy(ctx context.Context, w io.Writer, sep string, dedupe bool, onError func(error)) (pdn.CopyResult, error) {
-	var res pdn.CopyResult
+func (m *shardSet) copy(ctx context.Context, w io.Writer, sep string, dedupe bool, onError func(error)) (archive.CopyResult, error) {
+	var res archive.CopyResult
 	for _, s := range m.files {
 		c := s.end.Copy
 		if c == nil {

@@ -6,21 +6,21 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/report"
 )
 
-// collectStats counts the job's games (pdn.CollectStats), and with --report DIR writes the
+// collectStats counts the job's games (archive.CollectStats), and with --report DIR writes the
 // archive report there as well, from the same reading of the games.
-func collectStats(c *cli.Context, job pdn.Job, opt pdn.StatsOptions) (*pdn.Stats, error) {
+func collectStats(c *cli.Context, job archive.Job, opt archive.StatsOptions) (*archive.Stats, error) {
 	dir := c.String("report")
 	if dir == "" {
-		return pdn.CollectStats(c.Context, job, opt)
+		return archive.CollectStats(c.Context, job, opt)
 	}
 	a := report.NewArchive(strings.Join(c.Args().Slice(), ", "))
 	opt.Game = a.Add
-	st, err := pdn.CollectStats(c.Context, job, opt)
-	if _, inputs := pdn.InputErrors(err); err != nil && !inputs {
+	st, err := archive.CollectStats(c.Context, job, opt)
+	if _, inputs := archive.InputErrors(err); err != nil && !inputs {
 		return st, err
 	}
 	if werr := report.WriteArchive(dir, a); werr != nil {

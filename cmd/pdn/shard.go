@@ -19,6 +19,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -62,9 +63,9 @@ type shardInput struct {
 // or what the copy did with it (convert, filter, dedupe). A shard file ends with a record
 // whose End is set.
 type shardRecord struct {
-	Input   int          `json:"input"` // index of the input
-	Game    int          `json:"game"`  // number of the game in it, from 1
-	Problem *pdn.Problem `json:"problem,omitempty"`
+	Input   int              `json:"input"` // index of the input
+	Game    int              `json:"game"`  // number of the game in it, from 1
+	Problem *archive.Problem `json:"problem,omitempty"`
 	// Bytes is the length of the game's output, which follows the line (without the
 	// separator the output has between games).
 	Bytes   int  `json:"bytes,omitempty"`
@@ -80,12 +81,12 @@ type shardRecord struct {
 
 // shardEnd is the last line of a shard file.
 type shardEnd struct {
-	Games       int               `json:"games"`       // games read, of every shard
-	ShardGames  int               `json:"shard_games"` // games of this shard
-	InputErrors []shardInputError `json:"input_errors,omitempty"`
-	Summaries   []*pdn.Summary    `json:"summaries,omitempty"` // validate
-	Stats       *pdn.Stats        `json:"stats,omitempty"`
-	Copy        *pdn.CopyResult   `json:"copy,omitempty"`
+	Games       int                 `json:"games"`       // games read, of every shard
+	ShardGames  int                 `json:"shard_games"` // games of this shard
+	InputErrors []shardInputError   `json:"input_errors,omitempty"`
+	Summaries   []*archive.Summary  `json:"summaries,omitempty"` // validate
+	Stats       *archive.Stats      `json:"stats,omitempty"`
+	Copy        *archive.CopyResult `json:"copy,omitempty"`
 	// Prefix is what the output has before its first game (the csv header).
 	Prefix string `json:"prefix,omitempty"`
 	// Notes are the lines on the variants inferred that a copy prints first.
@@ -267,7 +268,7 @@ func (so *shardOut) line(v any) {
 
 // selector returns the Job.Select of the shard, which also counts the games.
 func (so *shardOut) selector() func(int) bool {
-	sel := pdn.ShardSelect(so.shard.Index, so.shard.Count)
+	sel := archive.ShardSelect(so.shard.Index, so.shard.Count)
 	return func(i int) bool {
 		so.end.Games = i + 1
 		if !sel(i) {
@@ -279,13 +280,13 @@ func (so *shardOut) selector() func(int) bool {
 }
 
 // problem records a problem of a game of the shard.
-func (so *shardOut) problem(p pdn.Problem) {
+func (so *shardOut) problem(p archive.Problem) {
 	so.line(shardRecord{Input: so.index[p.File], Game: p.Game, Problem: &p})
 }
 
 // copyOptions sets up the shard's side of a copy to w, which writes to so.out: the output
 // of each game and the messages about it are recorded with it.
-func (so *shardOut) copyOptions(opt *pdn.CopyOptions, w pdn.GameWriter, to string) error {
+func (so *shardOut) copyOptions(opt *archive.CopyOptions, w pdn.GameWriter, to string) error {
 	if to == "pdn" {
 		so.sep = []byte("\n") // pdn.Writer puts a blank line between games
 	}
@@ -310,7 +311,7 @@ func (so *shardOut) copyOptions(opt *pdn.CopyOptions, w pdn.GameWriter, to strin
 }
 
 // outcome records what the copy did with a game of the shard, when the merge needs it.
-func (so *shardOut) outcome(in *pdn.Input, n int, o pdn.CopyOutcome) {
+func (so *shardOut) outcome(in *archive.Input, n int, o archive.CopyOutcome) {
 	r := shardRecord{Input: so.index[in.Name], Game: n, Written: o.Written, Dropped: o.Dropped,
 		ReadError: so.readErr, ReplayError: so.replayErr}
 	so.readErr, so.replayErr = "", ""
@@ -353,12 +354,12 @@ func (so *shardOut) finish(c *cli.Context, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return interrupted(err, so.end.ShardGames)
 	}
-	list, inputs := pdn.InputErrors(err)
+	list, inputs := archive.InputErrors(err)
 	if err != nil && !inputs {
 		return err
 	}
 	for _, ie := range list {
-		so.end.InputErrors = append(so.end.InputErrors, shardInputError{Name: ie.Name, Error: ie.Error(), NoGames: errors.Is(ie, pdn.ErrNoGames)})
+		so.end.InputErrors = append(so.end.InputErrors, shardInputError{Name: ie.Name, Error: ie.Error(), NoGames: errors.Is(ie, archive.ErrNoGames)})
 	}
 	so.line(shardRecord{End: &so.end})
 	if so.err == nil {

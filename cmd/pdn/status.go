@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
-	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/archive"
 )
 
 // interrupted words the error of a command that stopped because its context was
@@ -46,14 +46,14 @@ func outcome(c *cli.Context, err error, games, bad int) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return interrupted(err, games)
 	}
-	list, inputs := pdn.InputErrors(err)
+	list, inputs := archive.InputErrors(err)
 	if err != nil && !inputs {
 		return err
 	}
 	skip := c.Bool("skip-bad")
 	var failed []error
 	for _, ie := range list {
-		if skip && errors.Is(ie, pdn.ErrNoGames) {
+		if skip && errors.Is(ie, archive.ErrNoGames) {
 			fmt.Fprintf(c.App.ErrWriter, "pdn: warning: %s\n", clean(ie))
 			continue
 		}
@@ -97,7 +97,7 @@ func hasFlag(c *cli.Context, name string) bool {
 }
 
 // problemError words a validation problem as an error with its file, game and position.
-func problemError(p pdn.Problem) error {
+func problemError(p archive.Problem) error {
 	where := fmt.Sprintf("%s: game %d", p.File, p.Game)
 	if p.Line > 0 {
 		where += fmt.Sprintf(": line %d, column %d", p.Line, p.Column)
@@ -105,16 +105,19 @@ func problemError(p pdn.Problem) error {
 	return fmt.Errorf("%s: %s", where, p.Message)
 }
 
+// prefixes are the package names that wrapping repeats in error texts.
+var prefixes = []string{"pdn: ", "archive: ", "engine: ", "book: "}
+
 // clean returns the text of err without the package names that wrapping repeats in it
-// ("pdn: ", "engine: ", "book: "): a command prints its own "pdn: " once.
+// (prefixes): a command prints its own "pdn: " once.
 func clean(err error) string {
 	s := err.Error()
-	for _, p := range []string{"pdn: ", "engine: ", "book: "} {
+	for _, p := range prefixes {
 		s = strings.ReplaceAll(s, ": "+p, ": ")
 	}
 	for again := true; again; {
 		again = false
-		for _, p := range []string{"pdn: ", "engine: ", "book: "} {
+		for _, p := range prefixes {
 			if t, ok := strings.CutPrefix(s, p); ok {
 				s, again = t, true
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
 )
@@ -18,10 +19,10 @@ import (
 // that need it skip when it is absent. It is never copied into the repository.
 var ocaPath = filepath.Join("..", "..", "..", "shared", "pdn", "corpus", "mzuluaga__checkers", "OCA_2.0.pdn")
 
-func fileJob(names ...string) pdn.Job {
-	var job pdn.Job
+func fileJob(names ...string) archive.Job {
+	var job archive.Job
 	for _, name := range names {
-		job.Inputs = append(job.Inputs, pdn.Input{Name: name, Open: func() (io.ReadCloser, error) { return os.Open(name) }})
+		job.Inputs = append(job.Inputs, archive.Input{Name: name, Open: func() (io.ReadCloser, error) { return os.Open(name) }})
 	}
 	return job
 }

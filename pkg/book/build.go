@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
 )
@@ -19,8 +20,8 @@ const DefaultMaxPly = 20
 type BuildOptions struct {
 	// Variant is the book's variant, and the variant of the games without a GameType
 	// tag. When nil, the book's variant is the first game's (as pdn.Replayer picks it:
-	// its GameType tag, else its input's inferred variant, pdn.Input.Inferred, which
-	// pdn.Job.InferVariants sets), and the games without a GameType tag have their
+	// its GameType tag, else its input's inferred variant, archive.Input.Inferred, which
+	// archive.Job.InferVariants sets), and the games without a GameType tag have their
 	// input's inferred variant.
 	Variant *engine.Variant
 	// MaxPly is the number of plies from the start of each game that go into the book
@@ -87,10 +88,10 @@ type replayed struct {
 // Build reads the games of job and returns the book of their first MaxPly plies, pruned
 // to MinGames. A bad game is skipped and counted. An input that cannot be read (or holds
 // no game) does not stop the others: Build returns the book of the rest with the inputs'
-// errors (*pdn.InputError, joined as pdn.Job.Each joins them). It returns no book, and an
+// errors (*archive.InputError, joined as archive.Job.Each joins them). It returns no book, and an
 // error, when no game is of a variant the engine plays, on another error, or when ctx
 // ends.
-func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStats, error) {
+func Build(ctx context.Context, job archive.Job, opt BuildOptions) (*Book, BuildStats, error) {
 	var st BuildStats
 	maxPly := opt.MaxPly
 	if maxPly <= 0 {
@@ -123,7 +124,7 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 	go func() {
 		defer close(in)
 		seq := 0
-		readErr = eachGame(ctx, job, func(input *pdn.Input, n int, g *pdn.Game, gerr error) error {
+		readErr = eachGame(ctx, job, func(input *archive.Input, n int, g *pdn.Game, gerr error) error {
 			it := item{seq: seq, input: input.Name, n: n, game: g, gerr: gerr, inferred: input.Inferred}
 			if v == nil {
 				rp := pdn.Replayer{Inferred: input.Inferred}
@@ -205,7 +206,7 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
-	if _, inputs := pdn.InputErrors(readErr); readErr != nil && !inputs {
+	if _, inputs := archive.InputErrors(readErr); readErr != nil && !inputs {
 		return nil, st, readErr
 	}
 	if b == nil {
@@ -223,16 +224,16 @@ func Build(ctx context.Context, job pdn.Job, opt BuildOptions) (*Book, BuildStat
 	return b, st, readErr
 }
 
-// eachGame calls fn for every game of job in order (pdn.Job.Each, which also reports
+// eachGame calls fn for every game of job in order (archive.Job.Each, which also reports
 // progress), and stops when ctx is done. Errors of fn and of ctx come back as they are;
 // reading errors are prefixed "book: ".
-func eachGame(ctx context.Context, job pdn.Job, fn func(in *pdn.Input, n int, g *pdn.Game, gerr error) error) error {
+func eachGame(ctx context.Context, job archive.Job, fn func(in *archive.Input, n int, g *pdn.Game, gerr error) error) error {
 	var fnErr error
-	err := job.Each(ctx, func(in *pdn.Input, n int, g *pdn.Game, gerr error) error {
+	err := job.Each(ctx, func(in *archive.Input, n int, g *pdn.Game, gerr error) error {
 		fnErr = fn(in, n, g, gerr)
 		return fnErr
 	})
-	if _, inputs := pdn.InputErrors(err); err != nil && err != fnErr && err != ctx.Err() && !inputs {
+	if _, inputs := archive.InputErrors(err); err != nil && err != fnErr && err != ctx.Err() && !inputs {
 		return fmt.Errorf("book: %w", err)
 	}
 	return err
@@ -244,7 +245,7 @@ func replay(rp *pdn.Replayer, b *Book, it item, maxPly int) replayed {
 	r := replayed{seq: it.seq}
 	g := it.game
 	if it.gerr != nil {
-		r.err = &pdn.InputError{Name: it.input, Err: it.gerr}
+		r.err = &archive.InputError{Name: it.input, Err: it.gerr}
 		return r
 	}
 	rp.Inferred = it.inferred

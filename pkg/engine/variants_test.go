@@ -47,3 +47,22 @@ func isName(s string) bool {
 	}
 	return false
 }
+
+// TestGameTypeName checks the names of GameType numbers: the PDN 3.0
+// table's, a registered variant's for numbers the table lacks, and none for
+// an unknown number.
+func TestGameTypeName(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{20, "international"}, {23, "american pool"}, {30, "turkish"}, {97, "frysk"}, {98, "antidraughts"}, {99, ""}} {
+		if got := engine.GameTypeName(tc.n); got != tc.want {
+			t.Errorf("GameTypeName(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	for _, v := range engine.Variants() {
+		if v.GameType != 0 && v.GameType != 23 && engine.GameTypeName(v.GameType) != v.Name {
+			t.Errorf("GameTypeName(%d) = %q, want the registered name %q", v.GameType, engine.GameTypeName(v.GameType), v.Name)
+		}
+	}
+}

@@ -1,7 +1,7 @@
 package pdn
 
 // arena is storage for the games of a batch that the caller drops all
-// together (validateReplay): Game values, tags, nodes, moves and squares
+// together (see Arena): Game values, tags, nodes, moves and squares
 // are carved out of slabs that reset makes available again, so that
 // steady-state reading allocates nothing for them. Strings (tag values,
 // comments, warnings) are not arena memory: they may outlive the batch.
@@ -45,4 +45,26 @@ func take[T any](s *[]T, n, minCap int, grow bool) []T {
 	}
 	*s = (*s)[:k+n]
 	return (*s)[k : k+n : k+n]
+}
+
+// Arena is memory for the games of a batch that the caller drops all
+// together: a Reader given one (SetArena) carves its games out of it, so
+// that reading batch after batch into recycled arenas allocates nothing
+// for Game values, tags, nodes, moves and squares. Strings are not arena
+// memory. The zero Arena is ready to use; it is not safe for concurrent
+// use.
+type Arena struct{ a arena }
+
+// Reset makes the arena's memory available again: the games read into it
+// before must no longer be used.
+func (a *Arena) Reset() { a.a.reset() }
+
+// SetArena makes r read the games Next returns into a, until the next
+// call; nil (the default) returns games the caller may keep.
+func (r *Reader) SetArena(a *Arena) {
+	if a == nil {
+		r.arena = nil
+		return
+	}
+	r.arena = &a.a
 }

@@ -2,10 +2,8 @@ package pdn
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"os"
-	"strconv"
 	"testing"
 )
 
@@ -84,30 +82,5 @@ func BenchmarkWrite(b *testing.B) {
 			}
 		}
 		w.Flush()
-	}
-}
-
-// BenchmarkValidate validates the Open Checkers Archive with full replay
-// (every move checked against the english rules), with one goroutine and
-// then two.
-func BenchmarkValidate(b *testing.B) {
-	data := loadOCA(b)
-	for _, jobs := range []int{1, 2} {
-		b.Run("j"+strconv.Itoa(jobs), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				job := Job{Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
-					return io.NopCloser(bytes.NewReader(data)), nil
-				}}}}
-				sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: jobs, Replay: &Replayer{}})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if sums[0].Replayed != 22621 {
-					b.Fatalf("replayed %d games, want 22621", sums[0].Replayed)
-				}
-			}
-		})
 	}
 }

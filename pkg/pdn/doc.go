@@ -2,8 +2,10 @@
 // game-record format for draughts and checkers. The reader and writer work
 // at the syntax level: they know tags, moves as lists of squares,
 // comments, variations and results, but not the rules of any variant.
-// Replay (replay.go) and the conversions built on it (convert.go) are the
-// only parts that use pkg/engine.
+// Replay (replay.go, with variant.go choosing the variant) is the only
+// part that uses pkg/engine. Work over whole archives (jobs over many
+// files, parallel reading, validation, copy, statistics, split) is in
+// package archive, built on this one.
 //
 // # Format
 //
@@ -32,9 +34,9 @@
 // Three layers: Scanner yields tokens with positions; Reader.Next returns
 // one Game at a time (io.EOF at the end) and never holds more than one
 // game; Walk passes the elements of each game to a Visitor (whose hooks
-// can Skip or Stop) without building the movetext. JSONReader reads games back from JSON lines; NewGameReader picks
-// the right reader (and undoes gzip). Job, Validate, Copy, CollectStats
-// and Split are the streaming operations of the pdn command.
+// can Skip or Stop) without building the movetext. JSONReader reads games
+// back from JSON lines; NewGameReader picks the right reader (and undoes
+// gzip).
 //
 // The Reader is lenient by default and records each leniency as a Warning
 // on the game (kind and position): CR-only line breaks, the two characters
@@ -95,52 +97,37 @@
 // Replay plays a game's moves with pkg/engine. The variant is the GameType
 // tag's; without one, the caller's default (Replayer.Default), else the
 // variant inferred from the whole input the game comes from
-// (Replayer.Inferred, from InferVariant; Job.InferVariants does it for a
-// job's inputs), else inferred from the game alone by the same rules: the
-// GameType tags of the other games when they agree and the squares fit,
-// else the largest square (numbers above 50 canadian, above 32
-// international, algebraic squares russian), else the first moves
-// (international's or english's); english when nothing tells. Messages say
+// (Replayer.Inferred, from InferVariant), else inferred from the game
+// alone by the same rules (see InferVariant: the GameType tags of the
+// other games, the largest square, the first moves, all weighed against
+// the boards and start positions of the engine's variants). Messages say
 // when a variant was inferred, and from what. A GameType the engine does
-// not play is a warning, not an error. The FEN
-// tag, if any, is the start position. A move written by its two end
-// squares is resolved to the legal move joining them; a full path must be
-// one of the move's paths. The first main-line move that is illegal,
-// ambiguous (candidates listed) or names a square not on the board ends
-// the replay with a *ReplayError holding the position in the input, the
-// move number, the move and the FEN before it; the game itself is left as
-// it is. Variations are replayed from the position before the move they
-// replace (or, when their first move does not fit there, after it, as
-// some exporters write them); their errors are warnings. A final position
+// not play is a warning, not an error. The FEN tag, if any, is the start
+// position. A move written by its two end squares is resolved to the
+// legal move joining them (a man's quiet step, the commonest move,
+// without generating the others); a full path must be one of the move's
+// paths. The first main-line move that is illegal, ambiguous (candidates
+// listed) or names a square not on the board ends the replay with a
+// *ReplayError holding the position in the input, the move number, the
+// move and the FEN before it; the game itself is left as it is.
+// Variations are replayed from the position before the move they replace
+// (or, when their first move does not fit there, after it, as some
+// exporters write them); their errors are warnings. A final position
 // without a legal move for the side to move that the result contradicts
 // is a warning. Results are read with the first number as the score of
 // the side that moves first (Black in english, White elsewhere).
 //
-// Validate with ValidateOptions.Replay replays every game, in parallel,
-// reporting in input order: games are read in batches into arenas that
-// the replaying goroutines give back, so that memory stays flat and
-// reading allocates next to nothing.
+// # Reading in pieces
 //
-// With Job.Jobs (or ValidateOptions.Jobs) above 1, one large input is
-// read by several goroutines too (parallel.go, chunk.go): one goroutine
-// decompresses it, decides its encoding once, and cuts it at game
-// boundaries that a cheap pass over the bytes finds (after a terminator
-// at the end of a line, or at a '[' opening a line after movetext); each
-// piece is read by a Reader started at the piece's offset and line, and
-// the games are merged back in input order and renumbered. A piece whose
-// Reader did not end exactly where the next piece starts (the cheap pass
-// guessed wrong) is read again in order, so the games, warnings,
-// positions, numbers and errors are those of a single Reader for every
-// number of goroutines. Copy (convert, filter, dedupe) with Jobs above 1
-// also replays and formats the games in parallel, in batches that the
-// caller writes in input order (copy_parallel.go). A man's quiet step, the
-// commonest move, is resolved without generating the other moves. Copy with a ReplayCopy stage rewrites moves
-// (numeric or algebraic squares, short or full captures) and keeps the
-// games that reach a position (PositionFilter). PositionWriter writes one
-// row per main-line position, as CSV (a header and the columns of
-// PositionColumns: game, ply, fen, side, move, result, score) or as FEN
-// lines (the FEN, then the same fields, tab-separated): the input of the
-// tuner.
+// A Reader can take over in the middle of an input, at a Boundary between
+// two games that another Reader reported (Reader.Boundary), with
+// ResumeReader or ResumeBytes, in the encoding ReadHead decided for the
+// whole input; Reader.EndedAt checks that a piece was read to its end as
+// a Reader of the whole input would have. With an Arena (Reader.SetArena)
+// a Reader carves its games out of memory the caller recycles batch after
+// batch. Writer.Format and WriteFormatted (and JSONWriter.WriteFormatted)
+// let games be formatted in several goroutines and written in order.
+// Package archive builds its parallel reading and copying on these.
 //
 // # Writing
 //

@@ -87,3 +87,35 @@ func (e *GameError) Error() string {
 
 // Unwrap returns the cause.
 func (e *GameError) Unwrap() error { return e.Err }
+
+// isGameError reports whether err is (or wraps) a *GameError. It is a
+// function of its own so that the target of errors.As does not escape in
+// the caller's loop.
+func isGameError(err error) bool {
+	if _, ok := err.(*GameError); ok {
+		return true
+	}
+	var ge *GameError
+	return errors.As(err, &ge)
+}
+
+// ErrorKind names the sentinel an error unwraps to, e.g.
+// "missing-terminator", for reports. It returns "error" for others.
+func ErrorKind(err error) string {
+	for _, e := range []struct {
+		err  error
+		name string
+	}{
+		{ErrIllegalMove, "illegal-move"}, {ErrAmbiguousMove, "ambiguous-move"}, {ErrInvalidFEN, "invalid-fen"},
+		{ErrTokenTooLong, "token-too-long"}, {ErrUnterminatedComment, "unterminated-comment"},
+		{ErrUnterminatedString, "unterminated-string"}, {ErrUnterminatedSetup, "unterminated-setup"},
+		{ErrMissingTerminator, "missing-terminator"}, {ErrInvalidMove, "invalid-move"},
+		{ErrInvalidTag, "invalid-tag"}, {ErrEmptyGame, "empty-game"}, {ErrUnbalanced, "unbalanced"},
+		{ErrTooDeep, "too-deep"}, {ErrEncoding, "encoding"}, {ErrUnexpectedToken, "unexpected-token"},
+	} {
+		if errors.Is(err, e.err) {
+			return e.name
+		}
+	}
+	return "error"
+}

@@ -3,7 +3,6 @@ package pdn
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -12,9 +11,9 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// This file infers the variant of the games of an input that have no
-// GameType tag, from all the games of the input. It uses the rules only to
-// know which first moves each candidate variant allows.
+// This file gathers what the games of an input say about the variant of
+// those without a GameType tag: their largest squares and first moves;
+// evidence.decide (variant.go) infers the variant from it.
 
 // Inference is the variant of the games of one input that have no GameType
 // tag, inferred from the whole input by InferVariant (or from one game by
@@ -43,24 +42,30 @@ func (inf *Inference) String() string {
 // reads them (gzip undone), and infers the variant of its games that have
 // no GameType tag. The evidence is the input's, not one game's, so that a
 // short game whose squares fit several boards gets the variant of its
-// file:
+// file. The variants are the engine's registered ones that have a PDN
+// GameType:
 //
 //  1. when every game with a GameType tag names the same variant and the
 //     squares of the games without one fit its board, that variant;
-//  2. else by the largest square of the games without a GameType tag (in
-//     the main line, variations, FEN tags): numbers above 50 or algebraic
-//     squares beyond j10: canadian; above 32 or beyond h8: international;
-//     other algebraic squares: russian;
-//  3. else (square numbers up to 32): international when more of the
-//     games that start from the start position open with a move legal in
-//     international than with one legal in english, english otherwise.
+//  2. else the common variant (the first registered) of the smallest board
+//     that the largest square of the games without a GameType tag fits (in
+//     the main line, variations, FEN tags), or the largest board; with
+//     algebraic squares, the board's first variant written so, if any.
+//     For the built-in variants: numbers above 50 or algebraic squares
+//     beyond j10: canadian; above 32 or beyond h8: international; other
+//     algebraic squares: russian; numbers up to 32: english;
+//  3. for square numbers alone, the next larger board's common variant
+//     instead when more of the games that start from the start position
+//     open with a move legal there than with one legal in the first
+//     (international against english for numbers up to 32).
 //
 // Replayer.Inferred takes the result. PDN input is scanned byte by byte,
 // without building games or tokens: about five times as fast as reading
-// it (BenchmarkInferVariant, BenchmarkRead). InferVariant returns ctx.Err() when ctx is done, and the errors
-// NewGameReader and Next return for input that cannot be read.
+// it (BenchmarkInferVariant, BenchmarkRead). InferVariant returns
+// ctx.Err() when ctx is done, and the errors NewGameReader and Next return
+// for input that cannot be read.
 func InferVariant(ctx context.Context, r io.Reader, opt ReaderOptions) (*Inference, error) {
-	br, isJSON, err := openSource(r)
+	br, isJSON, err := OpenInput(r)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +73,7 @@ func InferVariant(ctx context.Context, r io.Reader, opt ReaderOptions) (*Inferen
 	if isJSON {
 		jr := NewJSONReader(br)
 		for n := 0; ; n++ {
-			if n%batchSize == 0 {
+			if n%64 == 0 { // look at ctx every 64 games
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
@@ -120,10 +125,10 @@ type evidence struct {
 	// The largest square of the games without a GameType tag: number,
 	// and algebraic file (1 for a) and rank.
 	maxNum, maxFile, maxRank int
-	// openings counts the games without a GameType tag that start from
-	// the start position and whose first move is legal in english
-	// ([0]) or international ([1]).
-	openings [2]int
+	// openings counts, for each of boards(), the games without a GameType
+	// tag that start from the start position and whose first move is legal
+	// in the board's variant.
+	openings []int
 }
 
 // gameEvidence is the evidence of one game.
@@ -193,7 +198,7 @@ func (g *gameEvidence) move(sq []Square, main bool) {
 // add adds the evidence of one game.
 func (e *evidence) add(g *gameEvidence) {
 	if gt := strings.TrimSpace(g.gameType); gt != "" {
-		if v, err := engine.Lookup(gt); err == nil {
+		if v, err := gameTypeVariant(gt); err == nil {
 			if e.tagged == nil {
 				e.tagged = v
 			} else if e.tagged != v {
@@ -207,9 +212,12 @@ func (e *evidence) add(g *gameEvidence) {
 	e.maxFile = max(e.maxFile, g.maxFile)
 	e.maxRank = max(e.maxRank, g.maxRank)
 	if !g.custom && g.from > 0 {
-		op := openingMoves()
-		for i := range op {
-			if op[i][[2]int{g.from, g.to}] {
+		bs := boards()
+		if e.openings == nil {
+			e.openings = make([]int, len(bs))
+		}
+		for i := range bs {
+			if bs[i].opening[[2]int{g.from, g.to}] {
 				e.openings[i]++
 			}
 		}
@@ -240,63 +248,6 @@ func (g *gameEvidence) nodes(ns []Node, main bool) {
 			g.nodes(n.Variation, false)
 		}
 	}
-}
-
-// openingVariants are the variants whose first moves tell a file of square
-// numbers up to 32 apart: english (Black moves first, from 9-12) and
-// international (White moves first, from 31-35).
-var openingVariants = [2]string{"english", "international"}
-
-// openingMoves returns, for each of openingVariants, the set of from-to
-// square pairs of the legal moves of its start position.
-var openingMoves = sync.OnceValue(func() (sets [2]map[[2]int]bool) {
-	for i, name := range openingVariants {
-		v := engine.MustLookup(name)
-		start := v.Start()
-		sets[i] = map[[2]int]bool{}
-		for _, m := range v.Generate(nil, &start) {
-			sets[i][[2]int{int(v.Square(m.From)), int(v.Square(m.To))}] = true
-		}
-	}
-	return sets
-})
-
-// decide infers the variant from the evidence.
-func (e *evidence) decide() *Inference {
-	inf := &Inference{Games: e.untagged}
-	if e.untagged == 0 {
-		return inf
-	}
-	fits := func(v *engine.Variant) bool {
-		return e.maxNum <= v.Squares() && e.maxFile <= v.Width && e.maxRank <= v.Height
-	}
-	var squares []string
-	if e.maxNum > 0 {
-		squares = append(squares, "square numbers up to "+strconv.Itoa(e.maxNum))
-	}
-	if e.maxFile > 0 {
-		squares = append(squares, fmt.Sprintf("algebraic squares up to %c%d", 'a'+e.maxFile-1, e.maxRank))
-	}
-	reason := strings.Join(squares, " and ")
-	name := "english"
-	switch {
-	case e.tagged != nil && !e.disagree && fits(e.tagged):
-		inf.Variant, inf.Reason = e.tagged, "the GameType tag of the other games of the input"
-		return inf
-	case e.maxNum > 50 || e.maxFile > 10 || e.maxRank > 10:
-		name = "canadian"
-	case e.maxNum > 32 || e.maxFile > 8 || e.maxRank > 8:
-		name = "international"
-	case e.maxFile > 0:
-		name = "russian"
-	case e.maxNum == 0:
-		reason = "no moves (english by default)"
-	case e.openings[1] > e.openings[0]:
-		name = "international"
-		reason += fmt.Sprintf(", with international first moves in %d of %d games", e.openings[1], e.untagged)
-	}
-	inf.Variant, inf.Reason = engine.MustLookup(name), reason
-	return inf
 }
 
 // inferScan gathers the evidence of PDN text without building tokens: it

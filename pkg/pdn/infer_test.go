@@ -29,6 +29,10 @@ func TestInferVariant(t *testing.T) {
 		{"english first moves win", game("", "32-28 *") + game("", "11-15 *") + game("", "9-13 *"), "english", "square numbers up to 32", 3},
 		{"a FEN tag is not the start", game(`[FEN "W:W32:B5"]`, "32-28 *"), "english", "square numbers up to 32", 1},
 		{"canadian", game("", "1. 62-57 *"), "canadian", "square numbers up to 62", 1},
+		// Numbers up to 50 fit the 10x10 board and the 12x12 one: first moves
+		// legal only in canadian tell them apart, as they do 8x8 and 10x10.
+		{"canadian first moves", game("", "1. 43-37 *") + game("", "1. 45-39 *"), "canadian",
+			"square numbers up to 45, with canadian first moves in 2 of 2 games", 2},
 		{"algebraic", game("", "1. c3-d4 f6-e5 *"), "russian", "algebraic squares up to f6", 1},
 		{"algebraic on 10x10", game("", "1. c3-d4 i7-h6 *"), "international", "algebraic squares up to i7", 1},
 		{"FEN squares", game(`[FEN "W:W31,48:B1"]`, "48-43 *"), "international", "square numbers up to 48", 1},

@@ -9,9 +9,9 @@ import (
 	"io"
 )
 
-// Decompress returns a reader for r that undoes gzip compression when r
+// decompress returns a reader for r that undoes gzip compression when r
 // starts with the gzip magic bytes, and reads r unchanged otherwise.
-func Decompress(r io.Reader) (io.Reader, error) {
+func decompress(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -35,7 +35,7 @@ type ReaderOptions struct {
 // lines as JSONWriter writes them, otherwise a PDN Reader configured with
 // opt. gzip input is decompressed first.
 func NewGameReader(r io.Reader, opt ReaderOptions) (GameReader, error) {
-	br, isJSON, err := openSource(r)
+	br, isJSON, err := OpenInput(r)
 	if err != nil {
 		return nil, err
 	}
@@ -53,14 +53,14 @@ func NewGameReader(r io.Reader, opt ReaderOptions) (GameReader, error) {
 // text), which PDN never has.
 var ErrBinary = errors.New("binary data, not PDN text")
 
-// binarySample is how many bytes openSource looks at for binary data.
+// binarySample is how many bytes OpenInput looks at for binary data.
 const binarySample = 8 << 10
 
-// openSource undoes gzip compression of r and tells JSON lines from PDN,
+// OpenInput undoes gzip compression of r and tells JSON lines from PDN,
 // as NewGameReader does. It returns an error wrapping ErrBinary for
 // binary data.
-func openSource(r io.Reader) (br *bufio.Reader, isJSON bool, err error) {
-	d, err := Decompress(r)
+func OpenInput(r io.Reader) (br *bufio.Reader, isJSON bool, err error) {
+	d, err := decompress(r)
 	if err != nil {
 		return nil, false, err
 	}
@@ -80,19 +80,6 @@ func openSource(r io.Reader) (br *bufio.Reader, isJSON bool, err error) {
 		}
 	}
 	return br, false, nil
-}
-
-// CountingReader counts the bytes read through it, for progress reports.
-type CountingReader struct {
-	R io.Reader
-	N int64
-}
-
-// Read implements io.Reader.
-func (c *CountingReader) Read(p []byte) (int, error) {
-	n, err := c.R.Read(p)
-	c.N += int64(n)
-	return n, err
 }
 
 // checkText returns an error wrapping ErrBinary when b, the first bytes of

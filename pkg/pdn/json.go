@@ -68,6 +68,13 @@ func (w *JSONWriter) Write(g *Game) error {
 // Flush writes any buffered data to the underlying writer.
 func (w *JSONWriter) Flush() error { return w.w.Flush() }
 
+// WriteFormatted writes p, the lines that another JSONWriter with the same
+// settings wrote for some games, as Write would have written them.
+func (w *JSONWriter) WriteFormatted(p []byte) error {
+	_, err := w.w.Write(p)
+	return err
+}
+
 // appendGame appends the JSON line of g (with its line break) to b.
 func (w *JSONWriter) appendGame(b []byte, g *Game) []byte {
 	b = append(b, '{')

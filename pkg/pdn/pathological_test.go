@@ -57,7 +57,7 @@ func normalText(n int) []byte {
 func allocRead(t testing.TB, data []byte, whole bool) (alloc uint64, worst, mean float64) {
 	var r *Reader
 	if whole {
-		r = resumeReader(nil, data, io.EOF, boundary{line: 1}, true, EncodingAuto, false)
+		r = ResumeBytes(data, io.EOF, Boundary{}, EncodingAuto)
 	} else {
 		r = NewReader(bytes.NewReader(data))
 	}

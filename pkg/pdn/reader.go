@@ -26,8 +26,8 @@ const maxTagBuf = 256
 // consecutive games share their backing storage in chunks of a few tens
 // of KB (moves, squares, nodes, tags), so keeping one game out of many
 // keeps its chunks alive; copy what you keep from a filtered stream if
-// that matters. Validate reads through a private mode instead, in which
-// games live in arenas recycled once a batch of games is replayed.
+// that matters. With SetArena, games live instead in an Arena that the
+// caller recycles batch after batch.
 type Reader struct {
 	// Strict selects the PDN 3.0 reading grammar. Localised tag names are
 	// then kept as written.

@@ -299,23 +299,3 @@ func TestReaderMaxWarnings(t *testing.T) {
 		t.Errorf("%d plies, want 2", gs[0].Plies())
 	}
 }
-
-// TestParallelDamaged checks that damaged input reads the same in pieces
-// with several goroutines as with one Reader.
-func TestParallelDamaged(t *testing.T) {
-	games := gamesText(12, "\n")
-	games[3] = strings.Replace(games[3], `[Result "1-0"]`, `[Result "1-0]`, 1)
-	games[7] = strings.Replace(games[7], "22-17", "22-17 { never closed", 1)
-	games[9] = strings.Replace(games[9], `[Event "Game 10"]`, `[Event "Game 10`, 1)
-	text := []byte(strings.Join(games, "") + "\"\n[[[")
-	for _, strict := range []bool{false, true} {
-		checkParallel(t, "damaged", strict, []int{1, 50, 300}, text)
-	}
-}
-
-// TestParallelManyGames checks that an item of input with more games
-// than a reading goroutine holds (maxItemGames) reads the same.
-func TestParallelManyGames(t *testing.T) {
-	text := []byte("1. 32-28 *\n" + strings.Repeat("*", maxItemGames+100) + "\n1. 33-28 *\n")
-	checkParallel(t, "stars", false, []int{1 << 20}, text)
-}

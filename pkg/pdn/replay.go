@@ -3,23 +3,30 @@ package pdn
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// This file is the only one of the package, with convert.go and infer.go,
-// that knows the rules: it replays the moves of a Game with pkg/engine.
+// This file is the only one of the package, with variant.go (which picks
+// the variant), that knows the rules: it replays the moves of a Game with
+// pkg/engine.
 
-// Variant sources, the values of Replayed.VariantFrom.
+// VariantSource says where the variant of a replayed game came from
+// (Replayed.VariantFrom).
+type VariantSource uint8
+
+// Variant sources.
 const (
-	FromGameType = "gametype" // the GameType tag
-	FromDefault  = "default"  // Replayer.Default, the caller's choice
-	FromInferred = "inferred" // Replayer.Inferred, or inferred from the game alone
+	FromGameType VariantSource = iota // the GameType tag
+	FromDefault                       // Replayer.Default, the caller's choice
+	FromInferred                      // Replayer.Inferred, or inferred from the game alone
 )
 
-// Replay warning kinds (ReplayWarning.Kind, Problem.Kind).
+// String returns "gametype", "default" or "inferred".
+func (s VariantSource) String() string { return [...]string{"gametype", "default", "inferred"}[s] }
+
+// Replay warning kinds (ReplayWarning.Kind, and archive.Problem.Kind).
 const (
 	// KindUnsupportedVariant: the GameType names a variant the engine does
 	// not play (yet); the moves are not checked.
@@ -152,7 +159,7 @@ type Replayed struct {
 	Variant *engine.Variant
 	// VariantFrom says where the variant came from: FromGameType,
 	// FromDefault or FromInferred.
-	VariantFrom string
+	VariantFrom VariantSource
 	// Inference is what the variant was inferred from (FromInferred).
 	Inference *Inference
 	// Start is the position before the first move (FEN tag or the
@@ -203,35 +210,9 @@ type Replayer struct {
 	buf []engine.Move
 	res Replayed
 
-	keys map[variantFrom]string // Summary.Variants keys
-
 	// slow turns off the quiet-move shortcut of resolve (tests compare
 	// both ways).
 	slow bool
-}
-
-type variantFrom struct {
-	v      *engine.Variant
-	from   string
-	reason string
-}
-
-// variantKey returns "NAME (SOURCE)" for res (see Replayed.Source), the
-// key of Summary.Variants.
-func (rp *Replayer) variantKey(res *Replayed) string {
-	k := variantFrom{v: res.Variant, from: res.VariantFrom}
-	if res.Inference != nil {
-		k.reason = res.Inference.Reason
-	}
-	if s, ok := rp.keys[k]; ok {
-		return s
-	}
-	s := res.Variant.Name + " (" + res.Source() + ")"
-	if rp.keys == nil {
-		rp.keys = map[variantFrom]string{}
-	}
-	rp.keys[k] = s
-	return s
 }
 
 // Source says where the variant came from, for messages: "GameType tag",
@@ -488,52 +469,6 @@ func replayError(v *engine.Variant, p *engine.Position, m *Move, pos Pos, num, p
 	return re
 }
 
-// LookupVariant returns the variant s names: a name or alias, as
-// engine.Lookup takes them, or a PDN GameType value, the type alone ("20")
-// or the full Type,Colour,Width,Height,Notation[,Invert] form, which must
-// follow the PDN 3.0 syntax and give the board of its type, as the Reader
-// checks GameType tags ("20,W,0,0,N2,0" is an error). It is the parser of
-// a variant given by a user, such as the pdn command's --variant.
-func LookupVariant(s string) (*engine.Variant, error) {
-	s = strings.TrimSpace(s)
-	if s != "" && s[0] >= '0' && s[0] <= '9' {
-		if msg := checkGameType(s); msg != "" {
-			return nil, errors.New("pdn: " + msg)
-		}
-	}
-	return engine.Lookup(s)
-}
-
-// Variant returns the variant Replay replays g with: its GameType tag's,
-// else Default, else Inferred, else inferred from g alone. It returns an
-// error when the GameType tag names a variant the engine does not play.
-func (rp *Replayer) Variant(g *Game) (*engine.Variant, error) {
-	v, _, _, err := rp.variant(g)
-	return v, err
-}
-
-// variant picks the variant of g: GameType tag, else Default, else
-// Inferred, else inferred from g alone.
-func (rp *Replayer) variant(g *Game) (*engine.Variant, string, *Inference, error) {
-	if gt := strings.TrimSpace(g.Get("GameType")); gt != "" {
-		v, err := engine.Lookup(gt)
-		if err != nil {
-			return nil, "", nil, fmt.Errorf("variant not supported: GameType %q (%s)", gt, VariantName(gt))
-		}
-		return v, FromGameType, nil, nil
-	}
-	if rp.Default != nil {
-		return rp.Default, FromDefault, nil, nil
-	}
-	inf := rp.Inferred
-	if inf == nil || inf.Variant == nil {
-		var e evidence
-		e.game(g)
-		inf = e.decide()
-	}
-	return inf.Variant, FromInferred, inf, nil
-}
-
 // tagPos returns the position of g's tag name, or of the game.
 func tagPos(g *Game, name string) Pos {
 	for _, t := range g.Tags {
@@ -605,48 +540,8 @@ func ScoreFor(v *engine.Variant, side engine.Color, result string) (float64, boo
 	return s, true
 }
 
-// scoreText formats a score for CSV: "1", "0.5", "0" or "".
-func scoreText(s float64, ok bool) string {
-	if !ok {
-		return ""
-	}
-	return strconv.FormatFloat(s, 'f', -1, 64)
-}
-
-// clone returns a Replayer with rp's settings and its own buffers.
-func (rp *Replayer) clone() *Replayer {
+// Clone returns a Replayer with rp's settings and its own buffers, for
+// another goroutine.
+func (rp *Replayer) Clone() *Replayer {
 	return &Replayer{Default: rp.Default, Inferred: rp.Inferred, NoVariations: rp.NoVariations, Strict: rp.Strict, slow: rp.slow}
-}
-
-// problems replays g and appends its replay errors and warnings to ps; bad
-// reports an error. It counts the variant, and a complete replay, in sum.
-func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *Game) (_ []Problem, bad bool) {
-	res, err := rp.Replay(g)
-	for _, w := range res.Warnings {
-		level := "warning"
-		if rp.Strict && w.Kind == KindSeparator {
-			level, bad = "error", true
-		}
-		ps = append(ps, Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: level, Kind: w.Kind, Message: w.Text})
-	}
-	if res.Variant != nil {
-		sum.Variants[rp.variantKey(res)]++
-	}
-	if res.Complete {
-		sum.Replayed++
-	}
-	if err != nil {
-		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(err), Message: err.Error()}
-		var re *ReplayError
-		if errors.As(err, &re) {
-			re.File, re.Game = file, n
-			p.Line, p.Column, p.Message, p.Variant = re.Pos.Line, re.Pos.Column, re.Detail(), re.Variant
-			if !errors.Is(re.Err, ErrInvalidFEN) {
-				p.MoveNumber, p.Move, p.FEN = re.Move, re.Text, re.FEN
-			}
-		}
-		ps = append(ps, p)
-		return ps, true
-	}
-	return ps, bad
 }

@@ -73,9 +73,11 @@ func (w *Writer) Write(g *Game) error {
 	return nil
 }
 
-// writeFormatted writes the bytes of one game formatted by another Writer
-// with the same settings (format), as Write would have written the game.
-func (w *Writer) writeFormatted(p []byte) error {
+// WriteFormatted writes p, the bytes of one game formatted by another
+// Writer with the same settings (Format), as Write would have written the
+// game. Format and WriteFormatted let games be formatted in several
+// goroutines and written in order.
+func (w *Writer) WriteFormatted(p []byte) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -90,9 +92,9 @@ func (w *Writer) writeFormatted(p []byte) error {
 	return nil
 }
 
-// format writes g as Write does, without the blank line that separates it
-// from the game before: the bytes that writeFormatted takes.
-func (w *Writer) format(g *Game) error {
+// Format writes g as Write does, without the blank line that separates it
+// from the game before: the bytes that WriteFormatted takes.
+func (w *Writer) Format(g *Game) error {
 	if err := checkGame(g); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -73,12 +74,12 @@ func year(date string) string {
 
 // top returns the n most frequent values of m (all with n <= 0), the most frequent first
 // and then by value.
-func top(m map[string]int, n int) []pdn.Count {
-	cs := make([]pdn.Count, 0, len(m))
+func top(m map[string]int, n int) []archive.Count {
+	cs := make([]archive.Count, 0, len(m))
 	for v, k := range m {
-		cs = append(cs, pdn.Count{Value: v, N: k})
+		cs = append(cs, archive.Count{Value: v, N: k})
 	}
-	slices.SortFunc(cs, func(a, b pdn.Count) int { return cmp.Or(cmp.Compare(b.N, a.N), cmp.Compare(a.Value, b.Value)) })
+	slices.SortFunc(cs, func(a, b archive.Count) int { return cmp.Or(cmp.Compare(b.N, a.N), cmp.Compare(a.Value, b.Value)) })
 	if n > 0 && len(cs) > n {
 		cs = cs[:n]
 	}

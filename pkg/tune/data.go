@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
 )
@@ -193,7 +194,7 @@ type Dataset struct {
 	Stats LoadStats
 
 	games     int
-	dedupe    pdn.Deduper
+	dedupe    archive.Deduper
 	rp        pdn.Replayer
 	slow      bool              // replay every game with Game.PlayText (tests compare both ways)
 	positions []engine.Position // one replayed game's positions (a reused buffer)

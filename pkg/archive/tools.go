@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // Transform removes parts of games. The zero value keeps everything.
@@ -19,23 +21,23 @@ type Transform struct {
 }
 
 // Apply changes g in place.
-func (t Transform) Apply(g *Game) {
+func (t Transform) Apply(g *pdn.Game) {
 	if t.DropComments || t.DropVariations || t.DropNAGs {
 		g.Moves = t.nodes(g.Moves)
 	}
 }
 
-func (t Transform) nodes(ns []Node) []Node {
+func (t Transform) nodes(ns []pdn.Node) []pdn.Node {
 	out := ns[:0]
 	for _, n := range ns {
 		switch {
-		case n.Kind == CommentNode && t.DropComments,
-			n.Kind == VariationNode && t.DropVariations,
-			n.Kind == NAGNode && t.DropNAGs:
+		case n.Kind == pdn.CommentNode && t.DropComments,
+			n.Kind == pdn.VariationNode && t.DropVariations,
+			n.Kind == pdn.NAGNode && t.DropNAGs:
 			continue
-		case n.Kind == VariationNode:
+		case n.Kind == pdn.VariationNode:
 			n.Variation = t.nodes(n.Variation)
-		case n.Kind == MoveNode && t.DropNAGs && n.Move.Strength != "":
+		case n.Kind == pdn.MoveNode && t.DropNAGs && n.Move.Strength != "":
 			m := *n.Move
 			m.Strength = ""
 			n.Move = &m
@@ -73,7 +75,7 @@ func ParseTagMatch(s string) (TagMatch, error) {
 }
 
 // Match reports whether g has the tag with a matching value.
-func (m TagMatch) Match(g *Game) bool {
+func (m TagMatch) Match(g *pdn.Game) bool {
 	v, ok := g.Tag(m.Name)
 	if !ok {
 		return false
@@ -87,13 +89,13 @@ func (m TagMatch) Match(g *Game) bool {
 // Filter selects games. All conditions must hold; empty conditions hold.
 type Filter struct {
 	Tags     []TagMatch
-	Results  []string // any of these results (Game.GameResult)
+	Results  []string // any of these results (pdn.Game.GameResult)
 	MinPlies int      // at least this many main-line moves
 	MaxPlies int      // at most this many; 0 means no limit
 }
 
 // Match reports whether g passes the filter.
-func (f *Filter) Match(g *Game) bool {
+func (f *Filter) Match(g *pdn.Game) bool {
 	for _, m := range f.Tags {
 		if !m.Match(g) {
 			return false
@@ -126,17 +128,17 @@ type Deduper struct {
 
 // Duplicate reports whether a game with g's moves was seen before, and
 // remembers g.
-func (d *Deduper) Duplicate(g *Game) bool {
+func (d *Deduper) Duplicate(g *pdn.Game) bool {
 	_, dup := d.check(g)
 	return dup
 }
 
 // check is Duplicate, and returns g's MoveHash too.
-func (d *Deduper) check(g *Game) (uint64, bool) {
+func (d *Deduper) check(g *pdn.Game) (uint64, bool) {
 	if d.seen == nil {
 		d.seen = make(map[uint64]struct{})
 	}
-	k := MoveHash(g)
+	k := moveHash(g)
 	if _, ok := d.seen[k]; ok {
 		return k, true
 	}
@@ -144,15 +146,15 @@ func (d *Deduper) check(g *Game) (uint64, bool) {
 	return k, false
 }
 
-// MoveHash hashes g's FEN tag and main-line moves (squares and capture or
+// moveHash hashes g's FEN tag and main-line moves (squares and capture or
 // not; move numbers, comments and tags other than FEN do not count).
-func MoveHash(g *Game) uint64 {
+func moveHash(g *pdn.Game) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(strings.TrimSpace(g.Get("FEN"))))
 	var b [3]byte
 	for i := range g.Moves {
 		n := &g.Moves[i]
-		if n.Kind != MoveNode || n.Move.IsPlaceholder() {
+		if n.Kind != pdn.MoveNode || n.Move.IsPlaceholder() {
 			continue
 		}
 		b[0] = '|'
@@ -177,7 +179,7 @@ type CopyOptions struct {
 	// could be read of them.
 	SkipBad bool
 	// OnError, if not nil, is called for each game error (read errors
-	// and, with Replay, *ReplayError values).
+	// and, with Replay, *pdn.ReplayError values).
 	OnError func(error)
 	// Replay, if not nil, replays each game that passes Filter and
 	// Dedupe: it may drop games (ReplayCopy.Reach) and rewrite their moves.
@@ -204,19 +206,19 @@ type CopyResult struct {
 }
 
 // Copy reads the job's games and writes those that pass to dst, after the
-// transform. It does not flush dst. With job.Jobs above 1 and a Writer,
-// JSONWriter or (with Replay) PositionWriter destination, the games are
+// transform. It does not flush dst. With job.Jobs above 1 and a pdn.Writer,
+// pdn.JSONWriter or (with Replay) PositionWriter destination, the games are
 // replayed and formatted by several goroutines (copy_parallel.go); the
 // output, the result, the OnError calls (one at a time, in input order)
 // and the error are the same as with one. When ctx is done, Copy stops
 // before the next game (or batch of games) and returns ctx.Err() with the
 // counts of the games handled so far.
-func Copy(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
+func Copy(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOptions) (CopyResult, error) {
 	if parallelCopy(&job, dst, &opt) {
 		return copyParallel(ctx, job, dst, opt)
 	}
 	var res CopyResult
-	err := job.Each(ctx, func(in *Input, n int, g *Game, gerr error) (err error) {
+	err := job.Each(ctx, func(in *Input, n int, g *pdn.Game, gerr error) (err error) {
 		var o CopyOutcome
 		if opt.Outcome != nil {
 			defer func() {
@@ -290,9 +292,8 @@ type Count struct {
 	N     int    `json:"n"`
 }
 
-// Stats accumulates statistics over games. Use NewStats; Add each game;
-// Report for the result. CollectStats fills one from a job, replaying the
-// games or not.
+// Stats accumulates statistics over games: CollectStats fills one from a
+// job, replaying the games or not, and Report gives the result.
 type Stats struct {
 	games, errors int
 	replay        bool // the games were replayed: variants are those they were replayed with
@@ -329,54 +330,20 @@ func (s *Stats) merge(o *Stats) {
 	}
 }
 
-// gameTypeNames names the GameType numbers of PDN 3.0 (and lidraughts'
-// 96-98), from the PDN 3.0 GameType table (pdn.fmjd.org).
-var gameTypeNames = map[int]string{
-	0: "chess", 20: "international", 21: "english", 22: "italian", 23: "american pool",
-	24: "spanish", 25: "russian", 26: "brazilian", 27: "canadian", 28: "portuguese",
-	29: "czech", 30: "turkish", 31: "thai", 40: "frisian", 41: "spantsiretti",
-	96: "breakthrough", 97: "frysk", 98: "antidraughts",
-}
-
-// VariantName describes a GameType tag value: "20 (international)", or
-// "no GameType tag" when the tag is missing.
-func VariantName(gameType string) string {
-	v := strings.TrimSpace(gameType)
-	if v == "" {
-		return "no GameType tag"
-	}
-	num := v
-	if i := strings.IndexByte(v, ','); i >= 0 {
-		num = v[:i]
-	}
-	n, err := strconv.Atoi(num)
-	if err != nil {
-		return v
-	}
-	if name, ok := gameTypeNames[n]; ok {
-		return v + " (" + name + ")"
-	}
-	return v
-}
-
-// Add counts g, by the value of its GameType tag. gerr is the error it
-// was read with, if any.
-func (s *Stats) Add(g *Game, gerr error) { s.addTagged(g, gerr != nil) }
-
 // addTagged counts g by the value of its GameType tag; bad says it has an
 // error.
-func (s *Stats) addTagged(g *Game, bad bool) {
-	s.variants[VariantName(g.Get("GameType"))]++
+func (s *Stats) addTagged(g *pdn.Game, bad bool) {
+	s.variants[pdn.VariantName(g.Get("GameType"))]++
 	s.add(g, bad)
 }
 
 // addReplayed counts g as replayed by rp (res): by the variant it was
 // replayed with. bad says it was read or replayed with an error.
-func (s *Stats) addReplayed(g *Game, bad bool, res *Replayed, rp *Replayer) {
+func (s *Stats) addReplayed(g *pdn.Game, bad bool, res *pdn.Replayed, rp *replayer) {
 	if res.Variant != nil {
 		s.variants[rp.variantKey(res)]++
 	} else {
-		s.variants[VariantName(g.Get("GameType"))+": not played by the engine"]++
+		s.variants[pdn.VariantName(g.Get("GameType"))+": not played by the engine"]++
 	}
 	if res.Complete {
 		s.replayed++
@@ -385,7 +352,7 @@ func (s *Stats) addReplayed(g *Game, bad bool, res *Replayed, rp *Replayer) {
 }
 
 // add counts g's tags, result and moves.
-func (s *Stats) add(g *Game, bad bool) {
+func (s *Stats) add(g *pdn.Game, bad bool) {
 	s.games++
 	if bad {
 		s.errors++
@@ -393,7 +360,7 @@ func (s *Stats) add(g *Game, bad bool) {
 	s.results[g.GameResult()]++
 	s.plies[g.Plies()]++
 	for i := range g.Moves {
-		if n := &g.Moves[i]; n.Kind == MoveNode && !n.Move.IsPlaceholder() {
+		if n := &g.Moves[i]; n.Kind == pdn.MoveNode && !n.Move.IsPlaceholder() {
 			s.firstMoves[n.Move.Text]++
 			break
 		}
@@ -485,7 +452,7 @@ type StatsOptions struct {
 	// games are counted by the variant they were replayed with, and a move
 	// that does not replay makes a game with an error. Without, games are
 	// counted by their GameType tag.
-	Replay *Replayer
+	Replay *pdn.Replayer
 	// SkipBad leaves out the games read or replayed with an error.
 	SkipBad bool
 	// Problem, if not nil, is called for each problem found, as in
@@ -496,7 +463,7 @@ type StatsOptions struct {
 	// from a goroutine that may not be the caller's (but has ended when
 	// CollectStats returns), before the game is replayed. The game is
 	// valid only during the call.
-	Game func(g *Game, gerr error)
+	Game func(g *pdn.Game, gerr error)
 }
 
 // CollectStats reads (and, with opt.Replay, replays) the job's games into

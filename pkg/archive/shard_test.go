@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // shardTexts are two inputs of international games: some equal, one with an illegal move,
@@ -43,11 +45,11 @@ func TestShardSelect(t *testing.T) {
 	for _, jobs := range []int{1, 4} {
 		job := jobOf(shardTexts()...)
 		job.Jobs, job.pieceSize = jobs, 1024
-		rp := &Replayer{}
+		rp := &pdn.Replayer{}
 		whole, werr := Validate(ctx, job, ValidateOptions{Jobs: jobs, Replay: rp})
 		wst, _ := CollectStats(ctx, job, StatsOptions{Jobs: jobs, Replay: rp})
 		var wout bytes.Buffer
-		jw := NewJSONWriter(&wout)
+		jw := pdn.NewJSONWriter(&wout)
 		wres, _ := Copy(ctx, job, jw, CopyOptions{Replay: &ReplayCopy{Replayer: *rp}, Dedupe: &Deduper{}})
 		jw.Flush()
 
@@ -80,7 +82,7 @@ func TestShardSelect(t *testing.T) {
 				t.Fatal(err)
 			}
 			st.Merge(back)
-			r, _ := Copy(ctx, sj, NewJSONWriter(&bytes.Buffer{}), CopyOptions{Replay: &ReplayCopy{Replayer: *rp},
+			r, _ := Copy(ctx, sj, pdn.NewJSONWriter(&bytes.Buffer{}), CopyOptions{Replay: &ReplayCopy{Replayer: *rp},
 				Outcome: func(in *Input, g int, _ CopyOutcome) {
 					key := fmt.Sprintf("%s game %d", in.Name, g)
 					if s, ok := seen[key]; ok {

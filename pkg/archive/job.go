@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // Input is one file (or stream) to process.
@@ -18,18 +20,18 @@ type Input struct {
 	// Size is the input's size in bytes, or 0 when unknown (progress only).
 	Size int64
 	// Inferred, if not nil, is the variant of the input's games without a
-	// GameType tag, inferred from the whole input (see InferVariant and
+	// GameType tag, inferred from the whole input (see pdn.InferVariant and
 	// Job.InferVariants). The operations that replay games use it when
-	// their Replayer has no Default.
-	Inferred *Inference
+	// their pdn.Replayer has no Default.
+	Inferred *pdn.Inference
 }
 
 // Job is a list of inputs read one game at a time, as the pdn command's
-// subcommands do. Inputs may be PDN or JSON lines (see NewGameReader),
+// subcommands do. Inputs may be PDN or JSON lines (see pdn.NewGameReader),
 // gzip-compressed or not.
 type Job struct {
 	Inputs []Input
-	Reader ReaderOptions
+	Reader pdn.ReaderOptions
 	// Jobs is how many goroutines read the inputs. With more than one, a
 	// large PDN input is cut into pieces at game boundaries that are read
 	// in parallel (JSON-lines input is read in one goroutine); the games,
@@ -49,7 +51,7 @@ type Job struct {
 
 	// onReader, if set, is called with each PDN Reader that eachInput
 	// creates, before its first game.
-	onReader func(*Reader)
+	onReader func(*pdn.Reader)
 	// pieceSize, if set, replaces the constant pieceSize (tests).
 	pieceSize int
 	// naiveCuts makes the finder propose a boundary at every line break
@@ -65,7 +67,7 @@ func (j *Job) total() int64 {
 	return t
 }
 
-// InferVariants reads each input of the job once, with InferVariant, and
+// InferVariants reads each input of the job once, with pdn.InferVariant, and
 // sets its Inferred field, so that the games of the input without a
 // GameType tag are replayed with the variant the whole input points to.
 // It opens every input (so an input's Open must work twice, for this and
@@ -79,7 +81,7 @@ func (j *Job) InferVariants(ctx context.Context) error {
 		if err != nil {
 			continue
 		}
-		inf, err := InferVariant(ctx, rc, j.Reader)
+		inf, err := pdn.InferVariant(ctx, rc, j.Reader)
 		rc.Close()
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
@@ -93,17 +95,17 @@ func (j *Job) InferVariants(ctx context.Context) error {
 
 // Each calls fn for every game of every input, in order. fn gets the game,
 // its input, its number in the input (from 1) and the error Next returned
-// with it (nil or a *GameError). An input that cannot be opened or read to
-// its end, that holds binary data (ErrBinary) or no game at all
+// with it (nil or a *pdn.GameError). An input that cannot be opened or read to
+// its end, that holds binary data (pdn.ErrBinary) or no game at all
 // (ErrNoGames) does not stop the others: Each returns its *InputError at
 // the end, with the other inputs' (errors.Join). Each stops at the first
 // error fn returns, or when ctx is done (it then returns ctx.Err() before
 // the next game). With Jobs above 1 the inputs are read in parallel (see
 // pieces), and fn is still called in order, from the caller's goroutine.
-func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *Game, gerr error) error) error {
+func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *pdn.Game, gerr error) error) error {
 	if j.Select != nil {
 		sel, all := selector{sel: j.Select}, fn
-		fn = func(in *Input, n int, g *Game, gerr error) error {
+		fn = func(in *Input, n int, g *pdn.Game, gerr error) error {
 			if !sel.keep() {
 				return nil
 			}
@@ -150,7 +152,7 @@ func (j *Job) Each(ctx context.Context, fn func(in *Input, n int, g *Game, gerr 
 // eachInput is Each for one input; before is the size of the inputs read
 // before it (progress). It returns the bytes read, and an *InputError when
 // the input cannot be read (or holds no game), or the error of fn or ctx.
-func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn func(in *Input, n int, g *Game, gerr error) error) (int64, error) {
+func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn func(in *Input, n int, g *pdn.Game, gerr error) error) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -159,12 +161,12 @@ func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn 
 		return 0, &InputError{Name: in.Name, Err: err}
 	}
 	defer rc.Close()
-	cr := &CountingReader{R: rc}
-	gr, err := NewGameReader(cr, j.Reader)
+	cr := &countingReader{R: rc}
+	gr, err := pdn.NewGameReader(cr, j.Reader)
 	if err != nil {
 		return cr.N, &InputError{Name: in.Name, Err: err}
 	}
-	if pr, ok := gr.(*Reader); ok && j.onReader != nil {
+	if pr, ok := gr.(*pdn.Reader); ok && j.onReader != nil {
 		j.onReader(pr)
 	}
 	for n := 1; ; n++ {
@@ -199,8 +201,8 @@ func (j *Job) eachInput(ctx context.Context, in *Input, before, total int64, fn 
 var ErrNoGames = errors.New("no games")
 
 // InputError is an error about one input: it cannot be opened or read
-// (ErrBinary, ErrNoGames, an I/O error), or one of its games was read with
-// an error (a *GameError). It names the input.
+// (pdn.ErrBinary, ErrNoGames, an I/O error), or one of its games was read with
+// an error (a *pdn.GameError). It names the input.
 type InputError struct {
 	Name string // the input's name
 	Err  error
@@ -245,10 +247,10 @@ func InputErrors(err error) (list []*InputError, only bool) {
 // function of its own so that the target of errors.As does not escape in
 // the caller's loop.
 func isGameError(err error) bool {
-	if _, ok := err.(*GameError); ok {
+	if _, ok := err.(*pdn.GameError); ok {
 		return true
 	}
-	var ge *GameError
+	var ge *pdn.GameError
 	return errors.As(err, &ge)
 }
 
@@ -265,7 +267,7 @@ type Problem struct {
 	// For a main-line move that does not replay: its move number, the
 	// move as written, the position before it (FEN), and the variant and
 	// where it came from when that is not the GameType tag (see
-	// ReplayError).
+	// pdn.ReplayError).
 	MoveNumber int    `json:"move_number,omitempty"`
 	Move       string `json:"move,omitempty"`
 	FEN        string `json:"fen,omitempty"`
@@ -298,7 +300,7 @@ func newSummary(file string) *Summary {
 
 // count counts one game: its main-line moves and its problems, by level
 // and kind; bad counts it as a game with errors.
-func (s *Summary) count(g *Game, probs []Problem, bad bool) {
+func (s *Summary) count(g *pdn.Game, probs []Problem, bad bool) {
 	s.Games++
 	s.Moves += g.Plies()
 	for _, p := range probs {
@@ -333,27 +335,6 @@ func (s *Summary) Add(o *Summary) {
 	}
 }
 
-// ErrorKind names the sentinel an error unwraps to, e.g.
-// "missing-terminator", for reports. It returns "error" for others.
-func ErrorKind(err error) string {
-	for _, e := range []struct {
-		err  error
-		name string
-	}{
-		{ErrIllegalMove, "illegal-move"}, {ErrAmbiguousMove, "ambiguous-move"}, {ErrInvalidFEN, "invalid-fen"},
-		{ErrTokenTooLong, "token-too-long"}, {ErrUnterminatedComment, "unterminated-comment"},
-		{ErrUnterminatedString, "unterminated-string"}, {ErrUnterminatedSetup, "unterminated-setup"},
-		{ErrMissingTerminator, "missing-terminator"}, {ErrInvalidMove, "invalid-move"},
-		{ErrInvalidTag, "invalid-tag"}, {ErrEmptyGame, "empty-game"}, {ErrUnbalanced, "unbalanced"},
-		{ErrTooDeep, "too-deep"}, {ErrEncoding, "encoding"}, {ErrUnexpectedToken, "unexpected-token"},
-	} {
-		if errors.Is(err, e.err) {
-			return e.name
-		}
-	}
-	return "error"
-}
-
 // ValidateOptions configures Validate.
 type ValidateOptions struct {
 	// Jobs is how many goroutines work at once; values below 1 mean 1.
@@ -364,10 +345,10 @@ type ValidateOptions struct {
 	// time, in input order.
 	Problem func(Problem)
 	// Replay, if not nil, also replays every game with the rules of its
-	// variant (see Replayer; each goroutine uses a copy of its settings)
+	// variant (see pdn.Replayer; each goroutine uses a copy of its settings)
 	// and reports illegal and ambiguous moves, bad FEN tags and the
 	// replay warnings.
-	Replay *Replayer
+	Replay *pdn.Replayer
 
 	// stats, if not nil, also counts the games in it (CollectStats);
 	// with skipBad, those with an error are only counted as left out.
@@ -375,12 +356,12 @@ type ValidateOptions struct {
 	skipBad bool
 	// game, if not nil, is called with every game read, in input order,
 	// from one goroutine, before it is replayed (StatsOptions.Game).
-	game func(*Game, error)
+	game func(*pdn.Game, error)
 }
 
 // count counts game g in st for CollectStats: res and rp are its replay,
 // if any; bad says it has an error.
-func (opt *ValidateOptions) count(st *Stats, g *Game, bad bool, res *Replayed, rp *Replayer) {
+func (opt *ValidateOptions) count(st *Stats, g *pdn.Game, bad bool, res *pdn.Replayed, rp *replayer) {
 	switch {
 	case bad && opt.skipBad:
 		st.skipped++
@@ -475,7 +456,7 @@ func Validate(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, er
 			if opt.stats != nil {
 				stats[i] = NewStats()
 			}
-			_, errs[i] = sub.eachInput(ctx, in, 0, 0, func(in *Input, n int, g *Game, gerr error) error {
+			_, errs[i] = sub.eachInput(ctx, in, 0, 0, func(in *Input, n int, g *pdn.Game, gerr error) error {
 				if opt.game != nil {
 					opt.game(g, gerr)
 				}
@@ -523,9 +504,9 @@ func validateError(ctx context.Context, sums []*Summary, errs []error, err error
 }
 
 // gameProblems lists the problems of one game.
-func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict bool) []Problem {
+func gameProblems(ps []Problem, file string, n int, g *pdn.Game, gerr error, strict bool) []Problem {
 	fromWarning := false
-	var se *SyntaxError
+	var se *pdn.SyntaxError
 	hasPos := gerr != nil && errors.As(gerr, &se)
 	for _, w := range g.Warnings {
 		p := Problem{File: file, Game: n, Line: w.Pos.Line, Column: w.Pos.Column, Level: "warning",
@@ -539,10 +520,10 @@ func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict 
 		ps = append(ps, p)
 	}
 	if gerr != nil && !fromWarning {
-		p := Problem{File: file, Game: n, Level: "error", Kind: ErrorKind(gerr)}
+		p := Problem{File: file, Game: n, Level: "error", Kind: pdn.ErrorKind(gerr)}
 		if hasPos {
 			p.Line, p.Column, p.Message = se.Pos.Line, se.Pos.Column, se.Err.Error()
-		} else if ge, ok := gerr.(*GameError); ok {
+		} else if ge, ok := gerr.(*pdn.GameError); ok {
 			p.Message = ge.Err.Error()
 		} else {
 			p.Message = gerr.Error()
@@ -557,7 +538,7 @@ func gameProblems(ps []Problem, file string, n int, g *Game, gerr error, strict 
 type gameBatch struct {
 	seq, input int
 	first      int // game number of games[0]
-	games      []*Game
+	games      []*pdn.Game
 	gerrs      []error
 	skip       []bool // games left out by Job.Select, if any
 	sum        *Summary
@@ -565,7 +546,7 @@ type gameBatch struct {
 	stats      *Stats // for ValidateOptions.stats
 	// arena holds the games read from PDN (nil for JSON input); it goes
 	// back to the pool once the games are replayed.
-	arena *arena
+	arena *pdn.Arena
 	// piece holds the games read in parallel (Jobs > 1), released once
 	// they are replayed.
 	piece *piece
@@ -592,14 +573,14 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 	// The games of a batch are read into an arena that the worker gives
 	// back when it has replayed them: at most 4*jobs+1 arenas are in use
 	// (the batches in flight and the one being filled).
-	free := make(chan *arena, 4*jobs+2)
-	getArena := func() *arena {
+	free := make(chan *pdn.Arena, 4*jobs+2)
+	getArena := func() *pdn.Arena {
 		select {
 		case a := <-free:
-			a.reset()
+			a.Reset()
 			return a
 		default:
-			return &arena{}
+			return &pdn.Arena{}
 		}
 	}
 	sel := selector{sel: job.Select}
@@ -634,30 +615,30 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			}
 			in := &job.Inputs[i]
 			var b *gameBatch
-			var rd *Reader // the PDN reader of this input, if any
-			var ar *arena  // the arena rd reads into: the next batch's
+			var rd *pdn.Reader // the PDN reader of this input, if any
+			var ar *pdn.Arena  // the arena rd reads into: the next batch's
 			send := func() {
 				if b != nil && len(b.games) > 0 {
 					work <- b
 					seq++
 					if rd != nil {
 						ar = getArena()
-						rd.arena = ar
+						rd.SetArena(ar)
 					}
 				}
 				b = nil
 			}
-			sub := Job{Reader: job.Reader, Progress: job.Progress, onReader: func(r *Reader) {
+			sub := Job{Reader: job.Reader, Progress: job.Progress, onReader: func(r *pdn.Reader) {
 				rd, ar = r, getArena()
-				r.arena = ar
+				r.SetArena(ar)
 			}}
-			n, err := sub.eachInput(ctx, in, before, total, func(in *Input, n int, g *Game, gerr error) error {
+			n, err := sub.eachInput(ctx, in, before, total, func(in *Input, n int, g *pdn.Game, gerr error) error {
 				if opt.game != nil {
 					opt.game(g, gerr)
 				}
 				if b == nil {
 					tokens <- struct{}{}
-					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*Game, 0, batchSize), gerrs: make([]error, 0, batchSize), arena: ar}
+					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*pdn.Game, 0, batchSize), gerrs: make([]error, 0, batchSize), arena: ar}
 				}
 				b.games = append(b.games, g)
 				b.gerrs = append(b.gerrs, gerr)
@@ -683,7 +664,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rp := opt.Replay.clone()
+			rp := newReplayer(opt.Replay)
 			for b := range work {
 				if ctx.Err() != nil {
 					// Stopped: hand the batch on unread, to be dropped.
@@ -713,7 +694,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					bad = bad || b.gerrs[k] != nil
 					b.sum.count(g, b.probs[start:], bad)
 					if b.stats != nil {
-						opt.count(b.stats, g, bad, &rp.res, rp)
+						opt.count(b.stats, g, bad, rp.res, rp)
 					}
 				}
 				b.games, b.gerrs = nil, nil
@@ -762,4 +743,17 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		}
 	}
 	return sums, validateError(ctx, sums, errs, nil)
+}
+
+// countingReader counts the bytes read through it, for progress reports.
+type countingReader struct {
+	R io.Reader
+	N int64
+}
+
+// Read implements io.Reader.
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.R.Read(p)
+	c.N += int64(n)
+	return n, err
 }

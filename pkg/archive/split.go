@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // SplitOptions configures Split. Exactly one of Every and ByTag is set.
@@ -61,7 +63,7 @@ type splitFile struct {
 	tmp  string   // its temporary name, once created
 	seq  int      // the order it was created in
 	f    *os.File // nil while closed (MaxOpen)
-	w    GameWriter
+	w    pdn.GameWriter
 	used int64
 }
 
@@ -98,7 +100,7 @@ func Split(ctx context.Context, job Job, opt SplitOptions) (res SplitResult, err
 	}()
 	part := 0
 	var cur *splitFile // Every: the part being written
-	err = job.Each(ctx, func(in *Input, n int, g *Game, gerr error) error {
+	err = job.Each(ctx, func(in *Input, n int, g *pdn.Game, gerr error) error {
 		res.Read++
 		if gerr != nil {
 			res.Errors++
@@ -163,7 +165,7 @@ func (s *splitter) byTag(value string) *splitFile {
 
 // write writes g to f, creating or reopening its temporary file, and
 // closing the least recently used one when too many are open.
-func (s *splitter) write(f *splitFile, g *Game) error {
+func (s *splitter) write(f *splitFile, g *pdn.Game) error {
 	s.clock++
 	f.used = s.clock
 	if f.f == nil {
@@ -211,7 +213,7 @@ func (s *splitter) reopen(f *splitFile) error {
 	}
 	s.open[f] = true
 	if s.opt.JSON {
-		f.w = NewJSONWriter(f.f)
+		f.w = pdn.NewJSONWriter(f.f)
 		return nil
 	}
 	if appending {
@@ -219,7 +221,7 @@ func (s *splitter) reopen(f *splitFile) error {
 			return err
 		}
 	}
-	f.w = NewWriter(f.f)
+	f.w = pdn.NewWriter(f.f)
 	return nil
 }
 

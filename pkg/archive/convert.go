@@ -1,8 +1,9 @@
-package pdn
+package archive
 
 import (
 	"bufio"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,36 +11,26 @@ import (
 	"sync"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // This file, with replay.go, is where the package uses the rules: the
 // replay stage of Copy (notation rewriting, the position filter) and the
 // position writers (fen, csv).
 
-// Notation styles for ReplayCopy.Notation.
-const (
-	NotationNumeric   = "numeric"   // square numbers: 32-28, 28x19
-	NotationAlgebraic = "algebraic" // coordinates: c3-d4, c3:e5 (russian, brazilian) or c3xe5
-)
-
-// Capture styles for ReplayCopy.Captures.
-const (
-	CapturesShort = "short" // from and to squares, the whole path only when that is ambiguous
-	CapturesFull  = "full"  // every landing square: 28x19x10
-)
-
 // ReplayCopy is the replay stage of Copy: each game is replayed (see
-// Replayer), optionally kept only when its main line reaches a position,
+// pdn.Replayer), optionally kept only when its main line reaches a position,
 // and its moves optionally rewritten. A game without a GameType tag gets
 // one, for the variant it was replayed with.
 type ReplayCopy struct {
-	Replayer Replayer
+	Replayer pdn.Replayer
 	// Notation rewrites replayed moves with square numbers or algebraic
-	// coordinates; "" keeps them as written unless Captures is set (then
-	// the variant's own notation is used).
-	Notation string
-	// Captures rewrites replayed captures short or full; "" keeps them.
-	Captures string
+	// coordinates; NotationKeep keeps them as written unless Captures is
+	// set (then the variant's own notation is used).
+	Notation Notation
+	// Captures rewrites replayed captures short or full; CapturesKeep
+	// keeps them.
+	Captures Captures
 	// Reach, if not nil, keeps only the games whose main line reaches
 	// its position.
 	Reach *PositionFilter
@@ -49,19 +40,19 @@ type ReplayCopy struct {
 // Replayer has a default); keep is false when the position filter rejects
 // it. A replay error comes back with the file and game number set; the
 // game is kept, rewritten up to the error.
-func (rc *ReplayCopy) apply(in *Input, n int, g *Game) (res *Replayed, keep bool, err error) {
+func (rc *ReplayCopy) apply(in *Input, n int, g *pdn.Game) (res *pdn.Replayed, keep bool, err error) {
 	rc.Replayer.Inferred = in.Inferred
 	res, err = rc.Replayer.Replay(g)
-	if re, ok := err.(*ReplayError); ok {
+	if re, ok := err.(*pdn.ReplayError); ok {
 		re.File, re.Game = in.Name, n
 	}
 	if rc.Reach != nil && !rc.Reach.Match(res) {
 		return res, false, err
 	}
-	if rc.Notation != "" || rc.Captures != "" {
+	if rc.Notation != NotationKeep || rc.Captures != CapturesKeep {
 		rewrite(res, rc.Notation, rc.Captures)
 	}
-	if v := res.Variant; v != nil && res.VariantFrom != FromGameType && v.GameType != 0 {
+	if v := res.Variant; v != nil && res.VariantFrom != pdn.FromGameType && v.GameType != 0 {
 		// The game is written with the variant it was replayed with, so that
 		// it reads back the same, whatever its squares look like.
 		g.Set("GameType", strconv.Itoa(v.GameType))
@@ -69,39 +60,27 @@ func (rc *ReplayCopy) apply(in *Input, n int, g *Game) (res *Replayed, keep bool
 	return res, true, err
 }
 
-// CheckNotation checks Notation and Captures values: "" or one of the
-// constants.
-func CheckNotation(notation, captures string) error {
-	if notation != "" && notation != NotationNumeric && notation != NotationAlgebraic {
-		return fmt.Errorf("pdn: notation %q: want %s or %s", notation, NotationNumeric, NotationAlgebraic)
-	}
-	if captures != "" && captures != CapturesShort && captures != CapturesFull {
-		return fmt.Errorf("pdn: captures %q: want %s or %s", captures, CapturesShort, CapturesFull)
-	}
-	return nil
-}
-
 // rewrite writes the replayed moves of res in the notation asked for.
-func rewrite(res *Replayed, notation, captures string) {
+func rewrite(res *pdn.Replayed, notation Notation, captures Captures) {
 	v := res.Variant
 	if v == nil {
 		return
 	}
 	alg, full := useAlgebraic(v, notation), captures == CapturesFull
 	var buf []engine.Move
-	for _, list := range [][]Resolved{res.Plies, res.Variations} {
+	for _, list := range [][]pdn.Resolved{res.Plies, res.Variations} {
 		for i := range list {
 			r := &list[i]
 			m := r.Node
 			m.Squares, m.Sep = notate(m.Squares[:0], v, &r.Before, r.Move, alg, full, &buf)
-			m.Text = string(appendSquares(nil, m.Squares, m.Sep))
+			m.Text = m.CanonicalText()
 		}
 	}
 }
 
 // useAlgebraic reports whether moves of v are written with algebraic
-// squares in the notation asked for ("" is the variant's own).
-func useAlgebraic(v *engine.Variant, notation string) bool {
+// squares in the notation asked for (NotationKeep: the variant's own).
+func useAlgebraic(v *engine.Variant, notation Notation) bool {
 	switch notation {
 	case NotationNumeric:
 		return false
@@ -115,7 +94,7 @@ func useAlgebraic(v *engine.Variant, notation string) bool {
 // returns them with the separator: from and to, or the whole capture path
 // when full is set or when another legal capture joins the same squares.
 // Squares are algebraic when alg is set; buf is scratch for generation.
-func notate(dst []Square, v *engine.Variant, p *engine.Position, m engine.Move, alg, full bool, buf *[]engine.Move) ([]Square, Sep) {
+func notate(dst []pdn.Square, v *engine.Variant, p *engine.Position, m engine.Move, alg, full bool, buf *[]engine.Move) ([]pdn.Square, pdn.Sep) {
 	if !m.IsCapture() {
 		return append(dst, pdnSquare(v, v.Square(m.From), alg), pdnSquare(v, v.Square(m.To), alg)), '-'
 	}
@@ -142,9 +121,9 @@ func notate(dst []Square, v *engine.Variant, p *engine.Position, m engine.Move, 
 
 // captureSep is the capture separator: the variant's own (':' for
 // russian) in its own notation, else 'x'.
-func captureSep(v *engine.Variant, alg bool) Sep {
+func captureSep(v *engine.Variant, alg bool) pdn.Sep {
 	if alg == v.Algebraic && (v.CaptureSep == ':' || v.CaptureSep == 'x') {
-		return Sep(v.CaptureSep)
+		return pdn.Sep(v.CaptureSep)
 	}
 	return 'x'
 }
@@ -153,25 +132,25 @@ func captureSep(v *engine.Variant, alg bool) Sep {
 var algNames sync.Map // *engine.Variant -> []Square
 
 // pdnSquare returns square s of v as a written Square.
-func pdnSquare(v *engine.Variant, s engine.Square, alg bool) Square {
+func pdnSquare(v *engine.Variant, s engine.Square, alg bool) pdn.Square {
 	if !alg {
-		return NumSquare(int(s))
+		return pdn.NumSquare(int(s))
 	}
 	names, ok := algNames.Load(v)
 	if !ok {
-		t := make([]Square, v.Squares()+1)
+		t := make([]pdn.Square, v.Squares()+1)
 		for sq := 1; sq < len(t); sq++ {
 			name := v.AlgebraicName(engine.Square(sq))
 			r, _ := strconv.Atoi(name[1:])
-			t[sq] = AlgSquare(name[0], r)
+			t[sq] = pdn.AlgSquare(name[0], r)
 		}
 		names, _ = algNames.LoadOrStore(v, t)
 	}
-	t := names.([]Square)
+	t := names.([]pdn.Square)
 	if int(s) < len(t) && t[s] != 0 {
 		return t[s]
 	}
-	return NumSquare(int(s))
+	return pdn.NumSquare(int(s))
 }
 
 // PositionFilter matches games whose main line reaches a position, given
@@ -218,7 +197,7 @@ func (f *PositionFilter) target(v *engine.Variant) *engine.Position {
 
 // Match reports whether the main line of res reaches the filter's
 // position (the start position counts).
-func (f *PositionFilter) Match(res *Replayed) bool {
+func (f *PositionFilter) Match(res *pdn.Replayed) bool {
 	if res == nil || res.Variant == nil {
 		return false
 	}
@@ -237,8 +216,14 @@ func (f *PositionFilter) Match(res *Replayed) bool {
 	return same(&res.Final)
 }
 
-// PositionColumns are the columns of the csv output of PositionWriter, in
-// order:
+// positionColumns are the columns of the csv output (see PositionWriter).
+var positionColumns = []string{"game", "ply", "fen", "side", "move", "result", "score"}
+
+// PositionWriter writes one row per position of each replayed game: the
+// main line from the start position to the last position reached (up to
+// the first illegal move, if any).
+//
+// The csv format (FormatCSV) has a header and these columns:
 //
 //	game    the game's id: input name, ':', game number in the input (1-based)
 //	ply     0 for the start position, then 1, 2, ... after each main-line move
@@ -253,43 +238,41 @@ func (f *PositionFilter) Match(res *Replayed) bool {
 //
 // The fen output has the same fields on one line each, the FEN first,
 // separated by tabs, without a header.
-var PositionColumns = []string{"game", "ply", "fen", "side", "move", "result", "score"}
-
-// PositionWriter writes one row per position of each replayed game: the
-// main line from the start position to the last position reached (up to
-// the first illegal move, if any). It is a GameWriter for Copy with a
-// ReplayCopy stage; its Write method replays games itself (variant
-// inferred) and numbers them from 1.
+//
+// A PositionWriter is a pdn.GameWriter for Copy with a ReplayCopy stage; its
+// Write method replays games itself (variant inferred) and numbers them
+// from 1.
 type PositionWriter struct {
 	// Notation and Captures are as in ReplayCopy, for the move column.
-	Notation, Captures string
+	Notation Notation
+	Captures Captures
 
 	bw     *bufio.Writer
 	cw     *csv.Writer // nil for the fen format
 	header bool
 	n      int
-	rp     Replayer
+	rp     pdn.Replayer
 	row    []string
 	buf    []engine.Move // scratch for notate
-	sq     []Square      // scratch for notate
+	sq     []pdn.Square  // scratch for notate
 }
 
-// NewPositionWriter returns a writer of format "csv" (with a header row)
-// or "fen". It panics for another format.
-func NewPositionWriter(w io.Writer, format string) *PositionWriter {
-	pw := &PositionWriter{bw: bufio.NewWriter(w), row: make([]string, len(PositionColumns))}
+// NewPositionWriter returns a writer of format FormatCSV (with a header
+// row) or FormatFEN. It panics for another format.
+func NewPositionWriter(w io.Writer, format Format) *PositionWriter {
+	pw := &PositionWriter{bw: bufio.NewWriter(w), row: make([]string, len(positionColumns))}
 	switch format {
-	case "csv":
+	case FormatCSV:
 		pw.cw = csv.NewWriter(pw.bw)
-	case "fen":
+	case FormatFEN:
 	default:
-		panic("pdn: NewPositionWriter: unknown format " + format)
+		panic("archive: NewPositionWriter: not a position format: " + format.String())
 	}
 	return pw
 }
 
 // Write replays g and writes its positions, with the game id "game N".
-func (pw *PositionWriter) Write(g *Game) error {
+func (pw *PositionWriter) Write(g *pdn.Game) error {
 	pw.n++
 	res, err := pw.rp.Replay(g)
 	if werr := pw.writeReplayed("game "+strconv.Itoa(pw.n), g, res); werr != nil {
@@ -299,7 +282,7 @@ func (pw *PositionWriter) Write(g *Game) error {
 }
 
 // writeReplayed writes the rows of a replayed game.
-func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error {
+func (pw *PositionWriter) writeReplayed(id string, g *pdn.Game, res *pdn.Replayed) error {
 	if err := pw.writeHeader(); err != nil {
 		return err
 	}
@@ -309,7 +292,7 @@ func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error
 	}
 	result := strings.TrimSpace(g.GameResult())
 	alg, full := useAlgebraic(v, pw.Notation), pw.Captures == CapturesFull
-	rewriteMove := pw.Notation != "" || pw.Captures != ""
+	rewriteMove := pw.Notation != NotationKeep || pw.Captures != CapturesKeep
 	for ply := 0; ply <= len(res.Plies); ply++ {
 		p := res.Final
 		move := ""
@@ -318,14 +301,14 @@ func (pw *PositionWriter) writeReplayed(id string, g *Game, res *Replayed) error
 			p = r.Before
 			if rewriteMove {
 				// r.Node was rewritten by ReplayCopy when used through Copy; format anyway.
-				var sep Sep
+				var sep pdn.Sep
 				pw.sq, sep = notate(pw.sq[:0], v, &p, r.Move, alg, full, &pw.buf)
-				move = string(appendSquares(nil, pw.sq, sep))
+				move = (&pdn.Move{Squares: pw.sq, Sep: sep}).CanonicalText()
 			} else {
 				move = v.FormatMove(&p, r.Move, false)
 			}
 		}
-		score, ok := ScoreFor(v, p.Side, result)
+		score, ok := pdn.ScoreFor(v, p.Side, result)
 		pw.row[0], pw.row[1], pw.row[2], pw.row[3] = id, strconv.Itoa(ply), v.FEN(p), p.Side.String()
 		pw.row[4], pw.row[5], pw.row[6] = move, result, scoreText(score, ok)
 		if pw.cw != nil {
@@ -352,7 +335,7 @@ func (pw *PositionWriter) writeHeader() error {
 		return nil
 	}
 	pw.header = true
-	return pw.cw.Write(PositionColumns)
+	return pw.cw.Write(positionColumns)
 }
 
 // Flush writes any buffered rows (and the csv header, even for no game).
@@ -367,4 +350,25 @@ func (pw *PositionWriter) Flush() error {
 		}
 	}
 	return pw.bw.Flush()
+}
+
+// scoreText formats a score for CSV: "1", "0.5", "0" or "".
+func scoreText(s float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatFloat(s, 'f', -1, 64)
+}
+
+// fenProblem says what is wrong with a FEN (as pdn.ReplayError does), from the engine's error,
+// without the FEN itself: `"31-50": unknown square "50" (1-32)`.
+func fenProblem(err error) string {
+	var fe *engine.FENError
+	if !errors.As(err, &fe) {
+		return strings.TrimPrefix(err.Error(), "engine: ")
+	}
+	if fe.Token == "" {
+		return fe.Msg
+	}
+	return fmt.Sprintf("%q: %s", fe.Token, fe.Msg)
 }

@@ -1,10 +1,12 @@
-package pdn
+package archive
 
 import (
 	"bufio"
 	"context"
 	"io"
 	"sync"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // Reading the inputs of a Job with several goroutines
@@ -39,6 +41,9 @@ const (
 	// maxItemGames is the most games a reading goroutine holds for one
 	// item (an item of ordinary games holds a few hundred).
 	maxItemGames = 1 << 14
+	// maxEmptyReads is how many reads in a row may return nothing before
+	// the splitter gives up with io.ErrNoProgress, as the Scanner does.
+	maxEmptyReads = 100
 )
 
 // A piece is a run of consecutive games of one input, in input order, as
@@ -46,9 +51,9 @@ const (
 type piece struct {
 	input int // index in Job.Inputs
 	first int // game number of games[0] in its input (1-based)
-	games []*Game
-	gerrs []error // the error Next returned with each game: nil or a *GameError
-	arena *arena  // the games' memory, if they live in an arena
+	games []*pdn.Game
+	gerrs []error    // the error Next returned with each game: nil or a *GameError
+	arena *pdn.Arena // the games' memory, if they live in an arena
 	pool  *arenaPool
 }
 
@@ -62,19 +67,19 @@ func (p *piece) release() {
 }
 
 // arenaPool recycles the arenas of pieces.
-type arenaPool struct{ free chan *arena }
+type arenaPool struct{ free chan *pdn.Arena }
 
-func (p *arenaPool) get() *arena {
+func (p *arenaPool) get() *pdn.Arena {
 	select {
 	case a := <-p.free:
-		a.reset()
+		a.Reset()
 		return a
 	default:
-		return &arena{}
+		return &pdn.Arena{}
 	}
 }
 
-func (p *arenaPool) put(a *arena) {
+func (p *arenaPool) put(a *pdn.Arena) {
 	select {
 	case p.free <- a:
 	default:
@@ -89,16 +94,15 @@ type item struct {
 	off   int64 // offset of data[0] in the input
 	// start is the boundary data starts at, if startOK; an item that
 	// follows one cut where no boundary was found has none.
-	start   boundary
+	start   pdn.Boundary
 	startOK bool
-	first   bool // data starts the input
 	// end is the boundary where the next item starts, if endOK. When it
 	// is a '[', data ends with that '[' too.
-	end   boundary
+	end   pdn.Boundary
 	endOK bool
 	last  bool  // data ends the input, with rerr
 	rerr  error // io.EOF or the read error that ended the input
-	enc   Encoding
+	enc   pdn.Encoding
 	read  int64 // input bytes read when the item was cut, for progress
 
 	// err, if set, is the error the input ends with before any game:
@@ -112,16 +116,16 @@ type item struct {
 	// the boundary where the next item starts, or to the end of the input
 	// (and JSON input is always read right).
 	ok      bool
-	games   []*Game
+	games   []*pdn.Game
 	gerrs   []error
 	readErr error // a read error, returned by Next after the games
-	arena   *arena
+	arena   *pdn.Arena
 }
 
 // feedLen is the number of bytes of data that are not also the next
 // item's: all but the '[' of an end at a tag section.
 func (it *item) feedLen() int {
-	if it.endOK && it.end.tagOpen {
+	if it.endOK && it.end.TagOpen {
 		return len(it.data) - 1
 	}
 	return len(it.data)
@@ -144,7 +148,7 @@ func inFlight(jobs int) int { return 2 * jobs }
 // pieces reads the job's inputs with up to jobs goroutines and calls fn
 // with their games in input order, piece by piece, in the calling
 // goroutine; fn must release each piece when it is done with its games.
-// Games live in arenas (see arena) when arenas is set; otherwise they
+// Games live in arenas (see pdn.Arena) when arenas is set; otherwise they
 // are the caller's, as Reader.Next returns them. After the last game of
 // input i, end is called with the error the input ended with (nil, or
 // an error opening or reading it, worded as Job.each words it). pieces
@@ -155,7 +159,7 @@ func (j *Job) pieces(ctx context.Context, jobs int, arenas bool, fn func(*piece)
 	jobs = max(jobs, 1)
 	p := &pipeline{ctx: ctx, job: j, arenas: arenas, stop: make(chan struct{}),
 		order: make(chan *item, inFlight(jobs)), work: make(chan *item, inFlight(jobs)),
-		pool: arenaPool{free: make(chan *arena, inFlight(jobs)+jobs+2)}}
+		pool: arenaPool{free: make(chan *pdn.Arena, inFlight(jobs)+jobs+2)}}
 	var wg sync.WaitGroup
 	wg.Add(1 + jobs)
 	go func() {
@@ -235,15 +239,16 @@ func (p *pipeline) splitInput(i int) bool {
 		return p.send(&item{input: i, err: &InputError{Name: in.Name, Err: err}, last: true})
 	}
 	defer rc.Close()
-	cr := &CountingReader{R: rc}
-	br, isJSON, err := openSource(cr)
+	cr := &countingReader{R: rc}
+	br, isJSON, err := pdn.OpenInput(cr)
 	if err != nil {
 		return p.send(&item{input: i, err: &InputError{Name: in.Name, Err: err}, last: true, read: cr.N})
 	}
 	if isJSON {
 		return p.splitJSON(i, cr, br)
 	}
-	data, rerr, enc, bom := inputEncoding(br, p.job.Reader.Encoding)
+	h := pdn.ReadHead(br, p.job.Reader.Encoding)
+	data, rerr, enc, bom := h.Data, h.Err, h.Encoding, h.BOM
 	f := newFinder(0, bom)
 	f.naive = p.job.naiveCuts
 	size := int64(pieceSize)
@@ -251,9 +256,9 @@ func (p *pipeline) splitInput(i int) bool {
 		size = int64(p.job.pieceSize)
 	}
 	// The Reader of the first item skips a byte order mark itself.
-	it := &item{input: i, start: boundary{line: 1}, startOK: true, first: true, enc: enc}
-	var base int64 // offset of data[0]
-	pos := bom     // where the finder goes on
+	it := &item{input: i, startOK: true, enc: enc} // start: the zero Boundary, the start of the input
+	var base int64                                 // offset of data[0]
+	pos := bom                                     // where the finder goes on
 	empty := 0
 	for {
 		k, b, found := f.scan(data, base, pos, rerr != nil, base+size)
@@ -276,7 +281,7 @@ func (p *pipeline) splitInput(i int) bool {
 		}
 		if cut >= 0 {
 			n := cut
-			if it.endOK && it.end.tagOpen {
+			if it.endOK && it.end.TagOpen {
 				n++
 			}
 			it.data, it.off, it.read = data[:n], base, cr.N
@@ -309,7 +314,7 @@ func (p *pipeline) splitInput(i int) bool {
 		case m > 0:
 			empty = 0
 		default:
-			if empty++; empty > maxEmptyRds {
+			if empty++; empty > maxEmptyReads {
 				rerr = io.ErrNoProgress
 			}
 		}
@@ -317,8 +322,8 @@ func (p *pipeline) splitInput(i int) bool {
 }
 
 // splitJSON reads JSON lines input i in batches of games.
-func (p *pipeline) splitJSON(i int, cr *CountingReader, br *bufio.Reader) bool {
-	jr := NewJSONReader(br)
+func (p *pipeline) splitJSON(i int, cr *countingReader, br *bufio.Reader) bool {
+	jr := pdn.NewJSONReader(br)
 	it := &item{input: i, ok: true}
 	for {
 		if len(it.games) == 0 && p.stopped() {
@@ -353,10 +358,11 @@ func (p *pipeline) read(it *item) {
 	if it.last {
 		rerr = it.rerr
 	}
-	r := resumeReader(nil, it.data, rerr, it.start, it.first, it.enc, p.job.Reader.Strict)
+	r := pdn.ResumeBytes(it.data, rerr, it.start, it.enc)
+	r.Strict = p.job.Reader.Strict
 	if p.arenas {
 		it.arena = p.pool.get()
-		r.arena = it.arena
+		r.SetArena(it.arena)
 	}
 	atEnd := false // the Reader stands at it.end after a game
 	for {
@@ -376,12 +382,12 @@ func (p *pipeline) read(it *item) {
 		}
 		it.games = append(it.games, g)
 		it.gerrs = append(it.gerrs, err)
-		if b, ok := r.boundary(); ok && it.endOK && b.off >= it.end.off {
+		if b, ok := r.Boundary(); ok && it.endOK && b.Offset >= it.end.Offset {
 			atEnd = true
 			break
 		}
 	}
-	it.ok = it.last || atEnd && r.endedAt(it.end)
+	it.ok = it.last || atEnd && r.EndedAt(it.end)
 }
 
 // merger takes the items in order and hands their games on.
@@ -469,7 +475,7 @@ func (m *merger) finish(it *item, err error) error {
 
 // deliver hands on games of the current input that follow those handed
 // on before, numbering them.
-func (m *merger) deliver(games []*Game, gerrs []error, a *arena) error {
+func (m *merger) deliver(games []*pdn.Game, gerrs []error, a *pdn.Arena) error {
 	if len(games) == 0 {
 		if a != nil {
 			m.p.pool.put(a)
@@ -477,7 +483,7 @@ func (m *merger) deliver(games []*Game, gerrs []error, a *arena) error {
 		return nil
 	}
 	for k, err := range gerrs {
-		if ge, ok := err.(*GameError); ok {
+		if ge, ok := err.(*pdn.GameError); ok {
 			ge.Game = m.games + 1 + k
 		}
 	}
@@ -492,8 +498,9 @@ func (m *merger) deliver(games []*Game, gerrs []error, a *arena) error {
 // or the input ends.
 func (m *merger) sequential(it *item) error {
 	st := &itemStream{m: m, items: []*item{it}}
-	r := resumeReader(st, nil, nil, it.start, it.first, it.enc, m.p.job.Reader.Strict)
-	var games []*Game
+	r := pdn.ResumeReader(st, it.start, it.enc)
+	r.Strict = m.p.job.Reader.Strict
+	var games []*pdn.Game
 	var gerrs []error
 	flush := func() error {
 		err := m.deliver(games, gerrs, nil)
@@ -522,7 +529,7 @@ func (m *merger) sequential(it *item) error {
 				return err
 			}
 		}
-		if b, ok := r.boundary(); ok {
+		if b, ok := r.Boundary(); ok {
 			if k := st.resync(b); k > 0 {
 				if err := flush(); err != nil {
 					return err
@@ -586,13 +593,13 @@ func (s *itemStream) take() bool {
 
 // resync returns the index of the item that starts at b, when it was read
 // right (so the games from b on are known), or -1.
-func (s *itemStream) resync(b boundary) int {
-	if last := s.items[len(s.items)-1]; b.off == last.off+int64(last.feedLen()) {
+func (s *itemStream) resync(b pdn.Boundary) int {
+	if last := s.items[len(s.items)-1]; b.Offset == last.off+int64(last.feedLen()) {
 		// The Reader has used every byte taken: look at the next item.
 		s.take()
 	}
 	for k := 1; k < len(s.items); k++ {
-		if it := s.items[k]; it.off == b.off {
+		if it := s.items[k]; it.off == b.Offset {
 			if it.startOK && it.start == b && it.ok {
 				return k
 			}

@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // Copy with Job.Jobs above 1 formats the games in parallel.
@@ -41,7 +43,7 @@ const (
 type copyGame struct {
 	in    *Input
 	n     int // its number in the input
-	g     *Game
+	g     *pdn.Game
 	gerr  error
 	state int
 	hash  uint64 // its MoveHash, when it went through the deduper
@@ -62,12 +64,12 @@ type copyBatch struct {
 var errCopyStopped = errors.New("pdn: copy stopped")
 
 // parallelCopy reports whether Copy formats in parallel for dst.
-func parallelCopy(job *Job, dst GameWriter, opt *CopyOptions) bool {
+func parallelCopy(job *Job, dst pdn.GameWriter, opt *CopyOptions) bool {
 	if job.Jobs <= 1 {
 		return false
 	}
 	switch dst.(type) {
-	case *Writer, *JSONWriter:
+	case *pdn.Writer, *pdn.JSONWriter:
 		return true
 	case *PositionWriter:
 		return opt.Replay != nil // without, Write numbers the games itself
@@ -76,17 +78,14 @@ func parallelCopy(job *Job, dst GameWriter, opt *CopyOptions) bool {
 }
 
 // copyParallel is Copy for parallelCopy's cases.
-func copyParallel(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyResult, error) {
+func copyParallel(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOptions) (CopyResult, error) {
 	jobs := job.Jobs
 	var put func(p []byte) error // writes one formatted game to dst
 	switch d := dst.(type) {
-	case *Writer:
-		put = d.writeFormatted
-	case *JSONWriter:
-		put = func(p []byte) error {
-			_, err := d.w.Write(p)
-			return err
-		}
+	case *pdn.Writer:
+		put = d.WriteFormatted
+	case *pdn.JSONWriter:
+		put = d.WriteFormatted
 	case *PositionWriter:
 		put = func(p []byte) error {
 			if err := d.writeHeader(); err != nil {
@@ -139,7 +138,7 @@ func copyParallel(ctx context.Context, job Job, dst GameWriter, opt CopyOptions)
 				return false
 			}
 		}
-		eachErr = job.Each(ctx, func(in *Input, n int, g *Game, gerr error) error {
+		eachErr = job.Each(ctx, func(in *Input, n int, g *pdn.Game, gerr error) error {
 			select {
 			case <-stop:
 				return errCopyStopped
@@ -285,29 +284,33 @@ func (c *copyGame) emit(res *CopyResult, opt *CopyOptions, put func([]byte) erro
 type copyWorker struct {
 	opt  *CopyOptions
 	rc   *ReplayCopy // a copy of opt.Replay with a Replayer of its own
+	out  batchOut    // what the writers below write to
 	bw   *bufio.Writer
-	pdn  *Writer
-	json *JSONWriter
+	pdn  *pdn.Writer
+	json *pdn.JSONWriter
 	pos  *PositionWriter
 }
 
-func newCopyWorker(dst GameWriter, opt *CopyOptions) *copyWorker {
-	w := &copyWorker{opt: opt, bw: bufio.NewWriter(nil)}
+func newCopyWorker(dst pdn.GameWriter, opt *CopyOptions) *copyWorker {
+	w := &copyWorker{opt: opt}
+	w.bw = bufio.NewWriter(&w.out)
 	if opt.Replay != nil {
 		rc := *opt.Replay
 		rp := &opt.Replay.Replayer
-		rc.Replayer = *rp.clone()
+		rc.Replayer = *rp.Clone()
 		w.rc = &rc
 	}
 	switch d := dst.(type) {
-	case *Writer:
-		w.pdn = &Writer{Width: d.Width, StarOnly: d.StarOnly, w: w.bw}
-	case *JSONWriter:
-		w.json = &JSONWriter{Positions: d.Positions, w: w.bw}
+	case *pdn.Writer:
+		w.pdn = pdn.NewWriter(w.bw)
+		w.pdn.Width, w.pdn.StarOnly = d.Width, d.StarOnly
+	case *pdn.JSONWriter:
+		w.json = pdn.NewJSONWriter(w.bw)
+		w.json.Positions = d.Positions
 	case *PositionWriter:
-		pw := NewPositionWriter(w.bw, "fen")
+		pw := NewPositionWriter(w.bw, FormatFEN)
 		if d.cw != nil {
-			pw = NewPositionWriter(w.bw, "csv")
+			pw = NewPositionWriter(w.bw, FormatCSV)
 		}
 		pw.Notation, pw.Captures = d.Notation, d.Captures
 		pw.header = true // the destination writes it
@@ -319,12 +322,12 @@ func newCopyWorker(dst GameWriter, opt *CopyOptions) *copyWorker {
 // run formats the games of b that passed the reading stage.
 func (w *copyWorker) run(b *copyBatch) {
 	opt := w.opt
-	w.bw.Reset(&b.out)
+	w.out.b = &b.out
 	for i := range b.games {
 		c := &b.games[i]
 		if c.state == copyPass {
 			w.format(c, opt)
-			w.bw.Flush()
+			w.flush()
 		}
 		c.g = nil
 		c.end = b.out.Len()
@@ -335,7 +338,7 @@ func (w *copyWorker) run(b *copyBatch) {
 func (w *copyWorker) format(c *copyGame, opt *CopyOptions) {
 	g := c.g
 	opt.Transform.Apply(g)
-	var rg *Replayed
+	var rg *pdn.Replayed
 	if w.rc != nil {
 		rg, c.keep, c.rerr = w.rc.apply(c.in, c.n, g)
 		if !c.keep || (c.rerr != nil && c.gerr == nil && opt.SkipBad) {
@@ -346,8 +349,25 @@ func (w *copyWorker) format(c *copyGame, opt *CopyOptions) {
 	case w.pos != nil:
 		c.werr = w.pos.writeReplayed(c.in.Name+":"+strconv.Itoa(c.n), g, rg)
 	case w.pdn != nil:
-		c.werr = w.pdn.format(g)
+		c.werr = w.pdn.Format(g)
 	default:
 		c.werr = w.json.Write(g)
 	}
 }
+
+// flush moves what the worker's writer holds into the batch's buffer.
+func (w *copyWorker) flush() {
+	switch {
+	case w.pdn != nil:
+		w.pdn.Flush()
+	case w.json != nil:
+		w.json.Flush()
+	}
+	w.bw.Flush()
+}
+
+// batchOut is an io.Writer that appends to the buffer of the batch a
+// copyWorker formats.
+type batchOut struct{ b *bytes.Buffer }
+
+func (o *batchOut) Write(p []byte) (int, error) { return o.b.Write(p) }

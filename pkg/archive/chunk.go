@@ -1,8 +1,7 @@
-package pdn
+package archive
 
 import (
-	"bufio"
-	"io"
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // Reading one input in pieces
@@ -11,7 +10,7 @@ import (
 // one goroutine cuts the decompressed text into pieces at places where a
 // game ends, and each piece is read by a Reader started in the middle of
 // the input, at the piece's offset, line and game number. Where a Reader
-// stands between two games is a boundary: a Reader started there reads the
+// stands between two games is a pdn.Boundary: a Reader started there reads the
 // rest of the input exactly as the Reader that read the games before it
 // would have, because nothing else carries over from one game to the next
 // (the game count is renumbered afterwards, and string interning and slab
@@ -19,118 +18,16 @@ import (
 //
 // The cutting pass (finder) is cheap and does not build tokens, so it may
 // guess wrong on odd input. It never has the last word: the Reader of a
-// piece checks that it really ended at the boundary where the next piece
-// starts (Reader.boundary), and a piece that did not is read again, in
+// piece checks that it really ended at the pdn.Boundary where the next piece
+// starts (Reader.EndedAt), and a piece that did not is read again, in
 // order, by the goroutine that merges the results (see merger.sequential).
-
-// boundary is a place between two games of an input: a Reader started
-// there with resumeReader reads the following games as the Reader that
-// read the input from its start would.
-type boundary struct {
-	off       int64 // offset of the first byte the next game's Reader reads
-	line      int   // line of off
-	lineStart int64 // offset of the first byte of that line
-	// tagOpen is set when the game before ended at the '[' at off that
-	// opens the next game's tag section (it had no terminator); the
-	// piece before then includes that '[' too. Otherwise off is just
-	// after a terminator and starts with a line break.
-	tagOpen bool
-}
-
-// boundary returns where r stands after the game Next last returned; ok
-// is false when a fresh Reader cannot take over there (r has read a
-// token ahead that is not a '[', or stands right after a '[').
-func (r *Reader) boundary() (b boundary, ok bool) {
-	s := r.s
-	if r.peeked {
-		t := &s.tok
-		if t.Kind != TokTagOpen {
-			return b, false
-		}
-		return boundary{off: t.Pos.Offset, line: t.Pos.Line, lineStart: t.Pos.Offset - int64(t.Pos.Column-1), tagOpen: true}, true
-	}
-	if s.afterOpen {
-		return b, false
-	}
-	return boundary{off: s.base + int64(s.i), line: s.line, lineStart: s.lineStart}, true
-}
-
-// endedAt reports whether r, having read a piece whose text ends at end,
-// stopped exactly at that boundary in the way the Reader of the whole
-// input would have: at the '[' that ends the piece, or right after a
-// terminator that the piece's last byte ends (the next byte, in the next
-// piece, being a line break, the terminator reads the same with or
-// without it).
-func (r *Reader) endedAt(end boundary) bool {
-	b, ok := r.boundary()
-	if !ok || b != end {
-		return false
-	}
-	return end.tagOpen || r.endedBy == TokResult || r.endedBy == TokStar
-}
-
-// resumeReader returns a Reader for the part of an input that starts at
-// boundary at (the start of the input when first is set) in encoding enc,
-// decided for the whole input. It reads from src, or, when src is nil,
-// from data alone, which then ends with rerr (io.EOF or the read error
-// that ended the input).
-func resumeReader(src io.Reader, data []byte, rerr error, at boundary, first bool, enc Encoding, strict bool) *Reader {
-	s := &Scanner{r: src, base: at.off, line: at.line, lineStart: at.lineStart, Encoding: enc}
-	if src == nil {
-		s.buf, s.n, s.rerr = data, len(data), rerr
-	}
-	r := &Reader{s: s, Strict: strict, Encoding: enc}
-	if !first {
-		// Next sets these on the first call of a Reader that starts at the
-		// start of its input (Scanner.start also looks for a byte order
-		// mark there).
-		s.started = true
-		s.tok.s = s
-		s.enc = enc
-		s.Warn = func(w Warning) { r.warn(w.Kind, w.Pos, w.Text) }
-	}
-	return r
-}
-
-// inputEncoding reads the first bytes of br as the Scanner does before
-// its first token and returns them, the error that ended them (nil when
-// more may follow), the encoding the Reader will use for the whole input
-// (enc unless EncodingAuto) and the length of a UTF-8 byte order mark.
-func inputEncoding(br *bufio.Reader, enc Encoding) (head []byte, rerr error, dec Encoding, bom int) {
-	head = make([]byte, sampleSize, 2*pieceSize)
-	n, empty := 0, 0
-	for n < sampleSize {
-		m, err := br.Read(head[n:])
-		n += m
-		if err != nil {
-			rerr = err
-			break
-		}
-		if m > 0 {
-			empty = 0
-			continue
-		}
-		if empty++; empty > maxEmptyRds {
-			rerr = io.ErrNoProgress
-			break
-		}
-	}
-	head = head[:n]
-	if n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
-		bom = 3
-	}
-	if enc == EncodingAuto {
-		enc = detectEncoding(head[bom:], rerr != nil)
-	}
-	return head, rerr, enc, bom
-}
 
 // finder looks for boundaries in the text of an input, byte by byte,
 // following what the Scanner and Reader do closely enough to find them in
 // real archives: {comments} over several lines and with '[' or blank
 // lines inside, "strings" with escapes, tag names, ';' and '%' comments
 // to the end of the line, /setup/ commands, literal \r and \n. It
-// proposes two kinds of boundary (see boundary): right after a
+// proposes two kinds of pdn.Boundary (see pdn.Boundary): right after a
 // terminator ('*' not glued to the move before it, or a result) that a
 // line break follows, and at a '[' that starts a line after movetext
 // without a terminator. A wrong guess costs time, not correctness (see
@@ -172,14 +69,14 @@ const (
 
 func newFinder(maxTok int, bom int) *finder {
 	if maxTok <= 0 {
-		maxTok = DefaultMaxTokenSize
+		maxTok = pdn.DefaultMaxTokenSize
 	}
 	return &finder{maxTok: maxTok, line: 1, lineStart: int64(bom)}
 }
 
-// at returns the boundary at offset off on the current line.
-func (f *finder) at(off int64, tagOpen bool) boundary {
-	return boundary{off: off, line: f.line, lineStart: f.lineStart, tagOpen: tagOpen}
+// at returns the pdn.Boundary at offset off on the current line.
+func (f *finder) at(off int64, tagOpen bool) pdn.Boundary {
+	return pdn.Boundary{Offset: off, Line: f.line, LineStart: f.lineStart, TagOpen: tagOpen}
 }
 
 // isTerminator reports whether a run of token bytes is a game terminator
@@ -214,13 +111,13 @@ func (f *finder) startTok(body bool) {
 }
 
 // scan scans data[i:] (base is the offset of data[0]) and returns the
-// first boundary at or after minCut, with the index of its offset in data;
+// first pdn.Boundary at or after minCut, with the index of its offset in data;
 // or, when there is none, the index where it stopped: len(data), or
 // earlier when the next byte needs bytes after data to be understood and
 // atEOF is false. Scanning goes on from the returned index, with the
 // bytes from there on at the start of the next data (data from the
-// offset of a boundary on for the next piece).
-func (f *finder) scan(data []byte, base int64, i int, atEOF bool, minCut int64) (int, boundary, bool) {
+// offset of a pdn.Boundary on for the next piece).
+func (f *finder) scan(data []byte, base int64, i int, atEOF bool, minCut int64) (int, pdn.Boundary, bool) {
 	for ; i < len(data); i++ {
 		if !f.naive {
 			if i = f.skip(data, base, i); i == len(data) {
@@ -315,7 +212,7 @@ func (f *finder) scan(data []byte, base int64, i int, atEOF bool, minCut int64) 
 				continue
 			case '\\':
 				if i+1 >= len(data) && !atEOF {
-					return i, boundary{}, false
+					return i, pdn.Boundary{}, false
 				}
 				if i+1 < len(data) && (data[i+1] == 'r' || data[i+1] == 'n') {
 					i++
@@ -374,7 +271,7 @@ func (f *finder) scan(data []byte, base int64, i int, atEOF bool, minCut int64) 
 				f.state, f.from = findSetup, off+1
 			case '\\':
 				if i+1 >= len(data) && !atEOF {
-					return i, boundary{}, false
+					return i, pdn.Boundary{}, false
 				}
 				if i+1 < len(data) && (data[i+1] == 'r' || data[i+1] == 'n') {
 					i++
@@ -389,7 +286,7 @@ func (f *finder) scan(data []byte, base int64, i int, atEOF bool, minCut int64) 
 			}
 		}
 	}
-	return len(data), boundary{}, false
+	return len(data), pdn.Boundary{}, false
 }
 
 // findClass classifies bytes for finder.skip: 1 for the bytes of a run
@@ -520,7 +417,7 @@ func (f *finder) stringByte(c byte) {
 	}
 }
 
-// cut makes the finder start afresh at a boundary it returned, for the
+// cut makes the finder start afresh at a pdn.Boundary it returned, for the
 // next piece.
 func (f *finder) cut() {
 	f.inTok, f.term, f.body, f.glued = false, false, false, false

@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // TestCancel runs the streaming operations over the Open Checkers Archive repeated four
@@ -46,22 +48,22 @@ func TestCancel(t *testing.T) {
 					what, jobs, n, total, err)
 			}
 		}
-		for _, rp := range []*Replayer{nil, {}} {
+		for _, rp := range []*pdn.Replayer{nil, {}} {
 			j, ctx := job()
 			sums, err := Validate(ctx, j, ValidateOptions{Jobs: jobs, Replay: rp})
 			check("Validate", sums[0].Games, err)
 		}
 		j, ctx := job()
-		res, err := Copy(ctx, j, NewJSONWriter(io.Discard), CopyOptions{})
+		res, err := Copy(ctx, j, pdn.NewJSONWriter(io.Discard), CopyOptions{})
 		check("Copy", res.Read, err)
-		for _, rp := range []*Replayer{nil, {}} {
+		for _, rp := range []*pdn.Replayer{nil, {}} {
 			j, ctx = job()
 			st, err := CollectStats(ctx, j, StatsOptions{Jobs: jobs, Replay: rp})
 			check("CollectStats", st.Report(0).Games, err)
 		}
 		j, ctx = job()
 		n := 0
-		err = j.Each(ctx, func(*Input, int, *Game, error) error { n++; return nil })
+		err = j.Each(ctx, func(*Input, int, *pdn.Game, error) error { n++; return nil })
 		check("Each", n, err)
 
 		dir := t.TempDir()

@@ -1,4 +1,4 @@
-package pdn
+package archive
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rafle/rafle/pkg/pdn"
 )
 
 // bigCopyInput makes a file of many games (several batches and pieces):
@@ -30,7 +32,7 @@ func bigCopyInput(games int) []byte {
 		case i%17 == 0:
 			b.WriteString(" 2. 30-26") // illegal
 		case i%23 == 0:
-			b.WriteString(" " + strings.Repeat("(", DefaultMaxDepth+5)) // read error
+			b.WriteString(" " + strings.Repeat("(", pdn.DefaultMaxDepth+5)) // read error
 		case i%5 == 0:
 			b.WriteString(" {a comment} $1 (1... 22-18)")
 		}
@@ -65,20 +67,20 @@ func copyRun(t *testing.T, j Job, jobs int, out, failAt int, opt func() CopyOpti
 	if failAt < 0 {
 		fw.n = 1 << 40
 	}
-	var dst GameWriter
+	var dst pdn.GameWriter
 	switch out {
 	case 0:
-		dst = NewJSONWriter(fw)
+		dst = pdn.NewJSONWriter(fw)
 	case 1:
-		dst = NewWriter(fw)
+		dst = pdn.NewWriter(fw)
 	case 2:
-		w := NewWriter(fw)
+		w := pdn.NewWriter(fw)
 		w.StarOnly, w.Width = true, 40
 		dst = w
 	case 3:
-		dst = NewPositionWriter(fw, "csv")
+		dst = NewPositionWriter(fw, FormatCSV)
 	case 4:
-		pw := NewPositionWriter(fw, "fen")
+		pw := NewPositionWriter(fw, FormatFEN)
 		pw.Notation = NotationAlgebraic
 		dst = pw
 	}
@@ -102,7 +104,7 @@ func TestCopyParallel(t *testing.T) {
 		piece int
 	}
 	var ins []input
-	for _, pat := range []string{"testdata/*.pdn", "testdata/replay/*.pdn"} {
+	for _, pat := range []string{pdnTestdata + "/*.pdn", pdnTestdata + "/replay/*.pdn"} {
 		names, _ := filepath.Glob(pat)
 		for _, name := range names {
 			data, err := os.ReadFile(name)
