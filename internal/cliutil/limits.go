@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // MaxJobsPerCPU bounds the goroutines or processes a flag such as -j may ask for, per CPU:
@@ -84,3 +86,26 @@ func readInt(path string) (int64, error) {
 	}
 	return n, nil
 }
+
+// HeapSlackMiB is how far the Go heap of a command that calls BoundHeap may grow beyond its
+// tables before the garbage collector runs. With the runtime and the program's code (a few
+// MiB) it keeps peak memory within the tables plus 32 MiB.
+const HeapSlackMiB = 16
+
+// BoundHeap sets the Go memory limit (debug.SetMemoryLimit) to tablesMiB, the size of the
+// tables the command allocates once and keeps (perft's transposition table, the players'
+// search tables), plus HeapSlackMiB: the garbage collector then runs before the heap grows
+// by more than the slack over the tables, instead of at twice the live heap (GOGC=100), and
+// peak memory is the tables plus at most 32 MiB rather than up to twice the tables. The
+// limit only lowers the heap goal that GOGC sets; should the command keep more than that
+// live, the runtime collects more often (at most about half the CPU) but goes on.
+// BoundHeap does nothing outside Main: a test that calls a command's run in its own process
+// keeps its memory settings.
+func BoundHeap(tablesMiB int64) {
+	if inMain.Load() {
+		debug.SetMemoryLimit((max(tablesMiB, 0) + HeapSlackMiB) << 20)
+	}
+}
+
+// inMain is set by Main: the process is the command.
+var inMain atomic.Bool
