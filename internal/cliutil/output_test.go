@@ -42,7 +42,7 @@ func demoApp(mode string, stdout, stderr io.Writer) *cli.App {
 					fmt.Fprintf(c.App.Writer, "line %d\n", i)
 				}
 				return nil
-			case "table", "table-unbounded": // a 64 MiB table, then 256 MiB of garbage
+			case "table", "table-unbounded": // a 64 MiB table, then 128 MiB of garbage
 				if mode == "table" {
 					BoundHeap(64) // in Main
 				}
@@ -50,9 +50,11 @@ func demoApp(mode string, stdout, stderr io.Writer) *cli.App {
 				for i := range table {
 					table[i] = byte(i)
 				}
-				for i := range 4096 {
+				for range 2048 {
 					garbage := make([]byte, 64<<10)
-					garbage[i] = 1
+					for i := range garbage {
+						garbage[i] = byte(i)
+					}
 					sink = garbage
 				}
 				fmt.Fprintln(c.App.Writer, table[12345])
