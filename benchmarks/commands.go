@@ -61,6 +61,7 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stderr, "%s: running...\n", rev)
 		cmd := exec.CommandContext(ctx, b.Base, runArgs...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = root, stdout, stderr
+		cmd.Env = append(os.Environ(), bench.CmdsEnv+"="+b.BaseCmds)
 		err = cmd.Run()
 		b.Close()
 		if err != nil {

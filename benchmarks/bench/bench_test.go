@@ -33,8 +33,8 @@ func TestSelect(t *testing.T) {
 		}
 	}
 	perft := Select(false, "perft")
-	if len(perft) != len(engine.Variants()) {
-		t.Errorf("Select(false, \"perft\") has %d benchmarks, want one per variant (%d)", len(perft), len(engine.Variants()))
+	if len(perft) != len(engine.Variants())+2 {
+		t.Errorf("Select(false, \"perft\") has %d benchmarks, want one per variant (%d) and international's two", len(perft), len(engine.Variants()))
 	}
 	for _, b := range perft {
 		if !strings.HasPrefix(b.Name, "perft/") {

@@ -29,6 +29,10 @@ type Builds struct {
 	Base, New string
 	// BaseCommit is the full hash of the base revision.
 	BaseCommit string
+	// BaseCmds and NewCmds are the directories of the commands that the peak-memory
+	// benchmarks run (bench.BuildCommands), built from the same trees; BaseCmds is "none"
+	// (bench.CmdsEnv: the benchmarks skip) when the base does not build them.
+	BaseCmds, NewCmds string
 	// Reduced is set when the base only built with -tags notune (without the benchmarks
 	// of pkg/tune, which it predates).
 	Reduced  bool
@@ -60,6 +64,10 @@ func Build(ctx context.Context, root, rev string, log io.Writer) (*Builds, error
 	if err := goBuild(ctx, root, b.New, log); err != nil {
 		return fail(fmt.Errorf("compare: building the working tree: %w", err))
 	}
+	b.NewCmds = filepath.Join(dir, "new-cmds")
+	if err := bench.BuildCommands(ctx, root, b.NewCmds); err != nil {
+		return fail(fmt.Errorf("compare: building the working tree: %w", err))
+	}
 	b.worktree = filepath.Join(dir, "src")
 	if err := run(ctx, root, log, "git", "worktree", "add", "--detach", "--quiet", b.worktree, out); err != nil {
 		b.worktree = ""
@@ -78,6 +86,11 @@ func Build(ctx context.Context, root, rev string, log io.Writer) (*Builds, error
 			return fail(fmt.Errorf("compare: %s: %w: %v", rev, ErrBaseBuild, err))
 		}
 		b.Reduced = true
+	}
+	b.BaseCmds = filepath.Join(dir, "base-cmds")
+	if err := bench.BuildCommands(ctx, b.worktree, b.BaseCmds); err != nil {
+		fmt.Fprintf(log, "compare: %s: no commands for the memory benchmarks: %v\n", rev, err)
+		b.BaseCmds = "none"
 	}
 	return b, nil
 }
