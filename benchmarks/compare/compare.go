@@ -120,7 +120,7 @@ func Run(ctx context.Context, cfg Config, run Runner) (*Report, error) {
 			if row.Skipped != "" {
 				continue
 			}
-			if got[Base].Work != got[New].Work {
+			if got[Base].Work != got[New].Work && !bench.LowerIsBetter(row.Unit) { // an amount is the work
 				row.WorkDiffers = true
 			}
 			row.Base = append(row.Base, bench.Value(row.Unit, got[Base], cfg.Wall))
