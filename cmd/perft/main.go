@@ -61,7 +61,7 @@ func readOptions(c *cli.Context) (engine.PerftOptions, error) {
 	if err := cliutil.CheckMemory("--hash", int64(opt.HashMB)); err != nil {
 		return opt, err
 	}
-	cliutil.BoundHeap(int64(opt.HashMB)) // peak memory: the table and at most 32 MiB more
+	cliutil.BoundHeap(int64(opt.HashMB)) // peak memory: the table and about 20 MiB more
 	if opt.HashMB > 0 {
 		opt.Table = engine.NewPerftTable(opt.HashMB)
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/rafle/rafle/internal/cliutil"
 )
 
-// TestPeakMemory: perft's peak memory (max RSS) is its --hash table and at most 32 MiB more,
-// whatever the threads, for one depth and for several counts in a row (every depth up to
-// --depth; verify), each of which once allocated a table of its own.
+// TestPeakMemory: perft's peak memory (its own, cliutil.RunPeak) is its --hash table and at
+// most 32 MiB more, whatever the threads, for one depth and for several counts in a row
+// (every depth up to --depth; verify), each of which once allocated a table of its own.
 func TestPeakMemory(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {

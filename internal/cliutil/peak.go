@@ -43,13 +43,14 @@ func writePeakMemory() error {
 	}
 	peak, ok := PeakMemory()
 	if !ok {
-		return nil // the file stays absent: whoever reads it learns that there is no figure
+		return nil // the file is left as it is: whoever reads it finds no figure
 	}
 	return os.WriteFile(path, []byte(strconv.FormatInt(peak, 10)+"\n"), 0o644)
 }
 
-// RunPeak runs cmd, a command whose main is Main, with PeakMemoryEnv set, and returns its
-// peak memory in bytes; ok is false when the command wrote none (not Linux). err is cmd's
+// RunPeak runs cmd, a command whose main is Main, with PeakMemoryEnv set to a new empty
+// file, and returns its peak memory in bytes; ok is false when the command wrote none (not
+// Linux, or a command that does not write it). err is cmd's
 // error: a command that fails still reports its peak.
 func RunPeak(cmd *exec.Cmd) (peak int64, ok bool, err error) {
 	f, err := os.CreateTemp("", "rafle-peak-*")
