@@ -112,3 +112,19 @@ func TestPlotHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestValue: a throughput is work per CPU (or wall) second; an amount such as MiB is the
+// work itself, whatever the time, and lower is better.
+func TestValue(t *testing.T) {
+	s := Sample{Work: 80, CPU: 2 * time.Second, Wall: 4 * time.Second}
+	for _, tc := range []struct {
+		unit       string
+		wall       bool
+		want       float64
+		lowerIsBet bool
+	}{{"leaves/s", false, 40, false}, {"MB/s", true, 20, false}, {MiB, false, 80, true}, {MiB, true, 80, true}} {
+		if got := Value(tc.unit, s, tc.wall); got != tc.want || LowerIsBetter(tc.unit) != tc.lowerIsBet {
+			t.Errorf("Value(%q, wall %v) = %g, LowerIsBetter %v; want %g, %v", tc.unit, tc.wall, got, LowerIsBetter(tc.unit), tc.want, tc.lowerIsBet)
+		}
+	}
+}
