@@ -49,6 +49,9 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
+		if err := b.BuildCommands(ctx); err != nil {
+			fmt.Fprintf(stderr, "%s: %v (its memory benchmarks are skipped)\n", rev, err)
+		}
 		label := b.BaseCommit[:12]
 		if b.Reduced {
 			label += "-notune"

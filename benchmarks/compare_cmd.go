@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/rafle/rafle/benchmarks/bench"
@@ -69,6 +70,11 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		defer b.Close()
+		if slices.ContainsFunc(bs, func(b bench.Benchmark) bool { return bench.LowerIsBetter(b.Unit) }) {
+			if err := b.BuildCommands(ctx); err != nil {
+				fmt.Fprintf(stderr, "%v\n(the memory benchmarks of that side are skipped)\n", err)
+			}
+		}
 		bins, cmds = [2]string{b.Base, b.New}, [2]string{b.BaseCmds, b.NewCmds}
 		baseName = fmt.Sprintf("%s (%.12s)", *base, b.BaseCommit)
 		if b.Reduced {

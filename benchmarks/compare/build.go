@@ -30,8 +30,8 @@ type Builds struct {
 	// BaseCommit is the full hash of the base revision.
 	BaseCommit string
 	// BaseCmds and NewCmds are the directories of the commands that the peak-memory
-	// benchmarks run (bench.BuildCommands), built from the same trees; BaseCmds is "none"
-	// (bench.CmdsEnv: the benchmarks skip) when the base does not build them.
+	// benchmarks run, built from the same trees by BuildCommands; "none" (bench.CmdsEnv:
+	// the benchmarks skip) until then, or when a tree does not build them.
 	BaseCmds, NewCmds string
 	// Reduced is set when the base only built with -tags notune (without the benchmarks
 	// of pkg/tune, which it predates).
@@ -56,16 +56,13 @@ func Build(ctx context.Context, root, rev string, log io.Writer) (*Builds, error
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
-	b := &Builds{Base: filepath.Join(dir, "base"), New: filepath.Join(dir, "new"), BaseCommit: out, dir: dir, root: root}
+	b := &Builds{Base: filepath.Join(dir, "base"), New: filepath.Join(dir, "new"), BaseCommit: out, dir: dir, root: root,
+		BaseCmds: "none", NewCmds: "none"}
 	fail := func(err error) (*Builds, error) {
 		b.Close()
 		return nil, err
 	}
 	if err := goBuild(ctx, root, b.New, log); err != nil {
-		return fail(fmt.Errorf("compare: building the working tree: %w", err))
-	}
-	b.NewCmds = filepath.Join(dir, "new-cmds")
-	if err := bench.BuildCommands(ctx, root, b.NewCmds); err != nil {
 		return fail(fmt.Errorf("compare: building the working tree: %w", err))
 	}
 	b.worktree = filepath.Join(dir, "src")
@@ -87,12 +84,25 @@ func Build(ctx context.Context, root, rev string, log io.Writer) (*Builds, error
 		}
 		b.Reduced = true
 	}
-	b.BaseCmds = filepath.Join(dir, "base-cmds")
-	if err := bench.BuildCommands(ctx, b.worktree, b.BaseCmds); err != nil {
-		fmt.Fprintf(log, "compare: %s: no commands for the memory benchmarks: %v\n", rev, err)
-		b.BaseCmds = "none"
-	}
 	return b, nil
+}
+
+// BuildCommands builds the commands of the peak-memory benchmarks (bench.BuildCommands)
+// from both trees into BaseCmds and NewCmds. A tree that does not build them keeps "none";
+// the error says which.
+func (b *Builds) BuildCommands(ctx context.Context) error {
+	var errs []error
+	build := func(tree, name string, out *string) {
+		dir := filepath.Join(b.dir, name)
+		if err := bench.BuildCommands(ctx, tree, dir); err != nil {
+			errs = append(errs, fmt.Errorf("compare: %s: %w", name, err))
+			return
+		}
+		*out = dir
+	}
+	build(b.root, "new-cmds", &b.NewCmds)
+	build(b.worktree, "base-cmds", &b.BaseCmds)
+	return errors.Join(errs...)
 }
 
 // Close removes the worktree and the binaries.
