@@ -49,6 +49,9 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
+		if err := b.BuildCommands(ctx); err != nil {
+			fmt.Fprintf(stderr, "%s: %v (its memory benchmarks are skipped)\n", rev, err)
+		}
 		label := b.BaseCommit[:12]
 		if b.Reduced {
 			label += "-notune"
@@ -61,6 +64,7 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stderr, "%s: running...\n", rev)
 		cmd := exec.CommandContext(ctx, b.Base, runArgs...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = root, stdout, stderr
+		cmd.Env = append(os.Environ(), bench.CmdsEnv+"="+b.BaseCmds)
 		err = cmd.Run()
 		b.Close()
 		if err != nil {

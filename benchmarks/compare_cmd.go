@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/rafle/rafle/benchmarks/bench"
@@ -53,6 +54,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	bins := [2]string{*baseBin, *newBin}
+	cmds := [2]string{"none", "none"} // the commands of the memory benchmarks: built with the binaries only
 	baseName := *base
 	if *baseBin == "" {
 		fmt.Fprintf(stderr, "building %s and the working tree...\n", *base)
@@ -68,7 +70,12 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		defer b.Close()
-		bins = [2]string{b.Base, b.New}
+		if slices.ContainsFunc(bs, func(b bench.Benchmark) bool { return bench.LowerIsBetter(b.Unit) }) {
+			if err := b.BuildCommands(ctx); err != nil {
+				fmt.Fprintf(stderr, "%v\n(the memory benchmarks of that side are skipped)\n", err)
+			}
+		}
+		bins, cmds = [2]string{b.Base, b.New}, [2]string{b.BaseCmds, b.NewCmds}
 		baseName = fmt.Sprintf("%s (%.12s)", *base, b.BaseCommit)
 		if b.Reduced {
 			baseName += ", built with -tags notune"
@@ -78,9 +85,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *short {
 		execArgs = append(execArgs, "--short")
 	}
-	env := map[compare.Side][]string{}
+	env := map[compare.Side][]string{compare.Base: {bench.CmdsEnv + "=" + cmds[compare.Base]}, compare.New: {bench.CmdsEnv + "=" + cmds[compare.New]}}
 	if *plant > 1 {
-		env[compare.New] = []string{bench.SlowdownEnv + "=" + strconv.FormatFloat(*plant, 'g', -1, 64)}
+		env[compare.New] = append(env[compare.New], bench.SlowdownEnv+"="+strconv.FormatFloat(*plant, 'g', -1, 64))
 	}
 	cfg := compare.Config{Benchmarks: bs, Rounds: *rounds, Threshold: *threshold, Confidence: *conf, Wall: *wall}
 	if *verbose {
@@ -97,7 +104,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "new: working tree; base: %s; throughput per %s second, medians; new/base: median of paired ratios\n\n", baseName, clock)
+	fmt.Fprintf(stdout, "new: working tree; base: %s; throughput per %s second (MiB: peak memory, lower is better), medians; new/base: median of paired ratios\n\n", baseName, clock)
 	if err := rep.WriteTable(stdout); err != nil {
 		return err
 	}
@@ -108,6 +115,11 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintln(stdout)
 	for _, r := range regs {
+		if bench.LowerIsBetter(r.Unit) {
+			fmt.Fprintf(stdout, "REGRESSION: %s is %.0f%% more than base (new/base %.3f, %.0f%% interval [%.3f, %.3f], above %.2f)\n",
+				r.Name, 100*(r.Ratio.Ratio-1), r.Ratio.Ratio, 100*r.Confidence, r.Lo, r.Hi, 1+*threshold)
+			continue
+		}
 		fmt.Fprintf(stdout, "REGRESSION: %s is %.0f%% slower than base (new/base %.3f, %.0f%% interval [%.3f, %.3f], below %.2f)\n",
 			r.Name, 100*(1-r.Ratio.Ratio), r.Ratio.Ratio, 100*r.Confidence, r.Lo, r.Hi, 1-*threshold)
 	}

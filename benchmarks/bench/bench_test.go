@@ -33,8 +33,8 @@ func TestSelect(t *testing.T) {
 		}
 	}
 	perft := Select(false, "perft")
-	if len(perft) != len(engine.Variants()) {
-		t.Errorf("Select(false, \"perft\") has %d benchmarks, want one per variant (%d)", len(perft), len(engine.Variants()))
+	if len(perft) != len(engine.Variants())+2 {
+		t.Errorf("Select(false, \"perft\") has %d benchmarks, want one per variant (%d) and international's two", len(perft), len(engine.Variants()))
 	}
 	for _, b := range perft {
 		if !strings.HasPrefix(b.Name, "perft/") {
@@ -109,6 +109,22 @@ func TestPlotHistory(t *testing.T) {
 				t.Fatalf("PlotHistory wrote invalid XML: %v", err)
 			}
 			break
+		}
+	}
+}
+
+// TestValue: a throughput is work per CPU (or wall) second; an amount such as MiB is the
+// work itself, whatever the time, and lower is better.
+func TestValue(t *testing.T) {
+	s := Sample{Work: 80, CPU: 2 * time.Second, Wall: 4 * time.Second}
+	for _, tc := range []struct {
+		unit       string
+		wall       bool
+		want       float64
+		lowerIsBet bool
+	}{{"leaves/s", false, 40, false}, {"MB/s", true, 20, false}, {MiB, false, 80, true}, {MiB, true, 80, true}} {
+		if got := Value(tc.unit, s, tc.wall); got != tc.want || LowerIsBetter(tc.unit) != tc.lowerIsBet {
+			t.Errorf("Value(%q, wall %v) = %g, LowerIsBetter %v; want %g, %v", tc.unit, tc.wall, got, LowerIsBetter(tc.unit), tc.want, tc.lowerIsBet)
 		}
 	}
 }

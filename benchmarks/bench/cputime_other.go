@@ -2,7 +2,10 @@
 
 package bench
 
-import "time"
+import (
+	"os"
+	"time"
+)
 
 var processStart = time.Now()
 
@@ -11,3 +14,6 @@ func CPUTime() time.Duration { return time.Since(processStart) }
 
 // HaveCPUTime reports whether CPUTime measures CPU time on this system.
 const HaveCPUTime = false
+
+// maxRSS reports no peak memory: this system has no getrusage.
+func maxRSS(*os.ProcessState) (mib float64, ok bool) { return 0, false }

@@ -3,6 +3,8 @@
 package bench
 
 import (
+	"os"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -19,3 +21,13 @@ func CPUTime() time.Duration {
 
 // HaveCPUTime reports whether CPUTime measures CPU time on this system.
 const HaveCPUTime = true
+
+// maxRSS returns the maximum resident set size of the exited process ps in MiB, where
+// getrusage reports it in kilobytes (Linux).
+func maxRSS(ps *os.ProcessState) (mib float64, ok bool) {
+	ru, isRu := ps.SysUsage().(*syscall.Rusage)
+	if !isRu || ru == nil || runtime.GOOS != "linux" {
+		return 0, false
+	}
+	return float64(ru.Maxrss) / 1024, true
+}

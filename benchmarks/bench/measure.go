@@ -93,13 +93,14 @@ type Figure struct {
 	// Work is the work of one repetition (leaves, MB, nodes, games); a change of Work for
 	// a benchmark with a fixed workload means its behaviour changed.
 	Work float64 `json:"work,omitempty"`
-	// Values are the throughputs (work per CPU second) of the repetitions, in run order.
+	// Values are the throughputs (work per CPU second) of the repetitions, in run order, or
+	// for an amount (a unit without "/s", such as MiB) the work of each.
 	Values []float64 `json:"values,omitempty"`
 	// Median, Min and Max summarise Values.
 	Median float64 `json:"median,omitempty"`
 	Min    float64 `json:"min,omitempty"`
 	Max    float64 `json:"max,omitempty"`
-	// WallMedian is the median throughput per wall second.
+	// WallMedian is the median throughput per wall second (for an amount, Median).
 	WallMedian float64 `json:"wall_median,omitempty"`
 	// Skipped says why the benchmark did not run.
 	Skipped string `json:"skipped,omitempty"`
@@ -173,8 +174,8 @@ func Run(ctx context.Context, bs []Benchmark, cfg Config, opt RunOptions) ([]Fig
 				return out, fmt.Errorf("bench: %s: %w", b.Name, err)
 			}
 			f.Work = s.Work
-			f.Values = append(f.Values, s.Rate(false))
-			walls = append(walls, s.Rate(true))
+			f.Values = append(f.Values, Value(b.Unit, s, false))
+			walls = append(walls, Value(b.Unit, s, true))
 		}
 		f.Median, f.WallMedian = Median(f.Values), Median(walls)
 		f.Min, f.Max = f.Values[0], f.Values[0]

@@ -23,15 +23,19 @@ const (
 
 // PlotHistory writes an SVG line chart of the results rs (oldest first): for each
 // benchmark, its median relative to its first median in rs (1 = unchanged, 0.9 = 10%
-// slower), one point per result, labelled with the commit. Skipped figures leave gaps.
+// slower; for an amount where lower is better, such as peak memory, the first median
+// relative to it, so that up is better there too), one point per result, labelled with
+// the commit. Skipped figures leave gaps.
 // It is drawn with gonum's plot package.
 func PlotHistory(w io.Writer, rs []*Result) error {
 	var names []string
 	first := map[string]float64{}
+	lower := map[string]bool{}
 	for _, r := range rs {
 		for _, f := range r.Figures {
 			if _, ok := first[f.Name]; !ok && f.Median > 0 {
 				first[f.Name] = f.Median
+				lower[f.Name] = LowerIsBetter(f.Unit)
 				names = append(names, f.Name)
 			}
 		}
@@ -53,7 +57,11 @@ func PlotHistory(w io.Writer, rs []*Result) error {
 				}
 				continue
 			}
-			run = append(run, plotter.XY{X: float64(i), Y: med / first[name]})
+			rel := med / first[name]
+			if lower[name] {
+				rel = 1 / rel
+			}
+			run = append(run, plotter.XY{X: float64(i), Y: rel})
 		}
 		if len(run) > 0 {
 			runs = append(runs, run)

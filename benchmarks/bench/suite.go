@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/rafle/rafle/corpus"
 	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
@@ -87,6 +89,15 @@ func Suite() []Benchmark {
 			Setup: perftSetup(v, d, 0),
 		})
 	}
+	bs = append(bs,
+		Benchmark{Name: "perft/international-10", Unit: "leaves/s",
+			Doc:   "perft of the international start position to depth 10 (258,895,763 leaves), bulk counting, 1 thread, no hash",
+			Setup: perftSetup(engine.MustLookup("international"), [2]int{10, 10}, 0)},
+		Benchmark{Name: "perft/international-suite", Unit: "leaves/s", Short: true,
+			Doc: fmt.Sprintf("perft of the published international test positions (corpus/perft: %s), bulk counting, "+
+				"1 thread, no hash, each count checked", suiteDoc()),
+			Setup: perftSuiteSetup},
+	)
 	for _, v := range engine.Variants() {
 		d := perftHashDepth[v.Name]
 		bs = append(bs, Benchmark{
@@ -102,6 +113,9 @@ func Suite() []Benchmark {
 		Benchmark{Name: "pdn/validate", Unit: "MB/s", Short: true,
 			Doc:   "archive.Validate with replay (syntax, then every move played with pkg/engine), one worker, over " + CorpusFile,
 			Setup: pdnValidateSetup},
+		Benchmark{Name: "pdn/json", Unit: "MB/s", Short: true,
+			Doc:   "pdn convert --to json on one worker: pdn.Reader and pdn.JSONWriter over " + CorpusFile + ", output discarded",
+			Setup: pdnJSONSetup},
 	)
 	for _, v := range engine.Variants() {
 		set := fmt.Sprintf("the %d signature positions", len(Positions[v.Name]))
@@ -121,6 +135,7 @@ func Suite() []Benchmark {
 			Setup: selfplaySetup(name),
 		})
 	}
+	bs = append(bs, memoryBenchmarks()...)
 	return append(bs, optional...)
 }
 
@@ -244,6 +259,31 @@ func pdnReadSetup(cfg Config) (Workload, error) {
 	}, nil
 }
 
+func pdnJSONSetup(cfg Config) (Workload, error) {
+	data, err := loadCorpus(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (float64, error) {
+		r := pdn.NewReader(bytes.NewReader(data))
+		w := pdn.NewJSONWriter(io.Discard)
+		var ge *pdn.GameError
+		for {
+			g, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil && !errors.As(err, &ge) {
+				return 0, err
+			}
+			if err := w.Write(g); err != nil {
+				return 0, err
+			}
+		}
+		return float64(len(data)) / 1e6, w.Flush()
+	}, nil
+}
+
 func pdnValidateSetup(cfg Config) (Workload, error) {
 	data, err := loadCorpus(cfg)
 	if err != nil {
@@ -324,4 +364,69 @@ func firstGames(data []byte, n int) []byte {
 		end += i + 1
 	}
 	return data[:end+1]
+}
+
+// perftSuite are the published international test positions of perftSuiteSetup and their
+// depths: full and short.
+var perftSuite = []struct {
+	position string
+	depths   [2]int
+}{{"Woldouby", [2]int{13, 12}}, {"FrontRows", [2]int{11, 10}}}
+
+func suiteDoc() string {
+	var parts []string
+	for _, p := range perftSuite {
+		parts = append(parts, fmt.Sprintf("%s depth %d (short %d)", p.position, p.depths[0], p.depths[1]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// perftSuiteSetup counts the positions of perftSuite, each in the duplicate convention of
+// its published count, and fails when a count differs from it.
+func perftSuiteSetup(cfg Config) (Workload, error) {
+	v := engine.MustLookup("international")
+	cases, err := corpus.PerftSuite(v)
+	if err != nil {
+		return nil, err
+	}
+	type run struct {
+		pc  engine.PerftCase
+		pos engine.Position
+	}
+	var runs []run
+	for _, want := range perftSuite {
+		depth := want.depths[0]
+		if cfg.Short {
+			depth = want.depths[1]
+		}
+		found := false
+		for _, pc := range cases {
+			if pc.Position == want.position && pc.Depth == depth {
+				p, err := v.ParseFEN(pc.FEN)
+				if err != nil {
+					return nil, err
+				}
+				runs, found = append(runs, run{pc, p}), true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("corpus/perft: no %s depth %d: %w", want.position, depth, ErrSkip)
+		}
+	}
+	return func(ctx context.Context) (float64, error) {
+		var total uint64
+		for _, r := range runs {
+			opt := engine.PerftOptions{Duplicates: r.pc.Conventions()[0], Threads: 1}
+			n, err := v.Perft(ctx, r.pos, r.pc.Depth, opt)
+			if err != nil {
+				return 0, err
+			}
+			if n != r.pc.Nodes {
+				return 0, fmt.Errorf("perft %s depth %d: %d leaves, published %d", r.pc.Position, r.pc.Depth, n, r.pc.Nodes)
+			}
+			total += n
+		}
+		return float64(total), nil
+	}, nil
 }

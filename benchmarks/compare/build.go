@@ -29,6 +29,10 @@ type Builds struct {
 	Base, New string
 	// BaseCommit is the full hash of the base revision.
 	BaseCommit string
+	// BaseCmds and NewCmds are the directories of the commands that the peak-memory
+	// benchmarks run, built from the same trees by BuildCommands; "none" (bench.CmdsEnv:
+	// the benchmarks skip) until then, or when a tree does not build them.
+	BaseCmds, NewCmds string
 	// Reduced is set when the base only built with -tags notune (without the benchmarks
 	// of pkg/tune, which it predates).
 	Reduced  bool
@@ -52,7 +56,8 @@ func Build(ctx context.Context, root, rev string, log io.Writer) (*Builds, error
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
-	b := &Builds{Base: filepath.Join(dir, "base"), New: filepath.Join(dir, "new"), BaseCommit: out, dir: dir, root: root}
+	b := &Builds{Base: filepath.Join(dir, "base"), New: filepath.Join(dir, "new"), BaseCommit: out, dir: dir, root: root,
+		BaseCmds: "none", NewCmds: "none"}
 	fail := func(err error) (*Builds, error) {
 		b.Close()
 		return nil, err
@@ -80,6 +85,24 @@ func Build(ctx context.Context, root, rev string, log io.Writer) (*Builds, error
 		b.Reduced = true
 	}
 	return b, nil
+}
+
+// BuildCommands builds the commands of the peak-memory benchmarks (bench.BuildCommands)
+// from both trees into BaseCmds and NewCmds. A tree that does not build them keeps "none";
+// the error says which.
+func (b *Builds) BuildCommands(ctx context.Context) error {
+	var errs []error
+	build := func(tree, name string, out *string) {
+		dir := filepath.Join(b.dir, name)
+		if err := bench.BuildCommands(ctx, tree, dir); err != nil {
+			errs = append(errs, fmt.Errorf("compare: %s: %w", name, err))
+			return
+		}
+		*out = dir
+	}
+	build(b.root, "new-cmds", &b.NewCmds)
+	build(b.worktree, "base-cmds", &b.BaseCmds)
+	return errors.Join(errs...)
 }
 
 // Close removes the worktree and the binaries.

@@ -50,7 +50,8 @@ type Config struct {
 // Row is the comparison of one benchmark.
 type Row struct {
 	Name, Unit string
-	// Base and New are the throughputs of the rounds, paired by index.
+	// Base and New are the throughputs of the rounds, paired by index (for an amount such
+	// as MiB, where lower is better, the amounts).
 	Base, New []float64
 	Ratio
 	Verdict Verdict
@@ -119,11 +120,11 @@ func Run(ctx context.Context, cfg Config, run Runner) (*Report, error) {
 			if row.Skipped != "" {
 				continue
 			}
-			if got[Base].Work != got[New].Work {
+			if got[Base].Work != got[New].Work && !bench.LowerIsBetter(row.Unit) { // an amount is the work
 				row.WorkDiffers = true
 			}
-			row.Base = append(row.Base, got[Base].Rate(cfg.Wall))
-			row.New = append(row.New, got[New].Rate(cfg.Wall))
+			row.Base = append(row.Base, bench.Value(row.Unit, got[Base], cfg.Wall))
+			row.New = append(row.New, bench.Value(row.Unit, got[New], cfg.Wall))
 		}
 	}
 	for i := range rows {
@@ -133,6 +134,9 @@ func Run(ctx context.Context, cfg Config, run Runner) (*Report, error) {
 		}
 		row.Ratio = PairedRatio(row.Base, row.New, conf)
 		row.Verdict = Judge(row.Ratio, cfg.Threshold)
+		if bench.LowerIsBetter(row.Unit) {
+			row.Verdict = JudgeAmount(row.Ratio, cfg.Threshold)
+		}
 	}
 	return &Report{Rows: rows, Threshold: cfg.Threshold}, nil
 }

@@ -129,3 +129,32 @@ func TestRunOrderAndSkip(t *testing.T) {
 		t.Errorf("rows %+v: want a skipped second row and ~ for the first", rep.Rows)
 	}
 }
+
+// TestRunGateAmount: for an amount where lower is better (peak memory, MiB), the figure is
+// the work itself, not work per second; more by 1.5 times is a regression, less never is,
+// whatever the CPU time of the runs.
+func TestRunGateAmount(t *testing.T) {
+	mem := []bench.Benchmark{{Name: "memory/x", Unit: bench.MiB}}
+	for _, tc := range []struct {
+		factor float64
+		want   Verdict
+	}{{1.5, Regression}, {1.05, More}, {1, Same}, {0.5, Less}} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		run := func(ctx context.Context, side Side, name string) (bench.Sample, error) {
+			mib := 100.0
+			if side == New {
+				mib *= tc.factor
+			}
+			cpu := time.Duration(float64(time.Second) * (0.5 + rng.Float64())) // unrelated to the figure
+			return bench.Sample{Work: mib, CPU: cpu, Wall: cpu}, nil
+		}
+		rep, err := Run(context.Background(), Config{Benchmarks: mem, Rounds: 6, Threshold: 0.10}, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := rep.Rows[0]
+		if row.Verdict != tc.want || bench.Median(row.New) != 100*tc.factor {
+			t.Errorf("new = %g x base: verdict %s, new median %g; want %s and %g", tc.factor, row.Verdict, bench.Median(row.New), tc.want, 100*tc.factor)
+		}
+	}
+}

@@ -86,6 +86,29 @@ const (
 	Faster Verdict = "faster"
 )
 
+// Verdicts on amounts, where lower is better (JudgeAmount).
+const (
+	// More: the interval lies above 1, but not all of it above 1 + threshold.
+	More Verdict = "more"
+	// Less: the interval lies below 1.
+	Less Verdict = "less"
+)
+
+// JudgeAmount returns the verdict on r, the ratio new/base of an amount where lower is
+// better (peak memory), for a threshold such as 0.10: Regression when the interval lies
+// above 1 + threshold.
+func JudgeAmount(r Ratio, threshold float64) Verdict {
+	switch {
+	case r.Lo > 1+threshold:
+		return Regression
+	case r.Lo > 1:
+		return More
+	case r.Hi < 1:
+		return Less
+	}
+	return Same
+}
+
 // Judge returns the verdict on r for a threshold such as 0.10 (10% slower).
 func Judge(r Ratio, threshold float64) Verdict {
 	switch {

@@ -48,16 +48,32 @@ func threadsFlag() cli.Flag {
 }
 
 func hashFlag() cli.Flag {
-	return &cli.IntFlag{Name: "hash", Value: 64, Usage: "transposition table size in MiB (0: none; at most the memory available)"}
+	return &cli.IntFlag{Name: "hash", Value: 64, Usage: "transposition table size in MiB, one table for all the threads (0: none; at most the memory available)"}
 }
 
-// readOptions reads --threads and --hash, bounded by this machine's CPUs and memory.
+// readOptions reads --threads and --hash, bounded by this machine's CPUs and memory, and
+// makes the table: one for the whole command, cleared between counts (see fresh).
 func readOptions(c *cli.Context) (engine.PerftOptions, error) {
 	opt := engine.PerftOptions{Threads: c.Int("threads"), HashMB: c.Int("hash")}
 	if err := cliutil.CheckJobs("--threads", opt.Threads); err != nil {
 		return opt, err
 	}
-	return opt, cliutil.CheckMemory("--hash", int64(opt.HashMB))
+	if err := cliutil.CheckMemory("--hash", int64(opt.HashMB)); err != nil {
+		return opt, err
+	}
+	cliutil.BoundHeap(int64(opt.HashMB)) // peak memory: the table and about 20 MiB more
+	if opt.HashMB > 0 {
+		opt.Table = engine.NewPerftTable(opt.HashMB)
+	}
+	return opt, nil
+}
+
+// fresh empties the table of opt, if any, for a count that must not find the counts of the
+// ones before it (another depth, position or variant).
+func fresh(opt engine.PerftOptions) {
+	if opt.Table != nil {
+		opt.Table.Clear()
+	}
 }
 
 const maxDepth = 64

@@ -74,9 +74,6 @@ func shardAction(c *cli.Context, cfg config) error {
 	if err != nil {
 		return err
 	}
-	if cfg.opt.HashMB > 0 {
-		cfg.opt.Table = engine.NewPerftTable(cfg.opt.HashMB) // one table for all the subtrees
-	}
 	start := time.Now()
 	r := shardResult{Variant: cfg.variant.Name, FEN: cfg.fen, Depth: cfg.depth, SplitDepth: split,
 		Duplicates: cfg.opt.Duplicates.String(), Shard: k, Shards: n}

@@ -87,8 +87,8 @@ func verifyAction(c *cli.Context) error {
 		return fmt.Sprintf("verify %s %s depth %d, check %d of %d", k.v.Name, k.pc.Position, k.pc.Depth, i+1, len(checks))
 	}
 	// The bar moves by leaves counted, and names the check under way. It predicts no time
-	// left: small rows count far fewer leaves a second than large ones (the table is made
-	// anew for each), so a prediction from the first rows is hours too long.
+	// left: small rows count far fewer leaves a second than large ones (the table is cleared
+	// for each), so a prediction from the first rows is hours too long.
 	bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), int64(work), label(0),
 		progressbar.OptionSetPredictTime(false), progressbar.OptionSetElapsedTime(true))
 	table := tablewriter.NewTable(c.App.Writer)
@@ -100,6 +100,9 @@ func verifyAction(c *cli.Context) error {
 		}
 		opt.Duplicates = k.dup
 		start := time.Now()
+		if i > 0 {
+			fresh(opt)
+		}
 		got, err := k.v.Perft(c.Context, k.pos, k.pc.Depth, opt)
 		if err != nil {
 			// say what was done: the checks so far, then what stopped

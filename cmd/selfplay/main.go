@@ -41,14 +41,16 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"reversed. A player is a level (easy, medium, hard), a search spec of options joined\n" +
 			"by colons, such as hard:weights=w.json or depth=6:nodes=20000 (depth=N, nodes=N,\n" +
 			"movetime=DURATION, weights=FILE, random=P, hash=MB, quiescence=false), or the name of\n" +
-			"an external engine given with --engine (Hub or DXP; docs/engines.md). rafle is the\n" +
-			"referee: it checks every move, keeps the clocks, and ends games by the variant's rules,\n" +
-			"at --max-plies (a draw) or by --adjudicate; an engine that plays an illegal move, loses\n" +
-			"on time, crashes, hangs or breaks its protocol loses that game and is restarted.\n" +
-			"Games are fixed by the seed and their number, so a match interrupted (Ctrl-C, kill)\n" +
-			"is finished by running it again with --resume: each finished game is in the journal\n" +
-			"(FILE.journal next to --pdn FILE, or --journal). 'selfplay engine' plays rafle as a\n" +
-			"Hub engine or a DXP follower.",
+			"an external engine given with --engine (Hub or DXP; docs/engines.md). hash=MB is the\n" +
+			"player's whole transposition table (default 16; easy 1, medium 4); each game played at\n" +
+			"once has its own, so the tables take the players' hash= times --concurrency, and peak\n" +
+			"memory is that and about 20 MiB more. rafle is the referee: it checks every move,\n" +
+			"keeps the clocks, and ends games by the variant's rules, at --max-plies (a draw) or by\n" +
+			"--adjudicate; an engine that plays an illegal move, loses on time, crashes, hangs or\n" +
+			"breaks its protocol loses that game and is restarted. Games are fixed by the seed and\n" +
+			"their number, so a match interrupted (Ctrl-C, kill) is finished by running it again\n" +
+			"with --resume: each finished game is in the journal (FILE.journal next to --pdn FILE,\n" +
+			"or --journal). 'selfplay engine' plays rafle as a Hub engine or a DXP follower.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,

@@ -187,9 +187,11 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		}
 	}
 	// each worker keeps a table per player it plays
-	if err := cliutil.CheckMemory("--players hash= times --concurrency", tablesMB*int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))); err != nil {
+	tablesMB *= int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))
+	if err := cliutil.CheckMemory("--players hash= times --concurrency", tablesMB); err != nil {
 		return cfg, "", nil, err
 	}
+	cliutil.BoundHeap(tablesMB) // peak memory: the tables and about 20 MiB more
 	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
 		return cfg, "", nil, cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
 	}

@@ -66,8 +66,10 @@ type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // it returns. The first SIGINT or SIGTERM cancels the command's context with Interrupted
 // as the cause; when the command has stopped (and said what it did), Main exits with 130 or
 // 143. A second signal ends the process at once. Main closes standard output at the end: a
-// failure to close it turns a success into exit status 1.
+// failure to close it turns a success into exit status 1. With PeakMemoryEnv set it writes
+// the peak memory of the command last.
 func Main(run RunFunc) {
+	inMain.Store(true)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -81,6 +83,10 @@ func Main(run RunFunc) {
 	if err := os.Stdout.Close(); err != nil && code == 0 && !errors.Is(err, syscall.EBADF) && !errors.Is(err, os.ErrClosed) {
 		fmt.Fprintf(os.Stderr, "%s: close stdout: %v\n", filepath.Base(os.Args[0]), pathErr(err))
 		code = 1
+	}
+	if err := writePeakMemory(); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %s: %v\n", filepath.Base(os.Args[0]), PeakMemoryEnv, err)
+		code = max(code, 1)
 	}
 	os.Exit(statusAfter(ctx, code))
 }

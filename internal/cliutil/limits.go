@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // MaxJobsPerCPU bounds the goroutines or processes a flag such as -j may ask for, per CPU:
@@ -84,3 +87,53 @@ func readInt(path string) (int64, error) {
 	}
 	return n, nil
 }
+
+// HeapSlackMiB is how far the Go heap of a command that calls BoundHeap may grow beyond its
+// tables, or what it keeps live, before the garbage collector runs. With the runtime, the
+// program's code and the pages not yet returned to the system, peak memory is then the
+// tables plus about 20 MiB (the commands' tests check that it is within 32 MiB).
+const HeapSlackMiB = 12
+
+// BoundHeap sets the Go memory limit (debug.SetMemoryLimit) to tablesMiB, the size of the
+// tables the command allocates once and keeps (perft's transposition table, the players'
+// search tables), plus HeapSlackMiB: the garbage collector then runs before the heap grows
+// by more than the slack over the tables, instead of at twice the live heap (GOGC=100), and
+// peak memory is the tables plus some 20 MiB rather than up to twice the tables. What
+// else the command keeps live (the records of a long match) raises the limit: after each
+// collection it is the live heap plus the slack when that is more, the live heap being the
+// smaller of the last two collections' (one alone counts what was allocated while it ran).
+// The limit only lowers the heap goal that GOGC sets. BoundHeap does nothing outside Main
+// (a test that calls a command's run in its own process keeps its memory settings) and
+// after its first call.
+func BoundHeap(tablesMiB int64) {
+	if !inMain.Load() || !bounded.CompareAndSwap(false, true) {
+		return
+	}
+	floor := (max(tablesMiB, 0) + HeapSlackMiB) << 20
+	debug.SetMemoryLimit(floor)
+	rebound(floor, 0)
+}
+
+var bounded atomic.Bool
+
+// gcMark is an object whose finalizer runs after the collection that finds it unreachable;
+// its pointer field keeps it out of the tiny allocator, whose objects may never be finalized.
+type gcMark struct{ _ *byte }
+
+// rebound arms the finalizer that sets the limit after the next collection, given the live
+// heap after the one before, and rearms.
+func rebound(floor int64, last uint64) {
+	runtime.SetFinalizer(&gcMark{}, func(*gcMark) {
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(s)
+		live := last
+		if s[0].Value.Kind() == metrics.KindUint64 {
+			live = s[0].Value.Uint64()
+		}
+		debug.SetMemoryLimit(max(floor, int64(min(live, last))+HeapSlackMiB<<20))
+		rebound(floor, live)
+	})
+}
+
+// inMain is set by Main: the process is the command.
+var inMain atomic.Bool

@@ -42,6 +42,23 @@ func demoApp(mode string, stdout, stderr io.Writer) *cli.App {
 					fmt.Fprintf(c.App.Writer, "line %d\n", i)
 				}
 				return nil
+			case "table", "table-unbounded": // a 64 MiB table, then 128 MiB of garbage
+				if mode == "table" {
+					BoundHeap(64) // in Main
+				}
+				table := make([]byte, 64<<20)
+				for i := range table {
+					table[i] = byte(i)
+				}
+				for range 2048 {
+					garbage := make([]byte, 64<<10)
+					for i := range garbage {
+						garbage[i] = byte(i)
+					}
+					sink = garbage
+				}
+				fmt.Fprintln(c.App.Writer, table[12345])
+				return nil
 			case "wait":
 				fmt.Fprintln(c.App.ErrWriter, "ready")
 				<-c.Context.Done()
@@ -52,6 +69,9 @@ func demoApp(mode string, stdout, stderr io.Writer) *cli.App {
 		},
 	}
 }
+
+// sink keeps garbage from being optimised away.
+var sink []byte
 
 // failWriter fails as a full disk does, after ok bytes.
 type failWriter struct {

@@ -26,12 +26,16 @@ type ExpandOptions struct {
 	// Jobs is the number of searches run at once (0: GOMAXPROCS). The book does not
 	// depend on it.
 	Jobs int
-	// HashMB is the transposition table size of each searcher (0: 8 MiB).
+	// HashMB is the transposition table size of each searcher (0: DefaultExpandHashMB).
 	HashMB int
 	// Progress, if not nil, is called after each expansion with the positions expanded
 	// so far and Nodes.
 	Progress func(done, total int64)
 }
+
+// DefaultExpandHashMB is the transposition table size of each of Expand's searchers unless
+// ExpandOptions.HashMB sets one: Jobs searchers take Jobs times that.
+const DefaultExpandHashMB = 8
 
 // Expand builds a book of v from its start position by drop-out expansion (see the
 // package documentation). Every search is a fresh fixed-depth search, so the book
@@ -53,7 +57,7 @@ func Expand(ctx context.Context, v *engine.Variant, opt ExpandOptions) (*Book, e
 		opt.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if opt.HashMB <= 0 {
-		opt.HashMB = 8
+		opt.HashMB = DefaultExpandHashMB
 	}
 	b := New(v)
 	b.MaxPly, b.Depth, b.Seed = opt.MaxPly, opt.Depth, opt.Seed

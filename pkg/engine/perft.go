@@ -216,7 +216,8 @@ type PerftOptions struct {
 	Duplicates Duplicates
 	// Threads is the number of goroutines (0 or 1: one).
 	Threads int
-	// HashMB is the size of the transposition table in MiB (0: none).
+	// HashMB is the size of the transposition table in MiB, one table for all the threads
+	// (0: none).
 	HashMB int
 	// Table, when not nil, is the transposition table, instead of a new one of HashMB.
 	Table *PerftTable
@@ -229,6 +230,11 @@ type PerftTable struct{ t *perftTable }
 
 // NewPerftTable returns a table of mb MiB (at least 1).
 func NewPerftTable(mb int) *PerftTable { return &PerftTable{newPerftTable(max(mb, 1))} }
+
+// Clear empties t, so that the next run starts as with a new table (and may be of another
+// variant or duplicate convention), without allocating one: a command that counts several
+// times keeps one table and its memory. No run may use t meanwhile.
+func (t *PerftTable) Clear() { clear(t.t.slots) }
 
 // table returns t's table, or nil when t is nil.
 func (t *PerftTable) table() *perftTable {

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/book"
+)
+
+// TestPeakMemory: the book builder's search (book --expand) peaks within its searchers'
+// tables, -j times book.DefaultExpandHashMB, and 32 MiB more.
+func TestPeakMemory(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "pdn")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, jobs := range []int64{1, 2} {
+		args := []string{"book", "--expand", "--variant", "english", "--nodes", "100", "--depth", "6", "-j", fmt.Sprint(jobs), "-q"}
+		cmd := exec.Command(bin, args...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		peak, ok, err := cliutil.RunPeak(cmd)
+		if err != nil {
+			t.Fatalf("pdn %v: %v\n%s", args, err, out.String())
+		}
+		if !ok {
+			t.Skip("no peak memory on this system")
+		}
+		tables := jobs * book.DefaultExpandHashMB
+		if limit := (tables + 32) << 20; peak > limit {
+			t.Errorf("pdn %v: peak memory %d MiB, more than its tables (%d MiB) + 32 MiB", args, peak>>20, tables)
+		}
+	}
+}
