@@ -79,6 +79,15 @@ type Variant struct {
 	// kingJumpRanked: the precedence ranks a man's single jump over a king apart from one
 	// over a man.
 	kingJumpRanked bool
+	// plainLeaves: a position whose side to move has men only and no capture has as many
+	// moves as its men have free squares in front of them (no orthogonal captures, and no
+	// win by crowning that leaves the side to move without moves); perft counts such
+	// leaves in place.
+	plainLeaves bool
+	// menCount: how countManCaptures may count the captures of men (see menRanks); 0 when
+	// it may not (orthogonal captures, pieces removed at once, men crowned mid-capture, or a
+	// precedence that ranks men's captures by more than their number of pieces).
+	menCount menRanks
 	// wide is set on boards of more than 64 bits, whose sets of squares (board, promo,
 	// rays, start) live there instead: the methods hand such boards to it.
 	wide *wideVariant
@@ -160,6 +169,10 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.wide = newWideVariant(v)
 	} else {
 		v.bitboardTables()
+	}
+	v.plainLeaves = !r.OrthogonalCaptures && !r.PromotionWins
+	if !r.OrthogonalCaptures && !r.RemoveAtOnce && r.Promotion != PromoteAndContinue {
+		v.menCount = rankOfMen(r.Precedence)
 	}
 	if prec := r.Precedence; prec != nil {
 		v.kingJumpRanked = prec(CaptureSummary{Pieces: 1}) != prec(CaptureSummary{Pieces: 1, Kings: 1, Order: 1})
@@ -272,4 +285,46 @@ func (v *Variant) squareAt(file, rank int) Square {
 		return 0
 	}
 	return Square(row*v.perRow + file/2 + 1)
+}
+
+// menRanks is how a precedence rule ranks the captures of men, as far as countManCaptures
+// is concerned.
+type menRanks uint8
+
+const (
+	ranksOther  menRanks = iota // by more than the number of pieces: generate the captures
+	ranksNone                   // free choice: every complete sequence is a move
+	ranksPieces                 // the most pieces, whatever they are
+)
+
+// rankOfMen probes prec with the summaries of men's captures of up to 20 pieces, with and
+// without kings among them in various orders: none of the rules here ranks them on more.
+func rankOfMen(prec Precedence) menRanks {
+	if prec == nil {
+		return ranksNone
+	}
+	free, most := true, true
+	for n := 1; n <= 20; n++ {
+		r := prec(CaptureSummary{Pieces: n})
+		if r <= prec(CaptureSummary{Pieces: n - 1}) {
+			most = false
+		}
+		if r != prec(CaptureSummary{Pieces: 1}) {
+			free = false
+		}
+		for k := 1; k <= n; k++ {
+			for _, order := range []uint64{1, 1 << (n - 1), 1<<k - 1, 1<<n - 1<<(n-k)} {
+				if prec(CaptureSummary{Pieces: n, Kings: k, Order: order}) != r {
+					return ranksOther
+				}
+			}
+		}
+	}
+	switch {
+	case free:
+		return ranksNone
+	case most:
+		return ranksPieces
+	}
+	return ranksOther
 }

@@ -132,6 +132,13 @@ func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, 
 			}
 			return v.countMenQuiet(us, empty, men)
 		}
+		if v.menCount != ranksOther {
+			targets := opp
+			if v.MenCannotCaptureKings {
+				targets &^= allKings
+			}
+			return v.countManCaptures(us, targets, empty, men, dup, scratch)
+		}
 	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
 		return v.countQuietOf(us, empty, men, kings)
 	}
@@ -190,6 +197,111 @@ func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men Bitbo
 		return 0, false
 	}
 	return n, true
+}
+
+// manCount is the state of countManCaptures: the search of a man's captures that counts
+// the complete sequences the precedence allows, without writing them down.
+type manCount struct {
+	targets, empty, promo Bitboard
+	a, b                  uint // the up-left and up-right steps
+	up, down              bool // men capture up the board, down the board
+	stop                  bool // a man that reaches the far row stops there (PromoteAndStop)
+	most                  bool // only the sequences that take the most pieces count
+	unique                bool // sequences that differ in order only count once
+	from                  Index
+	best, n               int
+	long                  []Move // the sequences of four pieces or more counted so far (unique)
+}
+
+// countManCaptures returns the number of captures of us's men (us has no kings; targets are
+// the pieces men may take, empty the free squares) under v.menCount, which must not be
+// ranksOther. scratch is space for the long sequences of the unique convention.
+func (v *Variant) countManCaptures(us Color, targets, empty, men Bitboard, dup Duplicates, scratch []Move) int {
+	c := manCount{
+		targets: targets, promo: v.promo[us],
+		a: v.step[upLeft] & 63, b: v.step[upRight] & 63,
+		up: v.manUp[us], down: v.manDown[us],
+		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
+		long: scratch[:0],
+	}
+	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
+	a, b := c.a, c.b
+	for j := ul & men; j != 0; j &= j - 1 {
+		from := j & -j
+		c.start(from, empty, from>>a, from>>a>>a)
+	}
+	for j := ur & men; j != 0; j &= j - 1 {
+		from := j & -j
+		c.start(from, empty, from>>b, from>>b>>b)
+	}
+	for j := dl & men; j != 0; j &= j - 1 {
+		from := j & -j
+		c.start(from, empty, from<<b, from<<b<<b)
+	}
+	for j := dr & men; j != 0; j &= j - 1 {
+		from := j & -j
+		c.start(from, empty, from<<a, from<<a<<a)
+	}
+	return c.n
+}
+
+// start counts the sequences of the man on from that begin with the jump over mid onto land.
+func (c *manCount) start(from, empty, mid, land Bitboard) {
+	c.from = from.First()
+	c.empty = empty | from
+	c.jump(land, mid, 1)
+}
+
+// jump counts the sequences that go on from s, the man having taken the k pieces of
+// captured. The jump back needs no test: the piece it would take is in captured.
+func (c *manCount) jump(s, captured Bitboard, k int) {
+	if !c.stop || s&c.promo == 0 {
+		a, b := c.a, c.b
+		targets, found := c.targets&^captured, false
+		if c.up {
+			if land := ((s >> a) & targets) >> a & c.empty; land != 0 {
+				found = true
+				c.jump(land, captured|land<<a, k+1)
+			}
+			if land := ((s >> b) & targets) >> b & c.empty; land != 0 {
+				found = true
+				c.jump(land, captured|land<<b, k+1)
+			}
+		}
+		if c.down {
+			if land := ((s << b) & targets) << b & c.empty; land != 0 {
+				found = true
+				c.jump(land, captured|land>>b, k+1)
+			}
+			if land := ((s << a) & targets) << a & c.empty; land != 0 {
+				found = true
+				c.jump(land, captured|land>>a, k+1)
+			}
+		}
+		if found {
+			return
+		}
+	}
+	if c.most {
+		if k < c.best {
+			return
+		}
+		if k > c.best {
+			c.best, c.n, c.long = k, 0, c.long[:0]
+		}
+	}
+	// Two sequences of a man that take the same pieces in another order take four pieces
+	// or more: the shortest ring of jumps has four sides.
+	if c.unique && k >= 4 {
+		m := Move{From: c.from, To: s.First(), Captured: captured}
+		for _, o := range c.long {
+			if o == m {
+				return
+			}
+		}
+		c.long = append(c.long, m)
+	}
+	c.n++
 }
 
 // HasMoves reports whether the side to move in p has a legal move.
@@ -334,7 +446,9 @@ func (pf *perfter) perft2(p *Position) uint64 {
 		return 0
 	}
 	var n uint64
-	if moves := v.generateCaptures(g, pf.bufs[2][:0], p); len(moves) > 0 {
+	empty := v.board &^ (own | opp)
+	if v.hasCapture(us, opp, kings, empty, own&^kings, own&kings) {
+		moves := v.generateCaptures(g, pf.bufs[2][:0], p)
 		if dup == Unique {
 			moves = dedupe(moves, 0)
 		}
@@ -344,7 +458,64 @@ func (pf *perfter) perft2(p *Position) uint64 {
 		}
 		return n
 	}
-	empty := v.board &^ (own | opp)
+	if !v.plainLeaves || opp&kings != 0 {
+		return pf.quiet2(p, empty)
+	}
+	// The other side has men only, and the leaves are counted here: a child in which none
+	// of them can capture has as many moves as its men have free squares in front of them;
+	// the others go to countBoards.
+	promo := v.promo[us]
+	for _, d := range v.fwd[us] {
+		back := opposite(d)
+		for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			from := v.sh(to, back)
+			mover, k := own^from^to, kings|to&promo
+			free := empty ^ from ^ to
+			targets := mover
+			if v.MenCannotCaptureKings {
+				targets &^= k
+			}
+			ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
+			if opp&(ul|ur|dl|dr) == 0 {
+				n += uint64(v.countMenQuiet(them, free, opp))
+			} else {
+				n += uint64(v.countBoards(g, them, opp, mover, k, dup, scratch))
+			}
+		}
+	}
+	for kk := own & kings; kk != 0; kk &= kk - 1 {
+		from := kk & -kk
+		for d := 0; d < 4; d++ {
+			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
+				mover, k := own^from^to, kings^from^to
+				free := empty ^ from ^ to
+				targets := mover
+				if v.MenCannotCaptureKings {
+					targets &^= k
+				}
+				ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
+				if opp&(ul|ur|dl|dr) == 0 {
+					n += uint64(v.countMenQuiet(them, free, opp))
+				} else {
+					n += uint64(v.countBoards(g, them, opp, mover, k, dup, scratch))
+				}
+				if v.ShortKings {
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+// quiet2 is perft2 for a position p without captures, whose free squares are empty, in
+// the general case: every child's leaves are counted by countBoards.
+func (pf *perfter) quiet2(p *Position, empty Bitboard) uint64 {
+	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
+	us, them := p.Side, p.Side.Other()
+	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	var n uint64
 	for _, d := range v.fwd[us] {
 		back := opposite(d)
 		for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {

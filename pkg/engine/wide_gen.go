@@ -561,6 +561,13 @@ func (v *wideVariant) countBoards(g *wideCapGen, us Color, own, opp, allKings wi
 			}
 			return v.countMenQuiet(us, empty, men)
 		}
+		if v.menCount != ranksOther {
+			targets := opp
+			if v.MenCannotCaptureKings {
+				targets = targets.AndNot(allKings)
+			}
+			return v.countManCaptures(us, targets, empty, men, dup, scratch)
+		}
 	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
 		return v.countQuietOf(us, empty, men, kings)
 	}
@@ -615,6 +622,110 @@ func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men w
 		return 0, false
 	}
 	return n, true
+}
+
+// wideManCount is the state of countManCaptures: the search of a man's captures that counts
+// the complete sequences the precedence allows, without writing them down.
+type wideManCount struct {
+	targets, empty, promo wide
+	a, b                  uint // the up-left and up-right steps
+	up, down              bool // men capture up the board, down the board
+	stop                  bool // a man that reaches the far row stops there (PromoteAndStop)
+	most                  bool // only the sequences that take the most pieces count
+	unique                bool // sequences that differ in order only count once
+	from                  Index
+	best, n               int
+	long                  []wideMove // the sequences of four pieces or more counted so far (unique)
+}
+
+// countManCaptures returns the number of captures of us's men (us has no kings; targets are
+// the pieces men may take, empty the free squares) under v.menCount, which must not be
+// ranksOther. scratch is space for the long sequences of the unique convention.
+func (v *wideVariant) countManCaptures(us Color, targets, empty, men wide, dup Duplicates, scratch []wideMove) int {
+	c := wideManCount{
+		targets: targets, promo: v.promo[us],
+		a: v.step[upLeft] & 63, b: v.step[upRight] & 63,
+		up: v.manUp[us], down: v.manDown[us],
+		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
+		long: scratch[:0],
+	}
+	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
+	a, b := c.a, c.b
+	for j := ul.And(men); !j.IsZero(); j = j.ClearFirst() {
+		from := j.And(wide{}.Sub(j))
+		c.start(from, empty, from.Shr(a), from.Shr(a).Shr(a))
+	}
+	for j := ur.And(men); !j.IsZero(); j = j.ClearFirst() {
+		from := j.And(wide{}.Sub(j))
+		c.start(from, empty, from.Shr(b), from.Shr(b).Shr(b))
+	}
+	for j := dl.And(men); !j.IsZero(); j = j.ClearFirst() {
+		from := j.And(wide{}.Sub(j))
+		c.start(from, empty, from.Shl(b), from.Shl(b).Shl(b))
+	}
+	for j := dr.And(men); !j.IsZero(); j = j.ClearFirst() {
+		from := j.And(wide{}.Sub(j))
+		c.start(from, empty, from.Shl(a), from.Shl(a).Shl(a))
+	}
+	return c.n
+}
+
+// start counts the sequences of the man on from that begin with the jump over mid onto land.
+func (c *wideManCount) start(from, empty, mid, land wide) {
+	c.from = from.First()
+	c.empty = empty.Or(from)
+	c.jump(land, mid, 1)
+}
+
+// jump counts the sequences that go on from s, the man having taken the k pieces of
+// captured. The jump back needs no test: the piece it would take is in captured.
+func (c *wideManCount) jump(s, captured wide, k int) {
+	if !c.stop || s.And(c.promo).IsZero() {
+		a, b := c.a, c.b
+		targets, found := c.targets.AndNot(captured), false
+		if c.up {
+			if land := s.Shr(a).And(targets).Shr(a).And(c.empty); !land.IsZero() {
+				found = true
+				c.jump(land, captured.Or(land.Shl(a)), k+1)
+			}
+			if land := s.Shr(b).And(targets).Shr(b).And(c.empty); !land.IsZero() {
+				found = true
+				c.jump(land, captured.Or(land.Shl(b)), k+1)
+			}
+		}
+		if c.down {
+			if land := s.Shl(b).And(targets).Shl(b).And(c.empty); !land.IsZero() {
+				found = true
+				c.jump(land, captured.Or(land.Shr(b)), k+1)
+			}
+			if land := s.Shl(a).And(targets).Shl(a).And(c.empty); !land.IsZero() {
+				found = true
+				c.jump(land, captured.Or(land.Shr(a)), k+1)
+			}
+		}
+		if found {
+			return
+		}
+	}
+	if c.most {
+		if k < c.best {
+			return
+		}
+		if k > c.best {
+			c.best, c.n, c.long = k, 0, c.long[:0]
+		}
+	}
+
+	if c.unique && k >= 4 {
+		m := wideMove{From: c.from, To: s.First(), Captured: captured}
+		for _, o := range c.long {
+			if o == m {
+				return
+			}
+		}
+		c.long = append(c.long, m)
+	}
+	c.n++
 }
 
 // hasMoves is HasMoves on the board's own representation.
@@ -716,7 +827,9 @@ func (pf *widePerfter) perft2(p *widePosition) uint64 {
 		return 0
 	}
 	var n uint64
-	if moves := v.generateCaptures(g, pf.bufs[2][:0], p); len(moves) > 0 {
+	empty := v.board.AndNot(own.Or(opp))
+	if v.hasCapture(us, opp, kings, empty, own.AndNot(kings), own.And(kings)) {
+		moves := v.generateCaptures(g, pf.bufs[2][:0], p)
 		if dup == Unique {
 			moves = wideDedupe(moves, 0)
 		}
@@ -726,7 +839,62 @@ func (pf *widePerfter) perft2(p *widePosition) uint64 {
 		}
 		return n
 	}
-	empty := v.board.AndNot(own.Or(opp))
+	if !v.plainLeaves || !opp.And(kings).IsZero() {
+		return pf.quiet2(p, empty)
+	}
+
+	promo := v.promo[us]
+	for _, d := range v.fwd[us] {
+		back := opposite(d)
+		for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			from := v.sh(to, back)
+			mover, k := own.Xor(from).Xor(to), kings.Or(to.And(promo))
+			free := empty.Xor(from).Xor(to)
+			targets := mover
+			if v.MenCannotCaptureKings {
+				targets = targets.AndNot(k)
+			}
+			ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
+			if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+				n += uint64(v.countMenQuiet(them, free, opp))
+			} else {
+				n += uint64(v.countBoards(g, them, opp, mover, k, dup, scratch))
+			}
+		}
+	}
+	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
+		from := kk.And(wide{}.Sub(kk))
+		for d := 0; d < 4; d++ {
+			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
+				mover, k := own.Xor(from).Xor(to), kings.Xor(from).Xor(to)
+				free := empty.Xor(from).Xor(to)
+				targets := mover
+				if v.MenCannotCaptureKings {
+					targets = targets.AndNot(k)
+				}
+				ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
+				if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+					n += uint64(v.countMenQuiet(them, free, opp))
+				} else {
+					n += uint64(v.countBoards(g, them, opp, mover, k, dup, scratch))
+				}
+				if v.ShortKings {
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+// quiet2 is perft2 for a position p without captures, whose free squares are empty, in
+// the general case: every child's leaves are counted by countBoards.
+func (pf *widePerfter) quiet2(p *widePosition, empty wide) uint64 {
+	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
+	us, them := p.Side, p.Side.Other()
+	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	var n uint64
 	for _, d := range v.fwd[us] {
 		back := opposite(d)
 		for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
