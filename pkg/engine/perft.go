@@ -126,37 +126,50 @@ func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, 
 	empty := v.board &^ (own | opp)
 	men, kings := own&^allKings, own&allKings
 	if kings == 0 {
-		if n, ok := v.countSingleJumps(us, opp, allKings, empty, men); ok {
-			if n > 0 {
-				return n
-			}
-			return v.countMenQuiet(us, empty, men)
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets &^= allKings
 		}
-		if v.menCount != ranksOther {
-			targets := opp
-			if v.MenCannotCaptureKings {
-				targets &^= allKings
-			}
-			return v.countManCaptures(us, targets, empty, men, dup, scratch)
+		ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
+		if n, ok := v.countMen(us, targets, allKings, empty, men, ul, ur, dl, dr, dup, scratch); ok {
+			return n
 		}
 	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
 		return v.countQuietOf(us, empty, men, kings)
 	}
+	return v.countGenerated(g, us, own, opp, allKings, dup, scratch)
+}
+
+// countGenerated is countBoards by generating the moves.
+func (v *Variant) countGenerated(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
 	var p Position
 	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
 	return len(v.generate(g, scratch[:0], &p, dup))
 }
 
-// countSingleJumps counts the captures of us's men (us has no kings; targets are the other
-// side's pieces, allKings the kings of both) when none of them can go on after its first
-// jump, which is most often the case: every capture is then one jump, a move of its own
-// under either duplicate convention. ok is false when some jump might go on, or when a man
-// might take a king and the precedence ranks that apart: the caller generates the captures.
-func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men Bitboard) (n int, ok bool) {
-	if v.MenCannotCaptureKings {
-		targets &^= allKings
+// countMen counts the moves of us's men when us has no kings: targets are the pieces they
+// may take, ul, ur, dl and dr the diagonal jumps over them (diagonalJumps), allKings the
+// kings of both sides. ok is false when the captures must be generated.
+func (v *Variant) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) (n int, ok bool) {
+	if n, ok := v.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); ok {
+		if n > 0 {
+			return n, true
+		}
+		return v.countMenQuiet(us, empty, men), true
 	}
-	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
+	if v.menCount != ranksOther {
+		return v.countManCaptures(us, targets, empty, ul&men, ur&men, dl&men, dr&men, dup, scratch), true
+	}
+	return 0, false
+}
+
+// countSingleJumps counts the captures of us's men (us has no kings; targets are the
+// pieces they may take, ul, ur, dl and dr the diagonal jumps over them, allKings the kings
+// of both sides) when none of them can go on after its first jump, which is most often the
+// case: every capture is then one jump, a move of its own under either duplicate
+// convention. ok is false when some jump might go on, or when a man might take a king and
+// the precedence ranks that apart: the caller counts the captures otherwise.
+func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men, ul, ur, dl, dr Bitboard) (n int, ok bool) {
 	jumps := ul | ur | dl | dr
 	var orth [8]Bitboard // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
@@ -213,10 +226,11 @@ type manCount struct {
 	long                  []Move // the sequences of four pieces or more counted so far (unique)
 }
 
-// countManCaptures returns the number of captures of us's men (us has no kings; targets are
-// the pieces men may take, empty the free squares) under v.menCount, which must not be
-// ranksOther. scratch is space for the long sequences of the unique convention.
-func (v *Variant) countManCaptures(us Color, targets, empty, men Bitboard, dup Duplicates, scratch []Move) int {
+// countManCaptures returns the number of captures of us's men under v.menCount, which must
+// not be ranksOther: targets are the pieces they may take, empty the free squares, ul, ur,
+// dl and dr the men that jump along each diagonal. scratch is space for the long sequences
+// of the unique convention.
+func (v *Variant) countManCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) int {
 	c := manCount{
 		targets: targets, promo: v.promo[us],
 		a: v.step[upLeft] & 63, b: v.step[upRight] & 63,
@@ -224,22 +238,21 @@ func (v *Variant) countManCaptures(us Color, targets, empty, men Bitboard, dup D
 		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
 		long: scratch[:0],
 	}
-	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
 	a, b := c.a, c.b
-	for j := ul & men; j != 0; j &= j - 1 {
-		from := j & -j
+	for ; ul != 0; ul &= ul - 1 {
+		from := ul & -ul
 		c.start(from, empty, from>>a, from>>a>>a)
 	}
-	for j := ur & men; j != 0; j &= j - 1 {
-		from := j & -j
+	for ; ur != 0; ur &= ur - 1 {
+		from := ur & -ur
 		c.start(from, empty, from>>b, from>>b>>b)
 	}
-	for j := dl & men; j != 0; j &= j - 1 {
-		from := j & -j
+	for ; dl != 0; dl &= dl - 1 {
+		from := dl & -dl
 		c.start(from, empty, from<<b, from<<b<<b)
 	}
-	for j := dr & men; j != 0; j &= j - 1 {
-		from := j & -j
+	for ; dr != 0; dr &= dr - 1 {
+		from := dr & -dr
 		c.start(from, empty, from<<a, from<<a<<a)
 	}
 	return c.n
@@ -479,8 +492,10 @@ func (pf *perfter) perft2(p *Position) uint64 {
 			ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
 			if opp&(ul|ur|dl|dr) == 0 {
 				n += uint64(v.countMenQuiet(them, free, opp))
+			} else if c, ok := v.countMen(them, targets, k, free, opp, ul, ur, dl, dr, dup, scratch); ok {
+				n += uint64(c)
 			} else {
-				n += uint64(v.countBoards(g, them, opp, mover, k, dup, scratch))
+				n += uint64(v.countGenerated(g, them, opp, mover, k, dup, scratch))
 			}
 		}
 	}
@@ -497,8 +512,10 @@ func (pf *perfter) perft2(p *Position) uint64 {
 				ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
 				if opp&(ul|ur|dl|dr) == 0 {
 					n += uint64(v.countMenQuiet(them, free, opp))
+				} else if c, ok := v.countMen(them, targets, k, free, opp, ul, ur, dl, dr, dup, scratch); ok {
+					n += uint64(c)
 				} else {
-					n += uint64(v.countBoards(g, them, opp, mover, k, dup, scratch))
+					n += uint64(v.countGenerated(g, them, opp, mover, k, dup, scratch))
 				}
 				if v.ShortKings {
 					break

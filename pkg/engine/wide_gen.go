@@ -555,37 +555,50 @@ func (v *wideVariant) countBoards(g *wideCapGen, us Color, own, opp, allKings wi
 	empty := v.board.AndNot(own.Or(opp))
 	men, kings := own.AndNot(allKings), own.And(allKings)
 	if kings.IsZero() {
-		if n, ok := v.countSingleJumps(us, opp, allKings, empty, men); ok {
-			if n > 0 {
-				return n
-			}
-			return v.countMenQuiet(us, empty, men)
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets = targets.AndNot(allKings)
 		}
-		if v.menCount != ranksOther {
-			targets := opp
-			if v.MenCannotCaptureKings {
-				targets = targets.AndNot(allKings)
-			}
-			return v.countManCaptures(us, targets, empty, men, dup, scratch)
+		ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
+		if n, ok := v.countMen(us, targets, allKings, empty, men, ul, ur, dl, dr, dup, scratch); ok {
+			return n
 		}
 	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
 		return v.countQuietOf(us, empty, men, kings)
 	}
+	return v.countGenerated(g, us, own, opp, allKings, dup, scratch)
+}
+
+// countGenerated is countBoards by generating the moves.
+func (v *wideVariant) countGenerated(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
 	var p widePosition
 	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
 	return len(v.generate(g, scratch[:0], &p, dup))
 }
 
-// countSingleJumps counts the captures of us's men (us has no kings; targets are the other
-// side's pieces, allKings the kings of both) when none of them can go on after its first
-// jump, which is most often the case: every capture is then one jump, a move of its own
-// under either duplicate convention. ok is false when some jump might go on, or when a man
-// might take a king and the precedence ranks that apart: the caller generates the captures.
-func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men wide) (n int, ok bool) {
-	if v.MenCannotCaptureKings {
-		targets = targets.AndNot(allKings)
+// countMen counts the moves of us's men when us has no kings: targets are the pieces they
+// may take, ul, ur, dl and dr the diagonal jumps over them (diagonalJumps), allKings the
+// kings of both sides. ok is false when the captures must be generated.
+func (v *wideVariant) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) (n int, ok bool) {
+	if n, ok := v.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); ok {
+		if n > 0 {
+			return n, true
+		}
+		return v.countMenQuiet(us, empty, men), true
 	}
-	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
+	if v.menCount != ranksOther {
+		return v.countManCaptures(us, targets, empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men), dup, scratch), true
+	}
+	return 0, false
+}
+
+// countSingleJumps counts the captures of us's men (us has no kings; targets are the
+// pieces they may take, ul, ur, dl and dr the diagonal jumps over them, allKings the kings
+// of both sides) when none of them can go on after its first jump, which is most often the
+// case: every capture is then one jump, a move of its own under either duplicate
+// convention. ok is false when some jump might go on, or when a man might take a king and
+// the precedence ranks that apart: the caller counts the captures otherwise.
+func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men, ul, ur, dl, dr wide) (n int, ok bool) {
 	jumps := ul.Or(ur).Or(dl).Or(dr)
 	var orth [8]wide // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
@@ -638,10 +651,11 @@ type wideManCount struct {
 	long                  []wideMove // the sequences of four pieces or more counted so far (unique)
 }
 
-// countManCaptures returns the number of captures of us's men (us has no kings; targets are
-// the pieces men may take, empty the free squares) under v.menCount, which must not be
-// ranksOther. scratch is space for the long sequences of the unique convention.
-func (v *wideVariant) countManCaptures(us Color, targets, empty, men wide, dup Duplicates, scratch []wideMove) int {
+// countManCaptures returns the number of captures of us's men under v.menCount, which must
+// not be ranksOther: targets are the pieces they may take, empty the free squares, ul, ur,
+// dl and dr the men that jump along each diagonal. scratch is space for the long sequences
+// of the unique convention.
+func (v *wideVariant) countManCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
 	c := wideManCount{
 		targets: targets, promo: v.promo[us],
 		a: v.step[upLeft] & 63, b: v.step[upRight] & 63,
@@ -649,22 +663,21 @@ func (v *wideVariant) countManCaptures(us Color, targets, empty, men wide, dup D
 		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
 		long: scratch[:0],
 	}
-	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
 	a, b := c.a, c.b
-	for j := ul.And(men); !j.IsZero(); j = j.ClearFirst() {
-		from := j.And(wide{}.Sub(j))
+	for ; !ul.IsZero(); ul = ul.ClearFirst() {
+		from := ul.And(wide{}.Sub(ul))
 		c.start(from, empty, from.Shr(a), from.Shr(a).Shr(a))
 	}
-	for j := ur.And(men); !j.IsZero(); j = j.ClearFirst() {
-		from := j.And(wide{}.Sub(j))
+	for ; !ur.IsZero(); ur = ur.ClearFirst() {
+		from := ur.And(wide{}.Sub(ur))
 		c.start(from, empty, from.Shr(b), from.Shr(b).Shr(b))
 	}
-	for j := dl.And(men); !j.IsZero(); j = j.ClearFirst() {
-		from := j.And(wide{}.Sub(j))
+	for ; !dl.IsZero(); dl = dl.ClearFirst() {
+		from := dl.And(wide{}.Sub(dl))
 		c.start(from, empty, from.Shl(b), from.Shl(b).Shl(b))
 	}
-	for j := dr.And(men); !j.IsZero(); j = j.ClearFirst() {
-		from := j.And(wide{}.Sub(j))
+	for ; !dr.IsZero(); dr = dr.ClearFirst() {
+		from := dr.And(wide{}.Sub(dr))
 		c.start(from, empty, from.Shl(a), from.Shl(a).Shl(a))
 	}
 	return c.n
@@ -858,8 +871,10 @@ func (pf *widePerfter) perft2(p *widePosition) uint64 {
 			ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
 			if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 				n += uint64(v.countMenQuiet(them, free, opp))
+			} else if c, ok := v.countMen(them, targets, k, free, opp, ul, ur, dl, dr, dup, scratch); ok {
+				n += uint64(c)
 			} else {
-				n += uint64(v.countBoards(g, them, opp, mover, k, dup, scratch))
+				n += uint64(v.countGenerated(g, them, opp, mover, k, dup, scratch))
 			}
 		}
 	}
@@ -876,8 +891,10 @@ func (pf *widePerfter) perft2(p *widePosition) uint64 {
 				ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
 				if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 					n += uint64(v.countMenQuiet(them, free, opp))
+				} else if c, ok := v.countMen(them, targets, k, free, opp, ul, ur, dl, dr, dup, scratch); ok {
+					n += uint64(c)
 				} else {
-					n += uint64(v.countBoards(g, them, opp, mover, k, dup, scratch))
+					n += uint64(v.countGenerated(g, them, opp, mover, k, dup, scratch))
 				}
 				if v.ShortKings {
 					break
