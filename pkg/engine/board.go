@@ -84,6 +84,9 @@ type Variant struct {
 	// win by crowning that leaves the side to move without moves); perft counts such
 	// leaves in place.
 	plainLeaves bool
+	// fixedSteps is the up-right step of boards whose steps perft fixes at compile time
+	// (see geometry), 0 for the others.
+	fixedSteps uint
 	// menCount: how countManCaptures may count the captures of men (see menRanks); 0 when
 	// it may not (orthogonal captures, pieces removed at once, men crowned mid-capture, or a
 	// precedence that ranks men's captures by more than their number of pieces).
@@ -171,6 +174,9 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.bitboardTables()
 	}
 	v.plainLeaves = !r.OrthogonalCaptures && !r.PromotionWins
+	if d := v.step[upRight]; d == 4 || d == 5 {
+		v.fixedSteps = d
+	}
 	if !r.OrthogonalCaptures && !r.RemoveAtOnce && r.Promotion != PromoteAndContinue {
 		v.menCount = rankOfMen(r.Precedence)
 	}
@@ -328,3 +334,17 @@ func rankOfMen(prec Precedence) menRanks {
 	}
 	return ranksOther
 }
+
+// geometry is the type parameter of the hot code of perft (kernel), whose length is the
+// up-right step of the board, the up-left step being one more (see Bitboard): the compiler
+// makes an instance of that code for each, with steps it knows. anySteps, of length 0,
+// reads them from the Variant instead.
+type geometry interface {
+	~[0]byte | ~[4]byte | ~[5]byte
+}
+
+type (
+	anySteps [0]byte // any board: the steps are the Variant's
+	steps4   [4]byte // 8x8 boards (steps 5 and 4)
+	steps5   [5]byte // 10x10 boards (steps 6 and 5)
+)

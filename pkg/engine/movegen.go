@@ -156,17 +156,23 @@ func (v *Variant) sh(b Bitboard, d int) Bitboard {
 // diagonal over a piece of targets onto a free square, wherever it stands: a man jumps
 // up-left from s when s>>a is a target and s>>2a is free (a = the up-left step), and so
 // on. The directions men of us do not capture in are empty. The shifts may bring in
-// squares off the board: callers intersect the sets with real squares. It is small enough
-// to be inlined, which counts at the leaves of perft: keep it so.
+// squares off the board: callers intersect the sets with real squares.
 func (v *Variant) diagonalJumps(us Color, targets, empty Bitboard) (ul, ur, dl, dr Bitboard) {
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
-	if v.manUp[us] {
-		ul = (targets << a) & (empty << a << a)
-		ur = (targets << b) & (empty << b << b)
+	return jumpsAlong(v.manUp[us], v.manDown[us], v.step[upLeft]&63, v.step[upRight]&63, targets, empty)
+}
+
+// jumpsAlong is diagonalJumps for men that capture up and down the board or not, on a
+// board of up-left step a and up-right step b. It is small enough to be inlined, which
+// counts at the leaves of perft (keep it so): into kernel's instances, whose steps are
+// constants, it brings shifts by constants.
+func jumpsAlong(up, down bool, a, b uint, targets, empty Bitboard) (ul, ur, dl, dr Bitboard) {
+	if up {
+		ul = (targets & (empty << a)) << a
+		ur = (targets & (empty << b)) << b
 	}
-	if v.manDown[us] {
-		dl = (targets >> b) & (empty >> b >> b)
-		dr = (targets >> a) & (empty >> a >> a)
+	if down {
+		dl = (targets & (empty >> b)) >> b
+		dr = (targets & (empty >> a)) >> a
 	}
 	return ul, ur, dl, dr
 }

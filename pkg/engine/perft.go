@@ -7,6 +7,22 @@ import (
 	"sync/atomic"
 )
 
+// kernel is the code of perft's last two plies and of the leaf count, with the board's
+// diagonal steps given by G (see geometry): the compiler makes an instance of it for each
+// geometry, in which the shifts by a step are shifts by a constant, cheaper than those by
+// a variable. The Variant's methods of the same names are its instance for any board.
+type kernel[G geometry] struct{ v *Variant }
+
+// steps returns the up-left and the up-right step (see Bitboard).
+func (k kernel[G]) steps() (a, b uint) {
+	var g G
+	b = uint(len(g))
+	if b == 0 {
+		b = k.v.step[upRight] & 31
+	}
+	return b + 1, b
+}
+
 // HasCapture reports whether the side to move in p has a capture.
 func (v *Variant) HasCapture(p *Position) bool {
 	if v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0 {
@@ -22,19 +38,21 @@ func (v *Variant) HasCapture(p *Position) bool {
 // hasCaptureIn is HasCapture on the board's own representation.
 func (v *Variant) hasCaptureIn(p *Position) bool {
 	us := p.Side
-	return v.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+	return kernel[anySteps]{v}.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
 }
 
 // hasCapture is HasCapture with the position given as its boards (us to move, the other
 // side's pieces targets, the kings of both sides allKings), the free squares and the
 // mover's men and kings.
-func (v *Variant) hasCapture(us Color, targets, allKings, empty, men, kings Bitboard) bool {
+func (k kernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings Bitboard) bool {
+	v := k.v
 	if men != 0 {
 		manTargets := targets
 		if v.MenCannotCaptureKings {
 			manTargets &^= allKings
 		}
-		ul, ur, dl, dr := v.diagonalJumps(us, manTargets, empty)
+		a, b := k.steps()
+		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty)
 		if men&(ul|ur|dl|dr) != 0 {
 			return true
 		}
@@ -68,12 +86,14 @@ func (v *Variant) hasCapture(us Color, targets, allKings, empty, men, kings Bitb
 // countQuiet returns the number of non-capturing moves of p.
 func (v *Variant) countQuiet(p *Position) int {
 	us := p.Side
-	return v.countQuietOf(us, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+	return kernel[anySteps]{v}.countQuietOf(us, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
 }
 
 // countQuietOf counts the quiet moves of us's men and kings over the free squares.
-func (v *Variant) countQuietOf(us Color, empty, men, kings Bitboard) int {
-	n := v.countMenQuiet(us, empty, men)
+func (k kernel[G]) countQuietOf(us Color, empty, men, kings Bitboard) int {
+	v := k.v
+	a, b := k.steps()
+	n := menQuiet(us, a, b, empty, men)
 	if kings == 0 {
 		return n
 	}
@@ -89,10 +109,14 @@ func (v *Variant) countQuietOf(us Color, empty, men, kings Bitboard) int {
 	return n
 }
 
-// countMenQuiet counts the quiet moves of us's men over the free squares. It is small
-// enough to be inlined into the leaf count: keep it so.
+// countMenQuiet counts the quiet moves of us's men over the free squares.
 func (v *Variant) countMenQuiet(us Color, empty, men Bitboard) int {
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	return menQuiet(us, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
+}
+
+// menQuiet is countMenQuiet on a board of up-left step a and up-right step b. It is small
+// enough to be inlined into the leaf count (see jumpsAlong): keep it so.
+func menQuiet(us Color, a, b uint, empty, men Bitboard) int {
 	if us == White {
 		return ((men >> a) & empty).Count() + ((men >> b) & empty).Count()
 	}
@@ -113,13 +137,14 @@ func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
 
 func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
 	us := p.Side
-	return v.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
+	return kernel[anySteps]{v}.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
 }
 
 // countBoards is count with the position given as its boards: us to move, own and opp the
 // pieces of us and of the other side, allKings the kings of both. Perft calls it at the
 // second-to-last ply with a child's boards, without writing the child.
-func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+func (k kernel[G]) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+	v := k.v
 	if v.crowned(opp, allKings) {
 		return 0
 	}
@@ -130,35 +155,37 @@ func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, 
 		if v.MenCannotCaptureKings {
 			targets &^= allKings
 		}
-		ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
-		if n, ok := v.countMen(us, targets, allKings, empty, men, ul, ur, dl, dr, dup, scratch); ok {
+		a, b := k.steps()
+		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		if n, ok := k.countMen(us, targets, allKings, empty, men, ul, ur, dl, dr, dup, scratch); ok {
 			return n
 		}
-	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
-		return v.countQuietOf(us, empty, men, kings)
+	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
+		return k.countQuietOf(us, empty, men, kings)
 	}
-	return v.countGenerated(g, us, own, opp, allKings, dup, scratch)
+	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 }
 
 // countGenerated is countBoards by generating the moves.
-func (v *Variant) countGenerated(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+func (k kernel[G]) countGenerated(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
 	var p Position
 	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
-	return len(v.generate(g, scratch[:0], &p, dup))
+	return len(k.v.generate(g, scratch[:0], &p, dup))
 }
 
 // countMen counts the moves of us's men when us has no kings: targets are the pieces they
 // may take, ul, ur, dl and dr the diagonal jumps over them (diagonalJumps), allKings the
 // kings of both sides. ok is false when the captures must be generated.
-func (v *Variant) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) (n int, ok bool) {
-	if n, ok := v.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); ok {
+func (k kernel[G]) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) (n int, ok bool) {
+	if n, ok := k.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); ok {
 		if n > 0 {
 			return n, true
 		}
-		return v.countMenQuiet(us, empty, men), true
+		a, b := k.steps()
+		return menQuiet(us, a, b, empty, men), true
 	}
-	if v.menCount != ranksOther {
-		return v.countManCaptures(us, targets, empty, ul&men, ur&men, dl&men, dr&men, dup, scratch), true
+	if k.v.menCount != ranksOther {
+		return k.countManCaptures(us, targets, empty, ul&men, ur&men, dl&men, dr&men, dup, scratch), true
 	}
 	return 0, false
 }
@@ -169,7 +196,8 @@ func (v *Variant) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, 
 // case: every capture is then one jump, a move of its own under either duplicate
 // convention. ok is false when some jump might go on, or when a man might take a king and
 // the precedence ranks that apart: the caller counts the captures otherwise.
-func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men, ul, ur, dl, dr Bitboard) (n int, ok bool) {
+func (k kernel[G]) countSingleJumps(us Color, targets, allKings, empty, men, ul, ur, dl, dr Bitboard) (n int, ok bool) {
+	v := k.v
 	jumps := ul | ur | dl | dr
 	var orth [8]Bitboard // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
@@ -190,7 +218,7 @@ func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men, ul, 
 	// landing square is in jumps.
 	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	a, b := k.steps()
 	mids := ul>>a | ur>>b | dl<<b | dr<<a
 	lands := ul>>(2*a) | ur>>(2*b) | dl<<(2*b) | dr<<(2*a)
 	if v.OrthogonalCaptures {
@@ -214,9 +242,8 @@ func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men, ul, 
 
 // manCount is the state of countManCaptures: the search of a man's captures that counts
 // the complete sequences the precedence allows, without writing them down.
-type manCount struct {
+type manCount[G geometry] struct {
 	targets, empty, promo Bitboard
-	a, b                  uint // the up-left and up-right steps
 	up, down              bool // men capture up the board, down the board
 	stop                  bool // a man that reaches the far row stops there (PromoteAndStop)
 	most                  bool // only the sequences that take the most pieces count
@@ -224,21 +251,22 @@ type manCount struct {
 	from                  Index
 	best, n               int
 	long                  []Move // the sequences of four pieces or more counted so far (unique)
+	k                     kernel[G]
 }
 
 // countManCaptures returns the number of captures of us's men under v.menCount, which must
 // not be ranksOther: targets are the pieces they may take, empty the free squares, ul, ur,
 // dl and dr the men that jump along each diagonal. scratch is space for the long sequences
 // of the unique convention.
-func (v *Variant) countManCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) int {
-	c := manCount{
+func (k kernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) int {
+	v := k.v
+	c := manCount[G]{
 		targets: targets, promo: v.promo[us],
-		a: v.step[upLeft] & 63, b: v.step[upRight] & 63,
 		up: v.manUp[us], down: v.manDown[us],
 		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
-		long: scratch[:0],
+		long: scratch[:0], k: k,
 	}
-	a, b := c.a, c.b
+	a, b := k.steps()
 	for ; ul != 0; ul &= ul - 1 {
 		from := ul & -ul
 		c.start(from, empty, from>>a, from>>a>>a)
@@ -259,7 +287,7 @@ func (v *Variant) countManCaptures(us Color, targets, empty, ul, ur, dl, dr Bitb
 }
 
 // start counts the sequences of the man on from that begin with the jump over mid onto land.
-func (c *manCount) start(from, empty, mid, land Bitboard) {
+func (c *manCount[G]) start(from, empty, mid, land Bitboard) {
 	c.from = from.First()
 	c.empty = empty | from
 	c.jump(land, mid, 1)
@@ -267,9 +295,9 @@ func (c *manCount) start(from, empty, mid, land Bitboard) {
 
 // jump counts the sequences that go on from s, the man having taken the k pieces of
 // captured. The jump back needs no test: the piece it would take is in captured.
-func (c *manCount) jump(s, captured Bitboard, k int) {
+func (c *manCount[G]) jump(s, captured Bitboard, k int) {
 	if !c.stop || s&c.promo == 0 {
-		a, b := c.a, c.b
+		a, b := c.k.steps()
 		targets, found := c.targets&^captured, false
 		if c.up {
 			if land := ((s >> a) & targets) >> a & c.empty; land != 0 {
@@ -373,8 +401,16 @@ type DivideEntry struct {
 // appends past it), above the moves of any position that occurs in practice.
 const maxMoves = 256
 
-type perfter struct {
-	v    *Variant
+// perftCounter counts the leaves below a position (perft): the perfter of a variant's
+// geometry.
+type perftCounter interface {
+	perft(p Position, depth int) uint64
+}
+
+// perfter is the state of one thread's perft, with G the steps of the board (see
+// geometry).
+type perfter[G geometry] struct {
+	k    kernel[G]
 	dup  Duplicates
 	tt   *perftTable
 	bufs [][]Move
@@ -382,8 +418,18 @@ type perfter struct {
 	stop *atomic.Bool // set when the run is cancelled
 }
 
-func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *perfter {
-	pf := &perfter{v: v, dup: dup, tt: tt, bufs: make([][]Move, depth+1), stop: stop}
+func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) perftCounter {
+	switch v.fixedSteps {
+	case 4:
+		return newPerfterOf[steps4](v, dup, tt, depth, stop)
+	case 5:
+		return newPerfterOf[steps5](v, dup, tt, depth, stop)
+	}
+	return newPerfterOf[anySteps](v, dup, tt, depth, stop)
+}
+
+func newPerfterOf[G geometry](v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *perfter[G] {
+	pf := &perfter[G]{k: kernel[G]{v}, dup: dup, tt: tt, bufs: make([][]Move, depth+1), stop: stop}
 	for i := range pf.bufs {
 		pf.bufs[i] = make([]Move, 0, maxMoves)
 	}
@@ -392,9 +438,10 @@ func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *ato
 
 // perft counts the leaves below p. p is passed by value: a pointer to a child position
 // would make every child escape to the heap through the recursion.
-func (pf *perfter) perft(p Position, depth int) uint64 {
+func (pf *perfter[G]) perft(p Position, depth int) uint64 {
 	if depth == 1 {
-		return uint64(pf.v.count(&pf.gen, &p, pf.dup, pf.bufs[0]))
+		us := p.Side
+		return uint64(pf.k.countBoards(&pf.gen, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, pf.dup, pf.bufs[0]))
 	}
 	if depth == 2 {
 		return pf.perft2(&p)
@@ -410,7 +457,7 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 			return n
 		}
 	}
-	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
+	moves := pf.k.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	var n uint64
 	if pf.tt == nil || depth == 3 {
 		// No table reads these children's hash (there is none, or they are at depth 2):
@@ -451,8 +498,9 @@ func after(own, opp, kings Bitboard, m Move) (Bitboard, Bitboard, Bitboard) {
 // perft2 counts the leaves two plies below p. Each move's boards go straight to the leaf
 // count, the child is never written, and quiet moves are taken from the bitboards, as
 // generateQuiet finds them, without being listed.
-func (pf *perfter) perft2(p *Position) uint64 {
-	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
+func (pf *perfter[G]) perft2(p *Position) uint64 {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
 	if v.crowned(opp, kings) {
@@ -460,63 +508,47 @@ func (pf *perfter) perft2(p *Position) uint64 {
 	}
 	var n uint64
 	empty := v.board &^ (own | opp)
-	if v.hasCapture(us, opp, kings, empty, own&^kings, own&kings) {
+	if k.hasCapture(us, opp, kings, empty, own&^kings, own&kings) {
 		moves := v.generateCaptures(g, pf.bufs[2][:0], p)
 		if dup == Unique {
 			moves = dedupe(moves, 0)
 		}
 		for _, m := range moves {
-			mover, other, k := after(own, opp, kings, m)
-			n += uint64(v.countBoards(g, them, other, mover, k, dup, scratch))
+			mover, other, kk := after(own, opp, kings, m)
+			n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
 		}
 		return n
 	}
 	if !v.plainLeaves || opp&kings != 0 {
 		return pf.quiet2(p, empty)
 	}
-	// The other side has men only, and the leaves are counted here: a child in which none
-	// of them can capture has as many moves as its men have free squares in front of them;
-	// the others go to countBoards.
-	promo := v.promo[us]
-	for _, d := range v.fwd[us] {
-		back := opposite(d)
-		for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
+	// The other side has men only, and each child's leaves are counted here (leaves).
+	a, b := k.steps()
+	men, promo := own&^kings, v.promo[us]
+	if us == White {
+		for t := men >> a & empty; t != 0; t &= t - 1 {
 			to := t & -t
-			from := v.sh(to, back)
-			mover, k := own^from^to, kings|to&promo
-			free := empty ^ from ^ to
-			targets := mover
-			if v.MenCannotCaptureKings {
-				targets &^= k
-			}
-			ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
-			if opp&(ul|ur|dl|dr) == 0 {
-				n += uint64(v.countMenQuiet(them, free, opp))
-			} else if c, ok := v.countMen(them, targets, k, free, opp, ul, ur, dl, dr, dup, scratch); ok {
-				n += uint64(c)
-			} else {
-				n += uint64(v.countGenerated(g, them, opp, mover, k, dup, scratch))
-			}
+			n += pf.leaves(them, opp, own, kings|to&promo, empty, to<<a, to)
+		}
+		for t := men >> b & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += pf.leaves(them, opp, own, kings|to&promo, empty, to<<b, to)
+		}
+	} else {
+		for t := men << b & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += pf.leaves(them, opp, own, kings|to&promo, empty, to>>b, to)
+		}
+		for t := men << a & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += pf.leaves(them, opp, own, kings|to&promo, empty, to>>a, to)
 		}
 	}
 	for kk := own & kings; kk != 0; kk &= kk - 1 {
 		from := kk & -kk
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
-				mover, k := own^from^to, kings^from^to
-				free := empty ^ from ^ to
-				targets := mover
-				if v.MenCannotCaptureKings {
-					targets &^= k
-				}
-				ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
-				if opp&(ul|ur|dl|dr) == 0 {
-					n += uint64(v.countMenQuiet(them, free, opp))
-				} else if c, ok := v.countMen(them, targets, k, free, opp, ul, ur, dl, dr, dup, scratch); ok {
-					n += uint64(c)
-				} else {
-					n += uint64(v.countGenerated(g, them, opp, mover, k, dup, scratch))
-				}
+				n += pf.leaves(them, opp, own, kings^from^to, empty, from, to)
 				if v.ShortKings {
 					break
 				}
@@ -526,10 +558,33 @@ func (pf *perfter) perft2(p *Position) uint64 {
 	return n
 }
 
+// leaves returns the number of moves of them, who have the men opp and no king, after a
+// quiet move from from to to by the other side, whose pieces were own on the free squares
+// empty; kings are the kings after the move. A child in which none of them can capture
+// has as many moves as its men have free squares in front of them.
+func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to Bitboard) uint64 {
+	k := pf.k
+	mover, free := own^from^to, empty^from^to
+	targets := mover
+	if k.v.MenCannotCaptureKings {
+		targets &^= kings
+	}
+	a, b := k.steps()
+	ul, ur, dl, dr := jumpsAlong(k.v.manUp[them], k.v.manDown[them], a, b, targets, free)
+	if opp&(ul|ur|dl|dr) == 0 {
+		return uint64(menQuiet(them, a, b, free, opp))
+	}
+	if c, ok := k.countMen(them, targets, kings, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]); ok {
+		return uint64(c)
+	}
+	return uint64(k.countGenerated(&pf.gen, them, opp, mover, kings, pf.dup, pf.bufs[0]))
+}
+
 // quiet2 is perft2 for a position p without captures, whose free squares are empty, in
 // the general case: every child's leaves are counted by countBoards.
-func (pf *perfter) quiet2(p *Position, empty Bitboard) uint64 {
-	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
+func (pf *perfter[G]) quiet2(p *Position, empty Bitboard) uint64 {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
 	var n uint64
@@ -537,15 +592,15 @@ func (pf *perfter) quiet2(p *Position, empty Bitboard) uint64 {
 		back := opposite(d)
 		for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
 			to := t & -t
-			k := kings | to&v.promo[us]
-			n += uint64(v.countBoards(g, them, opp, own&^v.sh(to, back)|to, k, dup, scratch))
+			kk := kings | to&v.promo[us]
+			n += uint64(k.countBoards(g, them, opp, own&^v.sh(to, back)|to, kk, dup, scratch))
 		}
 	}
 	for kk := own & kings; kk != 0; kk &= kk - 1 {
 		from := kk & -kk
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
-				n += uint64(v.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
+				n += uint64(k.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
 				if v.ShortKings {
 					break
 				}

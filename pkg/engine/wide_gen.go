@@ -187,17 +187,23 @@ func (v *wideVariant) sh(b wide, d int) wide {
 // diagonal over a piece of targets onto a free square, wherever it stands: a man jumps
 // up-left from s when s>>a is a target and s>>2a is free (a = the up-left step), and so
 // on. The directions men of us do not capture in are empty. The shifts may bring in
-// squares off the board: callers intersect the sets with real squares. It is small enough
-// to be inlined, which counts at the leaves of perft: keep it so.
+// squares off the board: callers intersect the sets with real squares.
 func (v *wideVariant) diagonalJumps(us Color, targets, empty wide) (ul, ur, dl, dr wide) {
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
-	if v.manUp[us] {
-		ul = targets.Shl(a).And(empty.Shl(a).Shl(a))
-		ur = targets.Shl(b).And(empty.Shl(b).Shl(b))
+	return wideJumpsAlong(v.manUp[us], v.manDown[us], v.step[upLeft]&63, v.step[upRight]&63, targets, empty)
+}
+
+// wideJumpsAlong is diagonalJumps for men that capture up and down the board or not, on a
+// board of up-left step a and up-right step b. It is small enough to be inlined, which
+// counts at the leaves of perft (keep it so): into kernel's instances, whose steps are
+// constants, it brings shifts by constants.
+func wideJumpsAlong(up, down bool, a, b uint, targets, empty wide) (ul, ur, dl, dr wide) {
+	if up {
+		ul = targets.And(empty.Shl(a)).Shl(a)
+		ur = targets.And(empty.Shl(b)).Shl(b)
 	}
-	if v.manDown[us] {
-		dl = targets.Shr(b).And(empty.Shr(b).Shr(b))
-		dr = targets.Shr(a).And(empty.Shr(a).Shr(a))
+	if down {
+		dl = targets.And(empty.Shr(b)).Shr(b)
+		dr = targets.And(empty.Shr(a)).Shr(a)
 	}
 	return ul, ur, dl, dr
 }
@@ -460,22 +466,40 @@ func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 	return true
 }
 
+// wideKernel is the code of perft's last two plies and of the leaf count, with the board's
+// diagonal steps given by G (see geometry): the compiler makes an instance of it for each
+// geometry, in which the shifts by a step are shifts by a constant, cheaper than those by
+// a variable. The Variant's methods of the same names are its instance for any board.
+type wideKernel[G geometry] struct{ v *wideVariant }
+
+// steps returns the up-left and the up-right step (see Bitboard).
+func (k wideKernel[G]) steps() (a, b uint) {
+	var g G
+	b = uint(len(g))
+	if b == 0 {
+		b = k.v.step[upRight] & 31
+	}
+	return b + 1, b
+}
+
 // hasCaptureIn is HasCapture on the board's own representation.
 func (v *wideVariant) hasCaptureIn(p *widePosition) bool {
 	us := p.Side
-	return v.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
+	return wideKernel[anySteps]{v}.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
 }
 
 // hasCapture is HasCapture with the position given as its boards (us to move, the other
 // side's pieces targets, the kings of both sides allKings), the free squares and the
 // mover's men and kings.
-func (v *wideVariant) hasCapture(us Color, targets, allKings, empty, men, kings wide) bool {
+func (k wideKernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings wide) bool {
+	v := k.v
 	if !men.IsZero() {
 		manTargets := targets
 		if v.MenCannotCaptureKings {
 			manTargets = manTargets.AndNot(allKings)
 		}
-		ul, ur, dl, dr := v.diagonalJumps(us, manTargets, empty)
+		a, b := k.steps()
+		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty)
 		if !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return true
 		}
@@ -509,12 +533,14 @@ func (v *wideVariant) hasCapture(us Color, targets, allKings, empty, men, kings 
 // countQuiet returns the number of non-capturing moves of p.
 func (v *wideVariant) countQuiet(p *widePosition) int {
 	us := p.Side
-	return v.countQuietOf(us, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
+	return wideKernel[anySteps]{v}.countQuietOf(us, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
 }
 
 // countQuietOf counts the quiet moves of us's men and kings over the free squares.
-func (v *wideVariant) countQuietOf(us Color, empty, men, kings wide) int {
-	n := v.countMenQuiet(us, empty, men)
+func (k wideKernel[G]) countQuietOf(us Color, empty, men, kings wide) int {
+	v := k.v
+	a, b := k.steps()
+	n := wideMenQuiet(us, a, b, empty, men)
 	if kings.IsZero() {
 		return n
 	}
@@ -530,10 +556,14 @@ func (v *wideVariant) countQuietOf(us Color, empty, men, kings wide) int {
 	return n
 }
 
-// countMenQuiet counts the quiet moves of us's men over the free squares. It is small
-// enough to be inlined into the leaf count: keep it so.
+// countMenQuiet counts the quiet moves of us's men over the free squares.
 func (v *wideVariant) countMenQuiet(us Color, empty, men wide) int {
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	return wideMenQuiet(us, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
+}
+
+// wideMenQuiet is countMenQuiet on a board of up-left step a and up-right step b. It is small
+// enough to be inlined into the leaf count (see jumpsAlong): keep it so.
+func wideMenQuiet(us Color, a, b uint, empty, men wide) int {
 	if us == White {
 		return men.Shr(a).And(empty).Count() + men.Shr(b).And(empty).Count()
 	}
@@ -542,13 +572,14 @@ func (v *wideVariant) countMenQuiet(us Color, empty, men wide) int {
 
 func (v *wideVariant) count(g *wideCapGen, p *widePosition, dup Duplicates, scratch []wideMove) int {
 	us := p.Side
-	return v.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
+	return wideKernel[anySteps]{v}.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
 }
 
 // countBoards is count with the position given as its boards: us to move, own and opp the
 // pieces of us and of the other side, allKings the kings of both. Perft calls it at the
 // second-to-last ply with a child's boards, without writing the child.
-func (v *wideVariant) countBoards(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
+func (k wideKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
+	v := k.v
 	if v.crowned(opp, allKings) {
 		return 0
 	}
@@ -559,35 +590,37 @@ func (v *wideVariant) countBoards(g *wideCapGen, us Color, own, opp, allKings wi
 		if v.MenCannotCaptureKings {
 			targets = targets.AndNot(allKings)
 		}
-		ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
-		if n, ok := v.countMen(us, targets, allKings, empty, men, ul, ur, dl, dr, dup, scratch); ok {
+		a, b := k.steps()
+		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		if n, ok := k.countMen(us, targets, allKings, empty, men, ul, ur, dl, dr, dup, scratch); ok {
 			return n
 		}
-	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
-		return v.countQuietOf(us, empty, men, kings)
+	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
+		return k.countQuietOf(us, empty, men, kings)
 	}
-	return v.countGenerated(g, us, own, opp, allKings, dup, scratch)
+	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 }
 
 // countGenerated is countBoards by generating the moves.
-func (v *wideVariant) countGenerated(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
+func (k wideKernel[G]) countGenerated(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
 	var p widePosition
 	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
-	return len(v.generate(g, scratch[:0], &p, dup))
+	return len(k.v.generate(g, scratch[:0], &p, dup))
 }
 
 // countMen counts the moves of us's men when us has no kings: targets are the pieces they
 // may take, ul, ur, dl and dr the diagonal jumps over them (diagonalJumps), allKings the
 // kings of both sides. ok is false when the captures must be generated.
-func (v *wideVariant) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) (n int, ok bool) {
-	if n, ok := v.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); ok {
+func (k wideKernel[G]) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) (n int, ok bool) {
+	if n, ok := k.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); ok {
 		if n > 0 {
 			return n, true
 		}
-		return v.countMenQuiet(us, empty, men), true
+		a, b := k.steps()
+		return wideMenQuiet(us, a, b, empty, men), true
 	}
-	if v.menCount != ranksOther {
-		return v.countManCaptures(us, targets, empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men), dup, scratch), true
+	if k.v.menCount != ranksOther {
+		return k.countManCaptures(us, targets, empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men), dup, scratch), true
 	}
 	return 0, false
 }
@@ -598,7 +631,8 @@ func (v *wideVariant) countMen(us Color, targets, allKings, empty, men, ul, ur, 
 // case: every capture is then one jump, a move of its own under either duplicate
 // convention. ok is false when some jump might go on, or when a man might take a king and
 // the precedence ranks that apart: the caller counts the captures otherwise.
-func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men, ul, ur, dl, dr wide) (n int, ok bool) {
+func (k wideKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men, ul, ur, dl, dr wide) (n int, ok bool) {
+	v := k.v
 	jumps := ul.Or(ur).Or(dl).Or(dr)
 	var orth [8]wide // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
@@ -615,7 +649,7 @@ func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men, 
 
 	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	a, b := k.steps()
 	mids := ul.Shr(a).Or(ur.Shr(b)).Or(dl.Shl(b)).Or(dr.Shl(a))
 	lands := ul.Shr(2 * a).Or(ur.Shr(2 * b)).Or(dl.Shl(2 * b)).Or(dr.Shl(2 * a))
 	if v.OrthogonalCaptures {
@@ -639,9 +673,8 @@ func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men, 
 
 // wideManCount is the state of countManCaptures: the search of a man's captures that counts
 // the complete sequences the precedence allows, without writing them down.
-type wideManCount struct {
+type wideManCount[G geometry] struct {
 	targets, empty, promo wide
-	a, b                  uint // the up-left and up-right steps
 	up, down              bool // men capture up the board, down the board
 	stop                  bool // a man that reaches the far row stops there (PromoteAndStop)
 	most                  bool // only the sequences that take the most pieces count
@@ -649,21 +682,22 @@ type wideManCount struct {
 	from                  Index
 	best, n               int
 	long                  []wideMove // the sequences of four pieces or more counted so far (unique)
+	k                     wideKernel[G]
 }
 
 // countManCaptures returns the number of captures of us's men under v.menCount, which must
 // not be ranksOther: targets are the pieces they may take, empty the free squares, ul, ur,
 // dl and dr the men that jump along each diagonal. scratch is space for the long sequences
 // of the unique convention.
-func (v *wideVariant) countManCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
-	c := wideManCount{
+func (k wideKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
+	v := k.v
+	c := wideManCount[G]{
 		targets: targets, promo: v.promo[us],
-		a: v.step[upLeft] & 63, b: v.step[upRight] & 63,
 		up: v.manUp[us], down: v.manDown[us],
 		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
-		long: scratch[:0],
+		long: scratch[:0], k: k,
 	}
-	a, b := c.a, c.b
+	a, b := k.steps()
 	for ; !ul.IsZero(); ul = ul.ClearFirst() {
 		from := ul.And(wide{}.Sub(ul))
 		c.start(from, empty, from.Shr(a), from.Shr(a).Shr(a))
@@ -684,7 +718,7 @@ func (v *wideVariant) countManCaptures(us Color, targets, empty, ul, ur, dl, dr 
 }
 
 // start counts the sequences of the man on from that begin with the jump over mid onto land.
-func (c *wideManCount) start(from, empty, mid, land wide) {
+func (c *wideManCount[G]) start(from, empty, mid, land wide) {
 	c.from = from.First()
 	c.empty = empty.Or(from)
 	c.jump(land, mid, 1)
@@ -692,9 +726,9 @@ func (c *wideManCount) start(from, empty, mid, land wide) {
 
 // jump counts the sequences that go on from s, the man having taken the k pieces of
 // captured. The jump back needs no test: the piece it would take is in captured.
-func (c *wideManCount) jump(s, captured wide, k int) {
+func (c *wideManCount[G]) jump(s, captured wide, k int) {
 	if !c.stop || s.And(c.promo).IsZero() {
-		a, b := c.a, c.b
+		a, b := c.k.steps()
 		targets, found := c.targets.AndNot(captured), false
 		if c.up {
 			if land := s.Shr(a).And(targets).Shr(a).And(c.empty); !land.IsZero() {
@@ -755,8 +789,16 @@ type wideDivideEntry struct {
 	Nodes uint64
 }
 
-type widePerfter struct {
-	v    *wideVariant
+// widePerftCounter counts the leaves below a position (perft): the perfter of a variant's
+// geometry.
+type widePerftCounter interface {
+	perft(p widePosition, depth int) uint64
+}
+
+// widePerfter is the state of one thread's perft, with G the steps of the board (see
+// geometry).
+type widePerfter[G geometry] struct {
+	k    wideKernel[G]
 	dup  Duplicates
 	tt   *perftTable
 	bufs [][]wideMove
@@ -764,8 +806,18 @@ type widePerfter struct {
 	stop *atomic.Bool // set when the run is cancelled
 }
 
-func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *widePerfter {
-	pf := &widePerfter{v: v, dup: dup, tt: tt, bufs: make([][]wideMove, depth+1), stop: stop}
+func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) widePerftCounter {
+	switch v.fixedSteps {
+	case 4:
+		return wideNewPerfterOf[steps4](v, dup, tt, depth, stop)
+	case 5:
+		return wideNewPerfterOf[steps5](v, dup, tt, depth, stop)
+	}
+	return wideNewPerfterOf[anySteps](v, dup, tt, depth, stop)
+}
+
+func wideNewPerfterOf[G geometry](v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *widePerfter[G] {
+	pf := &widePerfter[G]{k: wideKernel[G]{v}, dup: dup, tt: tt, bufs: make([][]wideMove, depth+1), stop: stop}
 	for i := range pf.bufs {
 		pf.bufs[i] = make([]wideMove, 0, maxMoves)
 	}
@@ -774,9 +826,10 @@ func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, s
 
 // perft counts the leaves below p. p is passed by value: a pointer to a child position
 // would make every child escape to the heap through the recursion.
-func (pf *widePerfter) perft(p widePosition, depth int) uint64 {
+func (pf *widePerfter[G]) perft(p widePosition, depth int) uint64 {
 	if depth == 1 {
-		return uint64(pf.v.count(&pf.gen, &p, pf.dup, pf.bufs[0]))
+		us := p.Side
+		return uint64(pf.k.countBoards(&pf.gen, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, pf.dup, pf.bufs[0]))
 	}
 	if depth == 2 {
 		return pf.perft2(&p)
@@ -792,7 +845,7 @@ func (pf *widePerfter) perft(p widePosition, depth int) uint64 {
 			return n
 		}
 	}
-	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
+	moves := pf.k.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	var n uint64
 	if pf.tt == nil || depth == 3 {
 
@@ -832,8 +885,9 @@ func wideAfter(own, opp, kings wide, m wideMove) (wide, wide, wide) {
 // perft2 counts the leaves two plies below p. Each move's boards go straight to the leaf
 // count, the child is never written, and quiet moves are taken from the bitboards, as
 // generateQuiet finds them, without being listed.
-func (pf *widePerfter) perft2(p *widePosition) uint64 {
-	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
+func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
 	if v.crowned(opp, kings) {
@@ -841,14 +895,14 @@ func (pf *widePerfter) perft2(p *widePosition) uint64 {
 	}
 	var n uint64
 	empty := v.board.AndNot(own.Or(opp))
-	if v.hasCapture(us, opp, kings, empty, own.AndNot(kings), own.And(kings)) {
+	if k.hasCapture(us, opp, kings, empty, own.AndNot(kings), own.And(kings)) {
 		moves := v.generateCaptures(g, pf.bufs[2][:0], p)
 		if dup == Unique {
 			moves = wideDedupe(moves, 0)
 		}
 		for _, m := range moves {
-			mover, other, k := wideAfter(own, opp, kings, m)
-			n += uint64(v.countBoards(g, them, other, mover, k, dup, scratch))
+			mover, other, kk := wideAfter(own, opp, kings, m)
+			n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
 		}
 		return n
 	}
@@ -856,46 +910,32 @@ func (pf *widePerfter) perft2(p *widePosition) uint64 {
 		return pf.quiet2(p, empty)
 	}
 
-	promo := v.promo[us]
-	for _, d := range v.fwd[us] {
-		back := opposite(d)
-		for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
+	a, b := k.steps()
+	men, promo := own.AndNot(kings), v.promo[us]
+	if us == White {
+		for t := men.Shr(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
 			to := t.And(wide{}.Sub(t))
-			from := v.sh(to, back)
-			mover, k := own.Xor(from).Xor(to), kings.Or(to.And(promo))
-			free := empty.Xor(from).Xor(to)
-			targets := mover
-			if v.MenCannotCaptureKings {
-				targets = targets.AndNot(k)
-			}
-			ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
-			if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
-				n += uint64(v.countMenQuiet(them, free, opp))
-			} else if c, ok := v.countMen(them, targets, k, free, opp, ul, ur, dl, dr, dup, scratch); ok {
-				n += uint64(c)
-			} else {
-				n += uint64(v.countGenerated(g, them, opp, mover, k, dup, scratch))
-			}
+			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shl(a), to)
+		}
+		for t := men.Shr(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shl(b), to)
+		}
+	} else {
+		for t := men.Shl(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shr(b), to)
+		}
+		for t := men.Shl(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shr(a), to)
 		}
 	}
 	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
 		from := kk.And(wide{}.Sub(kk))
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
-				mover, k := own.Xor(from).Xor(to), kings.Xor(from).Xor(to)
-				free := empty.Xor(from).Xor(to)
-				targets := mover
-				if v.MenCannotCaptureKings {
-					targets = targets.AndNot(k)
-				}
-				ul, ur, dl, dr := v.diagonalJumps(them, targets, free)
-				if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
-					n += uint64(v.countMenQuiet(them, free, opp))
-				} else if c, ok := v.countMen(them, targets, k, free, opp, ul, ur, dl, dr, dup, scratch); ok {
-					n += uint64(c)
-				} else {
-					n += uint64(v.countGenerated(g, them, opp, mover, k, dup, scratch))
-				}
+				n += pf.leaves(them, opp, own, kings.Xor(from).Xor(to), empty, from, to)
 				if v.ShortKings {
 					break
 				}
@@ -905,10 +945,33 @@ func (pf *widePerfter) perft2(p *widePosition) uint64 {
 	return n
 }
 
+// leaves returns the number of moves of them, who have the men opp and no king, after a
+// quiet move from from to to by the other side, whose pieces were own on the free squares
+// empty; kings are the kings after the move. A child in which none of them can capture
+// has as many moves as its men have free squares in front of them.
+func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wide) uint64 {
+	k := pf.k
+	mover, free := own.Xor(from).Xor(to), empty.Xor(from).Xor(to)
+	targets := mover
+	if k.v.MenCannotCaptureKings {
+		targets = targets.AndNot(kings)
+	}
+	a, b := k.steps()
+	ul, ur, dl, dr := wideJumpsAlong(k.v.manUp[them], k.v.manDown[them], a, b, targets, free)
+	if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+		return uint64(wideMenQuiet(them, a, b, free, opp))
+	}
+	if c, ok := k.countMen(them, targets, kings, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]); ok {
+		return uint64(c)
+	}
+	return uint64(k.countGenerated(&pf.gen, them, opp, mover, kings, pf.dup, pf.bufs[0]))
+}
+
 // quiet2 is perft2 for a position p without captures, whose free squares are empty, in
 // the general case: every child's leaves are counted by countBoards.
-func (pf *widePerfter) quiet2(p *widePosition, empty wide) uint64 {
-	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
+func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
 	var n uint64
@@ -916,15 +979,15 @@ func (pf *widePerfter) quiet2(p *widePosition, empty wide) uint64 {
 		back := opposite(d)
 		for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
 			to := t.And(wide{}.Sub(t))
-			k := kings.Or(to.And(v.promo[us]))
-			n += uint64(v.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), k, dup, scratch))
+			kk := kings.Or(to.And(v.promo[us]))
+			n += uint64(k.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), kk, dup, scratch))
 		}
 	}
 	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
 		from := kk.And(wide{}.Sub(kk))
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
-				n += uint64(v.countBoards(g, them, opp, own.AndNot(from).Or(to), kings.AndNot(from).Or(to), dup, scratch))
+				n += uint64(k.countBoards(g, them, opp, own.AndNot(from).Or(to), kings.AndNot(from).Or(to), dup, scratch))
 				if v.ShortKings {
 					break
 				}
