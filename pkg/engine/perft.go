@@ -177,17 +177,38 @@ func (k kernel[G]) countGenerated(g *capGen, us Color, own, opp, allKings Bitboa
 // may take, ul, ur, dl and dr the diagonal jumps over them (diagonalJumps), allKings the
 // kings of both sides. ok is false when the captures must be generated.
 func (k kernel[G]) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) (n int, ok bool) {
-	if n, ok := k.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); ok {
-		if n > 0 {
-			return n, true
+	v := k.v
+	a, b := k.steps()
+	if v.menCount == ranksOther {
+		if n, ok := k.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); !ok || n > 0 {
+			return n, ok
 		}
-		a, b := k.steps()
 		return menQuiet(us, a, b, empty, men), true
 	}
-	if k.v.menCount != ranksOther {
-		return k.countManCaptures(us, targets, empty, ul&men, ur&men, dl&men, dr&men, dup, scratch), true
+	// Diagonal captures ranked by their number of pieces at most. A man that jumps from f
+	// over m onto l can go on from l exactly in the directions in which a man on l could
+	// jump before the move: the squares such a jump needs are not f, m or l, but for the
+	// jump back over m, which is taken already (and which the board before the move
+	// forbids too, f not being free). So the men that go on are those that land in jumps.
+	jumps := ul | ur | dl | dr
+	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
+	if ul|ur|dl|dr == 0 {
+		return menQuiet(us, a, b, empty, men), true
 	}
-	return 0, false
+	ends := jumps
+	if v.Promotion == PromoteAndStop {
+		ends &^= v.promo[us] // crowned there, the move ends
+	}
+	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
+	if v.menCount == ranksNone || gul|gur|gdl|gdr == 0 {
+		// every single jump is a move: the precedence ranks none above another, or there
+		// is no other
+		n = (ul &^ gul).Count() + (ur &^ gur).Count() + (dl &^ gdl).Count() + (dr &^ gdr).Count()
+	}
+	if gul|gur|gdl|gdr != 0 {
+		n += k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
+	}
+	return n, true
 }
 
 // countSingleJumps counts the captures of us's men (us has no kings; targets are the

@@ -612,17 +612,33 @@ func (k wideKernel[G]) countGenerated(g *wideCapGen, us Color, own, opp, allKing
 // may take, ul, ur, dl and dr the diagonal jumps over them (diagonalJumps), allKings the
 // kings of both sides. ok is false when the captures must be generated.
 func (k wideKernel[G]) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) (n int, ok bool) {
-	if n, ok := k.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); ok {
-		if n > 0 {
-			return n, true
+	v := k.v
+	a, b := k.steps()
+	if v.menCount == ranksOther {
+		if n, ok := k.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); !ok || n > 0 {
+			return n, ok
 		}
-		a, b := k.steps()
 		return wideMenQuiet(us, a, b, empty, men), true
 	}
-	if k.v.menCount != ranksOther {
-		return k.countManCaptures(us, targets, empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men), dup, scratch), true
+
+	jumps := ul.Or(ur).Or(dl).Or(dr)
+	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
+	if ul.Or(ur).Or(dl).Or(dr).IsZero() {
+		return wideMenQuiet(us, a, b, empty, men), true
 	}
-	return 0, false
+	ends := jumps
+	if v.Promotion == PromoteAndStop {
+		ends = ends.AndNot(v.promo[us])
+	}
+	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
+	if v.menCount == ranksNone || gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
+
+		n = ul.AndNot(gul).Count() + ur.AndNot(gur).Count() + dl.AndNot(gdl).Count() + dr.AndNot(gdr).Count()
+	}
+	if !gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
+		n += k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
+	}
+	return n, true
 }
 
 // countSingleJumps counts the captures of us's men (us has no kings; targets are the
