@@ -261,18 +261,35 @@ func (k kernel[G]) countSingleJumps(us Color, targets, allKings, empty, men, ul,
 	return n, true
 }
 
-// manCount is the state of countManCaptures: the search of a man's captures that counts
-// the complete sequences the precedence allows, without writing them down.
-type manCount[G geometry] struct {
+// manSearch is the search of men's captures of perft, when men capture diagonally, a man
+// that reaches the far row is crowned at the end of the move or stops there, and the
+// precedence ranks captures by their number of pieces at most (Variant.menCount): it
+// counts the complete sequences the precedence allows, and lists them when asked.
+type manSearch[G geometry] struct {
 	targets, empty, promo Bitboard
 	up, down              bool // men capture up the board, down the board
 	stop                  bool // a man that reaches the far row stops there (PromoteAndStop)
 	most                  bool // only the sequences that take the most pieces count
 	unique                bool // sequences that differ in order only count once
+	list                  bool // every sequence counted is written in moves
 	from                  Index
 	best, n               int
-	long                  []Move // the sequences of four pieces or more counted so far (unique)
-	k                     kernel[G]
+	// moves holds from base on the sequences written: every one counted (list), or those
+	// of four pieces or more (unique), the only ones that can come twice.
+	moves []Move
+	base  int
+	k     kernel[G]
+}
+
+// searchMen returns a manSearch of us's men, which take targets, that writes to moves.
+func (k kernel[G]) searchMen(us Color, targets Bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
+	v := k.v
+	return manSearch[G]{
+		targets: targets, promo: v.promo[us],
+		up: v.manUp[us], down: v.manDown[us],
+		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
+		list: list, moves: moves, base: len(moves), k: k,
+	}
 }
 
 // countManCaptures returns the number of captures of us's men under v.menCount, which must
@@ -280,14 +297,23 @@ type manCount[G geometry] struct {
 // dl and dr the men that jump along each diagonal. scratch is space for the long sequences
 // of the unique convention.
 func (k kernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) int {
-	v := k.v
-	c := manCount[G]{
-		targets: targets, promo: v.promo[us],
-		up: v.manUp[us], down: v.manDown[us],
-		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
-		long: scratch[:0], k: k,
-	}
-	a, b := k.steps()
+	c := k.searchMen(us, targets, dup, scratch[:0], false)
+	c.run(empty, ul, ur, dl, dr)
+	return c.n
+}
+
+// menCaptures is countManCaptures that appends the captures to dst, as Generate would
+// list them, and returns the extended slice.
+func (k kernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard, dup Duplicates, dst []Move) []Move {
+	c := k.searchMen(us, targets, dup, dst, true)
+	c.run(empty, ul, ur, dl, dr)
+	return c.moves
+}
+
+// run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
+// over the free squares empty.
+func (c *manSearch[G]) run(empty, ul, ur, dl, dr Bitboard) {
+	a, b := c.k.steps()
 	for ; ul != 0; ul &= ul - 1 {
 		from := ul & -ul
 		c.start(from, empty, from>>a, from>>a>>a)
@@ -304,19 +330,19 @@ func (k kernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr Bit
 		from := dr & -dr
 		c.start(from, empty, from<<a, from<<a<<a)
 	}
-	return c.n
 }
 
-// start counts the sequences of the man on from that begin with the jump over mid onto land.
-func (c *manCount[G]) start(from, empty, mid, land Bitboard) {
+// start searches the sequences of the man on from that begin with the jump over mid onto
+// land.
+func (c *manSearch[G]) start(from, empty, mid, land Bitboard) {
 	c.from = from.First()
 	c.empty = empty | from
 	c.jump(land, mid, 1)
 }
 
-// jump counts the sequences that go on from s, the man having taken the k pieces of
+// jump searches the sequences that go on from s, the man having taken the k pieces of
 // captured. The jump back needs no test: the piece it would take is in captured.
-func (c *manCount[G]) jump(s, captured Bitboard, k int) {
+func (c *manSearch[G]) jump(s, captured Bitboard, k int) {
 	if !c.stop || s&c.promo == 0 {
 		a, b := c.k.steps()
 		targets, found := c.targets&^captured, false
@@ -349,19 +375,22 @@ func (c *manCount[G]) jump(s, captured Bitboard, k int) {
 			return
 		}
 		if k > c.best {
-			c.best, c.n, c.long = k, 0, c.long[:0]
+			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
 		}
 	}
 	// Two sequences of a man that take the same pieces in another order take four pieces
 	// or more: the shortest ring of jumps has four sides.
-	if c.unique && k >= 4 {
-		m := Move{From: c.from, To: s.First(), Captured: captured}
-		for _, o := range c.long {
-			if o == m {
-				return
+	long := c.unique && k >= 4
+	if c.list || long {
+		m := Move{From: c.from, To: s.First(), flags: promotes(s&c.promo != 0), Captured: captured}
+		if long {
+			for _, o := range c.moves[c.base:] {
+				if o == m {
+					return
+				}
 			}
 		}
-		c.long = append(c.long, m)
+		c.moves = append(c.moves, m)
 	}
 	c.n++
 }
@@ -478,7 +507,7 @@ func (pf *perfter[G]) perft(p Position, depth int) uint64 {
 			return n
 		}
 	}
-	moves := pf.k.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
+	moves := pf.k.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	var n uint64
 	if pf.tt == nil || depth == 3 {
 		// No table reads these children's hash (there is none, or they are at depth 2):
@@ -529,11 +558,7 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 	}
 	var n uint64
 	empty := v.board &^ (own | opp)
-	if k.hasCapture(us, opp, kings, empty, own&^kings, own&kings) {
-		moves := v.generateCaptures(g, pf.bufs[2][:0], p)
-		if dup == Unique {
-			moves = dedupe(moves, 0)
-		}
+	if moves := k.captures(g, p, empty, dup, pf.bufs[2][:0]); len(moves) > 0 {
 		for _, m := range moves {
 			mover, other, kk := after(own, opp, kings, m)
 			n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
@@ -577,6 +602,50 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 		}
 	}
 	return n
+}
+
+// generate is Variant.generate, but for the captures of a side that has men only, which
+// captures finds without the general capture search where it can.
+func (k kernel[G]) generate(g *capGen, dst []Move, p *Position, dup Duplicates) []Move {
+	v := k.v
+	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return dst
+	}
+	n := len(dst)
+	if dst = k.captures(g, p, v.board&^p.Occupied(), dup, dst); len(dst) > n {
+		return dst
+	}
+	return v.generateQuiet(dst, p)
+}
+
+// captures appends the captures of p, whose free squares are empty, to dst as generate
+// does and returns the extended slice. The captures of men, when the side to move has no
+// king, are found by menCaptures where v.menCount allows it.
+func (k kernel[G]) captures(g *capGen, p *Position, empty Bitboard, dup Duplicates, dst []Move) []Move {
+	v := k.v
+	us := p.Side
+	own, opp, kings := p.Pieces[us], p.Pieces[us.Other()], p.Kings
+	if own&kings == 0 && v.menCount != ranksOther {
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets &^= kings
+		}
+		a, b := k.steps()
+		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		if own&(ul|ur|dl|dr) == 0 {
+			return dst
+		}
+		return k.menCaptures(us, targets, empty, ul&own, ur&own, dl&own, dr&own, dup, dst)
+	}
+	if !k.hasCapture(us, opp, kings, empty, own&^kings, own&kings) {
+		return dst
+	}
+	n := len(dst)
+	dst = v.generateCaptures(g, dst, p)
+	if dup == Unique {
+		dst = dedupe(dst, n)
+	}
+	return dst
 }
 
 // leaves returns the number of moves of them, who have the men opp and no king, after a

@@ -687,18 +687,35 @@ func (k wideKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men,
 	return n, true
 }
 
-// wideManCount is the state of countManCaptures: the search of a man's captures that counts
-// the complete sequences the precedence allows, without writing them down.
-type wideManCount[G geometry] struct {
+// wideManSearch is the search of men's captures of perft, when men capture diagonally, a man
+// that reaches the far row is crowned at the end of the move or stops there, and the
+// precedence ranks captures by their number of pieces at most (Variant.menCount): it
+// counts the complete sequences the precedence allows, and lists them when asked.
+type wideManSearch[G geometry] struct {
 	targets, empty, promo wide
 	up, down              bool // men capture up the board, down the board
 	stop                  bool // a man that reaches the far row stops there (PromoteAndStop)
 	most                  bool // only the sequences that take the most pieces count
 	unique                bool // sequences that differ in order only count once
+	list                  bool // every sequence counted is written in moves
 	from                  Index
 	best, n               int
-	long                  []wideMove // the sequences of four pieces or more counted so far (unique)
-	k                     wideKernel[G]
+	// moves holds from base on the sequences written: every one counted (list), or those
+	// of four pieces or more (unique), the only ones that can come twice.
+	moves []wideMove
+	base  int
+	k     wideKernel[G]
+}
+
+// searchMen returns a manSearch of us's men, which take targets, that writes to moves.
+func (k wideKernel[G]) searchMen(us Color, targets wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
+	v := k.v
+	return wideManSearch[G]{
+		targets: targets, promo: v.promo[us],
+		up: v.manUp[us], down: v.manDown[us],
+		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
+		list: list, moves: moves, base: len(moves), k: k,
+	}
 }
 
 // countManCaptures returns the number of captures of us's men under v.menCount, which must
@@ -706,14 +723,23 @@ type wideManCount[G geometry] struct {
 // dl and dr the men that jump along each diagonal. scratch is space for the long sequences
 // of the unique convention.
 func (k wideKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
-	v := k.v
-	c := wideManCount[G]{
-		targets: targets, promo: v.promo[us],
-		up: v.manUp[us], down: v.manDown[us],
-		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
-		long: scratch[:0], k: k,
-	}
-	a, b := k.steps()
+	c := k.searchMen(us, targets, dup, scratch[:0], false)
+	c.run(empty, ul, ur, dl, dr)
+	return c.n
+}
+
+// menCaptures is countManCaptures that appends the captures to dst, as Generate would
+// list them, and returns the extended slice.
+func (k wideKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, dst []wideMove) []wideMove {
+	c := k.searchMen(us, targets, dup, dst, true)
+	c.run(empty, ul, ur, dl, dr)
+	return c.moves
+}
+
+// run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
+// over the free squares empty.
+func (c *wideManSearch[G]) run(empty, ul, ur, dl, dr wide) {
+	a, b := c.k.steps()
 	for ; !ul.IsZero(); ul = ul.ClearFirst() {
 		from := ul.And(wide{}.Sub(ul))
 		c.start(from, empty, from.Shr(a), from.Shr(a).Shr(a))
@@ -730,19 +756,19 @@ func (k wideKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr
 		from := dr.And(wide{}.Sub(dr))
 		c.start(from, empty, from.Shl(a), from.Shl(a).Shl(a))
 	}
-	return c.n
 }
 
-// start counts the sequences of the man on from that begin with the jump over mid onto land.
-func (c *wideManCount[G]) start(from, empty, mid, land wide) {
+// start searches the sequences of the man on from that begin with the jump over mid onto
+// land.
+func (c *wideManSearch[G]) start(from, empty, mid, land wide) {
 	c.from = from.First()
 	c.empty = empty.Or(from)
 	c.jump(land, mid, 1)
 }
 
-// jump counts the sequences that go on from s, the man having taken the k pieces of
+// jump searches the sequences that go on from s, the man having taken the k pieces of
 // captured. The jump back needs no test: the piece it would take is in captured.
-func (c *wideManCount[G]) jump(s, captured wide, k int) {
+func (c *wideManSearch[G]) jump(s, captured wide, k int) {
 	if !c.stop || s.And(c.promo).IsZero() {
 		a, b := c.k.steps()
 		targets, found := c.targets.AndNot(captured), false
@@ -775,18 +801,21 @@ func (c *wideManCount[G]) jump(s, captured wide, k int) {
 			return
 		}
 		if k > c.best {
-			c.best, c.n, c.long = k, 0, c.long[:0]
+			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
 		}
 	}
 
-	if c.unique && k >= 4 {
-		m := wideMove{From: c.from, To: s.First(), Captured: captured}
-		for _, o := range c.long {
-			if o == m {
-				return
+	long := c.unique && k >= 4
+	if c.list || long {
+		m := wideMove{From: c.from, To: s.First(), flags: promotes(!s.And(c.promo).IsZero()), Captured: captured}
+		if long {
+			for _, o := range c.moves[c.base:] {
+				if o == m {
+					return
+				}
 			}
 		}
-		c.long = append(c.long, m)
+		c.moves = append(c.moves, m)
 	}
 	c.n++
 }
@@ -861,7 +890,7 @@ func (pf *widePerfter[G]) perft(p widePosition, depth int) uint64 {
 			return n
 		}
 	}
-	moves := pf.k.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
+	moves := pf.k.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	var n uint64
 	if pf.tt == nil || depth == 3 {
 
@@ -911,11 +940,7 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 	}
 	var n uint64
 	empty := v.board.AndNot(own.Or(opp))
-	if k.hasCapture(us, opp, kings, empty, own.AndNot(kings), own.And(kings)) {
-		moves := v.generateCaptures(g, pf.bufs[2][:0], p)
-		if dup == Unique {
-			moves = wideDedupe(moves, 0)
-		}
+	if moves := k.captures(g, p, empty, dup, pf.bufs[2][:0]); len(moves) > 0 {
 		for _, m := range moves {
 			mover, other, kk := wideAfter(own, opp, kings, m)
 			n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
@@ -959,6 +984,50 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 		}
 	}
 	return n
+}
+
+// generate is Variant.generate, but for the captures of a side that has men only, which
+// captures finds without the general capture search where it can.
+func (k wideKernel[G]) generate(g *wideCapGen, dst []wideMove, p *widePosition, dup Duplicates) []wideMove {
+	v := k.v
+	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return dst
+	}
+	n := len(dst)
+	if dst = k.captures(g, p, v.board.AndNot(p.Occupied()), dup, dst); len(dst) > n {
+		return dst
+	}
+	return v.generateQuiet(dst, p)
+}
+
+// captures appends the captures of p, whose free squares are empty, to dst as generate
+// does and returns the extended slice. The captures of men, when the side to move has no
+// king, are found by menCaptures where v.menCount allows it.
+func (k wideKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide, dup Duplicates, dst []wideMove) []wideMove {
+	v := k.v
+	us := p.Side
+	own, opp, kings := p.Pieces[us], p.Pieces[us.Other()], p.Kings
+	if own.And(kings).IsZero() && v.menCount != ranksOther {
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets = targets.AndNot(kings)
+		}
+		a, b := k.steps()
+		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		if own.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+			return dst
+		}
+		return k.menCaptures(us, targets, empty, ul.And(own), ur.And(own), dl.And(own), dr.And(own), dup, dst)
+	}
+	if !k.hasCapture(us, opp, kings, empty, own.AndNot(kings), own.And(kings)) {
+		return dst
+	}
+	n := len(dst)
+	dst = v.generateCaptures(g, dst, p)
+	if dup == Unique {
+		dst = wideDedupe(dst, n)
+	}
+	return dst
 }
 
 // leaves returns the number of moves of them, who have the men opp and no king, after a
