@@ -30,6 +30,9 @@ func (b Bitboard) Count() int { return bits.OnesCount64(uint64(b)) }
 // First returns the lowest index in b; b must not be empty.
 func (b Bitboard) First() Index { return Index(bits.TrailingZeros64(uint64(b))) }
 
+// last returns the highest index in b; b must not be empty.
+func (b Bitboard) last() Index { return Index(63 - bits.LeadingZeros64(uint64(b))) }
+
 // bit returns the one-square set of index i.
 func bit(i Index) Bitboard { return 1 << i }
 
@@ -91,6 +94,10 @@ type Variant struct {
 	// it may not (orthogonal captures, pieces removed at once, men crowned mid-capture, or a
 	// precedence that ranks men's captures by more than their number of pieces).
 	menCount menRanks
+	// kingSearch: the search of men's captures of perft (manSearch) may take the kings'
+	// too: menCount allows it, kings fly, may stop anywhere behind the piece they take, and
+	// the precedence does not rank a capture by a king apart.
+	kingSearch bool
 	// wide is set on boards of more than 64 bits, whose sets of squares (board, promo,
 	// rays, start) live there instead: the methods hand such boards to it.
 	wide *wideVariant
@@ -179,6 +186,8 @@ func NewVariant(r Rules) (*Variant, error) {
 	}
 	if !r.OrthogonalCaptures && !r.RemoveAtOnce && r.Promotion != PromoteAndContinue {
 		v.menCount = rankOfMen(r.Precedence)
+		v.kingSearch = v.menCount != ranksOther && !r.ShortKings && !r.LandRightBehind && !r.HaltBehindKing &&
+			kingUnranked(r.Precedence)
 	}
 	if prec := r.Precedence; prec != nil {
 		v.kingJumpRanked = prec(CaptureSummary{Pieces: 1}) != prec(CaptureSummary{Pieces: 1, Kings: 1, Order: 1})
@@ -302,6 +311,17 @@ const (
 	ranksNone                   // free choice: every complete sequence is a move
 	ranksPieces                 // the most pieces, whatever they are
 )
+
+// kingUnranked reports whether prec ranks a capture by a king as the same capture by a man
+// (probed up to 20 pieces, as rankOfMen).
+func kingUnranked(prec Precedence) bool {
+	for n := 1; prec != nil && n <= 20; n++ {
+		if prec(CaptureSummary{Pieces: n, King: true}) != prec(CaptureSummary{Pieces: n}) {
+			return false
+		}
+	}
+	return true
+}
 
 // rankOfMen probes prec with the summaries of men's captures of up to 20 pieces, with and
 // without kings among them in various orders: none of the rules here ranks them on more.

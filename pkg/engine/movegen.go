@@ -364,21 +364,50 @@ func (g *capGen) kingCaptures(s, captured Bitboard, order uint64, prev int) bool
 	return found
 }
 
+// ray returns what a flying piece on i sees in direction d over the free squares empty:
+// the free squares up to the first occupied one, and that square (none at the edge).
+func (v *Variant) ray(i Index, d int, empty Bitboard) (free, stop Bitboard) {
+	r := v.rays[d&7][i]
+	occupied := r &^ empty
+	if occupied == 0 {
+		return r, 0
+	}
+	var n Index
+	if v.rsh[d&7] != 0 { // towards lower indices: the nearest is the highest
+		n = occupied.last()
+	} else {
+		n = occupied.First()
+	}
+	stop = bitOf(n)
+	return r &^ v.rays[d&7][n] &^ stop, stop
+}
+
 // kingJump tries a king's capture from s in direction d and everything that follows it.
 func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
 	v := g.v
-	x := v.sh(s, d)
-	if !v.ShortKings {
-		for x&g.empty != 0 {
-			x = v.sh(x, d)
+	var x, landings Bitboard // the piece to capture; the free squares behind it
+	if v.ShortKings {
+		x = v.sh(s, d)
+		landings = v.sh(x, d) & g.empty
+	} else {
+		_, x = v.ray(s.First(), d, g.empty)
+		if x&g.opp&^captured == 0 {
+			return false
 		}
+		landings, _ = v.ray(x.First(), d, g.empty)
 	}
-	if x&g.opp&^captured == 0 {
+	if x&g.opp&^captured == 0 || landings == 0 {
 		return false
 	}
-	first := v.sh(x, d) & g.empty
-	if first == 0 {
-		return false
+	// The landing squares: the first, and for a flying king every free square after it.
+	first, last := landings, landings
+	if v.ShortKings || v.LandRightBehind {
+		first = v.sh(x, d)
+		landings, last = first, first
+	} else if v.rsh[d&7] != 0 { // towards lower indices
+		first, last = bitOf(landings.last()), bitOf(landings.First())
+	} else {
+		first, last = bitOf(landings.First()), bitOf(landings.last())
 	}
 	caps := captured | x
 	ord := order
@@ -387,14 +416,6 @@ func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
 	}
 	if v.RemoveAtOnce {
 		g.empty |= x
-	}
-	// The landing squares: first, and for a flying king every free square after it.
-	landings, last := first, first
-	if !v.ShortKings && !v.LandRightBehind {
-		for l := v.sh(first, d) & g.empty; l != 0; l = v.sh(l, d) & g.empty {
-			landings |= l
-			last = l
-		}
 	}
 	// The sequence must be completed: when the king can go on from some landing squares, it
 	// may stop only on those. Turning happens from any landing square; going on straight

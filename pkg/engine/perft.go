@@ -68,16 +68,21 @@ func (k kernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings Bit
 	if kings == 0 {
 		return false
 	}
-	for _, d := range v.capDirs {
-		back := opposite(d)
-		reach := kings
-		if !v.ShortKings {
-			for g := v.sh(kings, d) & empty; g != 0; g = v.sh(g, d) & empty {
-				reach |= g
+	if v.ShortKings {
+		for _, d := range v.capDirs {
+			back := opposite(d)
+			if kings&v.sh(targets&v.sh(empty, back), back) != 0 {
+				return true
 			}
 		}
-		if reach&v.sh(targets&v.sh(empty, back), back) != 0 {
-			return true
+		return false
+	}
+	for ; kings != 0; kings &= kings - 1 {
+		i := kings.First()
+		for _, d := range v.capDirs {
+			if _, x := v.ray(i, d, empty); x&targets != 0 && v.sh(x, d)&empty != 0 {
+				return true
+			}
 		}
 	}
 	return false
@@ -97,13 +102,17 @@ func (k kernel[G]) countQuietOf(us Color, empty, men, kings Bitboard) int {
 	if kings == 0 {
 		return n
 	}
-	for d := 0; d < 4; d++ {
-		if v.ShortKings {
+	if v.ShortKings {
+		for d := 0; d < 4; d++ {
 			n += (v.sh(kings, d) & empty).Count()
-			continue
 		}
-		for g := v.sh(kings, d) & empty; g != 0; g = v.sh(g, d) & empty {
-			n += g.Count()
+		return n
+	}
+	for ; kings != 0; kings &= kings - 1 {
+		i := kings.First()
+		for d := 0; d < 4; d++ {
+			free, _ := v.ray(i, d, empty)
+			n += free.Count()
 		}
 	}
 	return n
@@ -162,6 +171,9 @@ func (k kernel[G]) countBoards(g *capGen, us Color, own, opp, allKings Bitboard,
 		}
 	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
 		return k.countQuietOf(us, empty, men, kings)
+	} else if v.kingSearch {
+		c := k.searchAll(us, opp, allKings, empty, own, dup, scratch[:0], false)
+		return c.n
 	}
 	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 }
@@ -267,11 +279,13 @@ func (k kernel[G]) countSingleJumps(us Color, targets, allKings, empty, men, ul,
 // counts the complete sequences the precedence allows, and lists them when asked.
 type manSearch[G geometry] struct {
 	targets, empty, promo Bitboard
-	up, down              bool // men capture up the board, down the board
-	stop                  bool // a man that reaches the far row stops there (PromoteAndStop)
-	most                  bool // only the sequences that take the most pieces count
-	unique                bool // sequences that differ in order only count once
-	list                  bool // every sequence counted is written in moves
+	up, down              bool     // men capture up the board, down the board
+	stop                  bool     // a man that reaches the far row stops there (PromoteAndStop)
+	most                  bool     // only the sequences that take the most pieces count
+	unique                bool     // sequences that differ in order only count once
+	list                  bool     // every sequence counted is written in moves
+	opp                   Bitboard // the pieces kings may take
+	king                  bool     // the piece that captures is a king
 	from                  Index
 	best, n               int
 	// moves holds from base on the sequences written: every one counted (list), or those
@@ -310,6 +324,31 @@ func (k kernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard
 	return c.moves
 }
 
+// searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
+// opp are the other side's pieces, allKings the kings of both, empty the free squares.
+func (k kernel[G]) searchAll(us Color, opp, allKings, empty, own Bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
+	v := k.v
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets &^= allKings
+	}
+	c := k.searchMen(us, targets, dup, moves, list)
+	a, b := k.steps()
+	men := own &^ allKings
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	c.run(empty, ul&men, ur&men, dl&men, dr&men)
+	c.opp = opp
+	for kings := own & allKings; kings != 0; kings &= kings - 1 {
+		from := kings & -kings
+		c.from, c.king = from.First(), true
+		c.empty = empty | from
+		for d := 0; d < 4; d++ {
+			c.kingJump(from, 0, 0, d)
+		}
+	}
+	return c
+}
+
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
 // over the free squares empty.
 func (c *manSearch[G]) run(empty, ul, ur, dl, dr Bitboard) {
@@ -335,7 +374,7 @@ func (c *manSearch[G]) run(empty, ul, ur, dl, dr Bitboard) {
 // start searches the sequences of the man on from that begin with the jump over mid onto
 // land.
 func (c *manSearch[G]) start(from, empty, mid, land Bitboard) {
-	c.from = from.First()
+	c.from, c.king = from.First(), false
 	c.empty = empty | from
 	c.jump(land, mid, 1)
 }
@@ -370,6 +409,51 @@ func (c *manSearch[G]) jump(s, captured Bitboard, k int) {
 			return
 		}
 	}
+	c.add(s, captured, k)
+}
+
+// kingJump searches the sequences of a king on s, having taken the k pieces of captured,
+// that go on with a capture in direction d; it reports whether there is one. As in
+// capGen.kingJump, the king turns from any square behind the piece, and goes on straight
+// ahead from the last.
+func (c *manSearch[G]) kingJump(s, captured Bitboard, k int, d int) bool {
+	v := c.k.v
+	_, x := v.ray(s.First(), d, c.empty)
+	if x&c.opp&^captured == 0 {
+		return false
+	}
+	landings, _ := v.ray(x.First(), d, c.empty)
+	if landings == 0 {
+		return false
+	}
+	last := bitOf(landings.First())
+	if v.rsh[d&7] == 0 {
+		last = bitOf(landings.last())
+	}
+	captured |= x
+	cont := false
+	for l := landings; l != 0; l &= l - 1 {
+		sq := l & -l
+		for _, t := range v.turns[d] {
+			if c.kingJump(sq, captured, k+1, t) {
+				cont = true
+			}
+		}
+	}
+	if c.kingJump(last, captured, k+1, d) {
+		cont = true
+	}
+	if !cont {
+		for l := landings; l != 0; l &= l - 1 {
+			c.add(l&-l, captured, k+1)
+		}
+	}
+	return true
+}
+
+// add counts the complete sequence that ends on s having taken the k pieces of captured,
+// when the precedence allows it and it is not a repetition.
+func (c *manSearch[G]) add(s, captured Bitboard, k int) {
 	if c.most {
 		if k < c.best {
 			return
@@ -379,10 +463,10 @@ func (c *manSearch[G]) jump(s, captured Bitboard, k int) {
 		}
 	}
 	// Two sequences of a man that take the same pieces in another order take four pieces
-	// or more: the shortest ring of jumps has four sides.
-	long := c.unique && k >= 4
+	// or more: the shortest ring of jumps has four sides. Those of a king are all checked.
+	long := c.unique && (k >= 4 || c.king && k >= 2)
 	if c.list || long {
-		m := Move{From: c.from, To: s.First(), flags: promotes(s&c.promo != 0), Captured: captured}
+		m := Move{From: c.from, To: s.First(), flags: promotes(!c.king && s&c.promo != 0), Captured: captured}
 		if long {
 			for _, o := range c.moves[c.base:] {
 				if o == m {
@@ -639,6 +723,10 @@ func (k kernel[G]) captures(g *capGen, p *Position, empty Bitboard, dup Duplicat
 	}
 	if !k.hasCapture(us, opp, kings, empty, own&^kings, own&kings) {
 		return dst
+	}
+	if v.kingSearch {
+		c := k.searchAll(us, opp, kings, empty, own, dup, dst, true)
+		return c.moves
 	}
 	n := len(dst)
 	dst = v.generateCaptures(g, dst, p)

@@ -393,21 +393,50 @@ func (g *wideCapGen) kingCaptures(s, captured wide, order uint64, prev int) bool
 	return found
 }
 
+// ray returns what a flying piece on i sees in direction d over the free squares empty:
+// the free squares up to the first occupied one, and that square (none at the edge).
+func (v *wideVariant) ray(i Index, d int, empty wide) (free, stop wide) {
+	r := v.rays[d&7][i]
+	occupied := r.AndNot(empty)
+	if occupied.IsZero() {
+		return r, wide{}
+	}
+	var n Index
+	if v.rsh[d&7] != 0 {
+		n = occupied.last()
+	} else {
+		n = occupied.First()
+	}
+	stop = wideBit(n)
+	return r.AndNot(v.rays[d&7][n]).AndNot(stop), stop
+}
+
 // kingJump tries a king's capture from s in direction d and everything that follows it.
 func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 	v := g.v
-	x := v.sh(s, d)
-	if !v.ShortKings {
-		for !x.And(g.empty).IsZero() {
-			x = v.sh(x, d)
+	var x, landings wide // the piece to capture; the free squares behind it
+	if v.ShortKings {
+		x = v.sh(s, d)
+		landings = v.sh(x, d).And(g.empty)
+	} else {
+		_, x = v.ray(s.First(), d, g.empty)
+		if x.And(g.opp).AndNot(captured).IsZero() {
+			return false
 		}
+		landings, _ = v.ray(x.First(), d, g.empty)
 	}
-	if x.And(g.opp).AndNot(captured).IsZero() {
+	if x.And(g.opp).AndNot(captured).IsZero() || landings.IsZero() {
 		return false
 	}
-	first := v.sh(x, d).And(g.empty)
-	if first.IsZero() {
-		return false
+
+	first, last := landings, landings
+	if v.ShortKings || v.LandRightBehind {
+		first = v.sh(x, d)
+		landings, last = first, first
+	} else if v.rsh[d&7] != 0 {
+		first, last = wideBit(landings.last()), wideBit(landings.First())
+	} else {
+		first, last = wideBit(landings.First()), wideBit(landings.last())
 	}
 	caps := captured.Or(x)
 	ord := order
@@ -416,14 +445,6 @@ func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 	}
 	if v.RemoveAtOnce {
 		g.empty = g.empty.Or(x)
-	}
-
-	landings, last := first, first
-	if !v.ShortKings && !v.LandRightBehind {
-		for l := v.sh(first, d).And(g.empty); !l.IsZero(); l = v.sh(l, d).And(g.empty) {
-			landings = landings.Or(l)
-			last = l
-		}
 	}
 
 	cont := false
@@ -515,16 +536,21 @@ func (k wideKernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings
 	if kings.IsZero() {
 		return false
 	}
-	for _, d := range v.capDirs {
-		back := opposite(d)
-		reach := kings
-		if !v.ShortKings {
-			for g := v.sh(kings, d).And(empty); !g.IsZero(); g = v.sh(g, d).And(empty) {
-				reach = reach.Or(g)
+	if v.ShortKings {
+		for _, d := range v.capDirs {
+			back := opposite(d)
+			if !kings.And(v.sh(targets.And(v.sh(empty, back)), back)).IsZero() {
+				return true
 			}
 		}
-		if !reach.And(v.sh(targets.And(v.sh(empty, back)), back)).IsZero() {
-			return true
+		return false
+	}
+	for ; !kings.IsZero(); kings = kings.ClearFirst() {
+		i := kings.First()
+		for _, d := range v.capDirs {
+			if _, x := v.ray(i, d, empty); !x.And(targets).IsZero() && !v.sh(x, d).And(empty).IsZero() {
+				return true
+			}
 		}
 	}
 	return false
@@ -544,13 +570,17 @@ func (k wideKernel[G]) countQuietOf(us Color, empty, men, kings wide) int {
 	if kings.IsZero() {
 		return n
 	}
-	for d := 0; d < 4; d++ {
-		if v.ShortKings {
+	if v.ShortKings {
+		for d := 0; d < 4; d++ {
 			n += v.sh(kings, d).And(empty).Count()
-			continue
 		}
-		for g := v.sh(kings, d).And(empty); !g.IsZero(); g = v.sh(g, d).And(empty) {
-			n += g.Count()
+		return n
+	}
+	for ; !kings.IsZero(); kings = kings.ClearFirst() {
+		i := kings.First()
+		for d := 0; d < 4; d++ {
+			free, _ := v.ray(i, d, empty)
+			n += free.Count()
 		}
 	}
 	return n
@@ -597,6 +627,9 @@ func (k wideKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKings w
 		}
 	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
 		return k.countQuietOf(us, empty, men, kings)
+	} else if v.kingSearch {
+		c := k.searchAll(us, opp, allKings, empty, own, dup, scratch[:0], false)
+		return c.n
 	}
 	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 }
@@ -698,6 +731,8 @@ type wideManSearch[G geometry] struct {
 	most                  bool // only the sequences that take the most pieces count
 	unique                bool // sequences that differ in order only count once
 	list                  bool // every sequence counted is written in moves
+	opp                   wide // the pieces kings may take
+	king                  bool // the piece that captures is a king
 	from                  Index
 	best, n               int
 	// moves holds from base on the sequences written: every one counted (list), or those
@@ -736,6 +771,31 @@ func (k wideKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr wide
 	return c.moves
 }
 
+// searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
+// opp are the other side's pieces, allKings the kings of both, empty the free squares.
+func (k wideKernel[G]) searchAll(us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
+	v := k.v
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets = targets.AndNot(allKings)
+	}
+	c := k.searchMen(us, targets, dup, moves, list)
+	a, b := k.steps()
+	men := own.AndNot(allKings)
+	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
+	c.opp = opp
+	for kings := own.And(allKings); !kings.IsZero(); kings = kings.ClearFirst() {
+		from := kings.And(wide{}.Sub(kings))
+		c.from, c.king = from.First(), true
+		c.empty = empty.Or(from)
+		for d := 0; d < 4; d++ {
+			c.kingJump(from, wide{}, 0, d)
+		}
+	}
+	return c
+}
+
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
 // over the free squares empty.
 func (c *wideManSearch[G]) run(empty, ul, ur, dl, dr wide) {
@@ -761,7 +821,7 @@ func (c *wideManSearch[G]) run(empty, ul, ur, dl, dr wide) {
 // start searches the sequences of the man on from that begin with the jump over mid onto
 // land.
 func (c *wideManSearch[G]) start(from, empty, mid, land wide) {
-	c.from = from.First()
+	c.from, c.king = from.First(), false
 	c.empty = empty.Or(from)
 	c.jump(land, mid, 1)
 }
@@ -796,6 +856,51 @@ func (c *wideManSearch[G]) jump(s, captured wide, k int) {
 			return
 		}
 	}
+	c.add(s, captured, k)
+}
+
+// kingJump searches the sequences of a king on s, having taken the k pieces of captured,
+// that go on with a capture in direction d; it reports whether there is one. As in
+// capGen.kingJump, the king turns from any square behind the piece, and goes on straight
+// ahead from the last.
+func (c *wideManSearch[G]) kingJump(s, captured wide, k int, d int) bool {
+	v := c.k.v
+	_, x := v.ray(s.First(), d, c.empty)
+	if x.And(c.opp).AndNot(captured).IsZero() {
+		return false
+	}
+	landings, _ := v.ray(x.First(), d, c.empty)
+	if landings.IsZero() {
+		return false
+	}
+	last := wideBit(landings.First())
+	if v.rsh[d&7] == 0 {
+		last = wideBit(landings.last())
+	}
+	captured = captured.Or(x)
+	cont := false
+	for l := landings; !l.IsZero(); l = l.ClearFirst() {
+		sq := l.And(wide{}.Sub(l))
+		for _, t := range v.turns[d] {
+			if c.kingJump(sq, captured, k+1, t) {
+				cont = true
+			}
+		}
+	}
+	if c.kingJump(last, captured, k+1, d) {
+		cont = true
+	}
+	if !cont {
+		for l := landings; !l.IsZero(); l = l.ClearFirst() {
+			c.add(l.And(wide{}.Sub(l)), captured, k+1)
+		}
+	}
+	return true
+}
+
+// add counts the complete sequence that ends on s having taken the k pieces of captured,
+// when the precedence allows it and it is not a repetition.
+func (c *wideManSearch[G]) add(s, captured wide, k int) {
 	if c.most {
 		if k < c.best {
 			return
@@ -805,9 +910,9 @@ func (c *wideManSearch[G]) jump(s, captured wide, k int) {
 		}
 	}
 
-	long := c.unique && k >= 4
+	long := c.unique && (k >= 4 || c.king && k >= 2)
 	if c.list || long {
-		m := wideMove{From: c.from, To: s.First(), flags: promotes(!s.And(c.promo).IsZero()), Captured: captured}
+		m := wideMove{From: c.from, To: s.First(), flags: promotes(!c.king && !s.And(c.promo).IsZero()), Captured: captured}
 		if long {
 			for _, o := range c.moves[c.base:] {
 				if o == m {
@@ -1021,6 +1126,10 @@ func (k wideKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide, dup 
 	}
 	if !k.hasCapture(us, opp, kings, empty, own.AndNot(kings), own.And(kings)) {
 		return dst
+	}
+	if v.kingSearch {
+		c := k.searchAll(us, opp, kings, empty, own, dup, dst, true)
+		return c.moves
 	}
 	n := len(dst)
 	dst = v.generateCaptures(g, dst, p)
