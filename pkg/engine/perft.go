@@ -413,42 +413,48 @@ func (c *manSearch[G]) jump(s, captured Bitboard, k int) {
 }
 
 // kingJump searches the sequences of a king on s, having taken the k pieces of captured,
-// that go on with a capture in direction d; it reports whether there is one. As in
-// capGen.kingJump, the king turns from any square behind the piece, and goes on straight
-// ahead from the last.
+// that go on with a capture in direction d; it reports whether there is one.
 func (c *manSearch[G]) kingJump(s, captured Bitboard, k int, d int) bool {
 	v := c.k.v
 	_, x := v.ray(s.First(), d, c.empty)
 	if x&c.opp&^captured == 0 {
 		return false
 	}
-	landings, _ := v.ray(x.First(), d, c.empty)
+	landings, stop := v.ray(x.First(), d, c.empty)
 	if landings == 0 {
 		return false
 	}
-	last := bitOf(landings.First())
-	if v.rsh[d&7] == 0 {
-		last = bitOf(landings.last())
-	}
+	c.kingTakes(x, landings, stop, captured, k+1, d)
+	return true
+}
+
+// kingTakes searches the sequences of a king that takes x in direction d, the k-th piece
+// it takes after those of captured, and may land on landings, up to the square stop. As in
+// capGen.kingJump, the king turns from any landing square, and goes on straight ahead
+// when the piece on stop can be taken.
+func (c *manSearch[G]) kingTakes(x, landings, stop, captured Bitboard, k int, d int) {
+	v := c.k.v
 	captured |= x
 	cont := false
 	for l := landings; l != 0; l &= l - 1 {
 		sq := l & -l
 		for _, t := range v.turns[d] {
-			if c.kingJump(sq, captured, k+1, t) {
+			if c.kingJump(sq, captured, k, t) {
 				cont = true
 			}
 		}
 	}
-	if c.kingJump(last, captured, k+1, d) {
-		cont = true
+	if stop&c.opp&^captured != 0 {
+		if next, end := v.ray(stop.First(), d, c.empty); next != 0 {
+			c.kingTakes(stop, next, end, captured, k+1, d)
+			cont = true
+		}
 	}
 	if !cont {
 		for l := landings; l != 0; l &= l - 1 {
-			c.add(l&-l, captured, k+1)
+			c.add(l&-l, captured, k)
 		}
 	}
-	return true
 }
 
 // add counts the complete sequence that ends on s having taken the k pieces of captured,

@@ -860,42 +860,48 @@ func (c *wideManSearch[G]) jump(s, captured wide, k int) {
 }
 
 // kingJump searches the sequences of a king on s, having taken the k pieces of captured,
-// that go on with a capture in direction d; it reports whether there is one. As in
-// capGen.kingJump, the king turns from any square behind the piece, and goes on straight
-// ahead from the last.
+// that go on with a capture in direction d; it reports whether there is one.
 func (c *wideManSearch[G]) kingJump(s, captured wide, k int, d int) bool {
 	v := c.k.v
 	_, x := v.ray(s.First(), d, c.empty)
 	if x.And(c.opp).AndNot(captured).IsZero() {
 		return false
 	}
-	landings, _ := v.ray(x.First(), d, c.empty)
+	landings, stop := v.ray(x.First(), d, c.empty)
 	if landings.IsZero() {
 		return false
 	}
-	last := wideBit(landings.First())
-	if v.rsh[d&7] == 0 {
-		last = wideBit(landings.last())
-	}
+	c.kingTakes(x, landings, stop, captured, k+1, d)
+	return true
+}
+
+// kingTakes searches the sequences of a king that takes x in direction d, the k-th piece
+// it takes after those of captured, and may land on landings, up to the square stop. As in
+// capGen.kingJump, the king turns from any landing square, and goes on straight ahead
+// when the piece on stop can be taken.
+func (c *wideManSearch[G]) kingTakes(x, landings, stop, captured wide, k int, d int) {
+	v := c.k.v
 	captured = captured.Or(x)
 	cont := false
 	for l := landings; !l.IsZero(); l = l.ClearFirst() {
 		sq := l.And(wide{}.Sub(l))
 		for _, t := range v.turns[d] {
-			if c.kingJump(sq, captured, k+1, t) {
+			if c.kingJump(sq, captured, k, t) {
 				cont = true
 			}
 		}
 	}
-	if c.kingJump(last, captured, k+1, d) {
-		cont = true
+	if !stop.And(c.opp).AndNot(captured).IsZero() {
+		if next, end := v.ray(stop.First(), d, c.empty); !next.IsZero() {
+			c.kingTakes(stop, next, end, captured, k+1, d)
+			cont = true
+		}
 	}
 	if !cont {
 		for l := landings; !l.IsZero(); l = l.ClearFirst() {
-			c.add(l.And(wide{}.Sub(l)), captured, k+1)
+			c.add(l.And(wide{}.Sub(l)), captured, k)
 		}
 	}
-	return true
 }
 
 // add counts the complete sequence that ends on s having taken the k pieces of captured,
