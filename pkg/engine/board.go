@@ -181,7 +181,7 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.bitboardTables()
 	}
 	v.plainLeaves = !r.OrthogonalCaptures && !r.PromotionWins
-	if d := v.step[upRight]; d == 4 || d == 5 {
+	if d := v.step[upRight]; d >= 4 && d <= 6 {
 		v.fixedSteps = d
 	}
 	if !r.OrthogonalCaptures && !r.RemoveAtOnce && r.Promotion != PromoteAndContinue {
@@ -360,11 +360,12 @@ func rankOfMen(prec Precedence) menRanks {
 // makes an instance of that code for each, with steps it knows. anySteps, of length 0,
 // reads them from the Variant instead.
 type geometry interface {
-	~[0]byte | ~[4]byte | ~[5]byte
+	~[0]byte | ~[4]byte | ~[5]byte | ~[6]byte
 }
 
 type (
 	anySteps [0]byte // any board: the steps are the Variant's
 	steps4   [4]byte // 8x8 boards (steps 5 and 4)
 	steps5   [5]byte // 10x10 boards (steps 6 and 5)
+	steps6   [6]byte // 10x10 boards with orthogonal captures, 12x12 boards (steps 7 and 6)
 )

@@ -164,10 +164,17 @@ func (k kernel[G]) countBoards(g *capGen, us Color, own, opp, allKings Bitboard,
 		if v.MenCannotCaptureKings {
 			targets &^= allKings
 		}
-		a, b := k.steps()
-		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
-		if n, ok := k.countMen(us, targets, allKings, empty, men, ul, ur, dl, dr, dup, scratch); ok {
-			return n
+		if v.menCount != ranksOther {
+			a, b := k.steps()
+			ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			return k.countMen(us, targets, empty, men, ul, ur, dl, dr, dup, scratch)
+		}
+		if n, ok := k.countSingleJumps(us, targets, allKings, empty, men); ok {
+			if n > 0 {
+				return n
+			}
+			a, b := k.steps()
+			return menQuiet(us, a, b, empty, men)
 		}
 	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
 		return k.countQuietOf(us, empty, men, kings)
@@ -185,18 +192,12 @@ func (k kernel[G]) countGenerated(g *capGen, us Color, own, opp, allKings Bitboa
 	return len(k.v.generate(g, scratch[:0], &p, dup))
 }
 
-// countMen counts the moves of us's men when us has no kings: targets are the pieces they
-// may take, ul, ur, dl and dr the diagonal jumps over them (diagonalJumps), allKings the
-// kings of both sides. ok is false when the captures must be generated.
-func (k kernel[G]) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) (n int, ok bool) {
+// countMen counts the moves of us's men when us has no kings and v.menCount is not
+// ranksOther: targets are the pieces they may take, ul, ur, dl and dr the diagonal jumps
+// over them (diagonalJumps).
+func (k kernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) int {
 	v := k.v
 	a, b := k.steps()
-	if v.menCount == ranksOther {
-		if n, ok := k.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); !ok || n > 0 {
-			return n, ok
-		}
-		return menQuiet(us, a, b, empty, men), true
-	}
 	// Diagonal captures ranked by their number of pieces at most. A man that jumps from f
 	// over m onto l can go on from l exactly in the directions in which a man on l could
 	// jump before the move: the squares such a jump needs are not f, m or l, but for the
@@ -205,12 +206,13 @@ func (k kernel[G]) countMen(us Color, targets, allKings, empty, men, ul, ur, dl,
 	jumps := ul | ur | dl | dr
 	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
 	if ul|ur|dl|dr == 0 {
-		return menQuiet(us, a, b, empty, men), true
+		return menQuiet(us, a, b, empty, men)
 	}
 	ends := jumps
 	if v.Promotion == PromoteAndStop {
 		ends &^= v.promo[us] // crowned there, the move ends
 	}
+	var n int
 	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
 	if v.menCount == ranksNone || gul|gur|gdl|gdr == 0 {
 		// every single jump is a move: the precedence ranks none above another, or there
@@ -220,17 +222,18 @@ func (k kernel[G]) countMen(us Color, targets, allKings, empty, men, ul, ur, dl,
 	if gul|gur|gdl|gdr != 0 {
 		n += k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
 	}
-	return n, true
+	return n
 }
 
 // countSingleJumps counts the captures of us's men (us has no kings; targets are the
-// pieces they may take, ul, ur, dl and dr the diagonal jumps over them, allKings the kings
-// of both sides) when none of them can go on after its first jump, which is most often the
+// pieces they may take, allKings the kings of both sides) when none of them can go on after its first jump, which is most often the
 // case: every capture is then one jump, a move of its own under either duplicate
 // convention. ok is false when some jump might go on, or when a man might take a king and
 // the precedence ranks that apart: the caller counts the captures otherwise.
-func (k kernel[G]) countSingleJumps(us Color, targets, allKings, empty, men, ul, ur, dl, dr Bitboard) (n int, ok bool) {
+func (k kernel[G]) countSingleJumps(us Color, targets, allKings, empty, men Bitboard) (n int, ok bool) {
 	v := k.v
+	a, b := k.steps()
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	jumps := ul | ur | dl | dr
 	var orth [8]Bitboard // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
@@ -251,7 +254,6 @@ func (k kernel[G]) countSingleJumps(us Color, targets, allKings, empty, men, ul,
 	// landing square is in jumps.
 	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
-	a, b := k.steps()
 	mids := ul>>a | ur>>b | dl<<b | dr<<a
 	lands := ul>>(2*a) | ur>>(2*b) | dl<<(2*b) | dr<<(2*a)
 	if v.OrthogonalCaptures {
@@ -564,6 +566,8 @@ func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *ato
 		return newPerfterOf[steps4](v, dup, tt, depth, stop)
 	case 5:
 		return newPerfterOf[steps5](v, dup, tt, depth, stop)
+	case 6:
+		return newPerfterOf[steps6](v, dup, tt, depth, stop)
 	}
 	return newPerfterOf[anySteps](v, dup, tt, depth, stop)
 }
@@ -758,8 +762,11 @@ func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to Bitboa
 	if opp&(ul|ur|dl|dr) == 0 {
 		return uint64(menQuiet(them, a, b, free, opp))
 	}
-	if c, ok := k.countMen(them, targets, kings, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]); ok {
-		return uint64(c)
+	if k.v.menCount != ranksOther {
+		return uint64(k.countMen(them, targets, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]))
+	}
+	if n, ok := k.countSingleJumps(them, targets, kings, free, opp); ok {
+		return uint64(n)
 	}
 	return uint64(k.countGenerated(&pf.gen, them, opp, mover, kings, pf.dup, pf.bufs[0]))
 }

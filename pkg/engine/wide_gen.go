@@ -620,10 +620,17 @@ func (k wideKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKings w
 		if v.MenCannotCaptureKings {
 			targets = targets.AndNot(allKings)
 		}
-		a, b := k.steps()
-		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
-		if n, ok := k.countMen(us, targets, allKings, empty, men, ul, ur, dl, dr, dup, scratch); ok {
-			return n
+		if v.menCount != ranksOther {
+			a, b := k.steps()
+			ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			return k.countMen(us, targets, empty, men, ul, ur, dl, dr, dup, scratch)
+		}
+		if n, ok := k.countSingleJumps(us, targets, allKings, empty, men); ok {
+			if n > 0 {
+				return n
+			}
+			a, b := k.steps()
+			return wideMenQuiet(us, a, b, empty, men)
 		}
 	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
 		return k.countQuietOf(us, empty, men, kings)
@@ -641,28 +648,23 @@ func (k wideKernel[G]) countGenerated(g *wideCapGen, us Color, own, opp, allKing
 	return len(k.v.generate(g, scratch[:0], &p, dup))
 }
 
-// countMen counts the moves of us's men when us has no kings: targets are the pieces they
-// may take, ul, ur, dl and dr the diagonal jumps over them (diagonalJumps), allKings the
-// kings of both sides. ok is false when the captures must be generated.
-func (k wideKernel[G]) countMen(us Color, targets, allKings, empty, men, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) (n int, ok bool) {
+// countMen counts the moves of us's men when us has no kings and v.menCount is not
+// ranksOther: targets are the pieces they may take, ul, ur, dl and dr the diagonal jumps
+// over them (diagonalJumps).
+func (k wideKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
 	v := k.v
 	a, b := k.steps()
-	if v.menCount == ranksOther {
-		if n, ok := k.countSingleJumps(us, targets, allKings, empty, men, ul, ur, dl, dr); !ok || n > 0 {
-			return n, ok
-		}
-		return wideMenQuiet(us, a, b, empty, men), true
-	}
 
 	jumps := ul.Or(ur).Or(dl).Or(dr)
 	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
 	if ul.Or(ur).Or(dl).Or(dr).IsZero() {
-		return wideMenQuiet(us, a, b, empty, men), true
+		return wideMenQuiet(us, a, b, empty, men)
 	}
 	ends := jumps
 	if v.Promotion == PromoteAndStop {
 		ends = ends.AndNot(v.promo[us])
 	}
+	var n int
 	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
 	if v.menCount == ranksNone || gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
 
@@ -671,17 +673,18 @@ func (k wideKernel[G]) countMen(us Color, targets, allKings, empty, men, ul, ur,
 	if !gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
 		n += k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
 	}
-	return n, true
+	return n
 }
 
 // countSingleJumps counts the captures of us's men (us has no kings; targets are the
-// pieces they may take, ul, ur, dl and dr the diagonal jumps over them, allKings the kings
-// of both sides) when none of them can go on after its first jump, which is most often the
+// pieces they may take, allKings the kings of both sides) when none of them can go on after its first jump, which is most often the
 // case: every capture is then one jump, a move of its own under either duplicate
 // convention. ok is false when some jump might go on, or when a man might take a king and
 // the precedence ranks that apart: the caller counts the captures otherwise.
-func (k wideKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men, ul, ur, dl, dr wide) (n int, ok bool) {
+func (k wideKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men wide) (n int, ok bool) {
 	v := k.v
+	a, b := k.steps()
+	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	jumps := ul.Or(ur).Or(dl).Or(dr)
 	var orth [8]wide // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
@@ -698,7 +701,6 @@ func (k wideKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men,
 
 	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
-	a, b := k.steps()
 	mids := ul.Shr(a).Or(ur.Shr(b)).Or(dl.Shl(b)).Or(dr.Shl(a))
 	lands := ul.Shr(2 * a).Or(ur.Shr(2 * b)).Or(dl.Shl(2 * b)).Or(dr.Shl(2 * a))
 	if v.OrthogonalCaptures {
@@ -968,6 +970,8 @@ func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, s
 		return wideNewPerfterOf[steps4](v, dup, tt, depth, stop)
 	case 5:
 		return wideNewPerfterOf[steps5](v, dup, tt, depth, stop)
+	case 6:
+		return wideNewPerfterOf[steps6](v, dup, tt, depth, stop)
 	}
 	return wideNewPerfterOf[anySteps](v, dup, tt, depth, stop)
 }
@@ -1161,8 +1165,11 @@ func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wi
 	if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 		return uint64(wideMenQuiet(them, a, b, free, opp))
 	}
-	if c, ok := k.countMen(them, targets, kings, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]); ok {
-		return uint64(c)
+	if k.v.menCount != ranksOther {
+		return uint64(k.countMen(them, targets, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]))
+	}
+	if n, ok := k.countSingleJumps(them, targets, kings, free, opp); ok {
+		return uint64(n)
 	}
 	return uint64(k.countGenerated(&pf.gen, them, opp, mover, kings, pf.dup, pf.bufs[0]))
 }
