@@ -30,6 +30,9 @@ func (b Bitboard) Count() int { return bits.OnesCount64(uint64(b)) }
 // First returns the lowest index in b; b must not be empty.
 func (b Bitboard) First() Index { return Index(bits.TrailingZeros64(uint64(b))) }
 
+// last returns the highest index in b; b must not be empty.
+func (b Bitboard) last() Index { return Index(63 - bits.LeadingZeros64(uint64(b))) }
+
 // bit returns the one-square set of index i.
 func bit(i Index) Bitboard { return 1 << i }
 
@@ -79,6 +82,22 @@ type Variant struct {
 	// kingJumpRanked: the precedence ranks a man's single jump over a king apart from one
 	// over a man.
 	kingJumpRanked bool
+	// plainLeaves: a position whose side to move has men only and no capture has as many
+	// moves as its men have free squares in front of them (no orthogonal captures, and no
+	// win by crowning that leaves the side to move without moves); perft counts such
+	// leaves in place.
+	plainLeaves bool
+	// fixedSteps is the up-right step of boards whose steps perft fixes at compile time
+	// (see geometry), 0 for the others.
+	fixedSteps uint
+	// menCount: how countManCaptures may count the captures of men (see menRanks); 0 when
+	// it may not (orthogonal captures, pieces removed at once, men crowned mid-capture, or a
+	// precedence that ranks men's captures by more than their number of pieces).
+	menCount menRanks
+	// kingSearch: the search of men's captures of perft (manSearch) may take the kings'
+	// too: menCount allows it, kings fly, may stop anywhere behind the piece they take, and
+	// the precedence does not rank a capture by a king apart.
+	kingSearch bool
 	// wide is set on boards of more than 64 bits, whose sets of squares (board, promo,
 	// rays, start) live there instead: the methods hand such boards to it.
 	wide *wideVariant
@@ -160,6 +179,15 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.wide = newWideVariant(v)
 	} else {
 		v.bitboardTables()
+	}
+	v.plainLeaves = !r.OrthogonalCaptures && !r.PromotionWins
+	if d := v.step[upRight]; d >= 4 && d <= 6 {
+		v.fixedSteps = d
+	}
+	if !r.OrthogonalCaptures && !r.RemoveAtOnce && r.Promotion != PromoteAndContinue {
+		v.menCount = rankOfMen(r.Precedence)
+		v.kingSearch = v.menCount != ranksOther && !r.ShortKings && !r.LandRightBehind && !r.HaltBehindKing &&
+			kingUnranked(r.Precedence)
 	}
 	if prec := r.Precedence; prec != nil {
 		v.kingJumpRanked = prec(CaptureSummary{Pieces: 1}) != prec(CaptureSummary{Pieces: 1, Kings: 1, Order: 1})
@@ -273,3 +301,71 @@ func (v *Variant) squareAt(file, rank int) Square {
 	}
 	return Square(row*v.perRow + file/2 + 1)
 }
+
+// menRanks is how a precedence rule ranks the captures of men, as far as countManCaptures
+// is concerned.
+type menRanks uint8
+
+const (
+	ranksOther  menRanks = iota // by more than the number of pieces: generate the captures
+	ranksNone                   // free choice: every complete sequence is a move
+	ranksPieces                 // the most pieces, whatever they are
+)
+
+// kingUnranked reports whether prec ranks a capture by a king as the same capture by a man
+// (probed up to 20 pieces, as rankOfMen).
+func kingUnranked(prec Precedence) bool {
+	for n := 1; prec != nil && n <= 20; n++ {
+		if prec(CaptureSummary{Pieces: n, King: true}) != prec(CaptureSummary{Pieces: n}) {
+			return false
+		}
+	}
+	return true
+}
+
+// rankOfMen probes prec with the summaries of men's captures of up to 20 pieces, with and
+// without kings among them in various orders: none of the rules here ranks them on more.
+func rankOfMen(prec Precedence) menRanks {
+	if prec == nil {
+		return ranksNone
+	}
+	free, most := true, true
+	for n := 1; n <= 20; n++ {
+		r := prec(CaptureSummary{Pieces: n})
+		if r <= prec(CaptureSummary{Pieces: n - 1}) {
+			most = false
+		}
+		if r != prec(CaptureSummary{Pieces: 1}) {
+			free = false
+		}
+		for k := 1; k <= n; k++ {
+			for _, order := range []uint64{1, 1 << (n - 1), 1<<k - 1, 1<<n - 1<<(n-k)} {
+				if prec(CaptureSummary{Pieces: n, Kings: k, Order: order}) != r {
+					return ranksOther
+				}
+			}
+		}
+	}
+	switch {
+	case free:
+		return ranksNone
+	case most:
+		return ranksPieces
+	}
+	return ranksOther
+}
+
+// geometry is the type parameter of the hot code of perft (kernel), whose length is the
+// up-right step of the board, the up-left step being one more (see Bitboard): the compiler
+// makes an instance of that code for each, with steps it knows. anySteps, of length 0,
+// reads them from the Variant instead.
+type geometry interface {
+	~[0]byte | ~[4]byte | ~[5]byte | ~[6]byte
+}
+
+type (
+	anySteps [0]byte // any board: the steps are the Variant's
+	steps4   [4]byte // 8x8 boards (steps 5 and 4)
+	steps5   [5]byte // 10x10 boards (steps 6 and 5)
+	steps6   [6]byte // 10x10 boards with orthogonal captures, 12x12 boards (steps 7 and 6)
+)

@@ -156,17 +156,23 @@ func (v *Variant) sh(b Bitboard, d int) Bitboard {
 // diagonal over a piece of targets onto a free square, wherever it stands: a man jumps
 // up-left from s when s>>a is a target and s>>2a is free (a = the up-left step), and so
 // on. The directions men of us do not capture in are empty. The shifts may bring in
-// squares off the board: callers intersect the sets with real squares. It is small enough
-// to be inlined, which counts at the leaves of perft: keep it so.
+// squares off the board: callers intersect the sets with real squares.
 func (v *Variant) diagonalJumps(us Color, targets, empty Bitboard) (ul, ur, dl, dr Bitboard) {
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
-	if v.manUp[us] {
-		ul = (targets << a) & (empty << a << a)
-		ur = (targets << b) & (empty << b << b)
+	return jumpsAlong(v.manUp[us], v.manDown[us], v.step[upLeft]&63, v.step[upRight]&63, targets, empty)
+}
+
+// jumpsAlong is diagonalJumps for men that capture up and down the board or not, on a
+// board of up-left step a and up-right step b. It is small enough to be inlined, which
+// counts at the leaves of perft (keep it so): into kernel's instances, whose steps are
+// constants, it brings shifts by constants.
+func jumpsAlong(up, down bool, a, b uint, targets, empty Bitboard) (ul, ur, dl, dr Bitboard) {
+	if up {
+		ul = (targets & (empty << a)) << a
+		ur = (targets & (empty << b)) << b
 	}
-	if v.manDown[us] {
-		dl = (targets >> b) & (empty >> b >> b)
-		dr = (targets >> a) & (empty >> a >> a)
+	if down {
+		dl = (targets & (empty >> b)) >> b
+		dr = (targets & (empty >> a)) >> a
 	}
 	return ul, ur, dl, dr
 }
@@ -358,21 +364,50 @@ func (g *capGen) kingCaptures(s, captured Bitboard, order uint64, prev int) bool
 	return found
 }
 
+// ray returns what a flying piece on i sees in direction d over the free squares empty:
+// the free squares up to the first occupied one, and that square (none at the edge).
+func (v *Variant) ray(i Index, d int, empty Bitboard) (free, stop Bitboard) {
+	r := v.rays[d&7][i]
+	occupied := r &^ empty
+	if occupied == 0 {
+		return r, 0
+	}
+	var n Index
+	if v.rsh[d&7] != 0 { // towards lower indices: the nearest is the highest
+		n = occupied.last()
+	} else {
+		n = occupied.First()
+	}
+	stop = bitOf(n)
+	return r &^ v.rays[d&7][n] &^ stop, stop
+}
+
 // kingJump tries a king's capture from s in direction d and everything that follows it.
 func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
 	v := g.v
-	x := v.sh(s, d)
-	if !v.ShortKings {
-		for x&g.empty != 0 {
-			x = v.sh(x, d)
+	var x, landings Bitboard // the piece to capture; the free squares behind it
+	if v.ShortKings {
+		x = v.sh(s, d)
+		landings = v.sh(x, d) & g.empty
+	} else {
+		_, x = v.ray(s.First(), d, g.empty)
+		if x&g.opp&^captured == 0 {
+			return false
 		}
+		landings, _ = v.ray(x.First(), d, g.empty)
 	}
-	if x&g.opp&^captured == 0 {
+	if x&g.opp&^captured == 0 || landings == 0 {
 		return false
 	}
-	first := v.sh(x, d) & g.empty
-	if first == 0 {
-		return false
+	// The landing squares: the first, and for a flying king every free square after it.
+	first, last := landings, landings
+	if v.ShortKings || v.LandRightBehind {
+		first = v.sh(x, d)
+		landings, last = first, first
+	} else if v.rsh[d&7] != 0 { // towards lower indices
+		first, last = bitOf(landings.last()), bitOf(landings.First())
+	} else {
+		first, last = bitOf(landings.First()), bitOf(landings.last())
 	}
 	caps := captured | x
 	ord := order
@@ -381,14 +416,6 @@ func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
 	}
 	if v.RemoveAtOnce {
 		g.empty |= x
-	}
-	// The landing squares: first, and for a flying king every free square after it.
-	landings, last := first, first
-	if !v.ShortKings && !v.LandRightBehind {
-		for l := v.sh(first, d) & g.empty; l != 0; l = v.sh(l, d) & g.empty {
-			landings |= l
-			last = l
-		}
 	}
 	// The sequence must be completed: when the king can go on from some landing squares, it
 	// may stop only on those. Turning happens from any landing square; going on straight

@@ -7,6 +7,22 @@ import (
 	"sync/atomic"
 )
 
+// kernel is the code of perft's last two plies and of the leaf count, with the board's
+// diagonal steps given by G (see geometry): the compiler makes an instance of it for each
+// geometry, in which the shifts by a step are shifts by a constant, cheaper than those by
+// a variable. The Variant's methods of the same names are its instance for any board.
+type kernel[G geometry] struct{ v *Variant }
+
+// steps returns the up-left and the up-right step (see Bitboard).
+func (k kernel[G]) steps() (a, b uint) {
+	var g G
+	b = uint(len(g))
+	if b == 0 {
+		b = k.v.step[upRight] & 31 // below 32 on any board of 80 bits: spares the shifts their check
+	}
+	return b + 1, b
+}
+
 // HasCapture reports whether the side to move in p has a capture.
 func (v *Variant) HasCapture(p *Position) bool {
 	if v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0 {
@@ -22,19 +38,21 @@ func (v *Variant) HasCapture(p *Position) bool {
 // hasCaptureIn is HasCapture on the board's own representation.
 func (v *Variant) hasCaptureIn(p *Position) bool {
 	us := p.Side
-	return v.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+	return kernel[anySteps]{v}.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
 }
 
 // hasCapture is HasCapture with the position given as its boards (us to move, the other
 // side's pieces targets, the kings of both sides allKings), the free squares and the
 // mover's men and kings.
-func (v *Variant) hasCapture(us Color, targets, allKings, empty, men, kings Bitboard) bool {
+func (k kernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings Bitboard) bool {
+	v := k.v
 	if men != 0 {
 		manTargets := targets
 		if v.MenCannotCaptureKings {
 			manTargets &^= allKings
 		}
-		ul, ur, dl, dr := v.diagonalJumps(us, manTargets, empty)
+		a, b := k.steps()
+		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty)
 		if men&(ul|ur|dl|dr) != 0 {
 			return true
 		}
@@ -50,16 +68,21 @@ func (v *Variant) hasCapture(us Color, targets, allKings, empty, men, kings Bitb
 	if kings == 0 {
 		return false
 	}
-	for _, d := range v.capDirs {
-		back := opposite(d)
-		reach := kings
-		if !v.ShortKings {
-			for g := v.sh(kings, d) & empty; g != 0; g = v.sh(g, d) & empty {
-				reach |= g
+	if v.ShortKings {
+		for _, d := range v.capDirs {
+			back := opposite(d)
+			if kings&v.sh(targets&v.sh(empty, back), back) != 0 {
+				return true
 			}
 		}
-		if reach&v.sh(targets&v.sh(empty, back), back) != 0 {
-			return true
+		return false
+	}
+	for ; kings != 0; kings &= kings - 1 {
+		i := kings.First()
+		for _, d := range v.capDirs {
+			if _, x := v.ray(i, d, empty); x&targets != 0 && v.sh(x, d)&empty != 0 {
+				return true
+			}
 		}
 	}
 	return false
@@ -68,31 +91,41 @@ func (v *Variant) hasCapture(us Color, targets, allKings, empty, men, kings Bitb
 // countQuiet returns the number of non-capturing moves of p.
 func (v *Variant) countQuiet(p *Position) int {
 	us := p.Side
-	return v.countQuietOf(us, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+	return kernel[anySteps]{v}.countQuietOf(us, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
 }
 
 // countQuietOf counts the quiet moves of us's men and kings over the free squares.
-func (v *Variant) countQuietOf(us Color, empty, men, kings Bitboard) int {
-	n := v.countMenQuiet(us, empty, men)
+func (k kernel[G]) countQuietOf(us Color, empty, men, kings Bitboard) int {
+	v := k.v
+	a, b := k.steps()
+	n := menQuiet(us, a, b, empty, men)
 	if kings == 0 {
 		return n
 	}
-	for d := 0; d < 4; d++ {
-		if v.ShortKings {
+	if v.ShortKings {
+		for d := 0; d < 4; d++ {
 			n += (v.sh(kings, d) & empty).Count()
-			continue
 		}
-		for g := v.sh(kings, d) & empty; g != 0; g = v.sh(g, d) & empty {
-			n += g.Count()
+		return n
+	}
+	for ; kings != 0; kings &= kings - 1 {
+		i := kings.First()
+		for d := 0; d < 4; d++ {
+			free, _ := v.ray(i, d, empty)
+			n += free.Count()
 		}
 	}
 	return n
 }
 
-// countMenQuiet counts the quiet moves of us's men over the free squares. It is small
-// enough to be inlined into the leaf count: keep it so.
+// countMenQuiet counts the quiet moves of us's men over the free squares.
 func (v *Variant) countMenQuiet(us Color, empty, men Bitboard) int {
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	return menQuiet(us, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
+}
+
+// menQuiet is countMenQuiet on a board of up-left step a and up-right step b. It is small
+// enough to be inlined into the leaf count (see jumpsAlong): keep it so.
+func menQuiet(us Color, a, b uint, empty, men Bitboard) int {
 	if us == White {
 		return ((men >> a) & empty).Count() + ((men >> b) & empty).Count()
 	}
@@ -113,43 +146,94 @@ func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
 
 func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
 	us := p.Side
-	return v.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
+	return kernel[anySteps]{v}.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
 }
 
 // countBoards is count with the position given as its boards: us to move, own and opp the
 // pieces of us and of the other side, allKings the kings of both. Perft calls it at the
 // second-to-last ply with a child's boards, without writing the child.
-func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+func (k kernel[G]) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+	v := k.v
 	if v.crowned(opp, allKings) {
 		return 0
 	}
 	empty := v.board &^ (own | opp)
 	men, kings := own&^allKings, own&allKings
 	if kings == 0 {
-		if n, ok := v.countSingleJumps(us, opp, allKings, empty, men); ok {
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets &^= allKings
+		}
+		if v.menCount != ranksOther {
+			a, b := k.steps()
+			ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			return k.countMen(us, targets, empty, men, ul, ur, dl, dr, dup, scratch)
+		}
+		if n, ok := k.countSingleJumps(us, targets, allKings, empty, men); ok {
 			if n > 0 {
 				return n
 			}
-			return v.countMenQuiet(us, empty, men)
+			a, b := k.steps()
+			return menQuiet(us, a, b, empty, men)
 		}
-	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
-		return v.countQuietOf(us, empty, men, kings)
+	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
+		return k.countQuietOf(us, empty, men, kings)
+	} else if v.kingSearch {
+		c := k.searchAll(us, opp, allKings, empty, own, dup, scratch[:0], false)
+		return c.n
 	}
-	var p Position
-	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
-	return len(v.generate(g, scratch[:0], &p, dup))
+	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 }
 
-// countSingleJumps counts the captures of us's men (us has no kings; targets are the other
-// side's pieces, allKings the kings of both) when none of them can go on after its first
-// jump, which is most often the case: every capture is then one jump, a move of its own
-// under either duplicate convention. ok is false when some jump might go on, or when a man
-// might take a king and the precedence ranks that apart: the caller generates the captures.
-func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men Bitboard) (n int, ok bool) {
-	if v.MenCannotCaptureKings {
-		targets &^= allKings
+// countGenerated is countBoards by generating the moves.
+func (k kernel[G]) countGenerated(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+	var p Position
+	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
+	return len(k.v.generate(g, scratch[:0], &p, dup))
+}
+
+// countMen counts the moves of us's men when us has no kings and v.menCount is not
+// ranksOther: targets are the pieces they may take, ul, ur, dl and dr the diagonal jumps
+// over them (diagonalJumps).
+func (k kernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) int {
+	v := k.v
+	a, b := k.steps()
+	// Diagonal captures ranked by their number of pieces at most. A man that jumps from f
+	// over m onto l can go on from l exactly in the directions in which a man on l could
+	// jump before the move: the squares such a jump needs are not f, m or l, but for the
+	// jump back over m, which is taken already (and which the board before the move
+	// forbids too, f not being free). So the men that go on are those that land in jumps.
+	jumps := ul | ur | dl | dr
+	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
+	if ul|ur|dl|dr == 0 {
+		return menQuiet(us, a, b, empty, men)
 	}
-	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
+	ends := jumps
+	if v.Promotion == PromoteAndStop {
+		ends &^= v.promo[us] // crowned there, the move ends
+	}
+	var n int
+	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
+	if v.menCount == ranksNone || gul|gur|gdl|gdr == 0 {
+		// every single jump is a move: the precedence ranks none above another, or there
+		// is no other
+		n = (ul &^ gul).Count() + (ur &^ gur).Count() + (dl &^ gdl).Count() + (dr &^ gdr).Count()
+	}
+	if gul|gur|gdl|gdr != 0 {
+		n += k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
+	}
+	return n
+}
+
+// countSingleJumps counts the captures of us's men (us has no kings; targets are the
+// pieces they may take, allKings the kings of both sides) when none of them can go on after its first jump, which is most often the
+// case: every capture is then one jump, a move of its own under either duplicate
+// convention. ok is false when some jump might go on, or when a man might take a king and
+// the precedence ranks that apart: the caller counts the captures otherwise.
+func (k kernel[G]) countSingleJumps(us Color, targets, allKings, empty, men Bitboard) (n int, ok bool) {
+	v := k.v
+	a, b := k.steps()
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	jumps := ul | ur | dl | dr
 	var orth [8]Bitboard // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
@@ -170,7 +254,6 @@ func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men Bitbo
 	// landing square is in jumps.
 	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
 	mids := ul>>a | ur>>b | dl<<b | dr<<a
 	lands := ul>>(2*a) | ur>>(2*b) | dl<<(2*b) | dr<<(2*a)
 	if v.OrthogonalCaptures {
@@ -190,6 +273,218 @@ func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men Bitbo
 		return 0, false
 	}
 	return n, true
+}
+
+// manSearch is the search of men's captures of perft, when men capture diagonally, a man
+// that reaches the far row is crowned at the end of the move or stops there, and the
+// precedence ranks captures by their number of pieces at most (Variant.menCount): it
+// counts the complete sequences the precedence allows, and lists them when asked.
+type manSearch[G geometry] struct {
+	targets, empty, promo Bitboard
+	up, down              bool     // men capture up the board, down the board
+	stop                  bool     // a man that reaches the far row stops there (PromoteAndStop)
+	most                  bool     // only the sequences that take the most pieces count
+	unique                bool     // sequences that differ in order only count once
+	list                  bool     // every sequence counted is written in moves
+	opp                   Bitboard // the pieces kings may take
+	king                  bool     // the piece that captures is a king
+	from                  Index
+	best, n               int
+	// moves holds from base on the sequences written: every one counted (list), or those
+	// of four pieces or more (unique), the only ones that can come twice.
+	moves []Move
+	base  int
+	k     kernel[G]
+}
+
+// searchMen returns a manSearch of us's men, which take targets, that writes to moves.
+func (k kernel[G]) searchMen(us Color, targets Bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
+	v := k.v
+	return manSearch[G]{
+		targets: targets, promo: v.promo[us],
+		up: v.manUp[us], down: v.manDown[us],
+		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
+		list: list, moves: moves, base: len(moves), k: k,
+	}
+}
+
+// countManCaptures returns the number of captures of us's men under v.menCount, which must
+// not be ranksOther: targets are the pieces they may take, empty the free squares, ul, ur,
+// dl and dr the men that jump along each diagonal. scratch is space for the long sequences
+// of the unique convention.
+func (k kernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) int {
+	c := k.searchMen(us, targets, dup, scratch[:0], false)
+	c.run(empty, ul, ur, dl, dr)
+	return c.n
+}
+
+// menCaptures is countManCaptures that appends the captures to dst, as Generate would
+// list them, and returns the extended slice.
+func (k kernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard, dup Duplicates, dst []Move) []Move {
+	c := k.searchMen(us, targets, dup, dst, true)
+	c.run(empty, ul, ur, dl, dr)
+	return c.moves
+}
+
+// searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
+// opp are the other side's pieces, allKings the kings of both, empty the free squares.
+func (k kernel[G]) searchAll(us Color, opp, allKings, empty, own Bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
+	v := k.v
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets &^= allKings
+	}
+	c := k.searchMen(us, targets, dup, moves, list)
+	a, b := k.steps()
+	men := own &^ allKings
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	c.run(empty, ul&men, ur&men, dl&men, dr&men)
+	c.opp = opp
+	for kings := own & allKings; kings != 0; kings &= kings - 1 {
+		from := kings & -kings
+		c.from, c.king = from.First(), true
+		c.empty = empty | from
+		for d := 0; d < 4; d++ {
+			c.kingJump(from, 0, 0, d)
+		}
+	}
+	return c
+}
+
+// run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
+// over the free squares empty.
+func (c *manSearch[G]) run(empty, ul, ur, dl, dr Bitboard) {
+	a, b := c.k.steps()
+	for ; ul != 0; ul &= ul - 1 {
+		from := ul & -ul
+		c.start(from, empty, from>>a, from>>a>>a)
+	}
+	for ; ur != 0; ur &= ur - 1 {
+		from := ur & -ur
+		c.start(from, empty, from>>b, from>>b>>b)
+	}
+	for ; dl != 0; dl &= dl - 1 {
+		from := dl & -dl
+		c.start(from, empty, from<<b, from<<b<<b)
+	}
+	for ; dr != 0; dr &= dr - 1 {
+		from := dr & -dr
+		c.start(from, empty, from<<a, from<<a<<a)
+	}
+}
+
+// start searches the sequences of the man on from that begin with the jump over mid onto
+// land.
+func (c *manSearch[G]) start(from, empty, mid, land Bitboard) {
+	c.from, c.king = from.First(), false
+	c.empty = empty | from
+	c.jump(land, mid, 1)
+}
+
+// jump searches the sequences that go on from s, the man having taken the k pieces of
+// captured. The jump back needs no test: the piece it would take is in captured.
+func (c *manSearch[G]) jump(s, captured Bitboard, k int) {
+	if !c.stop || s&c.promo == 0 {
+		a, b := c.k.steps()
+		targets, found := c.targets&^captured, false
+		if c.up {
+			if land := ((s >> a) & targets) >> a & c.empty; land != 0 {
+				found = true
+				c.jump(land, captured|land<<a, k+1)
+			}
+			if land := ((s >> b) & targets) >> b & c.empty; land != 0 {
+				found = true
+				c.jump(land, captured|land<<b, k+1)
+			}
+		}
+		if c.down {
+			if land := ((s << b) & targets) << b & c.empty; land != 0 {
+				found = true
+				c.jump(land, captured|land>>b, k+1)
+			}
+			if land := ((s << a) & targets) << a & c.empty; land != 0 {
+				found = true
+				c.jump(land, captured|land>>a, k+1)
+			}
+		}
+		if found {
+			return
+		}
+	}
+	c.add(s, captured, k)
+}
+
+// kingJump searches the sequences of a king on s, having taken the k pieces of captured,
+// that go on with a capture in direction d; it reports whether there is one.
+func (c *manSearch[G]) kingJump(s, captured Bitboard, k int, d int) bool {
+	v := c.k.v
+	_, x := v.ray(s.First(), d, c.empty)
+	if x&c.opp&^captured == 0 {
+		return false
+	}
+	landings, stop := v.ray(x.First(), d, c.empty)
+	if landings == 0 {
+		return false
+	}
+	c.kingTakes(x, landings, stop, captured, k+1, d)
+	return true
+}
+
+// kingTakes searches the sequences of a king that takes x in direction d, the k-th piece
+// it takes after those of captured, and may land on landings, up to the square stop. As in
+// capGen.kingJump, the king turns from any landing square, and goes on straight ahead
+// when the piece on stop can be taken.
+func (c *manSearch[G]) kingTakes(x, landings, stop, captured Bitboard, k int, d int) {
+	v := c.k.v
+	captured |= x
+	cont := false
+	for l := landings; l != 0; l &= l - 1 {
+		sq := l & -l
+		for _, t := range v.turns[d] {
+			if c.kingJump(sq, captured, k, t) {
+				cont = true
+			}
+		}
+	}
+	if stop&c.opp&^captured != 0 {
+		if next, end := v.ray(stop.First(), d, c.empty); next != 0 {
+			c.kingTakes(stop, next, end, captured, k+1, d)
+			cont = true
+		}
+	}
+	if !cont {
+		for l := landings; l != 0; l &= l - 1 {
+			c.add(l&-l, captured, k)
+		}
+	}
+}
+
+// add counts the complete sequence that ends on s having taken the k pieces of captured,
+// when the precedence allows it and it is not a repetition.
+func (c *manSearch[G]) add(s, captured Bitboard, k int) {
+	if c.most {
+		if k < c.best {
+			return
+		}
+		if k > c.best {
+			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+		}
+	}
+	// Two sequences of a man that take the same pieces in another order take four pieces
+	// or more: the shortest ring of jumps has four sides. Those of a king are all checked.
+	long := c.unique && (k >= 4 || c.king && k >= 2)
+	if c.list || long {
+		m := Move{From: c.from, To: s.First(), flags: promotes(!c.king && s&c.promo != 0), Captured: captured}
+		if long {
+			for _, o := range c.moves[c.base:] {
+				if o == m {
+					return
+				}
+			}
+		}
+		c.moves = append(c.moves, m)
+	}
+	c.n++
 }
 
 // HasMoves reports whether the side to move in p has a legal move.
@@ -254,8 +549,16 @@ type DivideEntry struct {
 // appends past it), above the moves of any position that occurs in practice.
 const maxMoves = 256
 
-type perfter struct {
-	v    *Variant
+// perftCounter counts the leaves below a position (perft): the perfter of a variant's
+// geometry.
+type perftCounter interface {
+	perft(p Position, depth int) uint64
+}
+
+// perfter is the state of one thread's perft, with G the steps of the board (see
+// geometry).
+type perfter[G geometry] struct {
+	k    kernel[G]
 	dup  Duplicates
 	tt   *perftTable
 	bufs [][]Move
@@ -263,8 +566,20 @@ type perfter struct {
 	stop *atomic.Bool // set when the run is cancelled
 }
 
-func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *perfter {
-	pf := &perfter{v: v, dup: dup, tt: tt, bufs: make([][]Move, depth+1), stop: stop}
+func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) perftCounter {
+	switch v.fixedSteps {
+	case 4:
+		return newPerfterOf[steps4](v, dup, tt, depth, stop)
+	case 5:
+		return newPerfterOf[steps5](v, dup, tt, depth, stop)
+	case 6:
+		return newPerfterOf[steps6](v, dup, tt, depth, stop)
+	}
+	return newPerfterOf[anySteps](v, dup, tt, depth, stop)
+}
+
+func newPerfterOf[G geometry](v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *perfter[G] {
+	pf := &perfter[G]{k: kernel[G]{v}, dup: dup, tt: tt, bufs: make([][]Move, depth+1), stop: stop}
 	for i := range pf.bufs {
 		pf.bufs[i] = make([]Move, 0, maxMoves)
 	}
@@ -273,9 +588,10 @@ func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *ato
 
 // perft counts the leaves below p. p is passed by value: a pointer to a child position
 // would make every child escape to the heap through the recursion.
-func (pf *perfter) perft(p Position, depth int) uint64 {
+func (pf *perfter[G]) perft(p Position, depth int) uint64 {
 	if depth == 1 {
-		return uint64(pf.v.count(&pf.gen, &p, pf.dup, pf.bufs[0]))
+		us := p.Side
+		return uint64(pf.k.countBoards(&pf.gen, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, pf.dup, pf.bufs[0]))
 	}
 	if depth == 2 {
 		return pf.perft2(&p)
@@ -291,7 +607,7 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 			return n
 		}
 	}
-	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
+	moves := pf.k.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	var n uint64
 	if pf.tt == nil || depth == 3 {
 		// No table reads these children's hash (there is none, or they are at depth 2):
@@ -332,38 +648,156 @@ func after(own, opp, kings Bitboard, m Move) (Bitboard, Bitboard, Bitboard) {
 // perft2 counts the leaves two plies below p. Each move's boards go straight to the leaf
 // count, the child is never written, and quiet moves are taken from the bitboards, as
 // generateQuiet finds them, without being listed.
-func (pf *perfter) perft2(p *Position) uint64 {
-	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
+func (pf *perfter[G]) perft2(p *Position) uint64 {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
 	if v.crowned(opp, kings) {
 		return 0
 	}
 	var n uint64
-	if moves := v.generateCaptures(g, pf.bufs[2][:0], p); len(moves) > 0 {
-		if dup == Unique {
-			moves = dedupe(moves, 0)
-		}
+	empty := v.board &^ (own | opp)
+	if moves := k.captures(g, p, empty, dup, pf.bufs[2][:0]); len(moves) > 0 {
 		for _, m := range moves {
-			mover, other, k := after(own, opp, kings, m)
-			n += uint64(v.countBoards(g, them, other, mover, k, dup, scratch))
+			mover, other, kk := after(own, opp, kings, m)
+			n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
 		}
 		return n
 	}
-	empty := v.board &^ (own | opp)
-	for _, d := range v.fwd[us] {
-		back := opposite(d)
-		for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
+	if !v.plainLeaves || opp&kings != 0 {
+		return pf.quiet2(p, empty)
+	}
+	// The other side has men only, and each child's leaves are counted here (leaves).
+	a, b := k.steps()
+	men, promo := own&^kings, v.promo[us]
+	if us == White {
+		for t := men >> a & empty; t != 0; t &= t - 1 {
 			to := t & -t
-			k := kings | to&v.promo[us]
-			n += uint64(v.countBoards(g, them, opp, own&^v.sh(to, back)|to, k, dup, scratch))
+			n += pf.leaves(them, opp, own, kings|to&promo, empty, to<<a, to)
+		}
+		for t := men >> b & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += pf.leaves(them, opp, own, kings|to&promo, empty, to<<b, to)
+		}
+	} else {
+		for t := men << b & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += pf.leaves(them, opp, own, kings|to&promo, empty, to>>b, to)
+		}
+		for t := men << a & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += pf.leaves(them, opp, own, kings|to&promo, empty, to>>a, to)
 		}
 	}
 	for kk := own & kings; kk != 0; kk &= kk - 1 {
 		from := kk & -kk
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
-				n += uint64(v.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
+				n += pf.leaves(them, opp, own, kings^from^to, empty, from, to)
+				if v.ShortKings {
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+// generate is Variant.generate, but for the captures of a side that has men only, which
+// captures finds without the general capture search where it can.
+func (k kernel[G]) generate(g *capGen, dst []Move, p *Position, dup Duplicates) []Move {
+	v := k.v
+	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return dst
+	}
+	n := len(dst)
+	if dst = k.captures(g, p, v.board&^p.Occupied(), dup, dst); len(dst) > n {
+		return dst
+	}
+	return v.generateQuiet(dst, p)
+}
+
+// captures appends the captures of p, whose free squares are empty, to dst as generate
+// does and returns the extended slice. The captures of men, when the side to move has no
+// king, are found by menCaptures where v.menCount allows it.
+func (k kernel[G]) captures(g *capGen, p *Position, empty Bitboard, dup Duplicates, dst []Move) []Move {
+	v := k.v
+	us := p.Side
+	own, opp, kings := p.Pieces[us], p.Pieces[us.Other()], p.Kings
+	if own&kings == 0 && v.menCount != ranksOther {
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets &^= kings
+		}
+		a, b := k.steps()
+		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		if own&(ul|ur|dl|dr) == 0 {
+			return dst
+		}
+		return k.menCaptures(us, targets, empty, ul&own, ur&own, dl&own, dr&own, dup, dst)
+	}
+	if !k.hasCapture(us, opp, kings, empty, own&^kings, own&kings) {
+		return dst
+	}
+	if v.kingSearch {
+		c := k.searchAll(us, opp, kings, empty, own, dup, dst, true)
+		return c.moves
+	}
+	n := len(dst)
+	dst = v.generateCaptures(g, dst, p)
+	if dup == Unique {
+		dst = dedupe(dst, n)
+	}
+	return dst
+}
+
+// leaves returns the number of moves of them, who have the men opp and no king, after a
+// quiet move from from to to by the other side, whose pieces were own on the free squares
+// empty; kings are the kings after the move. A child in which none of them can capture
+// has as many moves as its men have free squares in front of them.
+func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to Bitboard) uint64 {
+	k := pf.k
+	mover, free := own^from^to, empty^from^to
+	targets := mover
+	if k.v.MenCannotCaptureKings {
+		targets &^= kings
+	}
+	a, b := k.steps()
+	ul, ur, dl, dr := jumpsAlong(k.v.manUp[them], k.v.manDown[them], a, b, targets, free)
+	if opp&(ul|ur|dl|dr) == 0 {
+		return uint64(menQuiet(them, a, b, free, opp))
+	}
+	if k.v.menCount != ranksOther {
+		return uint64(k.countMen(them, targets, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]))
+	}
+	if n, ok := k.countSingleJumps(them, targets, kings, free, opp); ok {
+		return uint64(n)
+	}
+	return uint64(k.countGenerated(&pf.gen, them, opp, mover, kings, pf.dup, pf.bufs[0]))
+}
+
+// quiet2 is perft2 for a position p without captures, whose free squares are empty, in
+// the general case: every child's leaves are counted by countBoards.
+func (pf *perfter[G]) quiet2(p *Position, empty Bitboard) uint64 {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
+	us, them := p.Side, p.Side.Other()
+	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	var n uint64
+	for _, d := range v.fwd[us] {
+		back := opposite(d)
+		for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			kk := kings | to&v.promo[us]
+			n += uint64(k.countBoards(g, them, opp, own&^v.sh(to, back)|to, kk, dup, scratch))
+		}
+	}
+	for kk := own & kings; kk != 0; kk &= kk - 1 {
+		from := kk & -kk
+		for d := 0; d < 4; d++ {
+			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
+				n += uint64(k.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
 				if v.ShortKings {
 					break
 				}

@@ -95,6 +95,14 @@ func (b wide) First() Index {
 	return Index(64 + bits.TrailingZeros64(b.hi))
 }
 
+// last returns the highest index in b; b must not be empty.
+func (b wide) last() Index {
+	if b.hi != 0 {
+		return Index(127 - bits.LeadingZeros64(b.hi))
+	}
+	return Index(63 - bits.LeadingZeros64(b.lo))
+}
+
 // widePosition is Position on a wide board.
 type widePosition struct {
 	Pieces [2]wide

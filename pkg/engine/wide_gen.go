@@ -187,17 +187,23 @@ func (v *wideVariant) sh(b wide, d int) wide {
 // diagonal over a piece of targets onto a free square, wherever it stands: a man jumps
 // up-left from s when s>>a is a target and s>>2a is free (a = the up-left step), and so
 // on. The directions men of us do not capture in are empty. The shifts may bring in
-// squares off the board: callers intersect the sets with real squares. It is small enough
-// to be inlined, which counts at the leaves of perft: keep it so.
+// squares off the board: callers intersect the sets with real squares.
 func (v *wideVariant) diagonalJumps(us Color, targets, empty wide) (ul, ur, dl, dr wide) {
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
-	if v.manUp[us] {
-		ul = targets.Shl(a).And(empty.Shl(a).Shl(a))
-		ur = targets.Shl(b).And(empty.Shl(b).Shl(b))
+	return wideJumpsAlong(v.manUp[us], v.manDown[us], v.step[upLeft]&63, v.step[upRight]&63, targets, empty)
+}
+
+// wideJumpsAlong is diagonalJumps for men that capture up and down the board or not, on a
+// board of up-left step a and up-right step b. It is small enough to be inlined, which
+// counts at the leaves of perft (keep it so): into kernel's instances, whose steps are
+// constants, it brings shifts by constants.
+func wideJumpsAlong(up, down bool, a, b uint, targets, empty wide) (ul, ur, dl, dr wide) {
+	if up {
+		ul = targets.And(empty.Shl(a)).Shl(a)
+		ur = targets.And(empty.Shl(b)).Shl(b)
 	}
-	if v.manDown[us] {
-		dl = targets.Shr(b).And(empty.Shr(b).Shr(b))
-		dr = targets.Shr(a).And(empty.Shr(a).Shr(a))
+	if down {
+		dl = targets.And(empty.Shr(b)).Shr(b)
+		dr = targets.And(empty.Shr(a)).Shr(a)
 	}
 	return ul, ur, dl, dr
 }
@@ -387,21 +393,50 @@ func (g *wideCapGen) kingCaptures(s, captured wide, order uint64, prev int) bool
 	return found
 }
 
+// ray returns what a flying piece on i sees in direction d over the free squares empty:
+// the free squares up to the first occupied one, and that square (none at the edge).
+func (v *wideVariant) ray(i Index, d int, empty wide) (free, stop wide) {
+	r := v.rays[d&7][i]
+	occupied := r.AndNot(empty)
+	if occupied.IsZero() {
+		return r, wide{}
+	}
+	var n Index
+	if v.rsh[d&7] != 0 {
+		n = occupied.last()
+	} else {
+		n = occupied.First()
+	}
+	stop = wideBit(n)
+	return r.AndNot(v.rays[d&7][n]).AndNot(stop), stop
+}
+
 // kingJump tries a king's capture from s in direction d and everything that follows it.
 func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 	v := g.v
-	x := v.sh(s, d)
-	if !v.ShortKings {
-		for !x.And(g.empty).IsZero() {
-			x = v.sh(x, d)
+	var x, landings wide // the piece to capture; the free squares behind it
+	if v.ShortKings {
+		x = v.sh(s, d)
+		landings = v.sh(x, d).And(g.empty)
+	} else {
+		_, x = v.ray(s.First(), d, g.empty)
+		if x.And(g.opp).AndNot(captured).IsZero() {
+			return false
 		}
+		landings, _ = v.ray(x.First(), d, g.empty)
 	}
-	if x.And(g.opp).AndNot(captured).IsZero() {
+	if x.And(g.opp).AndNot(captured).IsZero() || landings.IsZero() {
 		return false
 	}
-	first := v.sh(x, d).And(g.empty)
-	if first.IsZero() {
-		return false
+
+	first, last := landings, landings
+	if v.ShortKings || v.LandRightBehind {
+		first = v.sh(x, d)
+		landings, last = first, first
+	} else if v.rsh[d&7] != 0 {
+		first, last = wideBit(landings.last()), wideBit(landings.First())
+	} else {
+		first, last = wideBit(landings.First()), wideBit(landings.last())
 	}
 	caps := captured.Or(x)
 	ord := order
@@ -410,14 +445,6 @@ func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 	}
 	if v.RemoveAtOnce {
 		g.empty = g.empty.Or(x)
-	}
-
-	landings, last := first, first
-	if !v.ShortKings && !v.LandRightBehind {
-		for l := v.sh(first, d).And(g.empty); !l.IsZero(); l = v.sh(l, d).And(g.empty) {
-			landings = landings.Or(l)
-			last = l
-		}
 	}
 
 	cont := false
@@ -460,22 +487,40 @@ func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 	return true
 }
 
+// wideKernel is the code of perft's last two plies and of the leaf count, with the board's
+// diagonal steps given by G (see geometry): the compiler makes an instance of it for each
+// geometry, in which the shifts by a step are shifts by a constant, cheaper than those by
+// a variable. The Variant's methods of the same names are its instance for any board.
+type wideKernel[G geometry] struct{ v *wideVariant }
+
+// steps returns the up-left and the up-right step (see Bitboard).
+func (k wideKernel[G]) steps() (a, b uint) {
+	var g G
+	b = uint(len(g))
+	if b == 0 {
+		b = k.v.step[upRight] & 31
+	}
+	return b + 1, b
+}
+
 // hasCaptureIn is HasCapture on the board's own representation.
 func (v *wideVariant) hasCaptureIn(p *widePosition) bool {
 	us := p.Side
-	return v.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
+	return wideKernel[anySteps]{v}.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
 }
 
 // hasCapture is HasCapture with the position given as its boards (us to move, the other
 // side's pieces targets, the kings of both sides allKings), the free squares and the
 // mover's men and kings.
-func (v *wideVariant) hasCapture(us Color, targets, allKings, empty, men, kings wide) bool {
+func (k wideKernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings wide) bool {
+	v := k.v
 	if !men.IsZero() {
 		manTargets := targets
 		if v.MenCannotCaptureKings {
 			manTargets = manTargets.AndNot(allKings)
 		}
-		ul, ur, dl, dr := v.diagonalJumps(us, manTargets, empty)
+		a, b := k.steps()
+		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty)
 		if !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return true
 		}
@@ -491,16 +536,21 @@ func (v *wideVariant) hasCapture(us Color, targets, allKings, empty, men, kings 
 	if kings.IsZero() {
 		return false
 	}
-	for _, d := range v.capDirs {
-		back := opposite(d)
-		reach := kings
-		if !v.ShortKings {
-			for g := v.sh(kings, d).And(empty); !g.IsZero(); g = v.sh(g, d).And(empty) {
-				reach = reach.Or(g)
+	if v.ShortKings {
+		for _, d := range v.capDirs {
+			back := opposite(d)
+			if !kings.And(v.sh(targets.And(v.sh(empty, back)), back)).IsZero() {
+				return true
 			}
 		}
-		if !reach.And(v.sh(targets.And(v.sh(empty, back)), back)).IsZero() {
-			return true
+		return false
+	}
+	for ; !kings.IsZero(); kings = kings.ClearFirst() {
+		i := kings.First()
+		for _, d := range v.capDirs {
+			if _, x := v.ray(i, d, empty); !x.And(targets).IsZero() && !v.sh(x, d).And(empty).IsZero() {
+				return true
+			}
 		}
 	}
 	return false
@@ -509,31 +559,41 @@ func (v *wideVariant) hasCapture(us Color, targets, allKings, empty, men, kings 
 // countQuiet returns the number of non-capturing moves of p.
 func (v *wideVariant) countQuiet(p *widePosition) int {
 	us := p.Side
-	return v.countQuietOf(us, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
+	return wideKernel[anySteps]{v}.countQuietOf(us, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
 }
 
 // countQuietOf counts the quiet moves of us's men and kings over the free squares.
-func (v *wideVariant) countQuietOf(us Color, empty, men, kings wide) int {
-	n := v.countMenQuiet(us, empty, men)
+func (k wideKernel[G]) countQuietOf(us Color, empty, men, kings wide) int {
+	v := k.v
+	a, b := k.steps()
+	n := wideMenQuiet(us, a, b, empty, men)
 	if kings.IsZero() {
 		return n
 	}
-	for d := 0; d < 4; d++ {
-		if v.ShortKings {
+	if v.ShortKings {
+		for d := 0; d < 4; d++ {
 			n += v.sh(kings, d).And(empty).Count()
-			continue
 		}
-		for g := v.sh(kings, d).And(empty); !g.IsZero(); g = v.sh(g, d).And(empty) {
-			n += g.Count()
+		return n
+	}
+	for ; !kings.IsZero(); kings = kings.ClearFirst() {
+		i := kings.First()
+		for d := 0; d < 4; d++ {
+			free, _ := v.ray(i, d, empty)
+			n += free.Count()
 		}
 	}
 	return n
 }
 
-// countMenQuiet counts the quiet moves of us's men over the free squares. It is small
-// enough to be inlined into the leaf count: keep it so.
+// countMenQuiet counts the quiet moves of us's men over the free squares.
 func (v *wideVariant) countMenQuiet(us Color, empty, men wide) int {
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	return wideMenQuiet(us, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
+}
+
+// wideMenQuiet is countMenQuiet on a board of up-left step a and up-right step b. It is small
+// enough to be inlined into the leaf count (see jumpsAlong): keep it so.
+func wideMenQuiet(us Color, a, b uint, empty, men wide) int {
 	if us == White {
 		return men.Shr(a).And(empty).Count() + men.Shr(b).And(empty).Count()
 	}
@@ -542,43 +602,89 @@ func (v *wideVariant) countMenQuiet(us Color, empty, men wide) int {
 
 func (v *wideVariant) count(g *wideCapGen, p *widePosition, dup Duplicates, scratch []wideMove) int {
 	us := p.Side
-	return v.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
+	return wideKernel[anySteps]{v}.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
 }
 
 // countBoards is count with the position given as its boards: us to move, own and opp the
 // pieces of us and of the other side, allKings the kings of both. Perft calls it at the
 // second-to-last ply with a child's boards, without writing the child.
-func (v *wideVariant) countBoards(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
+func (k wideKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
+	v := k.v
 	if v.crowned(opp, allKings) {
 		return 0
 	}
 	empty := v.board.AndNot(own.Or(opp))
 	men, kings := own.AndNot(allKings), own.And(allKings)
 	if kings.IsZero() {
-		if n, ok := v.countSingleJumps(us, opp, allKings, empty, men); ok {
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets = targets.AndNot(allKings)
+		}
+		if v.menCount != ranksOther {
+			a, b := k.steps()
+			ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			return k.countMen(us, targets, empty, men, ul, ur, dl, dr, dup, scratch)
+		}
+		if n, ok := k.countSingleJumps(us, targets, allKings, empty, men); ok {
 			if n > 0 {
 				return n
 			}
-			return v.countMenQuiet(us, empty, men)
+			a, b := k.steps()
+			return wideMenQuiet(us, a, b, empty, men)
 		}
-	} else if !v.hasCapture(us, opp, allKings, empty, men, kings) {
-		return v.countQuietOf(us, empty, men, kings)
+	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
+		return k.countQuietOf(us, empty, men, kings)
+	} else if v.kingSearch {
+		c := k.searchAll(us, opp, allKings, empty, own, dup, scratch[:0], false)
+		return c.n
 	}
-	var p widePosition
-	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
-	return len(v.generate(g, scratch[:0], &p, dup))
+	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 }
 
-// countSingleJumps counts the captures of us's men (us has no kings; targets are the other
-// side's pieces, allKings the kings of both) when none of them can go on after its first
-// jump, which is most often the case: every capture is then one jump, a move of its own
-// under either duplicate convention. ok is false when some jump might go on, or when a man
-// might take a king and the precedence ranks that apart: the caller generates the captures.
-func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men wide) (n int, ok bool) {
-	if v.MenCannotCaptureKings {
-		targets = targets.AndNot(allKings)
+// countGenerated is countBoards by generating the moves.
+func (k wideKernel[G]) countGenerated(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
+	var p widePosition
+	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
+	return len(k.v.generate(g, scratch[:0], &p, dup))
+}
+
+// countMen counts the moves of us's men when us has no kings and v.menCount is not
+// ranksOther: targets are the pieces they may take, ul, ur, dl and dr the diagonal jumps
+// over them (diagonalJumps).
+func (k wideKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
+	v := k.v
+	a, b := k.steps()
+
+	jumps := ul.Or(ur).Or(dl).Or(dr)
+	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
+	if ul.Or(ur).Or(dl).Or(dr).IsZero() {
+		return wideMenQuiet(us, a, b, empty, men)
 	}
-	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
+	ends := jumps
+	if v.Promotion == PromoteAndStop {
+		ends = ends.AndNot(v.promo[us])
+	}
+	var n int
+	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
+	if v.menCount == ranksNone || gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
+
+		n = ul.AndNot(gul).Count() + ur.AndNot(gur).Count() + dl.AndNot(gdl).Count() + dr.AndNot(gdr).Count()
+	}
+	if !gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
+		n += k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
+	}
+	return n
+}
+
+// countSingleJumps counts the captures of us's men (us has no kings; targets are the
+// pieces they may take, allKings the kings of both sides) when none of them can go on after its first jump, which is most often the
+// case: every capture is then one jump, a move of its own under either duplicate
+// convention. ok is false when some jump might go on, or when a man might take a king and
+// the precedence ranks that apart: the caller counts the captures otherwise.
+func (k wideKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men wide) (n int, ok bool) {
+	v := k.v
+	a, b := k.steps()
+	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	jumps := ul.Or(ur).Or(dl).Or(dr)
 	var orth [8]wide // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
@@ -595,7 +701,6 @@ func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men w
 
 	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
 	mids := ul.Shr(a).Or(ur.Shr(b)).Or(dl.Shl(b)).Or(dr.Shl(a))
 	lands := ul.Shr(2 * a).Or(ur.Shr(2 * b)).Or(dl.Shl(2 * b)).Or(dr.Shl(2 * a))
 	if v.OrthogonalCaptures {
@@ -617,6 +722,217 @@ func (v *wideVariant) countSingleJumps(us Color, targets, allKings, empty, men w
 	return n, true
 }
 
+// wideManSearch is the search of men's captures of perft, when men capture diagonally, a man
+// that reaches the far row is crowned at the end of the move or stops there, and the
+// precedence ranks captures by their number of pieces at most (Variant.menCount): it
+// counts the complete sequences the precedence allows, and lists them when asked.
+type wideManSearch[G geometry] struct {
+	targets, empty, promo wide
+	up, down              bool // men capture up the board, down the board
+	stop                  bool // a man that reaches the far row stops there (PromoteAndStop)
+	most                  bool // only the sequences that take the most pieces count
+	unique                bool // sequences that differ in order only count once
+	list                  bool // every sequence counted is written in moves
+	opp                   wide // the pieces kings may take
+	king                  bool // the piece that captures is a king
+	from                  Index
+	best, n               int
+	// moves holds from base on the sequences written: every one counted (list), or those
+	// of four pieces or more (unique), the only ones that can come twice.
+	moves []wideMove
+	base  int
+	k     wideKernel[G]
+}
+
+// searchMen returns a manSearch of us's men, which take targets, that writes to moves.
+func (k wideKernel[G]) searchMen(us Color, targets wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
+	v := k.v
+	return wideManSearch[G]{
+		targets: targets, promo: v.promo[us],
+		up: v.manUp[us], down: v.manDown[us],
+		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
+		list: list, moves: moves, base: len(moves), k: k,
+	}
+}
+
+// countManCaptures returns the number of captures of us's men under v.menCount, which must
+// not be ranksOther: targets are the pieces they may take, empty the free squares, ul, ur,
+// dl and dr the men that jump along each diagonal. scratch is space for the long sequences
+// of the unique convention.
+func (k wideKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
+	c := k.searchMen(us, targets, dup, scratch[:0], false)
+	c.run(empty, ul, ur, dl, dr)
+	return c.n
+}
+
+// menCaptures is countManCaptures that appends the captures to dst, as Generate would
+// list them, and returns the extended slice.
+func (k wideKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, dst []wideMove) []wideMove {
+	c := k.searchMen(us, targets, dup, dst, true)
+	c.run(empty, ul, ur, dl, dr)
+	return c.moves
+}
+
+// searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
+// opp are the other side's pieces, allKings the kings of both, empty the free squares.
+func (k wideKernel[G]) searchAll(us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
+	v := k.v
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets = targets.AndNot(allKings)
+	}
+	c := k.searchMen(us, targets, dup, moves, list)
+	a, b := k.steps()
+	men := own.AndNot(allKings)
+	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
+	c.opp = opp
+	for kings := own.And(allKings); !kings.IsZero(); kings = kings.ClearFirst() {
+		from := kings.And(wide{}.Sub(kings))
+		c.from, c.king = from.First(), true
+		c.empty = empty.Or(from)
+		for d := 0; d < 4; d++ {
+			c.kingJump(from, wide{}, 0, d)
+		}
+	}
+	return c
+}
+
+// run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
+// over the free squares empty.
+func (c *wideManSearch[G]) run(empty, ul, ur, dl, dr wide) {
+	a, b := c.k.steps()
+	for ; !ul.IsZero(); ul = ul.ClearFirst() {
+		from := ul.And(wide{}.Sub(ul))
+		c.start(from, empty, from.Shr(a), from.Shr(a).Shr(a))
+	}
+	for ; !ur.IsZero(); ur = ur.ClearFirst() {
+		from := ur.And(wide{}.Sub(ur))
+		c.start(from, empty, from.Shr(b), from.Shr(b).Shr(b))
+	}
+	for ; !dl.IsZero(); dl = dl.ClearFirst() {
+		from := dl.And(wide{}.Sub(dl))
+		c.start(from, empty, from.Shl(b), from.Shl(b).Shl(b))
+	}
+	for ; !dr.IsZero(); dr = dr.ClearFirst() {
+		from := dr.And(wide{}.Sub(dr))
+		c.start(from, empty, from.Shl(a), from.Shl(a).Shl(a))
+	}
+}
+
+// start searches the sequences of the man on from that begin with the jump over mid onto
+// land.
+func (c *wideManSearch[G]) start(from, empty, mid, land wide) {
+	c.from, c.king = from.First(), false
+	c.empty = empty.Or(from)
+	c.jump(land, mid, 1)
+}
+
+// jump searches the sequences that go on from s, the man having taken the k pieces of
+// captured. The jump back needs no test: the piece it would take is in captured.
+func (c *wideManSearch[G]) jump(s, captured wide, k int) {
+	if !c.stop || s.And(c.promo).IsZero() {
+		a, b := c.k.steps()
+		targets, found := c.targets.AndNot(captured), false
+		if c.up {
+			if land := s.Shr(a).And(targets).Shr(a).And(c.empty); !land.IsZero() {
+				found = true
+				c.jump(land, captured.Or(land.Shl(a)), k+1)
+			}
+			if land := s.Shr(b).And(targets).Shr(b).And(c.empty); !land.IsZero() {
+				found = true
+				c.jump(land, captured.Or(land.Shl(b)), k+1)
+			}
+		}
+		if c.down {
+			if land := s.Shl(b).And(targets).Shl(b).And(c.empty); !land.IsZero() {
+				found = true
+				c.jump(land, captured.Or(land.Shr(b)), k+1)
+			}
+			if land := s.Shl(a).And(targets).Shl(a).And(c.empty); !land.IsZero() {
+				found = true
+				c.jump(land, captured.Or(land.Shr(a)), k+1)
+			}
+		}
+		if found {
+			return
+		}
+	}
+	c.add(s, captured, k)
+}
+
+// kingJump searches the sequences of a king on s, having taken the k pieces of captured,
+// that go on with a capture in direction d; it reports whether there is one.
+func (c *wideManSearch[G]) kingJump(s, captured wide, k int, d int) bool {
+	v := c.k.v
+	_, x := v.ray(s.First(), d, c.empty)
+	if x.And(c.opp).AndNot(captured).IsZero() {
+		return false
+	}
+	landings, stop := v.ray(x.First(), d, c.empty)
+	if landings.IsZero() {
+		return false
+	}
+	c.kingTakes(x, landings, stop, captured, k+1, d)
+	return true
+}
+
+// kingTakes searches the sequences of a king that takes x in direction d, the k-th piece
+// it takes after those of captured, and may land on landings, up to the square stop. As in
+// capGen.kingJump, the king turns from any landing square, and goes on straight ahead
+// when the piece on stop can be taken.
+func (c *wideManSearch[G]) kingTakes(x, landings, stop, captured wide, k int, d int) {
+	v := c.k.v
+	captured = captured.Or(x)
+	cont := false
+	for l := landings; !l.IsZero(); l = l.ClearFirst() {
+		sq := l.And(wide{}.Sub(l))
+		for _, t := range v.turns[d] {
+			if c.kingJump(sq, captured, k, t) {
+				cont = true
+			}
+		}
+	}
+	if !stop.And(c.opp).AndNot(captured).IsZero() {
+		if next, end := v.ray(stop.First(), d, c.empty); !next.IsZero() {
+			c.kingTakes(stop, next, end, captured, k+1, d)
+			cont = true
+		}
+	}
+	if !cont {
+		for l := landings; !l.IsZero(); l = l.ClearFirst() {
+			c.add(l.And(wide{}.Sub(l)), captured, k)
+		}
+	}
+}
+
+// add counts the complete sequence that ends on s having taken the k pieces of captured,
+// when the precedence allows it and it is not a repetition.
+func (c *wideManSearch[G]) add(s, captured wide, k int) {
+	if c.most {
+		if k < c.best {
+			return
+		}
+		if k > c.best {
+			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+		}
+	}
+
+	long := c.unique && (k >= 4 || c.king && k >= 2)
+	if c.list || long {
+		m := wideMove{From: c.from, To: s.First(), flags: promotes(!c.king && !s.And(c.promo).IsZero()), Captured: captured}
+		if long {
+			for _, o := range c.moves[c.base:] {
+				if o == m {
+					return
+				}
+			}
+		}
+		c.moves = append(c.moves, m)
+	}
+	c.n++
+}
+
 // hasMoves is HasMoves on the board's own representation.
 func (v *wideVariant) hasMoves(p *widePosition) bool {
 	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
@@ -631,8 +947,16 @@ type wideDivideEntry struct {
 	Nodes uint64
 }
 
-type widePerfter struct {
-	v    *wideVariant
+// widePerftCounter counts the leaves below a position (perft): the perfter of a variant's
+// geometry.
+type widePerftCounter interface {
+	perft(p widePosition, depth int) uint64
+}
+
+// widePerfter is the state of one thread's perft, with G the steps of the board (see
+// geometry).
+type widePerfter[G geometry] struct {
+	k    wideKernel[G]
 	dup  Duplicates
 	tt   *perftTable
 	bufs [][]wideMove
@@ -640,8 +964,20 @@ type widePerfter struct {
 	stop *atomic.Bool // set when the run is cancelled
 }
 
-func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *widePerfter {
-	pf := &widePerfter{v: v, dup: dup, tt: tt, bufs: make([][]wideMove, depth+1), stop: stop}
+func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) widePerftCounter {
+	switch v.fixedSteps {
+	case 4:
+		return wideNewPerfterOf[steps4](v, dup, tt, depth, stop)
+	case 5:
+		return wideNewPerfterOf[steps5](v, dup, tt, depth, stop)
+	case 6:
+		return wideNewPerfterOf[steps6](v, dup, tt, depth, stop)
+	}
+	return wideNewPerfterOf[anySteps](v, dup, tt, depth, stop)
+}
+
+func wideNewPerfterOf[G geometry](v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *widePerfter[G] {
+	pf := &widePerfter[G]{k: wideKernel[G]{v}, dup: dup, tt: tt, bufs: make([][]wideMove, depth+1), stop: stop}
 	for i := range pf.bufs {
 		pf.bufs[i] = make([]wideMove, 0, maxMoves)
 	}
@@ -650,9 +986,10 @@ func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, s
 
 // perft counts the leaves below p. p is passed by value: a pointer to a child position
 // would make every child escape to the heap through the recursion.
-func (pf *widePerfter) perft(p widePosition, depth int) uint64 {
+func (pf *widePerfter[G]) perft(p widePosition, depth int) uint64 {
 	if depth == 1 {
-		return uint64(pf.v.count(&pf.gen, &p, pf.dup, pf.bufs[0]))
+		us := p.Side
+		return uint64(pf.k.countBoards(&pf.gen, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, pf.dup, pf.bufs[0]))
 	}
 	if depth == 2 {
 		return pf.perft2(&p)
@@ -668,7 +1005,7 @@ func (pf *widePerfter) perft(p widePosition, depth int) uint64 {
 			return n
 		}
 	}
-	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
+	moves := pf.k.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	var n uint64
 	if pf.tt == nil || depth == 3 {
 
@@ -708,38 +1045,156 @@ func wideAfter(own, opp, kings wide, m wideMove) (wide, wide, wide) {
 // perft2 counts the leaves two plies below p. Each move's boards go straight to the leaf
 // count, the child is never written, and quiet moves are taken from the bitboards, as
 // generateQuiet finds them, without being listed.
-func (pf *widePerfter) perft2(p *widePosition) uint64 {
-	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
+func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
 	if v.crowned(opp, kings) {
 		return 0
 	}
 	var n uint64
-	if moves := v.generateCaptures(g, pf.bufs[2][:0], p); len(moves) > 0 {
-		if dup == Unique {
-			moves = wideDedupe(moves, 0)
-		}
+	empty := v.board.AndNot(own.Or(opp))
+	if moves := k.captures(g, p, empty, dup, pf.bufs[2][:0]); len(moves) > 0 {
 		for _, m := range moves {
-			mover, other, k := wideAfter(own, opp, kings, m)
-			n += uint64(v.countBoards(g, them, other, mover, k, dup, scratch))
+			mover, other, kk := wideAfter(own, opp, kings, m)
+			n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
 		}
 		return n
 	}
-	empty := v.board.AndNot(own.Or(opp))
-	for _, d := range v.fwd[us] {
-		back := opposite(d)
-		for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
+	if !v.plainLeaves || !opp.And(kings).IsZero() {
+		return pf.quiet2(p, empty)
+	}
+
+	a, b := k.steps()
+	men, promo := own.AndNot(kings), v.promo[us]
+	if us == White {
+		for t := men.Shr(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
 			to := t.And(wide{}.Sub(t))
-			k := kings.Or(to.And(v.promo[us]))
-			n += uint64(v.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), k, dup, scratch))
+			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shl(a), to)
+		}
+		for t := men.Shr(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shl(b), to)
+		}
+	} else {
+		for t := men.Shl(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shr(b), to)
+		}
+		for t := men.Shl(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shr(a), to)
 		}
 	}
 	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
 		from := kk.And(wide{}.Sub(kk))
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
-				n += uint64(v.countBoards(g, them, opp, own.AndNot(from).Or(to), kings.AndNot(from).Or(to), dup, scratch))
+				n += pf.leaves(them, opp, own, kings.Xor(from).Xor(to), empty, from, to)
+				if v.ShortKings {
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+// generate is Variant.generate, but for the captures of a side that has men only, which
+// captures finds without the general capture search where it can.
+func (k wideKernel[G]) generate(g *wideCapGen, dst []wideMove, p *widePosition, dup Duplicates) []wideMove {
+	v := k.v
+	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+		return dst
+	}
+	n := len(dst)
+	if dst = k.captures(g, p, v.board.AndNot(p.Occupied()), dup, dst); len(dst) > n {
+		return dst
+	}
+	return v.generateQuiet(dst, p)
+}
+
+// captures appends the captures of p, whose free squares are empty, to dst as generate
+// does and returns the extended slice. The captures of men, when the side to move has no
+// king, are found by menCaptures where v.menCount allows it.
+func (k wideKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide, dup Duplicates, dst []wideMove) []wideMove {
+	v := k.v
+	us := p.Side
+	own, opp, kings := p.Pieces[us], p.Pieces[us.Other()], p.Kings
+	if own.And(kings).IsZero() && v.menCount != ranksOther {
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets = targets.AndNot(kings)
+		}
+		a, b := k.steps()
+		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		if own.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+			return dst
+		}
+		return k.menCaptures(us, targets, empty, ul.And(own), ur.And(own), dl.And(own), dr.And(own), dup, dst)
+	}
+	if !k.hasCapture(us, opp, kings, empty, own.AndNot(kings), own.And(kings)) {
+		return dst
+	}
+	if v.kingSearch {
+		c := k.searchAll(us, opp, kings, empty, own, dup, dst, true)
+		return c.moves
+	}
+	n := len(dst)
+	dst = v.generateCaptures(g, dst, p)
+	if dup == Unique {
+		dst = wideDedupe(dst, n)
+	}
+	return dst
+}
+
+// leaves returns the number of moves of them, who have the men opp and no king, after a
+// quiet move from from to to by the other side, whose pieces were own on the free squares
+// empty; kings are the kings after the move. A child in which none of them can capture
+// has as many moves as its men have free squares in front of them.
+func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wide) uint64 {
+	k := pf.k
+	mover, free := own.Xor(from).Xor(to), empty.Xor(from).Xor(to)
+	targets := mover
+	if k.v.MenCannotCaptureKings {
+		targets = targets.AndNot(kings)
+	}
+	a, b := k.steps()
+	ul, ur, dl, dr := wideJumpsAlong(k.v.manUp[them], k.v.manDown[them], a, b, targets, free)
+	if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+		return uint64(wideMenQuiet(them, a, b, free, opp))
+	}
+	if k.v.menCount != ranksOther {
+		return uint64(k.countMen(them, targets, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]))
+	}
+	if n, ok := k.countSingleJumps(them, targets, kings, free, opp); ok {
+		return uint64(n)
+	}
+	return uint64(k.countGenerated(&pf.gen, them, opp, mover, kings, pf.dup, pf.bufs[0]))
+}
+
+// quiet2 is perft2 for a position p without captures, whose free squares are empty, in
+// the general case: every child's leaves are counted by countBoards.
+func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
+	us, them := p.Side, p.Side.Other()
+	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	var n uint64
+	for _, d := range v.fwd[us] {
+		back := opposite(d)
+		for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			kk := kings.Or(to.And(v.promo[us]))
+			n += uint64(k.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), kk, dup, scratch))
+		}
+	}
+	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
+		from := kk.And(wide{}.Sub(kk))
+		for d := 0; d < 4; d++ {
+			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
+				n += uint64(k.countBoards(g, them, opp, own.AndNot(from).Or(to), kings.AndNot(from).Or(to), dup, scratch))
 				if v.ShortKings {
 					break
 				}
