@@ -79,9 +79,10 @@ type Variant struct {
 	// kingJumpRanked: the precedence ranks a man's single jump over a king apart from one
 	// over a man.
 	kingJumpRanked bool
-	// wide is set on boards of more than 64 bits, whose sets of squares (board, promo,
-	// rays, start) live there instead: the methods hand such boards to it.
-	wide *wideVariant
+	// k does the work of the public methods, on the variant's tables or, for a board of
+	// more than 64 bits, on its wide instance (whose sets of squares replace board, promo
+	// and rays).
+	k kernel
 }
 
 // ErrUnsupported is returned by NewVariant for rules the generator cannot play yet.
@@ -156,11 +157,6 @@ func NewVariant(r Rules) (*Variant, error) {
 			}
 		}
 	}
-	if last >= 64 {
-		v.wide = newWideVariant(v)
-	} else {
-		v.bitboardTables()
-	}
 	if prec := r.Precedence; prec != nil {
 		v.kingJumpRanked = prec(CaptureSummary{Pieces: 1}) != prec(CaptureSummary{Pieces: 1, Kings: 1, Order: 1})
 	}
@@ -170,10 +166,14 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.start.put(v.idx[v.squares+1-n], White, false)
 	}
 	v.start.Hash = v.start.ComputeHash()
-	if v.wide != nil {
-		v.wide.start = v.start.widen()
-	}
 	v.order = v.fenOrder()
+	// the board's width is chosen here, once
+	if last >= 64 {
+		v.k = newWideVariant(v)
+	} else {
+		v.bitboardTables()
+		v.k = narrowKernel{v}
+	}
 	return v, nil
 }
 

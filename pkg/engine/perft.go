@@ -12,11 +12,7 @@ func (v *Variant) HasCapture(p *Position) bool {
 	if v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0 {
 		return false // the game is over (see Rules.PromotionWins)
 	}
-	if v.wide != nil {
-		w := p.widen()
-		return v.wide.hasCaptureIn(&w)
-	}
-	return v.hasCaptureIn(p)
+	return v.k.hasCaptureOf(p)
 }
 
 // hasCaptureIn is HasCapture on the board's own representation.
@@ -102,13 +98,7 @@ func (v *Variant) countMenQuiet(us Color, empty, men Bitboard) int {
 // Count returns the number of legal moves of p under the given duplicate convention,
 // without generating the quiet ones.
 func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
-	if v.wide != nil {
-		w := p.widen()
-		var g wideCapGen
-		return v.wide.count(&g, &w, dup, nil)
-	}
-	var g capGen
-	return v.count(&g, p, dup, scratch)
+	return v.k.countOf(p, dup, scratch)
 }
 
 func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
@@ -194,11 +184,7 @@ func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men Bitbo
 
 // HasMoves reports whether the side to move in p has a legal move.
 func (v *Variant) HasMoves(p *Position) bool {
-	if v.wide != nil {
-		w := p.widen()
-		return v.wide.hasMoves(&w)
-	}
-	return v.hasMoves(p)
+	return v.k.hasMovesOf(p)
 }
 
 // hasMoves is HasMoves on the board's own representation.
@@ -386,10 +372,7 @@ func (v *Variant) Perft(ctx context.Context, p Position, depth int, opt PerftOpt
 // once per capture order), the number of leaves depth-1 plies below it. depth must be at
 // least 1.
 func (v *Variant) Divide(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
-	if v.wide != nil {
-		return v.wide.divideNarrow(ctx, p, depth, opt)
-	}
-	return v.divide(ctx, p, depth, opt)
+	return v.k.divideOf(ctx, p, depth, opt)
 }
 
 // divide is Divide on the board's own representation.

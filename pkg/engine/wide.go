@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/bits"
+	"time"
 )
 
 // Boards of more than 64 bits (canadian, 12x12: 77 bits in the padded layout) are played by
@@ -10,9 +11,9 @@ import (
 // generation, perft, evaluation and the search with Bitboard replaced by wide, a 128-bit
 // set, and Position, Move and Variant by widePosition, wideMove and wideVariant (see
 // wide_gen.go and internal/widegen). The 64-bit code is untouched by it, so the variants
-// that fit 64 bits keep their speed. The public API converts at its edges: a Position keeps
-// the squares of index 64 and above in its high part, and a Variant with a board that needs
-// them holds a wideVariant that its methods hand the work to.
+// that fit 64 bits keep their speed. A Position keeps the squares of index 64 and above in
+// its high part; a Variant with a board that needs them has a wideVariant for its kernel
+// (kernel.go), which converts at its edges.
 
 //go:generate go run ./internal/widegen -config widegen.conf
 
@@ -179,9 +180,10 @@ type wideVariant struct {
 // wideBit returns the one-index set of i.
 func wideBit(i Index) wide { return wide{1, 0}.Shl(uint(i)) }
 
-// newWideVariant builds the wide tables of v, whose square indices are set.
+// newWideVariant builds the wide tables of v, whose square indices and start position are
+// set.
 func newWideVariant(v *Variant) *wideVariant {
-	w := &wideVariant{Variant: v}
+	w := &wideVariant{Variant: v, start: v.start.widen()}
 	for n := 1; n <= v.squares; n++ {
 		w.board = w.board.Or(wideBit(v.idx[n]))
 	}
@@ -202,21 +204,80 @@ func newWideVariant(v *Variant) *wideVariant {
 	return w
 }
 
-// generateDup is Variant.GenerateDup on a wide board.
+// The kernel of a wide board (see kernel): each method converts at its edges.
+
 func (w *wideVariant) generateDup(dst []Move, p *Position, dup Duplicates) []Move {
 	wp := p.widen()
 	var g wideCapGen
 	return narrowMoves(dst, w.generate(&g, nil, &wp, dup))
 }
 
-// divideNarrow is Variant.Divide on a wide board.
-func (w *wideVariant) divideNarrow(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
+func (w *wideVariant) hasCaptureOf(p *Position) bool {
+	wp := p.widen()
+	return w.hasCaptureIn(&wp)
+}
+
+func (w *wideVariant) countOf(p *Position, dup Duplicates, _ []Move) int {
+	wp := p.widen()
+	var g wideCapGen
+	return w.count(&g, &wp, dup, nil)
+}
+
+func (w *wideVariant) hasMovesOf(p *Position) bool {
+	wp := p.widen()
+	return w.hasMoves(&wp)
+}
+
+func (w *wideVariant) divideOf(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
 	entries, err := w.divide(ctx, p.widen(), depth, opt)
 	out := make([]DivideEntry, len(entries))
 	for i, e := range entries {
 		out[i] = DivideEntry{Move: e.Move.narrow(), Nodes: e.Nodes}
 	}
 	return out, err
+}
+
+func (w *wideVariant) pathsOf(p *Position, m Move) [][]Square {
+	wp := p.widen()
+	return w.paths(&wp, m.widen())
+}
+
+func (w *wideVariant) quietMoveOf(p *Position, from, to Index) (Move, bool) {
+	wp := p.widen()
+	m, ok := w.quietMove(&wp, from, to)
+	return m.narrow(), ok
+}
+
+func (w *wideVariant) advanceDrawOf(d *drawState, p *Position, m Move, c *Position) {
+	wp, wc := p.widen(), c.widen()
+	wideAdvanceDraw(d, w, &wp, m.widen(), &wc)
+}
+
+func (w *wideVariant) featureVector(p *Position, out []float64) []float64 {
+	wp := p.widen()
+	return wideFeatures(w, &wp, out)
+}
+
+func (w *wideVariant) evaluateOf(vec *[numFeatures]float64, p *Position) float64 {
+	wp := p.widen()
+	return wideTablesFor(w).evaluate(w, vec, &wp)
+}
+
+func (w *wideVariant) newSearcher(weights *Weights, hashMB int) searchKernel {
+	s := &wideSearcher{}
+	s.init(w, weights, hashMB)
+	return s
+}
+
+func (s *wideSearcher) evaluateOf(p *Position) int {
+	w := p.widen()
+	return s.evaluate(&w)
+}
+
+func (s *wideSearcher) searchGame(ctx context.Context, start time.Time, g *Game, lim Limits) SearchResult {
+	s.hist = gameHistory(g, s.hist)
+	root := g.Position()
+	return s.run(ctx, start, root.widen(), g.draw, lim).narrow()
 }
 
 // hasMen reports whether c has a man.
