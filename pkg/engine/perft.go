@@ -18,13 +18,13 @@ func (v *Variant) HasCapture(p *Position) bool {
 // hasCaptureIn is HasCapture on the board's own representation.
 func (v *Variant) hasCaptureIn(p *Position) bool {
 	us := p.Side
-	return v.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+	return v.hasCapture(us, p.pieces[us.Other()], p.kings, v.board&^p.occupied(), p.pieces[us]&^p.kings, p.pieces[us]&p.kings)
 }
 
 // hasCapture is HasCapture with the position given as its boards (us to move, the other
 // side's pieces targets, the kings of both sides allKings), the free squares and the
 // mover's men and kings.
-func (v *Variant) hasCapture(us Color, targets, allKings, empty, men, kings Bitboard) bool {
+func (v *Variant) hasCapture(us Color, targets, allKings, empty, men, kings bitboard) bool {
 	if men != 0 {
 		manTargets := targets
 		if v.MenCannotCaptureKings {
@@ -64,11 +64,11 @@ func (v *Variant) hasCapture(us Color, targets, allKings, empty, men, kings Bitb
 // countQuiet returns the number of non-capturing moves of p.
 func (v *Variant) countQuiet(p *Position) int {
 	us := p.Side
-	return v.countQuietOf(us, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+	return v.countQuietOf(us, v.board&^p.occupied(), p.pieces[us]&^p.kings, p.pieces[us]&p.kings)
 }
 
 // countQuietOf counts the quiet moves of us's men and kings over the free squares.
-func (v *Variant) countQuietOf(us Color, empty, men, kings Bitboard) int {
+func (v *Variant) countQuietOf(us Color, empty, men, kings bitboard) int {
 	n := v.countMenQuiet(us, empty, men)
 	if kings == 0 {
 		return n
@@ -87,7 +87,7 @@ func (v *Variant) countQuietOf(us Color, empty, men, kings Bitboard) int {
 
 // countMenQuiet counts the quiet moves of us's men over the free squares. It is small
 // enough to be inlined into the leaf count: keep it so.
-func (v *Variant) countMenQuiet(us Color, empty, men Bitboard) int {
+func (v *Variant) countMenQuiet(us Color, empty, men bitboard) int {
 	a, b := v.step[upLeft]&63, v.step[upRight]&63
 	if us == White {
 		return ((men >> a) & empty).Count() + ((men >> b) & empty).Count()
@@ -103,13 +103,13 @@ func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
 
 func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
 	us := p.Side
-	return v.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
+	return v.countBoards(g, us, p.pieces[us], p.pieces[us.Other()], p.kings, dup, scratch)
 }
 
 // countBoards is count with the position given as its boards: us to move, own and opp the
 // pieces of us and of the other side, allKings the kings of both. Perft calls it at the
 // second-to-last ply with a child's boards, without writing the child.
-func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings bitboard, dup Duplicates, scratch []Move) int {
 	if v.crowned(opp, allKings) {
 		return 0
 	}
@@ -126,7 +126,7 @@ func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, 
 		return v.countQuietOf(us, empty, men, kings)
 	}
 	var p Position
-	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
+	p.pieces[us], p.pieces[us.Other()], p.kings, p.Side = own, opp, allKings, us
 	return len(v.generate(g, scratch[:0], &p, dup))
 }
 
@@ -135,13 +135,13 @@ func (v *Variant) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, 
 // jump, which is most often the case: every capture is then one jump, a move of its own
 // under either duplicate convention. ok is false when some jump might go on, or when a man
 // might take a king and the precedence ranks that apart: the caller generates the captures.
-func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men Bitboard) (n int, ok bool) {
+func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men bitboard) (n int, ok bool) {
 	if v.MenCannotCaptureKings {
 		targets &^= allKings
 	}
 	ul, ur, dl, dr := v.diagonalJumps(us, targets, empty)
 	jumps := ul | ur | dl | dr
-	var orth [8]Bitboard // the same along rows and columns (frisian)
+	var orth [8]bitboard // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
 		for _, d := range v.manDirs[us] {
 			if back := opposite(d); d >= left {
@@ -189,7 +189,7 @@ func (v *Variant) HasMoves(p *Position) bool {
 
 // hasMoves is HasMoves on the board's own representation.
 func (v *Variant) hasMoves(p *Position) bool {
-	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return false
 	}
 	return v.hasCaptureIn(p) || v.countQuiet(p) > 0
@@ -277,10 +277,10 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 		// No table reads these children's hash (there is none, or they are at depth 2):
 		// each is written from its boards, without it.
 		us, them := p.Side, p.Side.Other()
-		own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+		own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 		for _, m := range moves {
 			var c Position
-			c.Pieces[us], c.Pieces[them], c.Kings = after(own, opp, kings, m)
+			c.pieces[us], c.pieces[them], c.kings = after(own, opp, kings, m)
 			c.Side = them
 			n += pf.perft(c, depth-1)
 		}
@@ -300,13 +300,13 @@ func (pf *perfter) perft(p Position, depth int) uint64 {
 // after returns the boards after m: the mover's pieces (own before the move), the other
 // side's (opp before) and the kings of both. It is small enough to be inlined into
 // perft's loops: keep it so.
-func after(own, opp, kings Bitboard, m Move) (Bitboard, Bitboard, Bitboard) {
+func after(own, opp, kings bitboard, m Move) (bitboard, bitboard, bitboard) {
 	from, to := bitOf(m.From), bitOf(m.To)
-	kings &^= m.Captured
+	kings &^= m.captured
 	if kings&from != 0 || m.Promotes() {
 		kings = kings&^from | to
 	}
-	return own&^from | to, opp &^ m.Captured, kings
+	return own&^from | to, opp &^ m.captured, kings
 }
 
 // perft2 counts the leaves two plies below p. Each move's boards go straight to the leaf
@@ -315,7 +315,7 @@ func after(own, opp, kings Bitboard, m Move) (Bitboard, Bitboard, Bitboard) {
 func (pf *perfter) perft2(p *Position) uint64 {
 	v, g, dup, scratch := pf.v, &pf.gen, pf.dup, pf.bufs[0]
 	us, them := p.Side, p.Side.Other()
-	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 	if v.crowned(opp, kings) {
 		return 0
 	}

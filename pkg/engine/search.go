@@ -194,7 +194,7 @@ func (s *searcher) evaluate(p *Position) int {
 // advanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
 // in place: the search keeps one state per ply.
 func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
-	capture, king := m.captures(), p.Kings.Has(m.From)
+	capture, king := m.captures(), p.kings.Has(m.From)
 	if v.KingMoveLimit > 0 {
 		d.run = d.run.next(p.Side, m.From, m.To, king, capture)
 	}
@@ -219,7 +219,7 @@ func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
 
 // irreversible reports whether m (played in p) can never be undone: a capture or a man move.
 func irreversible(p *Position, m Move) bool {
-	return m.captures() || !p.Kings.Has(m.From)
+	return m.captures() || !p.kings.Has(m.From)
 }
 
 // gameHistory returns the hashes of g's positions since its last irreversible move (a
@@ -534,7 +534,7 @@ func (s *searcher) quiesce(p *Position, ply, alpha, beta int) int {
 
 // qbody is quiesce after the node is counted.
 func (s *searcher) qbody(p *Position, ply, alpha, beta int) int {
-	if s.v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if s.v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return s.v.noMoveScore(ply)
 	}
 	capture := s.v.hasCaptureIn(p)
@@ -580,11 +580,11 @@ func (s *searcher) qbody(p *Position, ply, alpha, beta int) int {
 // a square in front of it is free, a king when a square next to it is (countQuietOf).
 func hasQuiet(v *Variant, p *Position) bool {
 	us := p.Side
-	empty := v.board &^ p.Occupied()
-	if v.countMenQuiet(us, empty, p.Men(us)) > 0 {
+	empty := v.board &^ p.occupied()
+	if v.countMenQuiet(us, empty, p.men(us)) > 0 {
 		return true
 	}
-	kings := p.KingsOf(us)
+	kings := p.kingsOf(us)
 	if kings == 0 {
 		return false
 	}
@@ -609,7 +609,7 @@ func (s *searcher) order(p *Position, moves []Move, ply int, ttMove Move, hasTT 
 		case hasTT && m == ttMove:
 			x = 1 << 30
 		case m.captures():
-			x = 1<<26 + int32(m.Captured.Count())<<8 + int32((m.Captured&p.Kings).Count())<<4
+			x = 1<<26 + int32(m.captured.Count())<<8 + int32((m.captured&p.kings).Count())<<4
 			if m.Promotes() {
 				x += 2
 			}

@@ -8,7 +8,7 @@ import (
 
 // Boards of more than 64 bits (canadian, 12x12: 77 bits in the padded layout) are played by
 // a second instance of the hot code, generated from the same source: widegen copies move
-// generation, perft, evaluation and the search with Bitboard replaced by wide, a 128-bit
+// generation, perft, evaluation and the search with bitboard replaced by wide, a 128-bit
 // set, and Position, Move and Variant by widePosition, wideMove and wideVariant (see
 // wide_gen.go and internal/widegen). The 64-bit code is untouched by it, so the variants
 // that fit 64 bits keep their speed. A Position keeps the squares of index 64 and above in
@@ -18,7 +18,7 @@ import (
 //go:generate go run ./internal/widegen -config widegen.conf
 
 // wide is a set of up to 128 indices: lo holds 0-63, hi 64-127. Its methods are the
-// operators of Bitboard, written out; they are small enough to be inlined.
+// operators of bitboard, written out; they are small enough to be inlined.
 type wide struct{ lo, hi uint64 }
 
 // And returns b & c.
@@ -98,8 +98,8 @@ func (b wide) First() Index {
 
 // widePosition is Position on a wide board.
 type widePosition struct {
-	Pieces [2]wide
-	Kings  wide
+	pieces [2]wide
+	kings  wide
 	Side   Color
 	Hash   uint64
 }
@@ -108,23 +108,23 @@ type widePosition struct {
 type wideMove struct {
 	From, To Index
 	flags    uint32 // promoteFlag only
-	Captured wide
+	captured wide
 }
 
 // Promotes reports whether the man that moves is crowned by m.
 func (m wideMove) Promotes() bool { return m.flags&promoteFlag != 0 }
 
 // IsCapture reports whether m captures.
-func (m wideMove) IsCapture() bool { return !m.Captured.IsZero() }
+func (m wideMove) IsCapture() bool { return !m.captured.IsZero() }
 
 // captures reports whether m captures (Move.captures).
-func (m wideMove) captures() bool { return !m.Captured.IsZero() }
+func (m wideMove) captures() bool { return !m.captured.IsZero() }
 
 // widen returns p as a widePosition.
 func (p *Position) widen() widePosition {
 	return widePosition{
-		Pieces: [2]wide{{uint64(p.Pieces[White]), uint64(p.high[White])}, {uint64(p.Pieces[Black]), uint64(p.high[Black])}},
-		Kings:  wide{uint64(p.Kings), uint64(p.high[2])},
+		pieces: [2]wide{{uint64(p.pieces[White]), uint64(p.high[White])}, {uint64(p.pieces[Black]), uint64(p.high[Black])}},
+		kings:  wide{uint64(p.kings), uint64(p.high[2])},
 		Side:   p.Side,
 		Hash:   p.Hash,
 	}
@@ -133,22 +133,22 @@ func (p *Position) widen() widePosition {
 // narrow returns w as a Position.
 func (w *widePosition) narrow() Position {
 	return Position{
-		Pieces: [2]Bitboard{Bitboard(w.Pieces[White].lo), Bitboard(w.Pieces[Black].lo)},
-		Kings:  Bitboard(w.Kings.lo),
+		pieces: [2]bitboard{bitboard(w.pieces[White].lo), bitboard(w.pieces[Black].lo)},
+		kings:  bitboard(w.kings.lo),
 		Side:   w.Side,
-		high:   [3]uint16{uint16(w.Pieces[White].hi), uint16(w.Pieces[Black].hi), uint16(w.Kings.hi)},
+		high:   [3]uint16{uint16(w.pieces[White].hi), uint16(w.pieces[Black].hi), uint16(w.kings.hi)},
 		Hash:   w.Hash,
 	}
 }
 
 // widen returns m as a wideMove.
 func (m Move) widen() wideMove {
-	return wideMove{From: m.From, To: m.To, flags: m.flags & promoteFlag, Captured: wide{uint64(m.Captured), uint64(m.capHigh())}}
+	return wideMove{From: m.From, To: m.To, flags: m.flags & promoteFlag, captured: wide{uint64(m.captured), uint64(m.capHigh())}}
 }
 
 // narrow returns m as a Move.
 func (m wideMove) narrow() Move {
-	return Move{From: m.From, To: m.To, flags: m.flags | uint32(m.Captured.hi)<<16, Captured: Bitboard(m.Captured.lo)}
+	return Move{From: m.From, To: m.To, flags: m.flags | uint32(m.captured.hi)<<16, captured: bitboard(m.captured.lo)}
 }
 
 // narrowMoves appends ms to dst as Moves.
@@ -281,7 +281,7 @@ func (s *wideSearcher) searchGame(ctx context.Context, start time.Time, g *Game,
 }
 
 // hasMen reports whether c has a man.
-func (p *widePosition) hasMen(c Color) bool { return !p.Men(c).IsZero() }
+func (p *widePosition) hasMen(c Color) bool { return !p.men(c).IsZero() }
 
 // narrow returns r as a SearchResult.
 func (r wideSearchResult) narrow() SearchResult {
