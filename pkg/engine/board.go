@@ -14,8 +14,9 @@ import (
 // them, g = 1 also makes the steps along a row (±1) and a column (±(2c+2g+1)) safe.
 type bitboard uint64
 
-// Index is a square's bit position in the padded layout (0-79; see bitboard). Square is the PDN square number used at
-// the API; Variant.Index and Variant.Square convert between them.
+// Index is a square's bit position in the board's padded layout (0-79; see the package
+// documentation). Square is the PDN square number used at the API; Variant.Index and
+// Variant.Square convert between them.
 type Index uint8
 
 // Square is a 1-based PDN square number.
