@@ -168,7 +168,7 @@ func FeatureNames(v *Variant) []string {
 // 1), so Evaluate(v, w, p) = Σ w.Values[FeatureNames(v)[i]] × Features(v, p, nil)[i] is
 // the evaluation from the side to move's point of view.
 func Features(v *Variant, p *Position, out []float64) []float64 {
-	return v.k.featureVector(p, out)
+	return v.k.featureVector(*p, out)
 }
 
 // features is Features on the board's own representation.
@@ -188,7 +188,7 @@ func features(v *Variant, p *Position, out []float64) []float64 {
 // feature of v (a programming error: LoadWeights and DefaultWeights return complete sets).
 func Evaluate(v *Variant, w *Weights, p *Position) float64 {
 	vec := w.vector(featuresOf(&v.Rules))
-	return v.k.evaluateOf(&vec, p)
+	return v.k.evaluateOf(vec, *p)
 }
 
 // evaluate returns the dot product of the weight vector w (indexed by feature number) and

@@ -54,7 +54,7 @@ func (v *Variant) Generate(dst []Move, p *Position) []Move {
 
 // GenerateDup is Generate with a choice of duplicate-capture convention (for perft).
 func (v *Variant) GenerateDup(dst []Move, p *Position, dup Duplicates) []Move {
-	return v.k.generateDup(dst, p, dup)
+	return v.k.generateDup(dst, *p, dup)
 }
 
 // legalMoves is Generate on the board's own representation.

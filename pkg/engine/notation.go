@@ -46,7 +46,7 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // ahead is shown stopping on the last free square before the next piece. Paths returns nil
 // for a quiet move and for a move that is not legal.
 func (v *Variant) Paths(p *Position, m Move) [][]Square {
-	return v.k.pathsOf(p, m)
+	return v.k.pathsOf(*p, m)
 }
 
 // paths is Paths on the board's own representation.
@@ -193,7 +193,7 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 // has no capture, and a man steps forward or a king moves along a free line), without
 // generating the other moves: the common case when replaying games.
 func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
-	return v.k.quietMoveOf(p, from, to)
+	return v.k.quietMoveOf(*p, from, to)
 }
 
 // quietMove is QuietMove on the board's own representation.

@@ -12,7 +12,7 @@ func (v *Variant) HasCapture(p *Position) bool {
 	if v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0 {
 		return false // the game is over (see Rules.PromotionWins)
 	}
-	return v.k.hasCaptureOf(p)
+	return v.k.hasCaptureOf(*p)
 }
 
 // hasCaptureIn is HasCapture on the board's own representation.
@@ -98,7 +98,7 @@ func (v *Variant) countMenQuiet(us Color, empty, men bitboard) int {
 // Count returns the number of legal moves of p under the given duplicate convention,
 // without generating the quiet ones.
 func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
-	return v.k.countOf(p, dup, scratch)
+	return v.k.countOf(*p, dup, scratch)
 }
 
 func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
@@ -184,7 +184,7 @@ func (v *Variant) countSingleJumps(us Color, targets, allKings, empty, men bitbo
 
 // HasMoves reports whether the side to move in p has a legal move.
 func (v *Variant) HasMoves(p *Position) bool {
-	return v.k.hasMovesOf(p)
+	return v.k.hasMovesOf(*p)
 }
 
 // hasMoves is HasMoves on the board's own representation.

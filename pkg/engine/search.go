@@ -172,7 +172,7 @@ func (s *searcher) clear() {
 }
 
 // Evaluate returns the static evaluation of p for the side to move, rounded to an integer.
-func (s *Searcher) Evaluate(p *Position) int { return s.k.evaluateOf(p) }
+func (s *Searcher) Evaluate(p *Position) int { return s.k.evaluateOf(*p) }
 
 // evaluate is Evaluate on the board's own representation.
 func (s *searcher) evaluate(p *Position) int {

@@ -206,24 +206,24 @@ func newWideVariant(v *Variant) *wideVariant {
 
 // The kernel of a wide board (see kernel): each method converts at its edges.
 
-func (w *wideVariant) generateDup(dst []Move, p *Position, dup Duplicates) []Move {
+func (w *wideVariant) generateDup(dst []Move, p Position, dup Duplicates) []Move {
 	wp := p.widen()
 	var g wideCapGen
 	return narrowMoves(dst, w.generate(&g, nil, &wp, dup))
 }
 
-func (w *wideVariant) hasCaptureOf(p *Position) bool {
+func (w *wideVariant) hasCaptureOf(p Position) bool {
 	wp := p.widen()
 	return w.hasCaptureIn(&wp)
 }
 
-func (w *wideVariant) countOf(p *Position, dup Duplicates, _ []Move) int {
+func (w *wideVariant) countOf(p Position, dup Duplicates, _ []Move) int {
 	wp := p.widen()
 	var g wideCapGen
 	return w.count(&g, &wp, dup, nil)
 }
 
-func (w *wideVariant) hasMovesOf(p *Position) bool {
+func (w *wideVariant) hasMovesOf(p Position) bool {
 	wp := p.widen()
 	return w.hasMoves(&wp)
 }
@@ -237,30 +237,30 @@ func (w *wideVariant) divideOf(ctx context.Context, p Position, depth int, opt P
 	return out, err
 }
 
-func (w *wideVariant) pathsOf(p *Position, m Move) [][]Square {
+func (w *wideVariant) pathsOf(p Position, m Move) [][]Square {
 	wp := p.widen()
 	return w.paths(&wp, m.widen())
 }
 
-func (w *wideVariant) quietMoveOf(p *Position, from, to Index) (Move, bool) {
+func (w *wideVariant) quietMoveOf(p Position, from, to Index) (Move, bool) {
 	wp := p.widen()
 	m, ok := w.quietMove(&wp, from, to)
 	return m.narrow(), ok
 }
 
-func (w *wideVariant) advanceDrawOf(d *drawState, p *Position, m Move, c *Position) {
+func (w *wideVariant) advanceDrawOf(d *drawState, p Position, m Move, c Position) {
 	wp, wc := p.widen(), c.widen()
 	wideAdvanceDraw(d, w, &wp, m.widen(), &wc)
 }
 
-func (w *wideVariant) featureVector(p *Position, out []float64) []float64 {
+func (w *wideVariant) featureVector(p Position, out []float64) []float64 {
 	wp := p.widen()
 	return wideFeatures(w, &wp, out)
 }
 
-func (w *wideVariant) evaluateOf(vec *[numFeatures]float64, p *Position) float64 {
+func (w *wideVariant) evaluateOf(vec [numFeatures]float64, p Position) float64 {
 	wp := p.widen()
-	return wideTablesFor(w).evaluate(w, vec, &wp)
+	return wideTablesFor(w).evaluate(w, &vec, &wp)
 }
 
 func (w *wideVariant) newSearcher(weights *Weights, hashMB int) searchKernel {
@@ -269,7 +269,7 @@ func (w *wideVariant) newSearcher(weights *Weights, hashMB int) searchKernel {
 	return s
 }
 
-func (s *wideSearcher) evaluateOf(p *Position) int {
+func (s *wideSearcher) evaluateOf(p Position) int {
 	w := p.widen()
 	return s.evaluate(&w)
 }
