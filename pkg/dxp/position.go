@@ -140,20 +140,21 @@ func MoveOf(v *engine.Variant, p *engine.Position, m Move) (engine.Move, error) 
 	}
 	from, _ := v.Index(m.From)
 	to, _ := v.Index(m.To)
-	var captured engine.Bitboard
+	var captured []engine.Index
 	for _, s := range m.Captured {
 		i, _ := v.Index(s)
-		if captured.Has(i) {
+		if slices.Contains(captured, i) {
 			return illegal(engine.ErrIllegalMove, fmt.Sprintf("square %d captured twice", s))
 		}
-		captured |= 1 << i
+		captured = append(captured, i)
 	}
+	slices.Sort(captured)
 	var fits []engine.Move
 	for _, lm := range v.Generate(nil, p) {
 		if lm.From != from || lm.To != to {
 			continue
 		}
-		if lm.Captured == captured {
+		if slices.Equal(slices.Collect(lm.Captured()), captured) {
 			return lm, nil
 		}
 		if len(m.Captured) == 0 {
@@ -191,8 +192,8 @@ func NewMove(v *engine.Variant, p *engine.Position, m engine.Move, elapsed time.
 	}
 	seconds := min(max(int((elapsed+time.Second/2)/time.Second), 0), 9999)
 	dm := Move{Seconds: seconds, From: v.Square(m.From), To: v.Square(m.To)}
-	for b := m.Captured; b != 0; b &= b - 1 {
-		dm.Captured = append(dm.Captured, v.Square(b.First()))
+	for i := range m.Captured() {
+		dm.Captured = append(dm.Captured, v.Square(i))
 	}
 	slices.Sort(dm.Captured)
 	return dm

@@ -6,39 +6,40 @@ import (
 	"math/bits"
 )
 
-// Bitboard is a set of squares in a variant's padded bit layout: the dark squares are
+// bitboard is a set of squares in a variant's padded bit layout: the dark squares are
 // numbered row by row from the top (Black's side), with ghost bits left free so that every
 // step is a fixed shift that never wraps round the board. With c dark squares per row and
 // g ghosts after each even row (g+1 after each odd row), the diagonal steps are ±(c+g) and
 // ±(c+g+1). Boards without orthogonal captures use g = 0 (one ghost per two rows); with
 // them, g = 1 also makes the steps along a row (±1) and a column (±(2c+2g+1)) safe.
-type Bitboard uint64
+type bitboard uint64
 
-// Index is a bit position in a Bitboard (0-63). Square is the PDN square number used at
-// the API; Variant.Index and Variant.Square convert between them.
+// Index is a square's bit position in the board's padded layout (0-79; see the package
+// documentation). Square is the PDN square number used at the API; Variant.Index and
+// Variant.Square convert between them.
 type Index uint8
 
 // Square is a 1-based PDN square number.
 type Square int
 
 // Has reports whether index i is in b.
-func (b Bitboard) Has(i Index) bool { return b&(1<<i) != 0 }
+func (b bitboard) Has(i Index) bool { return b&(1<<i) != 0 }
 
 // Count returns the number of squares in b.
-func (b Bitboard) Count() int { return bits.OnesCount64(uint64(b)) }
+func (b bitboard) Count() int { return bits.OnesCount64(uint64(b)) }
 
 // First returns the lowest index in b; b must not be empty.
-func (b Bitboard) First() Index { return Index(bits.TrailingZeros64(uint64(b))) }
+func (b bitboard) First() Index { return Index(bits.TrailingZeros64(uint64(b))) }
 
 // last returns the highest index in b; b must not be empty.
-func (b Bitboard) last() Index { return Index(63 - bits.LeadingZeros64(uint64(b))) }
+func (b bitboard) last() Index { return Index(63 - bits.LeadingZeros64(uint64(b))) }
 
 // bit returns the one-square set of index i.
-func bit(i Index) Bitboard { return 1 << i }
+func bit(i Index) bitboard { return 1 << i }
 
 // bitOf is bit for an index known to be below 64: the mask spares the shift its bounds
 // check, which counts in perft's inner loops. The wide instance uses wideBit instead.
-func bitOf(i Index) Bitboard { return 1 << (i & 63) }
+func bitOf(i Index) bitboard { return 1 << (i & 63) }
 
 // direction numbers: up moves towards square 1 (White's forward), down towards Black's.
 // The four diagonals come first; the orthogonal ones are used by frisian captures only.
@@ -64,12 +65,12 @@ type Variant struct {
 
 	perRow   int              // dark squares per row
 	squares  int              // number of dark squares
-	board    Bitboard         // the real squares
+	board    bitboard         // the real squares
 	step     [8]uint          // shift amount per direction
 	lsh, rsh [8]uint          // the same as a left and a right shift, one of them 0 (branch-free steps)
 	idx      []Index          // square number -> index (idx[0] unused)
 	sq       [maxIndex]Square // index -> square number (0 for ghosts)
-	promo    [2]Bitboard      // the row where each colour's men are crowned
+	promo    [2]bitboard      // the row where each colour's men are crowned
 	start    Position         // the initial position
 	order    []Square         // the order FEN lists squares in
 	manDirs  [2][]int         // directions men capture in, per colour
@@ -78,7 +79,7 @@ type Variant struct {
 	fwd      [2][2]int        // forward directions per colour
 	capDirs  []int            // directions of captures: the diagonals, and the orthogonals in frisian
 	turns    [8][]int         // after a capture along d: the capture directions but d and its opposite
-	rays     [8][64]Bitboard  // squares from an index to the edge, per direction
+	rays     [8][64]bitboard  // squares from an index to the edge, per direction
 	// kingJumpRanked: the precedence ranks a man's single jump over a king apart from one
 	// over a man.
 	kingJumpRanked bool
@@ -98,9 +99,10 @@ type Variant struct {
 	// too: menCount allows it, kings fly, may stop anywhere behind the piece they take, and
 	// the precedence does not rank a capture by a king apart.
 	kingSearch bool
-	// wide is set on boards of more than 64 bits, whose sets of squares (board, promo,
-	// rays, start) live there instead: the methods hand such boards to it.
-	wide *wideVariant
+	// k does the work of the public methods, on the variant's tables or, for a board of
+	// more than 64 bits, on its wide instance (whose sets of squares replace board, promo
+	// and rays).
+	k kernel
 }
 
 // ErrUnsupported is returned by NewVariant for rules the generator cannot play yet.
@@ -115,7 +117,7 @@ func NewVariant(r Rules) (*Variant, error) {
 		return nil, fmt.Errorf("engine: %s: board %dx%d: width and height must be even and at least 4", r.Name, r.Width, r.Height)
 	}
 	c := r.Width / 2
-	g := 0 // ghosts after each even row (see Bitboard)
+	g := 0 // ghosts after each even row (see bitboard)
 	if r.OrthogonalCaptures {
 		g = 1
 	}
@@ -175,11 +177,6 @@ func NewVariant(r Rules) (*Variant, error) {
 			}
 		}
 	}
-	if last >= 64 {
-		v.wide = newWideVariant(v)
-	} else {
-		v.bitboardTables()
-	}
 	v.plainLeaves = !r.OrthogonalCaptures && !r.PromotionWins
 	if d := v.step[upRight]; d >= 4 && d <= 6 {
 		v.fixedSteps = d
@@ -198,10 +195,14 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.start.put(v.idx[v.squares+1-n], White, false)
 	}
 	v.start.Hash = v.start.ComputeHash()
-	if v.wide != nil {
-		v.wide.start = v.start.widen()
-	}
 	v.order = v.fenOrder()
+	// the board's width is chosen here, once
+	if last >= 64 {
+		v.k = newWideVariant(v)
+	} else {
+		v.bitboardTables()
+		v.k = narrowKernel{v}
+	}
 	return v, nil
 }
 
@@ -355,8 +356,8 @@ func rankOfMen(prec Precedence) menRanks {
 	return ranksOther
 }
 
-// geometry is the type parameter of the hot code of perft (kernel), whose length is the
-// up-right step of the board, the up-left step being one more (see Bitboard): the compiler
+// geometry is the type parameter of the hot code of perft (perftKernel), whose length is the
+// up-right step of the board, the up-left step being one more (see bitboard): the compiler
 // makes an instance of that code for each, with steps it knows. anySteps, of length 0,
 // reads them from the Variant instead.
 type geometry interface {

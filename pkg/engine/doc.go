@@ -23,21 +23,22 @@
 //
 // # Boards and moves
 //
-// A [Bitboard] is a set of squares in a padded 64-bit layout: the dark squares row by row
-// from square 1, with ghost bits placed so that every step (diagonal, and along rows and
-// columns for frisian) is one fixed shift that cannot wrap round the board. [Square] is the
-// 1-based PDN number used at the API, [Index] the bit position. A [Position] is a small
-// comparable value (pieces, kings, side to move and its Zobrist hash) and [Position.Play]
-// returns the next one (copy-make).
+// [Square] is the 1-based PDN number used at the API, [Index] a square's bit position in
+// the board's padded layout: the dark squares row by row from square 1, with ghost bits
+// placed so that every step (diagonal, and along rows and columns for frisian) is one fixed
+// shift that cannot wrap round the board. A [Position] is a small comparable value
+// (pieces, kings, side to move and its Zobrist hash): [Position.At] and
+// [Position.Material] read it, and [Position.Play] returns the next one (copy-make). A
+// [Move] is its start and end squares and the set of captured pieces ([Move.Captured]): two
+// capture paths that take the same pieces between the same squares are one move for the
+// rules, and [Variant.Paths] recovers the paths for notation. Every method works on every
+// board.
 //
-// A board that needs more than 64 bits (canadian, 12x12: 77) is played by a second instance
-// of the hot code (move generation, perft, evaluation, search) over a 128-bit set, which
-// internal/widegen generates from the 64-bit source: one source, and no cost to the
-// boards that fit 64 bits. A Position keeps its squares of index 64 and above in a part of
-// its own ([Position.At], [Position.Material] and [Position.Equal] see the whole board;
-// the Pieces and Kings fields hold indices 0-63). A [Move] is its start and end squares and the set of
-// captured pieces: two capture paths that take the same pieces between the same squares
-// are one move for the rules, and [Variant.Paths] recovers the paths for notation.
+// The hot code (move generation, perft, evaluation, search) works on 64-bit sets. A board
+// that needs more than 64 bits (canadian, 12x12: 77) is played by a second instance of it
+// over a 128-bit set, which internal/widegen generates from the 64-bit source: one
+// source, and no cost to the boards that fit 64 bits. [NewVariant] picks the instance
+// once.
 //
 // [Variant.Generate] appends the legal moves to a caller's buffer: the captures the
 // precedence allows when there is one (a sequence must be completed, and a flying king

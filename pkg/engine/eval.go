@@ -104,10 +104,10 @@ type evalTables struct {
 	featureSet
 	// advance[c][j]: the squares k rows ahead of c's back row with bit j of k set (a
 	// board that fits 64 bits has at most 24 rows)
-	advance  [2][5]Bitboard
-	back     [2]Bitboard // each side's own back row
-	centre   Bitboard
-	diagonal Bitboard // the long diagonal
+	advance  [2][5]bitboard
+	back     [2]bitboard // each side's own back row
+	centre   bitboard
+	diagonal bitboard // the long diagonal
 	flying   bool
 	front    bool // the front feature is computed
 }
@@ -126,7 +126,7 @@ func tablesFor(v *Variant) *evalTables {
 func buildEvalTables(v *Variant) *evalTables {
 	t := &evalTables{featureSet: featuresOf(&v.Rules), flying: !v.ShortKings, front: v.PromotionWins}
 	h, w := v.Height, v.Width
-	var diagA, diagB Bitboard
+	var diagA, diagB bitboard
 	for s := 1; s <= v.Squares(); s++ {
 		i, _ := v.Index(Square(s))
 		file, rank := v.coords(Square(s)) // file 0.., rank 1 = White's back row
@@ -168,11 +168,7 @@ func FeatureNames(v *Variant) []string {
 // 1), so Evaluate(v, w, p) = Σ w.Values[FeatureNames(v)[i]] × Features(v, p, nil)[i] is
 // the evaluation from the side to move's point of view.
 func Features(v *Variant, p *Position, out []float64) []float64 {
-	if v.wide != nil {
-		w := p.widen()
-		return wideFeatures(v.wide, &w, out)
-	}
-	return features(v, p, out)
+	return v.k.featureVector(*p, out)
 }
 
 // features is Features on the board's own representation.
@@ -192,11 +188,7 @@ func features(v *Variant, p *Position, out []float64) []float64 {
 // feature of v (a programming error: LoadWeights and DefaultWeights return complete sets).
 func Evaluate(v *Variant, w *Weights, p *Position) float64 {
 	vec := w.vector(featuresOf(&v.Rules))
-	if v.wide != nil {
-		wp := p.widen()
-		return wideTablesFor(v.wide).evaluate(v.wide, &vec, &wp)
-	}
-	return tablesFor(v).evaluate(v, &vec, p)
+	return v.k.evaluateOf(vec, *p)
 }
 
 // evaluate returns the dot product of the weight vector w (indexed by feature number) and
@@ -250,15 +242,15 @@ func (t *evalTables) evaluateInt(v *Variant, w *[numFeatures]int, p *Position) i
 // sides fills f and g with the features of the side to move and of the other side.
 func (t *evalTables) sides(v *Variant, p *Position, f, g *[numFeatures]int) {
 	us, them := p.Side, p.Side.Other()
-	occ := p.Occupied()
+	occ := p.occupied()
 	empty := v.board &^ occ
-	t.side(v, us, p.Men(us), p.KingsOf(us), occ, empty, f)
-	t.side(v, them, p.Men(them), p.KingsOf(them), occ, empty, g)
+	t.side(v, us, p.men(us), p.kingsOf(us), occ, empty, f)
+	t.side(v, them, p.men(them), p.kingsOf(them), occ, empty, g)
 }
 
 // side fills f with the features of c's men and kings (occ the occupied squares, empty
 // the free ones); tempo is left at 0.
-func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty Bitboard, f *[numFeatures]int) {
+func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty bitboard, f *[numFeatures]int) {
 	f[featMan] = men.Count()
 	f[featKing] = kings.Count()
 	// Σ rows × men on the row, one bit of the row number at a time
@@ -297,7 +289,7 @@ func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty Bitboard, 
 	// a man whose cone holds a piece stands behind that piece: fill backwards from the
 	// occupied squares until every man is behind one or the fill stops (men of White move
 	// to lower indices: see countMenQuiet)
-	behind, front := Bitboard(0), occ
+	behind, front := bitboard(0), occ
 	l, r := v.step[upLeft]&63, v.step[upRight]&63
 	if c == White {
 		for front != 0 && men&^behind != 0 {

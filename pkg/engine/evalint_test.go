@@ -11,7 +11,7 @@ import (
 func TestEvaluateIntegerWeights(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	for _, v := range Variants() {
-		if v.wide != nil {
+		if isWide(v) {
 			continue // the same code, generated: TestWideSearchMatchesNarrow
 		}
 		ps := randomGamePositions(v, rng, 400)
@@ -26,7 +26,7 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 					w.Values[name] = float64(rng.Intn(2001) - 1000)
 				}
 			}
-			s := NewSearcher(v, w, 1).narrow
+			s := NewSearcher(v, w, 1).k.(*searcher)
 			if !s.intW {
 				t.Fatalf("%s: integer weights %v not taken as integers", v.Name, w.Values)
 			}
@@ -47,7 +47,7 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 	}
 	w := DefaultWeights(MustLookup("english"))
 	w.Values["man"] = 100.5
-	if NewSearcher(MustLookup("english"), w, 1).narrow.intW {
+	if NewSearcher(MustLookup("english"), w, 1).k.(*searcher).intW {
 		t.Error("a fractional weight taken as an integer")
 	}
 }

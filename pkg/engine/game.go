@@ -101,12 +101,7 @@ func (g *Game) PlayText(text string) (Move, error) {
 
 func (g *Game) play(p Position, m Move) {
 	next := p.Play(m)
-	if w := g.v.wide; w != nil {
-		wp, wn := p.widen(), next.widen()
-		wideAdvanceDraw(&g.draw, w, &wp, m.widen(), &wn)
-	} else {
-		advanceDraw(&g.draw, g.v, &p, m, &next)
-	}
+	g.v.k.advanceDrawOf(&g.draw, p, m, next)
 	g.moves = append(g.moves, m)
 	g.positions = append(g.positions, next)
 	g.seen[next.Hash]++

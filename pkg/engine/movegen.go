@@ -30,13 +30,13 @@ type capGen struct {
 	from       Index    // square the capturing piece started on
 	king       bool     // the capturing piece was a king when the move began
 	crowned    bool     // the capturing man was crowned during this sequence (russian)
-	empty      Bitboard // free squares (the mover's start square included)
-	opp        Bitboard // the opponent's pieces
-	oppKings   Bitboard
-	manTargets Bitboard // pieces a man may capture (opp, or opp men)
+	empty      bitboard // free squares (the mover's start square included)
+	opp        bitboard // the opponent's pieces
+	oppKings   bitboard
+	manTargets bitboard // pieces a man may capture (opp, or opp men)
 	manDirs    []int
 	up, down   bool // men capture up the board, down the board
-	promo      Bitboard
+	promo      bitboard
 	best       uint64
 
 	// record mode (for notation): the landing squares so far, and one path per move in dst
@@ -54,11 +54,7 @@ func (v *Variant) Generate(dst []Move, p *Position) []Move {
 
 // GenerateDup is Generate with a choice of duplicate-capture convention (for perft).
 func (v *Variant) GenerateDup(dst []Move, p *Position, dup Duplicates) []Move {
-	if v.wide != nil {
-		return v.wide.generateDup(dst, p, dup)
-	}
-	var g capGen
-	return v.generate(&g, dst, p, dup)
+	return v.k.generateDup(dst, *p, dup)
 }
 
 // legalMoves is Generate on the board's own representation.
@@ -69,7 +65,7 @@ func (v *Variant) legalMoves(dst []Move, p *Position) []Move {
 
 // generate is GenerateDup with the capture search's scratch space supplied by the caller.
 func (v *Variant) generate(g *capGen, dst []Move, p *Position, dup Duplicates) []Move {
-	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return dst
 	}
 	n := len(dst)
@@ -86,7 +82,7 @@ func (v *Variant) generate(g *capGen, dst []Move, p *Position, dup Duplicates) [
 // crowned reports whether the game is over because the side that just moved, whose pieces
 // are moved, has a king in a variant where crowning wins (Rules.PromotionWins); kings are
 // the kings of both sides. The side to move then has no legal move.
-func (v *Variant) crowned(moved, kings Bitboard) bool {
+func (v *Variant) crowned(moved, kings bitboard) bool {
 	return v.PromotionWins && moved&kings != 0
 }
 
@@ -115,8 +111,8 @@ func dedupe(dst []Move, start int) []Move {
 
 func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 	us := p.Side
-	empty := v.board &^ p.Occupied()
-	men := p.Men(us)
+	empty := v.board &^ p.occupied()
+	men := p.men(us)
 	for _, d := range v.fwd[us] {
 		step := int(v.step[d])
 		if d < downLeft {
@@ -127,7 +123,7 @@ func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 			dst = append(dst, Move{From: Index(int(to) - step), To: to, flags: promotes(v.promo[us].Has(to))})
 		}
 	}
-	for k := p.KingsOf(us); k != 0; k &= k - 1 {
+	for k := p.kingsOf(us); k != 0; k &= k - 1 {
 		from := k.First()
 		for d := 0; d < 4; d++ {
 			for s := v.sh(bit(from), d) & empty; s != 0; s = v.sh(s, d) & empty {
@@ -143,12 +139,12 @@ func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 
 // shift moves every square of b one step in direction d; squares that leave the board or
 // land on a ghost square are dropped.
-func (v *Variant) shift(b Bitboard, d int) Bitboard { return v.sh(b, d) & v.board }
+func (v *Variant) shift(b bitboard, d int) bitboard { return v.sh(b, d) & v.board }
 
 // sh moves every square of b one step in direction d without masking: callers intersect
 // the result with a set of real squares, which drops what left the board or fell on a
 // ghost square.
-func (v *Variant) sh(b Bitboard, d int) Bitboard {
+func (v *Variant) sh(b bitboard, d int) bitboard {
 	return b << (v.lsh[d&7] & 63) >> (v.rsh[d&7] & 63)
 }
 
@@ -157,15 +153,15 @@ func (v *Variant) sh(b Bitboard, d int) Bitboard {
 // up-left from s when s>>a is a target and s>>2a is free (a = the up-left step), and so
 // on. The directions men of us do not capture in are empty. The shifts may bring in
 // squares off the board: callers intersect the sets with real squares.
-func (v *Variant) diagonalJumps(us Color, targets, empty Bitboard) (ul, ur, dl, dr Bitboard) {
+func (v *Variant) diagonalJumps(us Color, targets, empty bitboard) (ul, ur, dl, dr bitboard) {
 	return jumpsAlong(v.manUp[us], v.manDown[us], v.step[upLeft]&63, v.step[upRight]&63, targets, empty)
 }
 
 // jumpsAlong is diagonalJumps for men that capture up and down the board or not, on a
 // board of up-left step a and up-right step b. It is small enough to be inlined, which
-// counts at the leaves of perft (keep it so): into kernel's instances, whose steps are
+// counts at the leaves of perft (keep it so): into perftKernel's instances, whose steps are
 // constants, it brings shifts by constants.
-func jumpsAlong(up, down bool, a, b uint, targets, empty Bitboard) (ul, ur, dl, dr Bitboard) {
+func jumpsAlong(up, down bool, a, b uint, targets, empty bitboard) (ul, ur, dl, dr bitboard) {
 	if up {
 		ul = (targets & (empty << a)) << a
 		ur = (targets & (empty << b)) << b
@@ -181,25 +177,25 @@ func jumpsAlong(up, down bool, a, b uint, targets, empty Bitboard) (ul, ur, dl, 
 func (g *capGen) init(v *Variant, dst []Move, p *Position) {
 	us, them := p.Side, p.Side.Other()
 	g.v, g.dst, g.start = v, dst, len(dst)
-	g.opp = p.Pieces[them]
-	g.oppKings = p.Pieces[them] & p.Kings
+	g.opp = p.pieces[them]
+	g.oppKings = p.pieces[them] & p.kings
 	g.manDirs = v.manDirs[us]
 	g.up, g.down = v.manUp[us], v.manDown[us]
 	g.promo = v.promo[us]
 	g.manTargets = g.opp
 	if v.MenCannotCaptureKings {
-		g.manTargets &^= p.Kings
+		g.manTargets &^= p.kings
 	}
 }
 
 func (v *Variant) generateCaptures(g *capGen, dst []Move, p *Position) []Move {
 	us := p.Side
-	empty := v.board &^ p.Occupied()
+	empty := v.board &^ p.occupied()
 	g.init(v, dst, p)
-	if men := p.Men(us); men != 0 {
+	if men := p.men(us); men != 0 {
 		// the men one step before a target that has a free square behind it, per direction
 		// in the order of manDirs: the diagonals, then the orthogonals (frisian)
-		var jumpers [8]Bitboard
+		var jumpers [8]bitboard
 		jumpers[upLeft], jumpers[upRight], jumpers[downLeft], jumpers[downRight] = v.diagonalJumps(us, g.manTargets, empty)
 		n := 4
 		if v.OrthogonalCaptures {
@@ -220,7 +216,7 @@ func (v *Variant) generateCaptures(g *capGen, dst []Move, p *Position) []Move {
 			}
 		}
 	}
-	for k := p.KingsOf(us); k != 0; k &= k - 1 {
+	for k := p.kingsOf(us); k != 0; k &= k - 1 {
 		from := k.First()
 		g.from, g.king = from, true
 		g.empty = empty | bit(from)
@@ -230,7 +226,7 @@ func (v *Variant) generateCaptures(g *capGen, dst []Move, p *Position) []Move {
 }
 
 // add records a complete capture sequence.
-func (g *capGen) add(to Bitboard, captured Bitboard, order uint64, promote bool) {
+func (g *capGen) add(to bitboard, captured bitboard, order uint64, promote bool) {
 	if prec := g.v.Precedence; prec != nil {
 		r := prec(CaptureSummary{
 			King:   g.king,
@@ -249,13 +245,13 @@ func (g *capGen) add(to Bitboard, captured Bitboard, order uint64, promote bool)
 			g.paths = g.paths[:0]
 		}
 	}
-	g.dst = append(g.dst, Move{From: g.from, To: to.First(), flags: promotes(promote || g.crowned), Captured: captured})
+	g.dst = append(g.dst, Move{From: g.from, To: to.First(), flags: promotes(promote || g.crowned), captured: captured})
 	if g.record {
 		g.paths = append(g.paths, append([]Index{g.from}, g.path...))
 	}
 }
 
-func (g *capGen) push(s Bitboard) {
+func (g *capGen) push(s bitboard) {
 	if g.record {
 		g.path = append(g.path, s.First())
 	}
@@ -270,7 +266,7 @@ func (g *capGen) pop() {
 // manCaptures extends a man's capture sequence standing on s, having captured the pieces in
 // captured (order: which of them were kings); prev is the direction of the last jump (noDir
 // at the start). It reports whether any capture was found from s.
-func (g *capGen) manCaptures(s, captured Bitboard, order uint64, prev int) bool {
+func (g *capGen) manCaptures(s, captured bitboard, order uint64, prev int) bool {
 	v := g.v
 	found := false
 	if v.OrthogonalCaptures {
@@ -320,7 +316,7 @@ func (g *capGen) manCaptures(s, captured Bitboard, order uint64, prev int) bool 
 }
 
 // manJump plays a man's jump over mid onto land in direction d and everything that follows.
-func (g *capGen) manJump(mid, land, captured Bitboard, order uint64, d int) {
+func (g *capGen) manJump(mid, land, captured bitboard, order uint64, d int) {
 	v := g.v
 	caps := captured | mid
 	if mid&g.oppKings != 0 {
@@ -351,7 +347,7 @@ func (g *capGen) manJump(mid, land, captured Bitboard, order uint64, d int) {
 }
 
 // kingCaptures extends a king's capture sequence standing on s; see manCaptures.
-func (g *capGen) kingCaptures(s, captured Bitboard, order uint64, prev int) bool {
+func (g *capGen) kingCaptures(s, captured bitboard, order uint64, prev int) bool {
 	found := false
 	for _, d := range g.v.capDirs {
 		if d == opposite(prev) && !g.v.KingCanReverse() {
@@ -366,7 +362,7 @@ func (g *capGen) kingCaptures(s, captured Bitboard, order uint64, prev int) bool
 
 // ray returns what a flying piece on i sees in direction d over the free squares empty:
 // the free squares up to the first occupied one, and that square (none at the edge).
-func (v *Variant) ray(i Index, d int, empty Bitboard) (free, stop Bitboard) {
+func (v *Variant) ray(i Index, d int, empty bitboard) (free, stop bitboard) {
 	r := v.rays[d&7][i]
 	occupied := r &^ empty
 	if occupied == 0 {
@@ -383,9 +379,9 @@ func (v *Variant) ray(i Index, d int, empty Bitboard) (free, stop Bitboard) {
 }
 
 // kingJump tries a king's capture from s in direction d and everything that follows it.
-func (g *capGen) kingJump(s, captured Bitboard, order uint64, d int) bool {
+func (g *capGen) kingJump(s, captured bitboard, order uint64, d int) bool {
 	v := g.v
-	var x, landings Bitboard // the piece to capture; the free squares behind it
+	var x, landings bitboard // the piece to capture; the free squares behind it
 	if v.ShortKings {
 		x = v.sh(s, d)
 		landings = v.sh(x, d) & g.empty

@@ -46,22 +46,18 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // ahead is shown stopping on the last free square before the next piece. Paths returns nil
 // for a quiet move and for a move that is not legal.
 func (v *Variant) Paths(p *Position, m Move) [][]Square {
-	if v.wide != nil {
-		w := p.widen()
-		return v.wide.paths(&w, m.widen())
-	}
-	return v.paths(p, m)
+	return v.k.pathsOf(*p, m)
 }
 
 // paths is Paths on the board's own representation.
 func (v *Variant) paths(p *Position, m Move) [][]Square {
-	if !m.IsCapture() || !p.Pieces[p.Side].Has(m.From) {
+	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) {
 		return nil
 	}
 	g := &capGen{record: true}
 	g.init(v, nil, p)
-	g.from, g.king = m.From, p.Kings.Has(m.From)
-	g.empty = v.board&^p.Occupied() | bit(m.From)
+	g.from, g.king = m.From, p.kings.Has(m.From)
+	g.empty = v.board&^p.occupied() | bit(m.From)
 	if g.king {
 		g.kingCaptures(bit(m.From), 0, 0, noDir)
 	} else {
@@ -197,22 +193,17 @@ func (v *Variant) ParseMove(p *Position, text string) (Move, error) {
 // has no capture, and a man steps forward or a king moves along a free line), without
 // generating the other moves: the common case when replaying games.
 func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
-	if v.wide != nil {
-		w := p.widen()
-		m, ok := v.wide.quietMove(&w, from, to)
-		return m.narrow(), ok
-	}
-	return v.quietMove(p, from, to)
+	return v.k.quietMoveOf(*p, from, to)
 }
 
 // quietMove is QuietMove on the board's own representation.
 func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 	us := p.Side
-	occ := p.Occupied()
-	if !p.Pieces[us].Has(from) || occ.Has(to) || v.hasCaptureIn(p) {
+	occ := p.occupied()
+	if !p.pieces[us].Has(from) || occ.Has(to) || v.hasCaptureIn(p) {
 		return Move{}, false
 	}
-	if !p.Kings.Has(from) {
+	if !p.kings.Has(from) {
 		for _, d := range v.fwd[us] {
 			if v.shift(bit(from), d) == bit(to) {
 				return Move{From: from, To: to, flags: promotes(v.promo[us].Has(to))}, true

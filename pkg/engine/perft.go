@@ -7,14 +7,14 @@ import (
 	"sync/atomic"
 )
 
-// kernel is the code of perft's last two plies and of the leaf count, with the board's
+// perftKernel is the code of perft's last two plies and of the leaf count, with the board's
 // diagonal steps given by G (see geometry): the compiler makes an instance of it for each
 // geometry, in which the shifts by a step are shifts by a constant, cheaper than those by
 // a variable. The Variant's methods of the same names are its instance for any board.
-type kernel[G geometry] struct{ v *Variant }
+type perftKernel[G geometry] struct{ v *Variant }
 
-// steps returns the up-left and the up-right step (see Bitboard).
-func (k kernel[G]) steps() (a, b uint) {
+// steps returns the up-left and the up-right step (see bitboard).
+func (k perftKernel[G]) steps() (a, b uint) {
 	var g G
 	b = uint(len(g))
 	if b == 0 {
@@ -28,23 +28,19 @@ func (v *Variant) HasCapture(p *Position) bool {
 	if v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0 {
 		return false // the game is over (see Rules.PromotionWins)
 	}
-	if v.wide != nil {
-		w := p.widen()
-		return v.wide.hasCaptureIn(&w)
-	}
-	return v.hasCaptureIn(p)
+	return v.k.hasCaptureOf(*p)
 }
 
 // hasCaptureIn is HasCapture on the board's own representation.
 func (v *Variant) hasCaptureIn(p *Position) bool {
 	us := p.Side
-	return kernel[anySteps]{v}.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+	return perftKernel[anySteps]{v}.hasCapture(us, p.pieces[us.Other()], p.kings, v.board&^p.occupied(), p.pieces[us]&^p.kings, p.pieces[us]&p.kings)
 }
 
 // hasCapture is HasCapture with the position given as its boards (us to move, the other
 // side's pieces targets, the kings of both sides allKings), the free squares and the
 // mover's men and kings.
-func (k kernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings Bitboard) bool {
+func (k perftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings bitboard) bool {
 	v := k.v
 	if men != 0 {
 		manTargets := targets
@@ -91,11 +87,11 @@ func (k kernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings Bit
 // countQuiet returns the number of non-capturing moves of p.
 func (v *Variant) countQuiet(p *Position) int {
 	us := p.Side
-	return kernel[anySteps]{v}.countQuietOf(us, v.board&^p.Occupied(), p.Pieces[us]&^p.Kings, p.Pieces[us]&p.Kings)
+	return perftKernel[anySteps]{v}.countQuietOf(us, v.board&^p.occupied(), p.pieces[us]&^p.kings, p.pieces[us]&p.kings)
 }
 
 // countQuietOf counts the quiet moves of us's men and kings over the free squares.
-func (k kernel[G]) countQuietOf(us Color, empty, men, kings Bitboard) int {
+func (k perftKernel[G]) countQuietOf(us Color, empty, men, kings bitboard) int {
 	v := k.v
 	a, b := k.steps()
 	n := menQuiet(us, a, b, empty, men)
@@ -119,13 +115,13 @@ func (k kernel[G]) countQuietOf(us Color, empty, men, kings Bitboard) int {
 }
 
 // countMenQuiet counts the quiet moves of us's men over the free squares.
-func (v *Variant) countMenQuiet(us Color, empty, men Bitboard) int {
+func (v *Variant) countMenQuiet(us Color, empty, men bitboard) int {
 	return menQuiet(us, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
 }
 
 // menQuiet is countMenQuiet on a board of up-left step a and up-right step b. It is small
 // enough to be inlined into the leaf count (see jumpsAlong): keep it so.
-func menQuiet(us Color, a, b uint, empty, men Bitboard) int {
+func menQuiet(us Color, a, b uint, empty, men bitboard) int {
 	if us == White {
 		return ((men >> a) & empty).Count() + ((men >> b) & empty).Count()
 	}
@@ -135,24 +131,18 @@ func menQuiet(us Color, a, b uint, empty, men Bitboard) int {
 // Count returns the number of legal moves of p under the given duplicate convention,
 // without generating the quiet ones.
 func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
-	if v.wide != nil {
-		w := p.widen()
-		var g wideCapGen
-		return v.wide.count(&g, &w, dup, nil)
-	}
-	var g capGen
-	return v.count(&g, p, dup, scratch)
+	return v.k.countOf(*p, dup, scratch)
 }
 
 func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
 	us := p.Side
-	return kernel[anySteps]{v}.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
+	return perftKernel[anySteps]{v}.countBoards(g, us, p.pieces[us], p.pieces[us.Other()], p.kings, dup, scratch)
 }
 
 // countBoards is count with the position given as its boards: us to move, own and opp the
 // pieces of us and of the other side, allKings the kings of both. Perft calls it at the
 // second-to-last ply with a child's boards, without writing the child.
-func (k kernel[G]) countBoards(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+func (k perftKernel[G]) countBoards(g *capGen, us Color, own, opp, allKings bitboard, dup Duplicates, scratch []Move) int {
 	v := k.v
 	if v.crowned(opp, allKings) {
 		return 0
@@ -186,16 +176,16 @@ func (k kernel[G]) countBoards(g *capGen, us Color, own, opp, allKings Bitboard,
 }
 
 // countGenerated is countBoards by generating the moves.
-func (k kernel[G]) countGenerated(g *capGen, us Color, own, opp, allKings Bitboard, dup Duplicates, scratch []Move) int {
+func (k perftKernel[G]) countGenerated(g *capGen, us Color, own, opp, allKings bitboard, dup Duplicates, scratch []Move) int {
 	var p Position
-	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
+	p.pieces[us], p.pieces[us.Other()], p.kings, p.Side = own, opp, allKings, us
 	return len(k.v.generate(g, scratch[:0], &p, dup))
 }
 
 // countMen counts the moves of us's men when us has no kings and v.menCount is not
 // ranksOther: targets are the pieces they may take, ul, ur, dl and dr the diagonal jumps
 // over them (diagonalJumps).
-func (k kernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) int {
+func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr bitboard, dup Duplicates, scratch []Move) int {
 	v := k.v
 	a, b := k.steps()
 	// Diagonal captures ranked by their number of pieces at most. A man that jumps from f
@@ -230,12 +220,12 @@ func (k kernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr Bitboa
 // case: every capture is then one jump, a move of its own under either duplicate
 // convention. ok is false when some jump might go on, or when a man might take a king and
 // the precedence ranks that apart: the caller counts the captures otherwise.
-func (k kernel[G]) countSingleJumps(us Color, targets, allKings, empty, men Bitboard) (n int, ok bool) {
+func (k perftKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men bitboard) (n int, ok bool) {
 	v := k.v
 	a, b := k.steps()
 	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	jumps := ul | ur | dl | dr
-	var orth [8]Bitboard // the same along rows and columns (frisian)
+	var orth [8]bitboard // the same along rows and columns (frisian)
 	if v.OrthogonalCaptures {
 		for _, d := range v.manDirs[us] {
 			if back := opposite(d); d >= left {
@@ -280,13 +270,13 @@ func (k kernel[G]) countSingleJumps(us Color, targets, allKings, empty, men Bitb
 // precedence ranks captures by their number of pieces at most (Variant.menCount): it
 // counts the complete sequences the precedence allows, and lists them when asked.
 type manSearch[G geometry] struct {
-	targets, empty, promo Bitboard
+	targets, empty, promo bitboard
 	up, down              bool     // men capture up the board, down the board
 	stop                  bool     // a man that reaches the far row stops there (PromoteAndStop)
 	most                  bool     // only the sequences that take the most pieces count
 	unique                bool     // sequences that differ in order only count once
 	list                  bool     // every sequence counted is written in moves
-	opp                   Bitboard // the pieces kings may take
+	opp                   bitboard // the pieces kings may take
 	king                  bool     // the piece that captures is a king
 	from                  Index
 	best, n               int
@@ -294,11 +284,11 @@ type manSearch[G geometry] struct {
 	// of four pieces or more (unique), the only ones that can come twice.
 	moves []Move
 	base  int
-	k     kernel[G]
+	k     perftKernel[G]
 }
 
 // searchMen returns a manSearch of us's men, which take targets, that writes to moves.
-func (k kernel[G]) searchMen(us Color, targets Bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
+func (k perftKernel[G]) searchMen(us Color, targets bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
 	v := k.v
 	return manSearch[G]{
 		targets: targets, promo: v.promo[us],
@@ -312,7 +302,7 @@ func (k kernel[G]) searchMen(us Color, targets Bitboard, dup Duplicates, moves [
 // not be ranksOther: targets are the pieces they may take, empty the free squares, ul, ur,
 // dl and dr the men that jump along each diagonal. scratch is space for the long sequences
 // of the unique convention.
-func (k kernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard, dup Duplicates, scratch []Move) int {
+func (k perftKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr bitboard, dup Duplicates, scratch []Move) int {
 	c := k.searchMen(us, targets, dup, scratch[:0], false)
 	c.run(empty, ul, ur, dl, dr)
 	return c.n
@@ -320,7 +310,7 @@ func (k kernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr Bit
 
 // menCaptures is countManCaptures that appends the captures to dst, as Generate would
 // list them, and returns the extended slice.
-func (k kernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard, dup Duplicates, dst []Move) []Move {
+func (k perftKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr bitboard, dup Duplicates, dst []Move) []Move {
 	c := k.searchMen(us, targets, dup, dst, true)
 	c.run(empty, ul, ur, dl, dr)
 	return c.moves
@@ -328,7 +318,7 @@ func (k kernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard
 
 // searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
 // opp are the other side's pieces, allKings the kings of both, empty the free squares.
-func (k kernel[G]) searchAll(us Color, opp, allKings, empty, own Bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
+func (k perftKernel[G]) searchAll(us Color, opp, allKings, empty, own bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
 	v := k.v
 	targets := opp
 	if v.MenCannotCaptureKings {
@@ -353,7 +343,7 @@ func (k kernel[G]) searchAll(us Color, opp, allKings, empty, own Bitboard, dup D
 
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
 // over the free squares empty.
-func (c *manSearch[G]) run(empty, ul, ur, dl, dr Bitboard) {
+func (c *manSearch[G]) run(empty, ul, ur, dl, dr bitboard) {
 	a, b := c.k.steps()
 	for ; ul != 0; ul &= ul - 1 {
 		from := ul & -ul
@@ -375,7 +365,7 @@ func (c *manSearch[G]) run(empty, ul, ur, dl, dr Bitboard) {
 
 // start searches the sequences of the man on from that begin with the jump over mid onto
 // land.
-func (c *manSearch[G]) start(from, empty, mid, land Bitboard) {
+func (c *manSearch[G]) start(from, empty, mid, land bitboard) {
 	c.from, c.king = from.First(), false
 	c.empty = empty | from
 	c.jump(land, mid, 1)
@@ -383,7 +373,7 @@ func (c *manSearch[G]) start(from, empty, mid, land Bitboard) {
 
 // jump searches the sequences that go on from s, the man having taken the k pieces of
 // captured. The jump back needs no test: the piece it would take is in captured.
-func (c *manSearch[G]) jump(s, captured Bitboard, k int) {
+func (c *manSearch[G]) jump(s, captured bitboard, k int) {
 	if !c.stop || s&c.promo == 0 {
 		a, b := c.k.steps()
 		targets, found := c.targets&^captured, false
@@ -416,7 +406,7 @@ func (c *manSearch[G]) jump(s, captured Bitboard, k int) {
 
 // kingJump searches the sequences of a king on s, having taken the k pieces of captured,
 // that go on with a capture in direction d; it reports whether there is one.
-func (c *manSearch[G]) kingJump(s, captured Bitboard, k int, d int) bool {
+func (c *manSearch[G]) kingJump(s, captured bitboard, k int, d int) bool {
 	v := c.k.v
 	_, x := v.ray(s.First(), d, c.empty)
 	if x&c.opp&^captured == 0 {
@@ -434,7 +424,7 @@ func (c *manSearch[G]) kingJump(s, captured Bitboard, k int, d int) bool {
 // it takes after those of captured, and may land on landings, up to the square stop. As in
 // capGen.kingJump, the king turns from any landing square, and goes on straight ahead
 // when the piece on stop can be taken.
-func (c *manSearch[G]) kingTakes(x, landings, stop, captured Bitboard, k int, d int) {
+func (c *manSearch[G]) kingTakes(x, landings, stop, captured bitboard, k int, d int) {
 	v := c.k.v
 	captured |= x
 	cont := false
@@ -461,7 +451,7 @@ func (c *manSearch[G]) kingTakes(x, landings, stop, captured Bitboard, k int, d 
 
 // add counts the complete sequence that ends on s having taken the k pieces of captured,
 // when the precedence allows it and it is not a repetition.
-func (c *manSearch[G]) add(s, captured Bitboard, k int) {
+func (c *manSearch[G]) add(s, captured bitboard, k int) {
 	if c.most {
 		if k < c.best {
 			return
@@ -474,7 +464,7 @@ func (c *manSearch[G]) add(s, captured Bitboard, k int) {
 	// or more: the shortest ring of jumps has four sides. Those of a king are all checked.
 	long := c.unique && (k >= 4 || c.king && k >= 2)
 	if c.list || long {
-		m := Move{From: c.from, To: s.First(), flags: promotes(!c.king && s&c.promo != 0), Captured: captured}
+		m := Move{From: c.from, To: s.First(), flags: promotes(!c.king && s&c.promo != 0), captured: captured}
 		if long {
 			for _, o := range c.moves[c.base:] {
 				if o == m {
@@ -489,16 +479,12 @@ func (c *manSearch[G]) add(s, captured Bitboard, k int) {
 
 // HasMoves reports whether the side to move in p has a legal move.
 func (v *Variant) HasMoves(p *Position) bool {
-	if v.wide != nil {
-		w := p.widen()
-		return v.wide.hasMoves(&w)
-	}
-	return v.hasMoves(p)
+	return v.k.hasMovesOf(*p)
 }
 
 // hasMoves is HasMoves on the board's own representation.
 func (v *Variant) hasMoves(p *Position) bool {
-	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return false
 	}
 	return v.hasCaptureIn(p) || v.countQuiet(p) > 0
@@ -558,7 +544,7 @@ type perftCounter interface {
 // perfter is the state of one thread's perft, with G the steps of the board (see
 // geometry).
 type perfter[G geometry] struct {
-	k    kernel[G]
+	k    perftKernel[G]
 	dup  Duplicates
 	tt   *perftTable
 	bufs [][]Move
@@ -579,7 +565,7 @@ func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *ato
 }
 
 func newPerfterOf[G geometry](v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *perfter[G] {
-	pf := &perfter[G]{k: kernel[G]{v}, dup: dup, tt: tt, bufs: make([][]Move, depth+1), stop: stop}
+	pf := &perfter[G]{k: perftKernel[G]{v}, dup: dup, tt: tt, bufs: make([][]Move, depth+1), stop: stop}
 	for i := range pf.bufs {
 		pf.bufs[i] = make([]Move, 0, maxMoves)
 	}
@@ -591,7 +577,7 @@ func newPerfterOf[G geometry](v *Variant, dup Duplicates, tt *perftTable, depth 
 func (pf *perfter[G]) perft(p Position, depth int) uint64 {
 	if depth == 1 {
 		us := p.Side
-		return uint64(pf.k.countBoards(&pf.gen, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, pf.dup, pf.bufs[0]))
+		return uint64(pf.k.countBoards(&pf.gen, us, p.pieces[us], p.pieces[us.Other()], p.kings, pf.dup, pf.bufs[0]))
 	}
 	if depth == 2 {
 		return pf.perft2(&p)
@@ -613,10 +599,10 @@ func (pf *perfter[G]) perft(p Position, depth int) uint64 {
 		// No table reads these children's hash (there is none, or they are at depth 2):
 		// each is written from its boards, without it.
 		us, them := p.Side, p.Side.Other()
-		own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+		own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 		for _, m := range moves {
 			var c Position
-			c.Pieces[us], c.Pieces[them], c.Kings = after(own, opp, kings, m)
+			c.pieces[us], c.pieces[them], c.kings = after(own, opp, kings, m)
 			c.Side = them
 			n += pf.perft(c, depth-1)
 		}
@@ -636,13 +622,13 @@ func (pf *perfter[G]) perft(p Position, depth int) uint64 {
 // after returns the boards after m: the mover's pieces (own before the move), the other
 // side's (opp before) and the kings of both. It is small enough to be inlined into
 // perft's loops: keep it so.
-func after(own, opp, kings Bitboard, m Move) (Bitboard, Bitboard, Bitboard) {
+func after(own, opp, kings bitboard, m Move) (bitboard, bitboard, bitboard) {
 	from, to := bitOf(m.From), bitOf(m.To)
-	kings &^= m.Captured
+	kings &^= m.captured
 	if kings&from != 0 || m.Promotes() {
 		kings = kings&^from | to
 	}
-	return own&^from | to, opp &^ m.Captured, kings
+	return own&^from | to, opp &^ m.captured, kings
 }
 
 // perft2 counts the leaves two plies below p. Each move's boards go straight to the leaf
@@ -652,7 +638,7 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
 	us, them := p.Side, p.Side.Other()
-	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 	if v.crowned(opp, kings) {
 		return 0
 	}
@@ -706,13 +692,13 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 
 // generate is Variant.generate, but for the captures of a side that has men only, which
 // captures finds without the general capture search where it can.
-func (k kernel[G]) generate(g *capGen, dst []Move, p *Position, dup Duplicates) []Move {
+func (k perftKernel[G]) generate(g *capGen, dst []Move, p *Position, dup Duplicates) []Move {
 	v := k.v
-	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return dst
 	}
 	n := len(dst)
-	if dst = k.captures(g, p, v.board&^p.Occupied(), dup, dst); len(dst) > n {
+	if dst = k.captures(g, p, v.board&^p.occupied(), dup, dst); len(dst) > n {
 		return dst
 	}
 	return v.generateQuiet(dst, p)
@@ -721,10 +707,10 @@ func (k kernel[G]) generate(g *capGen, dst []Move, p *Position, dup Duplicates) 
 // captures appends the captures of p, whose free squares are empty, to dst as generate
 // does and returns the extended slice. The captures of men, when the side to move has no
 // king, are found by menCaptures where v.menCount allows it.
-func (k kernel[G]) captures(g *capGen, p *Position, empty Bitboard, dup Duplicates, dst []Move) []Move {
+func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Duplicates, dst []Move) []Move {
 	v := k.v
 	us := p.Side
-	own, opp, kings := p.Pieces[us], p.Pieces[us.Other()], p.Kings
+	own, opp, kings := p.pieces[us], p.pieces[us.Other()], p.kings
 	if own&kings == 0 && v.menCount != ranksOther {
 		targets := opp
 		if v.MenCannotCaptureKings {
@@ -756,7 +742,7 @@ func (k kernel[G]) captures(g *capGen, p *Position, empty Bitboard, dup Duplicat
 // quiet move from from to to by the other side, whose pieces were own on the free squares
 // empty; kings are the kings after the move. A child in which none of them can capture
 // has as many moves as its men have free squares in front of them.
-func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to Bitboard) uint64 {
+func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to bitboard) uint64 {
 	k := pf.k
 	mover, free := own^from^to, empty^from^to
 	targets := mover
@@ -779,11 +765,11 @@ func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to Bitboa
 
 // quiet2 is perft2 for a position p without captures, whose free squares are empty, in
 // the general case: every child's leaves are counted by countBoards.
-func (pf *perfter[G]) quiet2(p *Position, empty Bitboard) uint64 {
+func (pf *perfter[G]) quiet2(p *Position, empty bitboard) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
 	us, them := p.Side, p.Side.Other()
-	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 	var n uint64
 	for _, d := range v.fwd[us] {
 		back := opposite(d)
@@ -826,10 +812,7 @@ func (v *Variant) Perft(ctx context.Context, p Position, depth int, opt PerftOpt
 // once per capture order), the number of leaves depth-1 plies below it. depth must be at
 // least 1.
 func (v *Variant) Divide(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
-	if v.wide != nil {
-		return v.wide.divideNarrow(ctx, p, depth, opt)
-	}
-	return v.divide(ctx, p, depth, opt)
+	return v.k.divideOf(ctx, p, depth, opt)
 }
 
 // divide is Divide on the board's own representation.

@@ -1,19 +1,21 @@
 package engine
 
-import "math/bits"
+import (
+	"iter"
+	"math/bits"
+)
 
 // Position is a board and the side to move: a small comparable value. Positions are
 // copy-make: Play returns a new Position and leaves its receiver untouched. Position does
 // not know its variant; the Variant that generated a move knows the board.
 //
-// Boards of up to 64 bits (every variant but canadian) live in Pieces and Kings. A larger
-// board (up to 80 bits) keeps its squares of index 64 and above in an unexported part; use
-// the methods At, Material and Equal, which see the whole board, rather than the fields.
+// At, Material and Equal read the pieces on every board.
 type Position struct {
-	// Pieces holds each side's men and kings (the squares of index below 64).
-	Pieces [2]Bitboard
-	// Kings holds the kings of both sides (the squares of index below 64).
-	Kings Bitboard
+	// pieces holds each side's men and kings, kings the kings of both sides: the squares
+	// of index below 64, the whole of a board that fits 64 bits (every variant but
+	// canadian).
+	pieces [2]bitboard
+	kings  bitboard
 	// Side is the side to move.
 	Side Color
 	// high holds the squares of index 64 to 79: each side's pieces, then the kings; bit k
@@ -68,8 +70,8 @@ func init() {
 	}
 }
 
-func newPosition(white, black, kings Bitboard, side Color) Position {
-	p := Position{Pieces: [2]Bitboard{white, black}, Kings: kings, Side: side}
+func newPosition(white, black, kings bitboard, side Color) Position {
+	p := Position{pieces: [2]bitboard{white, black}, kings: kings, Side: side}
 	p.Hash = p.ComputeHash()
 	return p
 }
@@ -78,10 +80,10 @@ func newPosition(white, black, kings Bitboard, side Color) Position {
 func (p *Position) ComputeHash() uint64 {
 	var h uint64
 	for c := White; c <= Black; c++ {
-		for b := p.Pieces[c]; b != 0; b &= b - 1 {
+		for b := p.pieces[c]; b != 0; b &= b - 1 {
 			i := b.First()
 			k := 0
-			if p.Kings.Has(i) {
+			if p.kings.Has(i) {
 				k = 1
 			}
 			h ^= zobrist[c][k][i]
@@ -113,8 +115,8 @@ func (p *Position) At(i Index) (c Color, king, ok bool) {
 		return White, false, false
 	}
 	for c := White; c <= Black; c++ {
-		if p.Pieces[c].Has(i) {
-			return c, p.Kings.Has(i), true
+		if p.pieces[c].Has(i) {
+			return c, p.kings.Has(i), true
 		}
 	}
 	return White, false, false
@@ -129,24 +131,24 @@ func (p *Position) put(i Index, c Color, king bool) {
 		}
 		return
 	}
-	p.Pieces[c] |= bit(i)
+	p.pieces[c] |= bit(i)
 	if king {
-		p.Kings |= bit(i)
+		p.kings |= bit(i)
 	}
 }
 
 // hasMen reports whether c has a man anywhere on the board.
 func (p *Position) hasMen(c Color) bool {
-	return p.Men(c) != 0 || p.high[c]&^p.high[2] != 0
+	return p.men(c) != 0 || p.high[c]&^p.high[2] != 0
 }
 
 // Equal reports whether p and q have the same pieces and side to move (the hash aside).
 func (p *Position) Equal(q *Position) bool {
-	return p.Pieces == q.Pieces && p.Kings == q.Kings && p.high == q.high && p.Side == q.Side
+	return p.pieces == q.pieces && p.kings == q.kings && p.high == q.high && p.Side == q.Side
 }
 
-// Occupied returns the occupied squares of Pieces (on a Position, those of index below 64).
-func (p *Position) Occupied() Bitboard { return p.Pieces[White] | p.Pieces[Black] }
+// occupied returns the occupied squares of pieces (those of index below 64).
+func (p *Position) occupied() bitboard { return p.pieces[White] | p.pieces[Black] }
 
 // Material counts each side's men and kings.
 func (p *Position) Material() Material {
@@ -159,24 +161,24 @@ func (p *Position) Material() Material {
 	return m
 }
 
-// material counts the men and kings of Pieces and Kings (on a Position, the squares of
-// index below 64: the whole of a board that fits 64 bits).
+// material counts the men and kings of pieces and kings (the squares of index below 64:
+// the whole of a board that fits 64 bits).
 func (p *Position) material() Material {
 	var m Material
 	for c := White; c <= Black; c++ {
-		m.Men[c] = p.Men(c).Count()
-		m.Kings[c] = p.KingsOf(c).Count()
+		m.Men[c] = p.men(c).Count()
+		m.Kings[c] = p.kingsOf(c).Count()
 	}
 	return m
 }
 
-// Men returns c's men in Pieces (on a Position, those of index below 64).
-func (p *Position) Men(c Color) Bitboard { return p.Pieces[c] &^ p.Kings }
+// men returns c's men in pieces (those of index below 64).
+func (p *Position) men(c Color) bitboard { return p.pieces[c] &^ p.kings }
 
-// KingsOf returns c's kings in Pieces (on a Position, those of index below 64).
-func (p *Position) KingsOf(c Color) Bitboard { return p.Pieces[c] & p.Kings }
+// kingsOf returns c's kings in pieces (those of index below 64).
+func (p *Position) kingsOf(c Color) bitboard { return p.pieces[c] & p.kings }
 
-// Move is a move: the piece on From goes to To and the pieces on Captured are removed. Two
+// Move is a move: the piece on From goes to To and the captured pieces are removed. Two
 // capture paths that take the same pieces from the same square to the same square are the
 // same Move; Variant.Paths recovers the paths for notation.
 type Move struct {
@@ -185,8 +187,8 @@ type Move struct {
 	// the captured squares of index 64 and above (see Position). Move keeps four fields,
 	// so that the compiler holds it in registers: a fifth costs perft 7%.
 	flags uint32
-	// Captured is the set of captured pieces of index below 64 (empty for a quiet move).
-	Captured Bitboard
+	// captured is the set of captured pieces of index below 64 (empty for a quiet move).
+	captured bitboard
 }
 
 // promoteFlag is the bit of Move.flags set when the moving man is crowned.
@@ -207,14 +209,30 @@ func (m Move) Promotes() bool { return m.flags&promoteFlag != 0 }
 func (m Move) capHigh() uint16 { return uint16(m.flags >> 16) }
 
 // IsCapture reports whether m captures.
-func (m Move) IsCapture() bool { return m.Captured != 0 || m.flags>>16 != 0 }
+func (m Move) IsCapture() bool { return m.captured != 0 || m.flags>>16 != 0 }
 
 // captures is IsCapture for the code of boards that fit 64 bits, whose moves never
 // capture on an index of 64 or above; the search asks it of every move it orders.
-func (m Move) captures() bool { return m.Captured != 0 }
+func (m Move) captures() bool { return m.captured != 0 }
+
+// Captured returns the indices of the pieces m captures, in increasing order.
+func (m Move) Captured() iter.Seq[Index] {
+	return func(yield func(Index) bool) {
+		for b := m.captured; b != 0; b &= b - 1 {
+			if !yield(b.First()) {
+				return
+			}
+		}
+		for h := m.capHigh(); h != 0; h &= h - 1 {
+			if !yield(Index(64 + bits.TrailingZeros16(h))) {
+				return
+			}
+		}
+	}
+}
 
 // CaptureCount returns the number of pieces m captures.
-func (m Move) CaptureCount() int { return m.Captured.Count() + bits.OnesCount16(m.capHigh()) }
+func (m Move) CaptureCount() int { return m.captured.Count() + bits.OnesCount16(m.capHigh()) }
 
 // Play returns the position after m. m must be a legal move of p (as generated).
 func (p Position) Play(m Move) Position {
@@ -236,13 +254,13 @@ func (p *Position) play(m Move) {
 func (p *Position) apply(m Move) {
 	us, them := p.Side, p.Side.Other()
 	from, to := bit(m.From), bit(m.To)
-	king := p.Kings&from != 0
+	king := p.kings&from != 0
 	if king {
-		p.Kings = p.Kings&^from | to
+		p.kings = p.kings&^from | to
 	} else if m.Promotes() {
-		p.Kings |= to
+		p.kings |= to
 	}
-	p.Pieces[us] = p.Pieces[us]&^from | to
+	p.pieces[us] = p.pieces[us]&^from | to
 	h := p.Hash ^ zobristSide
 	k := 0
 	if king {
@@ -254,16 +272,16 @@ func (p *Position) apply(m Move) {
 	} else {
 		h ^= zobrist[us][0][m.To]
 	}
-	for b := m.Captured; b != 0; b &= b - 1 {
+	for b := m.captured; b != 0; b &= b - 1 {
 		i := b.First()
 		k := 0
-		if p.Kings.Has(i) {
+		if p.kings.Has(i) {
 			k = 1
 		}
 		h ^= zobrist[them][k][i]
 	}
 	p.Hash = h
-	p.Pieces[them] &^= m.Captured
-	p.Kings &^= m.Captured
+	p.pieces[them] &^= m.captured
+	p.kings &^= m.captured
 	p.Side = them
 }

@@ -328,8 +328,8 @@ func engineMoveKeys(t *testing.T, v *engine.Variant, fen string) []string {
 	var keys []string
 	for _, m := range v.Generate(nil, &p) {
 		var caps []int
-		for c := m.Captured; c != 0; c &= c - 1 {
-			caps = append(caps, int(v.Square(c.First())))
+		for i := range m.Captured() {
+			caps = append(caps, int(v.Square(i)))
 		}
 		slices.Sort(caps)
 		keys = append(keys, fmt.Sprintf("%d-%d%v", v.Square(m.From), v.Square(m.To), caps))

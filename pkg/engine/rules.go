@@ -138,8 +138,7 @@ type Rules struct {
 	// GameType is the PDN GameType number (PDN 3.0 standard, section GameType).
 	GameType int
 	// Width and Height are the board size in squares (8x8, 10x10, 12x12). The padded
-	// layout (see Bitboard) must fit 80 bits; boards over 64 bits use the wide instance of
-	// the generator (wide.go).
+	// layout (see Index) must fit 80 bits.
 	Width, Height int
 	// Rows is the number of rows of men each side has at the start.
 	Rows int
@@ -202,4 +201,4 @@ type Rules struct {
 // the piece just taken is free again.
 func (r *Rules) KingCanReverse() bool { return r.RemoveAtOnce && !r.ShortKings }
 
-func popcount(b Bitboard) int { return bits.OnesCount64(uint64(b)) }
+func popcount(b bitboard) int { return bits.OnesCount64(uint64(b)) }

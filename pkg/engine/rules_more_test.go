@@ -35,10 +35,11 @@ func TestRulesMoreVariants(t *testing.T) {
 			}
 		})
 	}
-	if p := play(t, engine.MustLookup("pool"), "W:W11:B6,7", "11x9"); p.Kings != 0 {
+	kings := func(p engine.Position) int { m := p.Material(); return m.Kings[engine.White] + m.Kings[engine.Black] }
+	if p := play(t, engine.MustLookup("pool"), "W:W11:B6,7", "11x9"); kings(p) != 0 {
 		t.Errorf("pool: a man that passed the crown row was crowned")
 	}
-	if p := play(t, engine.MustLookup("italian"), "W:W7:B2", "7-3"); p.Kings == 0 {
+	if p := play(t, engine.MustLookup("italian"), "W:W7:B2", "7-3"); kings(p) == 0 {
 		t.Errorf("italian: a man on the far row was not crowned")
 	}
 }
@@ -121,6 +122,26 @@ func TestRulesCanadian(t *testing.T) {
 	}
 	if p.Hash != p.ComputeHash() {
 		t.Errorf("canadian: incremental hash %x, recomputed %x", p.Hash, p.ComputeHash())
+	}
+	// the captured pieces of a move on both sides of index 64: 45 over 50 (index 53), then
+	// over 61 (index 65) to 67 or over 62 (index 66) to 69
+	p, err := v.ParseFEN("W:W45:B50,61,62")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := v.Generate(nil, &p)
+	want := map[engine.Square][]engine.Index{
+		67: {mustIndex(t, v, 50), mustIndex(t, v, 61)},
+		69: {mustIndex(t, v, 50), mustIndex(t, v, 62)},
+	}
+	if len(moves) != len(want) {
+		t.Fatalf("canadian: %d moves from W:W45:B50,61,62, want %d", len(moves), len(want))
+	}
+	for _, m := range moves {
+		w := want[v.Square(m.To)]
+		if got := slices.Collect(m.Captured()); !slices.Equal(got, w) || m.CaptureCount() != len(w) {
+			t.Errorf("canadian: %s captures %v (%d), want %v", v.FormatMove(&p, m, true), got, m.CaptureCount(), w)
+		}
 	}
 }
 

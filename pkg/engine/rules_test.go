@@ -133,7 +133,7 @@ func TestRulesInternational(t *testing.T) {
 		})
 	}
 	p := play(t, v, "W:W12:B8,9", "12x14")
-	if p.Kings != 0 {
+	if m := p.Material(); m.Kings != [2]int{} {
 		t.Errorf("12x14 over the crown row: the man was crowned (%s)", v.FEN(p))
 	}
 }
@@ -150,7 +150,7 @@ func TestRulesPromotionResult(t *testing.T) {
 	} {
 		v := engine.MustLookup(tc.variant)
 		p := play(t, v, tc.fen, tc.move)
-		if got := p.Kings != 0; got != tc.king {
+		if got := p.Material().Kings != [2]int{}; got != tc.king {
 			t.Errorf("%s: after %s from %q: crowned = %v, want %v (%s)", tc.variant, tc.move, tc.fen, got, tc.king, v.FEN(p))
 		}
 	}
@@ -172,8 +172,8 @@ func TestRulesCapturedPiecesStay(t *testing.T) {
 	}
 	p, _ := v.ParseFEN("W:WK30:B26,19,10,11")
 	for _, m := range v.Generate(nil, &p) {
-		if m.Captured.Count() > 4 {
-			t.Errorf("a capture of %d pieces from %q: a piece was taken twice", m.Captured.Count(), v.FEN(p))
+		if m.CaptureCount() > 4 {
+			t.Errorf("a capture of %d pieces from %q: a piece was taken twice", m.CaptureCount(), v.FEN(p))
 		}
 	}
 }

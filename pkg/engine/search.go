@@ -121,9 +121,8 @@ type searcher struct {
 // transposition table, killers and history between searches; call Clear between games for
 // reproducible games. A Searcher is not safe for concurrent use.
 type Searcher struct {
-	v      *Variant
-	narrow *searcher     // the search on a board of up to 64 bits
-	wide   *wideSearcher // or on a wider one
+	v *Variant
+	k searchKernel // the search on the variant's board: *searcher, or *wideSearcher
 }
 
 // NewSearcher returns a searcher for v using weights w (DefaultWeights(v) when nil) and a
@@ -136,14 +135,7 @@ func NewSearcher(v *Variant, w *Weights, hashMB int) *Searcher {
 	if err := w.Check(v); err != nil {
 		panic(err)
 	}
-	if v.wide != nil {
-		s := &wideSearcher{}
-		s.init(v.wide, w, hashMB)
-		return &Searcher{v: v, wide: s}
-	}
-	s := &searcher{}
-	s.init(v, w, hashMB)
-	return &Searcher{v: v, narrow: s}
+	return &Searcher{v: v, k: v.k.newSearcher(w, hashMB)}
 }
 
 // init prepares s for v with weights w, which fit v, and a table of about hashMB MiB.
@@ -170,13 +162,7 @@ func (s *searcher) init(v *Variant, w *Weights, hashMB int) {
 func (s *Searcher) Variant() *Variant { return s.v }
 
 // Clear empties the transposition table, the killers and the history.
-func (s *Searcher) Clear() {
-	if s.wide != nil {
-		s.wide.clear()
-		return
-	}
-	s.narrow.clear()
-}
+func (s *Searcher) Clear() { s.k.clear() }
 
 // clear is Clear on the board's own representation.
 func (s *searcher) clear() {
@@ -186,13 +172,7 @@ func (s *searcher) clear() {
 }
 
 // Evaluate returns the static evaluation of p for the side to move, rounded to an integer.
-func (s *Searcher) Evaluate(p *Position) int {
-	if s.wide != nil {
-		w := p.widen()
-		return s.wide.evaluate(&w)
-	}
-	return s.narrow.evaluate(p)
-}
+func (s *Searcher) Evaluate(p *Position) int { return s.k.evaluateOf(*p) }
 
 // evaluate is Evaluate on the board's own representation.
 func (s *searcher) evaluate(p *Position) int {
@@ -214,7 +194,7 @@ func (s *searcher) evaluate(p *Position) int {
 // advanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
 // in place: the search keeps one state per ply.
 func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
-	capture, king := m.captures(), p.Kings.Has(m.From)
+	capture, king := m.captures(), p.kings.Has(m.From)
 	if v.KingMoveLimit > 0 {
 		d.run = d.run.next(p.Side, m.From, m.To, king, capture)
 	}
@@ -239,7 +219,7 @@ func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
 
 // irreversible reports whether m (played in p) can never be undone: a capture or a man move.
 func irreversible(p *Position, m Move) bool {
-	return m.captures() || !p.Kings.Has(m.From)
+	return m.captures() || !p.kings.Has(m.From)
 }
 
 // gameHistory returns the hashes of g's positions since its last irreversible move (a
@@ -260,15 +240,7 @@ func gameHistory(g *Game, hist []uint64) []uint64 {
 // nothing completed, Move is the first legal move in the searcher's order. When the game
 // has a single legal move, Search returns it at once with Depth 0 and a static score.
 func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult {
-	start := time.Now()
-	root := g.Position()
-	if s.wide != nil {
-		s.wide.hist = gameHistory(g, s.wide.hist)
-		return s.wide.run(ctx, start, root.widen(), g.draw, lim).narrow()
-	}
-	n := s.narrow
-	n.hist = gameHistory(g, n.hist)
-	return n.run(ctx, start, root, g.draw, lim)
+	return s.k.searchGame(ctx, time.Now(), g, lim)
 }
 
 // run searches root, whose draw state is draw, after the game whose hashes are in s.hist.
@@ -562,7 +534,7 @@ func (s *searcher) quiesce(p *Position, ply, alpha, beta int) int {
 
 // qbody is quiesce after the node is counted.
 func (s *searcher) qbody(p *Position, ply, alpha, beta int) int {
-	if s.v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if s.v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return s.v.noMoveScore(ply)
 	}
 	capture := s.v.hasCaptureIn(p)
@@ -608,11 +580,11 @@ func (s *searcher) qbody(p *Position, ply, alpha, beta int) int {
 // a square in front of it is free, a king when a square next to it is (countQuietOf).
 func hasQuiet(v *Variant, p *Position) bool {
 	us := p.Side
-	empty := v.board &^ p.Occupied()
-	if v.countMenQuiet(us, empty, p.Men(us)) > 0 {
+	empty := v.board &^ p.occupied()
+	if v.countMenQuiet(us, empty, p.men(us)) > 0 {
 		return true
 	}
-	kings := p.KingsOf(us)
+	kings := p.kingsOf(us)
 	if kings == 0 {
 		return false
 	}
@@ -637,7 +609,7 @@ func (s *searcher) order(p *Position, moves []Move, ply int, ttMove Move, hasTT 
 		case hasTT && m == ttMove:
 			x = 1 << 30
 		case m.captures():
-			x = 1<<26 + int32(m.Captured.Count())<<8 + int32((m.Captured&p.Kings).Count())<<4
+			x = 1<<26 + int32(m.captured.Count())<<8 + int32((m.captured&p.kings).Count())<<4
 			if m.Promotes() {
 				x += 2
 			}

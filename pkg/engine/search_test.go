@@ -85,7 +85,7 @@ func TestQuiescenceResolvesCaptures(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := s.Search(context.Background(), g, engine.Limits{Depth: 1})
-	if r.Depth != 0 || r.Move.Captured.Count() != 2 {
+	if r.Depth != 0 || r.Move.CaptureCount() != 2 {
 		t.Errorf("forced double capture: got %+v", r)
 	}
 }

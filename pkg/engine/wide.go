@@ -3,21 +3,22 @@ package engine
 import (
 	"context"
 	"math/bits"
+	"time"
 )
 
 // Boards of more than 64 bits (canadian, 12x12: 77 bits in the padded layout) are played by
 // a second instance of the hot code, generated from the same source: widegen copies move
-// generation, perft, evaluation and the search with Bitboard replaced by wide, a 128-bit
+// generation, perft, evaluation and the search with bitboard replaced by wide, a 128-bit
 // set, and Position, Move and Variant by widePosition, wideMove and wideVariant (see
 // wide_gen.go and internal/widegen). The 64-bit code is untouched by it, so the variants
-// that fit 64 bits keep their speed. The public API converts at its edges: a Position keeps
-// the squares of index 64 and above in its high part, and a Variant with a board that needs
-// them holds a wideVariant that its methods hand the work to.
+// that fit 64 bits keep their speed. A Position keeps the squares of index 64 and above in
+// its high part; a Variant with a board that needs them has a wideVariant for its kernel
+// (kernel.go), which converts at its edges.
 
 //go:generate go run ./internal/widegen -config widegen.conf
 
 // wide is a set of up to 128 indices: lo holds 0-63, hi 64-127. Its methods are the
-// operators of Bitboard, written out; they are small enough to be inlined.
+// operators of bitboard, written out; they are small enough to be inlined.
 type wide struct{ lo, hi uint64 }
 
 // And returns b & c.
@@ -105,8 +106,8 @@ func (b wide) last() Index {
 
 // widePosition is Position on a wide board.
 type widePosition struct {
-	Pieces [2]wide
-	Kings  wide
+	pieces [2]wide
+	kings  wide
 	Side   Color
 	Hash   uint64
 }
@@ -115,23 +116,23 @@ type widePosition struct {
 type wideMove struct {
 	From, To Index
 	flags    uint32 // promoteFlag only
-	Captured wide
+	captured wide
 }
 
 // Promotes reports whether the man that moves is crowned by m.
 func (m wideMove) Promotes() bool { return m.flags&promoteFlag != 0 }
 
 // IsCapture reports whether m captures.
-func (m wideMove) IsCapture() bool { return !m.Captured.IsZero() }
+func (m wideMove) IsCapture() bool { return !m.captured.IsZero() }
 
 // captures reports whether m captures (Move.captures).
-func (m wideMove) captures() bool { return !m.Captured.IsZero() }
+func (m wideMove) captures() bool { return !m.captured.IsZero() }
 
 // widen returns p as a widePosition.
 func (p *Position) widen() widePosition {
 	return widePosition{
-		Pieces: [2]wide{{uint64(p.Pieces[White]), uint64(p.high[White])}, {uint64(p.Pieces[Black]), uint64(p.high[Black])}},
-		Kings:  wide{uint64(p.Kings), uint64(p.high[2])},
+		pieces: [2]wide{{uint64(p.pieces[White]), uint64(p.high[White])}, {uint64(p.pieces[Black]), uint64(p.high[Black])}},
+		kings:  wide{uint64(p.kings), uint64(p.high[2])},
 		Side:   p.Side,
 		Hash:   p.Hash,
 	}
@@ -140,22 +141,22 @@ func (p *Position) widen() widePosition {
 // narrow returns w as a Position.
 func (w *widePosition) narrow() Position {
 	return Position{
-		Pieces: [2]Bitboard{Bitboard(w.Pieces[White].lo), Bitboard(w.Pieces[Black].lo)},
-		Kings:  Bitboard(w.Kings.lo),
+		pieces: [2]bitboard{bitboard(w.pieces[White].lo), bitboard(w.pieces[Black].lo)},
+		kings:  bitboard(w.kings.lo),
 		Side:   w.Side,
-		high:   [3]uint16{uint16(w.Pieces[White].hi), uint16(w.Pieces[Black].hi), uint16(w.Kings.hi)},
+		high:   [3]uint16{uint16(w.pieces[White].hi), uint16(w.pieces[Black].hi), uint16(w.kings.hi)},
 		Hash:   w.Hash,
 	}
 }
 
 // widen returns m as a wideMove.
 func (m Move) widen() wideMove {
-	return wideMove{From: m.From, To: m.To, flags: m.flags & promoteFlag, Captured: wide{uint64(m.Captured), uint64(m.capHigh())}}
+	return wideMove{From: m.From, To: m.To, flags: m.flags & promoteFlag, captured: wide{uint64(m.captured), uint64(m.capHigh())}}
 }
 
 // narrow returns m as a Move.
 func (m wideMove) narrow() Move {
-	return Move{From: m.From, To: m.To, flags: m.flags | uint32(m.Captured.hi)<<16, Captured: Bitboard(m.Captured.lo)}
+	return Move{From: m.From, To: m.To, flags: m.flags | uint32(m.captured.hi)<<16, captured: bitboard(m.captured.lo)}
 }
 
 // narrowMoves appends ms to dst as Moves.
@@ -187,9 +188,10 @@ type wideVariant struct {
 // wideBit returns the one-index set of i.
 func wideBit(i Index) wide { return wide{1, 0}.Shl(uint(i)) }
 
-// newWideVariant builds the wide tables of v, whose square indices are set.
+// newWideVariant builds the wide tables of v, whose square indices and start position are
+// set.
 func newWideVariant(v *Variant) *wideVariant {
-	w := &wideVariant{Variant: v}
+	w := &wideVariant{Variant: v, start: v.start.widen()}
 	for n := 1; n <= v.squares; n++ {
 		w.board = w.board.Or(wideBit(v.idx[n]))
 	}
@@ -210,15 +212,31 @@ func newWideVariant(v *Variant) *wideVariant {
 	return w
 }
 
-// generateDup is Variant.GenerateDup on a wide board.
-func (w *wideVariant) generateDup(dst []Move, p *Position, dup Duplicates) []Move {
+// The kernel of a wide board (see kernel): each method converts at its edges.
+
+func (w *wideVariant) generateDup(dst []Move, p Position, dup Duplicates) []Move {
 	wp := p.widen()
 	var g wideCapGen
 	return narrowMoves(dst, w.generate(&g, nil, &wp, dup))
 }
 
-// divideNarrow is Variant.Divide on a wide board.
-func (w *wideVariant) divideNarrow(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
+func (w *wideVariant) hasCaptureOf(p Position) bool {
+	wp := p.widen()
+	return w.hasCaptureIn(&wp)
+}
+
+func (w *wideVariant) countOf(p Position, dup Duplicates, _ []Move) int {
+	wp := p.widen()
+	var g wideCapGen
+	return w.count(&g, &wp, dup, nil)
+}
+
+func (w *wideVariant) hasMovesOf(p Position) bool {
+	wp := p.widen()
+	return w.hasMoves(&wp)
+}
+
+func (w *wideVariant) divideOf(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error) {
 	entries, err := w.divide(ctx, p.widen(), depth, opt)
 	out := make([]DivideEntry, len(entries))
 	for i, e := range entries {
@@ -227,8 +245,51 @@ func (w *wideVariant) divideNarrow(ctx context.Context, p Position, depth int, o
 	return out, err
 }
 
+func (w *wideVariant) pathsOf(p Position, m Move) [][]Square {
+	wp := p.widen()
+	return w.paths(&wp, m.widen())
+}
+
+func (w *wideVariant) quietMoveOf(p Position, from, to Index) (Move, bool) {
+	wp := p.widen()
+	m, ok := w.quietMove(&wp, from, to)
+	return m.narrow(), ok
+}
+
+func (w *wideVariant) advanceDrawOf(d *drawState, p Position, m Move, c Position) {
+	wp, wc := p.widen(), c.widen()
+	wideAdvanceDraw(d, w, &wp, m.widen(), &wc)
+}
+
+func (w *wideVariant) featureVector(p Position, out []float64) []float64 {
+	wp := p.widen()
+	return wideFeatures(w, &wp, out)
+}
+
+func (w *wideVariant) evaluateOf(vec [numFeatures]float64, p Position) float64 {
+	wp := p.widen()
+	return wideTablesFor(w).evaluate(w, &vec, &wp)
+}
+
+func (w *wideVariant) newSearcher(weights *Weights, hashMB int) searchKernel {
+	s := &wideSearcher{}
+	s.init(w, weights, hashMB)
+	return s
+}
+
+func (s *wideSearcher) evaluateOf(p Position) int {
+	w := p.widen()
+	return s.evaluate(&w)
+}
+
+func (s *wideSearcher) searchGame(ctx context.Context, start time.Time, g *Game, lim Limits) SearchResult {
+	s.hist = gameHistory(g, s.hist)
+	root := g.Position()
+	return s.run(ctx, start, root.widen(), g.draw, lim).narrow()
+}
+
 // hasMen reports whether c has a man.
-func (p *widePosition) hasMen(c Color) bool { return !p.Men(c).IsZero() }
+func (p *widePosition) hasMen(c Color) bool { return !p.men(c).IsZero() }
 
 // narrow returns r as a SearchResult.
 func (r wideSearchResult) narrow() SearchResult {

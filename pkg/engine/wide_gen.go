@@ -13,37 +13,37 @@ import (
 	"unsafe"
 )
 
-// Occupied returns the occupied squares of Pieces (on a Position, those of index below 64).
-func (p *widePosition) Occupied() wide { return p.Pieces[White].Or(p.Pieces[Black]) }
+// occupied returns the occupied squares of pieces (those of index below 64).
+func (p *widePosition) occupied() wide { return p.pieces[White].Or(p.pieces[Black]) }
 
-// material counts the men and kings of Pieces and Kings (on a Position, the squares of
-// index below 64: the whole of a board that fits 64 bits).
+// material counts the men and kings of pieces and kings (the squares of index below 64:
+// the whole of a board that fits 64 bits).
 func (p *widePosition) material() Material {
 	var m Material
 	for c := White; c <= Black; c++ {
-		m.Men[c] = p.Men(c).Count()
-		m.Kings[c] = p.KingsOf(c).Count()
+		m.Men[c] = p.men(c).Count()
+		m.Kings[c] = p.kingsOf(c).Count()
 	}
 	return m
 }
 
-// Men returns c's men in Pieces (on a Position, those of index below 64).
-func (p *widePosition) Men(c Color) wide { return p.Pieces[c].AndNot(p.Kings) }
+// men returns c's men in pieces (those of index below 64).
+func (p *widePosition) men(c Color) wide { return p.pieces[c].AndNot(p.kings) }
 
-// KingsOf returns c's kings in Pieces (on a Position, those of index below 64).
-func (p *widePosition) KingsOf(c Color) wide { return p.Pieces[c].And(p.Kings) }
+// kingsOf returns c's kings in pieces (those of index below 64).
+func (p *widePosition) kingsOf(c Color) wide { return p.pieces[c].And(p.kings) }
 
 // apply plays m on p in place, updating the hash.
 func (p *widePosition) apply(m wideMove) {
 	us, them := p.Side, p.Side.Other()
 	from, to := wideBit(m.From), wideBit(m.To)
-	king := !p.Kings.And(from).IsZero()
+	king := !p.kings.And(from).IsZero()
 	if king {
-		p.Kings = p.Kings.AndNot(from).Or(to)
+		p.kings = p.kings.AndNot(from).Or(to)
 	} else if m.Promotes() {
-		p.Kings = p.Kings.Or(to)
+		p.kings = p.kings.Or(to)
 	}
-	p.Pieces[us] = p.Pieces[us].AndNot(from).Or(to)
+	p.pieces[us] = p.pieces[us].AndNot(from).Or(to)
 	h := p.Hash ^ zobristSide
 	k := 0
 	if king {
@@ -55,17 +55,17 @@ func (p *widePosition) apply(m wideMove) {
 	} else {
 		h ^= zobrist[us][0][m.To]
 	}
-	for b := m.Captured; !b.IsZero(); b = b.ClearFirst() {
+	for b := m.captured; !b.IsZero(); b = b.ClearFirst() {
 		i := b.First()
 		k := 0
-		if p.Kings.Has(i) {
+		if p.kings.Has(i) {
 			k = 1
 		}
 		h ^= zobrist[them][k][i]
 	}
 	p.Hash = h
-	p.Pieces[them] = p.Pieces[them].AndNot(m.Captured)
-	p.Kings = p.Kings.AndNot(m.Captured)
+	p.pieces[them] = p.pieces[them].AndNot(m.captured)
+	p.kings = p.kings.AndNot(m.captured)
 	p.Side = them
 }
 
@@ -100,7 +100,7 @@ func (v *wideVariant) legalMoves(dst []wideMove, p *widePosition) []wideMove {
 
 // generate is GenerateDup with the capture search's scratch space supplied by the caller.
 func (v *wideVariant) generate(g *wideCapGen, dst []wideMove, p *widePosition, dup Duplicates) []wideMove {
-	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return dst
 	}
 	n := len(dst)
@@ -146,8 +146,8 @@ func wideDedupe(dst []wideMove, start int) []wideMove {
 
 func (v *wideVariant) generateQuiet(dst []wideMove, p *widePosition) []wideMove {
 	us := p.Side
-	empty := v.board.AndNot(p.Occupied())
-	men := p.Men(us)
+	empty := v.board.AndNot(p.occupied())
+	men := p.men(us)
 	for _, d := range v.fwd[us] {
 		step := int(v.step[d])
 		if d < downLeft {
@@ -158,7 +158,7 @@ func (v *wideVariant) generateQuiet(dst []wideMove, p *widePosition) []wideMove 
 			dst = append(dst, wideMove{From: Index(int(to) - step), To: to, flags: promotes(v.promo[us].Has(to))})
 		}
 	}
-	for k := p.KingsOf(us); !k.IsZero(); k = k.ClearFirst() {
+	for k := p.kingsOf(us); !k.IsZero(); k = k.ClearFirst() {
 		from := k.First()
 		for d := 0; d < 4; d++ {
 			for s := v.sh(wideBit(from), d).And(empty); !s.IsZero(); s = v.sh(s, d).And(empty) {
@@ -194,7 +194,7 @@ func (v *wideVariant) diagonalJumps(us Color, targets, empty wide) (ul, ur, dl, 
 
 // wideJumpsAlong is diagonalJumps for men that capture up and down the board or not, on a
 // board of up-left step a and up-right step b. It is small enough to be inlined, which
-// counts at the leaves of perft (keep it so): into kernel's instances, whose steps are
+// counts at the leaves of perft (keep it so): into perftKernel's instances, whose steps are
 // constants, it brings shifts by constants.
 func wideJumpsAlong(up, down bool, a, b uint, targets, empty wide) (ul, ur, dl, dr wide) {
 	if up {
@@ -212,22 +212,22 @@ func wideJumpsAlong(up, down bool, a, b uint, targets, empty wide) (ul, ur, dl, 
 func (g *wideCapGen) init(v *wideVariant, dst []wideMove, p *widePosition) {
 	us, them := p.Side, p.Side.Other()
 	g.v, g.dst, g.start = v, dst, len(dst)
-	g.opp = p.Pieces[them]
-	g.oppKings = p.Pieces[them].And(p.Kings)
+	g.opp = p.pieces[them]
+	g.oppKings = p.pieces[them].And(p.kings)
 	g.manDirs = v.manDirs[us]
 	g.up, g.down = v.manUp[us], v.manDown[us]
 	g.promo = v.promo[us]
 	g.manTargets = g.opp
 	if v.MenCannotCaptureKings {
-		g.manTargets = g.manTargets.AndNot(p.Kings)
+		g.manTargets = g.manTargets.AndNot(p.kings)
 	}
 }
 
 func (v *wideVariant) generateCaptures(g *wideCapGen, dst []wideMove, p *widePosition) []wideMove {
 	us := p.Side
-	empty := v.board.AndNot(p.Occupied())
+	empty := v.board.AndNot(p.occupied())
 	g.init(v, dst, p)
-	if men := p.Men(us); !men.IsZero() {
+	if men := p.men(us); !men.IsZero() {
 		// the men one step before a target that has a free square behind it, per direction
 		// in the order of manDirs: the diagonals, then the orthogonals (frisian)
 		var jumpers [8]wide
@@ -251,7 +251,7 @@ func (v *wideVariant) generateCaptures(g *wideCapGen, dst []wideMove, p *widePos
 			}
 		}
 	}
-	for k := p.KingsOf(us); !k.IsZero(); k = k.ClearFirst() {
+	for k := p.kingsOf(us); !k.IsZero(); k = k.ClearFirst() {
 		from := k.First()
 		g.from, g.king = from, true
 		g.empty = empty.Or(wideBit(from))
@@ -280,7 +280,7 @@ func (g *wideCapGen) add(to wide, captured wide, order uint64, promote bool) {
 			g.paths = g.paths[:0]
 		}
 	}
-	g.dst = append(g.dst, wideMove{From: g.from, To: to.First(), flags: promotes(promote || g.crowned), Captured: captured})
+	g.dst = append(g.dst, wideMove{From: g.from, To: to.First(), flags: promotes(promote || g.crowned), captured: captured})
 	if g.record {
 		g.paths = append(g.paths, append([]Index{g.from}, g.path...))
 	}
@@ -487,14 +487,14 @@ func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 	return true
 }
 
-// wideKernel is the code of perft's last two plies and of the leaf count, with the board's
+// widePerftKernel is the code of perft's last two plies and of the leaf count, with the board's
 // diagonal steps given by G (see geometry): the compiler makes an instance of it for each
 // geometry, in which the shifts by a step are shifts by a constant, cheaper than those by
 // a variable. The Variant's methods of the same names are its instance for any board.
-type wideKernel[G geometry] struct{ v *wideVariant }
+type widePerftKernel[G geometry] struct{ v *wideVariant }
 
-// steps returns the up-left and the up-right step (see Bitboard).
-func (k wideKernel[G]) steps() (a, b uint) {
+// steps returns the up-left and the up-right step (see bitboard).
+func (k widePerftKernel[G]) steps() (a, b uint) {
 	var g G
 	b = uint(len(g))
 	if b == 0 {
@@ -506,13 +506,13 @@ func (k wideKernel[G]) steps() (a, b uint) {
 // hasCaptureIn is HasCapture on the board's own representation.
 func (v *wideVariant) hasCaptureIn(p *widePosition) bool {
 	us := p.Side
-	return wideKernel[anySteps]{v}.hasCapture(us, p.Pieces[us.Other()], p.Kings, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
+	return widePerftKernel[anySteps]{v}.hasCapture(us, p.pieces[us.Other()], p.kings, v.board.AndNot(p.occupied()), p.pieces[us].AndNot(p.kings), p.pieces[us].And(p.kings))
 }
 
 // hasCapture is HasCapture with the position given as its boards (us to move, the other
 // side's pieces targets, the kings of both sides allKings), the free squares and the
 // mover's men and kings.
-func (k wideKernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings wide) bool {
+func (k widePerftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings wide) bool {
 	v := k.v
 	if !men.IsZero() {
 		manTargets := targets
@@ -559,11 +559,11 @@ func (k wideKernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings
 // countQuiet returns the number of non-capturing moves of p.
 func (v *wideVariant) countQuiet(p *widePosition) int {
 	us := p.Side
-	return wideKernel[anySteps]{v}.countQuietOf(us, v.board.AndNot(p.Occupied()), p.Pieces[us].AndNot(p.Kings), p.Pieces[us].And(p.Kings))
+	return widePerftKernel[anySteps]{v}.countQuietOf(us, v.board.AndNot(p.occupied()), p.pieces[us].AndNot(p.kings), p.pieces[us].And(p.kings))
 }
 
 // countQuietOf counts the quiet moves of us's men and kings over the free squares.
-func (k wideKernel[G]) countQuietOf(us Color, empty, men, kings wide) int {
+func (k widePerftKernel[G]) countQuietOf(us Color, empty, men, kings wide) int {
 	v := k.v
 	a, b := k.steps()
 	n := wideMenQuiet(us, a, b, empty, men)
@@ -602,13 +602,13 @@ func wideMenQuiet(us Color, a, b uint, empty, men wide) int {
 
 func (v *wideVariant) count(g *wideCapGen, p *widePosition, dup Duplicates, scratch []wideMove) int {
 	us := p.Side
-	return wideKernel[anySteps]{v}.countBoards(g, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, dup, scratch)
+	return widePerftKernel[anySteps]{v}.countBoards(g, us, p.pieces[us], p.pieces[us.Other()], p.kings, dup, scratch)
 }
 
 // countBoards is count with the position given as its boards: us to move, own and opp the
 // pieces of us and of the other side, allKings the kings of both. Perft calls it at the
 // second-to-last ply with a child's boards, without writing the child.
-func (k wideKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
+func (k widePerftKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
 	v := k.v
 	if v.crowned(opp, allKings) {
 		return 0
@@ -642,16 +642,16 @@ func (k wideKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKings w
 }
 
 // countGenerated is countBoards by generating the moves.
-func (k wideKernel[G]) countGenerated(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
+func (k widePerftKernel[G]) countGenerated(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
 	var p widePosition
-	p.Pieces[us], p.Pieces[us.Other()], p.Kings, p.Side = own, opp, allKings, us
+	p.pieces[us], p.pieces[us.Other()], p.kings, p.Side = own, opp, allKings, us
 	return len(k.v.generate(g, scratch[:0], &p, dup))
 }
 
 // countMen counts the moves of us's men when us has no kings and v.menCount is not
 // ranksOther: targets are the pieces they may take, ul, ur, dl and dr the diagonal jumps
 // over them (diagonalJumps).
-func (k wideKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
+func (k widePerftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
 	v := k.v
 	a, b := k.steps()
 
@@ -681,7 +681,7 @@ func (k wideKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr wi
 // case: every capture is then one jump, a move of its own under either duplicate
 // convention. ok is false when some jump might go on, or when a man might take a king and
 // the precedence ranks that apart: the caller counts the captures otherwise.
-func (k wideKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men wide) (n int, ok bool) {
+func (k widePerftKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men wide) (n int, ok bool) {
 	v := k.v
 	a, b := k.steps()
 	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
@@ -741,11 +741,11 @@ type wideManSearch[G geometry] struct {
 	// of four pieces or more (unique), the only ones that can come twice.
 	moves []wideMove
 	base  int
-	k     wideKernel[G]
+	k     widePerftKernel[G]
 }
 
 // searchMen returns a manSearch of us's men, which take targets, that writes to moves.
-func (k wideKernel[G]) searchMen(us Color, targets wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
+func (k widePerftKernel[G]) searchMen(us Color, targets wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
 	v := k.v
 	return wideManSearch[G]{
 		targets: targets, promo: v.promo[us],
@@ -759,7 +759,7 @@ func (k wideKernel[G]) searchMen(us Color, targets wide, dup Duplicates, moves [
 // not be ranksOther: targets are the pieces they may take, empty the free squares, ul, ur,
 // dl and dr the men that jump along each diagonal. scratch is space for the long sequences
 // of the unique convention.
-func (k wideKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
+func (k widePerftKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
 	c := k.searchMen(us, targets, dup, scratch[:0], false)
 	c.run(empty, ul, ur, dl, dr)
 	return c.n
@@ -767,7 +767,7 @@ func (k wideKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr
 
 // menCaptures is countManCaptures that appends the captures to dst, as Generate would
 // list them, and returns the extended slice.
-func (k wideKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, dst []wideMove) []wideMove {
+func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, dst []wideMove) []wideMove {
 	c := k.searchMen(us, targets, dup, dst, true)
 	c.run(empty, ul, ur, dl, dr)
 	return c.moves
@@ -775,7 +775,7 @@ func (k wideKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr wide
 
 // searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
 // opp are the other side's pieces, allKings the kings of both, empty the free squares.
-func (k wideKernel[G]) searchAll(us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
+func (k widePerftKernel[G]) searchAll(us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
 	v := k.v
 	targets := opp
 	if v.MenCannotCaptureKings {
@@ -920,7 +920,7 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 
 	long := c.unique && (k >= 4 || c.king && k >= 2)
 	if c.list || long {
-		m := wideMove{From: c.from, To: s.First(), flags: promotes(!c.king && !s.And(c.promo).IsZero()), Captured: captured}
+		m := wideMove{From: c.from, To: s.First(), flags: promotes(!c.king && !s.And(c.promo).IsZero()), captured: captured}
 		if long {
 			for _, o := range c.moves[c.base:] {
 				if o == m {
@@ -935,7 +935,7 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 
 // hasMoves is HasMoves on the board's own representation.
 func (v *wideVariant) hasMoves(p *widePosition) bool {
-	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return false
 	}
 	return v.hasCaptureIn(p) || v.countQuiet(p) > 0
@@ -956,7 +956,7 @@ type widePerftCounter interface {
 // widePerfter is the state of one thread's perft, with G the steps of the board (see
 // geometry).
 type widePerfter[G geometry] struct {
-	k    wideKernel[G]
+	k    widePerftKernel[G]
 	dup  Duplicates
 	tt   *perftTable
 	bufs [][]wideMove
@@ -977,7 +977,7 @@ func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, s
 }
 
 func wideNewPerfterOf[G geometry](v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *widePerfter[G] {
-	pf := &widePerfter[G]{k: wideKernel[G]{v}, dup: dup, tt: tt, bufs: make([][]wideMove, depth+1), stop: stop}
+	pf := &widePerfter[G]{k: widePerftKernel[G]{v}, dup: dup, tt: tt, bufs: make([][]wideMove, depth+1), stop: stop}
 	for i := range pf.bufs {
 		pf.bufs[i] = make([]wideMove, 0, maxMoves)
 	}
@@ -989,7 +989,7 @@ func wideNewPerfterOf[G geometry](v *wideVariant, dup Duplicates, tt *perftTable
 func (pf *widePerfter[G]) perft(p widePosition, depth int) uint64 {
 	if depth == 1 {
 		us := p.Side
-		return uint64(pf.k.countBoards(&pf.gen, us, p.Pieces[us], p.Pieces[us.Other()], p.Kings, pf.dup, pf.bufs[0]))
+		return uint64(pf.k.countBoards(&pf.gen, us, p.pieces[us], p.pieces[us.Other()], p.kings, pf.dup, pf.bufs[0]))
 	}
 	if depth == 2 {
 		return pf.perft2(&p)
@@ -1010,10 +1010,10 @@ func (pf *widePerfter[G]) perft(p widePosition, depth int) uint64 {
 	if pf.tt == nil || depth == 3 {
 
 		us, them := p.Side, p.Side.Other()
-		own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+		own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 		for _, m := range moves {
 			var c widePosition
-			c.Pieces[us], c.Pieces[them], c.Kings = wideAfter(own, opp, kings, m)
+			c.pieces[us], c.pieces[them], c.kings = wideAfter(own, opp, kings, m)
 			c.Side = them
 			n += pf.perft(c, depth-1)
 		}
@@ -1035,11 +1035,11 @@ func (pf *widePerfter[G]) perft(p widePosition, depth int) uint64 {
 // perft's loops: keep it so.
 func wideAfter(own, opp, kings wide, m wideMove) (wide, wide, wide) {
 	from, to := wideBit(m.From), wideBit(m.To)
-	kings = kings.AndNot(m.Captured)
+	kings = kings.AndNot(m.captured)
 	if !kings.And(from).IsZero() || m.Promotes() {
 		kings = kings.AndNot(from).Or(to)
 	}
-	return own.AndNot(from).Or(to), opp.AndNot(m.Captured), kings
+	return own.AndNot(from).Or(to), opp.AndNot(m.captured), kings
 }
 
 // perft2 counts the leaves two plies below p. Each move's boards go straight to the leaf
@@ -1049,7 +1049,7 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
 	us, them := p.Side, p.Side.Other()
-	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 	if v.crowned(opp, kings) {
 		return 0
 	}
@@ -1103,13 +1103,13 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 
 // generate is Variant.generate, but for the captures of a side that has men only, which
 // captures finds without the general capture search where it can.
-func (k wideKernel[G]) generate(g *wideCapGen, dst []wideMove, p *widePosition, dup Duplicates) []wideMove {
+func (k widePerftKernel[G]) generate(g *wideCapGen, dst []wideMove, p *widePosition, dup Duplicates) []wideMove {
 	v := k.v
-	if v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return dst
 	}
 	n := len(dst)
-	if dst = k.captures(g, p, v.board.AndNot(p.Occupied()), dup, dst); len(dst) > n {
+	if dst = k.captures(g, p, v.board.AndNot(p.occupied()), dup, dst); len(dst) > n {
 		return dst
 	}
 	return v.generateQuiet(dst, p)
@@ -1118,10 +1118,10 @@ func (k wideKernel[G]) generate(g *wideCapGen, dst []wideMove, p *widePosition, 
 // captures appends the captures of p, whose free squares are empty, to dst as generate
 // does and returns the extended slice. The captures of men, when the side to move has no
 // king, are found by menCaptures where v.menCount allows it.
-func (k wideKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide, dup Duplicates, dst []wideMove) []wideMove {
+func (k widePerftKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide, dup Duplicates, dst []wideMove) []wideMove {
 	v := k.v
 	us := p.Side
-	own, opp, kings := p.Pieces[us], p.Pieces[us.Other()], p.Kings
+	own, opp, kings := p.pieces[us], p.pieces[us.Other()], p.kings
 	if own.And(kings).IsZero() && v.menCount != ranksOther {
 		targets := opp
 		if v.MenCannotCaptureKings {
@@ -1180,7 +1180,7 @@ func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
 	us, them := p.Side, p.Side.Other()
-	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 	var n uint64
 	for _, d := range v.fwd[us] {
 		back := opposite(d)
@@ -1293,13 +1293,13 @@ func (v *wideVariant) divide(ctx context.Context, p widePosition, depth int, opt
 
 // paths is Paths on the board's own representation.
 func (v *wideVariant) paths(p *widePosition, m wideMove) [][]Square {
-	if !m.IsCapture() || !p.Pieces[p.Side].Has(m.From) {
+	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) {
 		return nil
 	}
 	g := &wideCapGen{record: true}
 	g.init(v, nil, p)
-	g.from, g.king = m.From, p.Kings.Has(m.From)
-	g.empty = v.board.AndNot(p.Occupied()).Or(wideBit(m.From))
+	g.from, g.king = m.From, p.kings.Has(m.From)
+	g.empty = v.board.AndNot(p.occupied()).Or(wideBit(m.From))
 	if g.king {
 		g.kingCaptures(wideBit(m.From), wide{}, 0, noDir)
 	} else {
@@ -1322,11 +1322,11 @@ func (v *wideVariant) paths(p *widePosition, m wideMove) [][]Square {
 // quietMove is QuietMove on the board's own representation.
 func (v *wideVariant) quietMove(p *widePosition, from, to Index) (wideMove, bool) {
 	us := p.Side
-	occ := p.Occupied()
-	if !p.Pieces[us].Has(from) || occ.Has(to) || v.hasCaptureIn(p) {
+	occ := p.occupied()
+	if !p.pieces[us].Has(from) || occ.Has(to) || v.hasCaptureIn(p) {
 		return wideMove{}, false
 	}
-	if !p.Kings.Has(from) {
+	if !p.kings.Has(from) {
 		for _, d := range v.fwd[us] {
 			if v.shift(wideBit(from), d) == wideBit(to) {
 				return wideMove{From: from, To: to, flags: promotes(v.promo[us].Has(to))}, true
@@ -1499,7 +1499,7 @@ func (s *wideSearcher) evaluate(p *widePosition) int {
 // wideAdvanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
 // in place: the search keeps one state per ply.
 func wideAdvanceDraw(d *drawState, v *wideVariant, p *widePosition, m wideMove, c *widePosition) {
-	capture, king := m.captures(), p.Kings.Has(m.From)
+	capture, king := m.captures(), p.kings.Has(m.From)
 	if v.KingMoveLimit > 0 {
 		d.run = d.run.next(p.Side, m.From, m.To, king, capture)
 	}
@@ -1524,7 +1524,7 @@ func wideAdvanceDraw(d *drawState, v *wideVariant, p *widePosition, m wideMove, 
 
 // wideIrreversible reports whether m (played in p) can never be undone: a capture or a man move.
 func wideIrreversible(p *widePosition, m wideMove) bool {
-	return m.captures() || !p.Kings.Has(m.From)
+	return m.captures() || !p.kings.Has(m.From)
 }
 
 // run searches root, whose draw state is draw, after the game whose hashes are in s.hist.
@@ -1779,7 +1779,7 @@ func (s *wideSearcher) quiesce(p *widePosition, ply, alpha, beta int) int {
 
 // qbody is quiesce after the node is counted.
 func (s *wideSearcher) qbody(p *widePosition, ply, alpha, beta int) int {
-	if s.v.crowned(p.Pieces[p.Side.Other()], p.Kings) {
+	if s.v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return s.v.noMoveScore(ply)
 	}
 	capture := s.v.hasCaptureIn(p)
@@ -1825,11 +1825,11 @@ func (s *wideSearcher) qbody(p *widePosition, ply, alpha, beta int) int {
 // a square in front of it is free, a king when a square next to it is (countQuietOf).
 func wideHasQuiet(v *wideVariant, p *widePosition) bool {
 	us := p.Side
-	empty := v.board.AndNot(p.Occupied())
-	if v.countMenQuiet(us, empty, p.Men(us)) > 0 {
+	empty := v.board.AndNot(p.occupied())
+	if v.countMenQuiet(us, empty, p.men(us)) > 0 {
 		return true
 	}
-	kings := p.KingsOf(us)
+	kings := p.kingsOf(us)
 	if kings.IsZero() {
 		return false
 	}
@@ -1854,7 +1854,7 @@ func (s *wideSearcher) order(p *widePosition, moves []wideMove, ply int, ttMove 
 		case hasTT && m == ttMove:
 			x = 1 << 30
 		case m.captures():
-			x = 1<<26 + int32(m.Captured.Count())<<8 + int32(m.Captured.And(p.Kings).Count())<<4
+			x = 1<<26 + int32(m.captured.Count())<<8 + int32(m.captured.And(p.kings).Count())<<4
 			if m.Promotes() {
 				x += 2
 			}
@@ -1987,10 +1987,10 @@ func (t *wideEvalTables) evaluateInt(v *wideVariant, w *[numFeatures]int, p *wid
 // sides fills f and g with the features of the side to move and of the other side.
 func (t *wideEvalTables) sides(v *wideVariant, p *widePosition, f, g *[numFeatures]int) {
 	us, them := p.Side, p.Side.Other()
-	occ := p.Occupied()
+	occ := p.occupied()
 	empty := v.board.AndNot(occ)
-	t.side(v, us, p.Men(us), p.KingsOf(us), occ, empty, f)
-	t.side(v, them, p.Men(them), p.KingsOf(them), occ, empty, g)
+	t.side(v, us, p.men(us), p.kingsOf(us), occ, empty, f)
+	t.side(v, them, p.men(them), p.kingsOf(them), occ, empty, g)
 }
 
 // side fills f with the features of c's men and kings (occ the occupied squares, empty

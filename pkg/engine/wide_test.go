@@ -91,10 +91,12 @@ func countBits(x *big.Int) int {
 
 // widenVariant returns the wide instance of a variant whose board fits 64 bits: the same
 // rules and squares, played by the generated code.
-func widenVariant(v *Variant) *wideVariant {
-	w := newWideVariant(v)
-	w.start = v.start.widen()
-	return w
+func widenVariant(v *Variant) *wideVariant { return newWideVariant(v) }
+
+// isWide reports whether v plays on the wide instance.
+func isWide(v *Variant) bool {
+	_, ok := v.k.(*wideVariant)
+	return ok
 }
 
 // TestWideInstanceMatchesNarrow plays the generated wide code against the hand-written
@@ -103,7 +105,7 @@ func widenVariant(v *Variant) *wideVariant {
 // games. A difference is a fault of widegen or of the wide type.
 func TestWideInstanceMatchesNarrow(t *testing.T) {
 	for _, v := range Variants() {
-		if v.wide != nil {
+		if isWide(v) {
 			continue
 		}
 		w := widenVariant(v)
@@ -176,17 +178,17 @@ func TestWideInstanceMatchesNarrow(t *testing.T) {
 // the wide one on the same variant: the same move, score, depth, node count and PV.
 func TestWideSearchMatchesNarrow(t *testing.T) {
 	for _, v := range Variants() {
-		if v.wide != nil {
+		if isWide(v) {
 			continue
 		}
 		narrow := NewSearcher(v, nil, 1)
 		// the wide table's entries are larger: twice the memory gives as many entries
 		ws := &wideSearcher{}
 		ws.init(widenVariant(v), DefaultWeights(v), 2)
-		if len(ws.tt) != len(narrow.narrow.tt) {
-			t.Fatalf("%s: %d wide table entries, %d narrow", v.Name, len(ws.tt), len(narrow.narrow.tt))
+		if n := len(narrow.k.(*searcher).tt); len(ws.tt) != n {
+			t.Fatalf("%s: %d wide table entries, %d narrow", v.Name, len(ws.tt), n)
 		}
-		wideS := &Searcher{v: v, wide: ws}
+		wideS := &Searcher{v: v, k: ws}
 		g := NewGame(v, v.Start())
 		for ply := 0; ply < 60 && !g.Outcome().Over; ply++ {
 			lim := Limits{Depth: 4}

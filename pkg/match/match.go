@@ -178,10 +178,19 @@ func (cfg *Config) header() Header {
 	for _, op := range cfg.Openings {
 		fmt.Fprintf(d, "%s|%s", op.Name, cfg.Variant.FEN(op.Root))
 		for _, m := range op.Moves {
-			fmt.Fprintf(d, "|%d-%d-%x", m.From, m.To, m.Captured)
-			if m.CaptureCount() != m.Captured.Count() {
-				// a capture on squares of index 64 and above (canadian), which Captured
-				// does not hold: the whole move, leaving other digests as they were
+			// the captured indices below 64 as one number, and the whole move after a
+			// capture on an index of 64 or above (canadian): the digest journals hold
+			var low uint64
+			high := false
+			for i := range m.Captured() {
+				if i < 64 {
+					low |= 1 << i
+				} else {
+					high = true
+				}
+			}
+			fmt.Fprintf(d, "|%d-%d-%x", m.From, m.To, low)
+			if high {
 				fmt.Fprintf(d, "+%v", m)
 			}
 		}

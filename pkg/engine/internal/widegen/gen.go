@@ -234,6 +234,9 @@ func (g *generator) selectDecls() []decl {
 					skip[key] = true
 					continue
 				}
+				if ast.IsExported(d.Name.Name) || g.shared(recv) {
+					continue // the public API, and the methods of shared types
+				}
 				if key == "init" {
 					g.errorf(d.Pos(), "cannot copy an init function: list it in -skip")
 					continue
@@ -284,6 +287,13 @@ func (g *generator) selectDecls() []decl {
 	return decls
 }
 
+// shared reports whether the type named name is shared with the narrow code without being
+// listed in -skip: an exported type not named in -rename (the public API). "" is not.
+func (g *generator) shared(name string) bool {
+	_, renamed := g.cfg.rename[name]
+	return ast.IsExported(name) && !renamed
+}
+
 // selectSpecs returns the copied parts of a GenDecl: types not skipped, and the consts
 // and vars named in -copy (each in its own declaration).
 func (g *generator) selectSpecs(d *ast.GenDecl, skip, cp map[string]bool) []decl {
@@ -299,6 +309,9 @@ func (g *generator) selectSpecs(d *ast.GenDecl, skip, cp map[string]bool) []decl
 			}
 			if _, ok := skip[ts.Name.Name]; ok {
 				skip[ts.Name.Name] = true
+				continue
+			}
+			if g.shared(ts.Name.Name) {
 				continue
 			}
 			obj = g.info.Defs[ts.Name]

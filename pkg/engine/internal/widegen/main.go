@@ -33,9 +33,13 @@
 // other integer types, op-assignments to targets with side effects, ...) are errors
 // reported with their position, never silently wrong output.
 //
+// Only the unexported code is copied: exported functions and methods are the public API,
+// which works on every width and hands the work to one instance or the other, so they
+// are shared; so are exported types, with their methods, unless -rename names them.
+//
 // Usage, from pkg/engine:
 //
-//	//go:generate go run ./internal/widegen -narrow Bitboard -wide wide -files movegen.go,perft.go -rename Position=widePosition -o wide_gen.go
+//	//go:generate go run ./internal/widegen -narrow bitboard -wide wide -files movegen.go,perft.go -rename Position=widePosition -o wide_gen.go
 //	//go:generate go run ./internal/widegen -config widegen.conf
 //
 // Flags (the list flags may be repeated; their values add up):
@@ -44,7 +48,7 @@
 //	-narrow NAME      the narrow bitboard type (default Bitboard)
 //	-wide NAME        the hand-written 128-bit type (default wide)
 //	-files a.go,...   the files whose top-level declarations are copied
-//	-skip f,T,T.m,... declarations of those files that stay shared (not copied)
+//	-skip f,T,T.m,... unexported declarations of those files that stay shared (not copied)
 //	-copy c,v,...     package-level consts and vars of those files to copy (shared otherwise)
 //	-rename old=new   package-level objects to rename in the copy, copied or not
 //	-prefix wide      the prefix of copied objects not in -rename (dedupe -> wideDedupe)

@@ -152,7 +152,7 @@ const top Bitboard = 1 << maxIndex
 
 func pop(b Bitboard) int { return bits.OnesCount64(uint64(b)) }
 
-type T struct{}
+type t struct{}
 `
 
 // TestErrors checks that what cannot be rewritten is reported at its position.
@@ -184,8 +184,8 @@ func TestErrors(t *testing.T) {
 			`bad.go:3:42: constant top is shared but depends on a renamed or copied object`},
 		{"type error", "func f(b Bitboard) Bitboard { return b & undefined }", nil,
 			`bad.go:3:42: type error in copied code: undefined: undefined`},
-		{"shared receiver", "func (T) m(b Bitboard) {}", nil,
-			`bad.go:3:1: method T.m is copied but its receiver type is neither copied nor renamed`},
+		{"shared receiver", "func (t) m(b Bitboard) {}", nil,
+			`bad.go:3:1: method t.m is copied but its receiver type is neither copied nor renamed`},
 		{"init", "func init() {}", nil,
 			`bad.go:3:1: cannot copy an init function`},
 		{"unknown skip", "func f() {}", []string{"-skip", "g"},
