@@ -9,7 +9,9 @@
 # and compares games.json and games.pdn with the one-process run. Then it checks the
 # recovery documented in docs/cluster.md (a shard whose journal lost games is run again with
 # sbatch --array=K ... --shard K/N, and merged again; an array of one task without --shard
-# is refused) and that merge refuses a shard of another match. It stops the daemons it
+# is refused) and that merge refuses a shard of another match. Last, an archive job: pdn
+# dedupe over three files (one repeating another) as an array of sbatch --wrap tasks and a
+# merge job, whose output and message equal one run's. It stops the daemons it
 # started, by their process ids, however it ends, and prints its wall time. The temporary
 # directory is kept when a check fails.
 set -euo pipefail
@@ -232,6 +234,24 @@ if "$SELFPLAY" merge "${files[@]:0:2}" "$tmp/foreign/games.shard-2-of-$shards.pd
 fi
 grep -q "seed" merge.err || fail "merge's error does not name the seed: $(cat merge.err)"
 log "merge refuses a shard of another seed: $(cat merge.err)"
+
+# --- an archive job: pdn dedupe as an array of shards and a merge, equal to one run
+(cd "$repo" && go build -o "$tmp/bin/pdn" ./cmd/pdn) || fail "go build ./cmd/pdn failed"
+mkdir "$tmp/pdn" && cd "$tmp/pdn"
+cp "$tmp/ref/games.pdn" a.pdn && cp a.pdn b.pdn && cp "$repo/cmd/pdn/testdata/games.pdn" c.pdn
+inputs=(a.pdn b.pdn c.pdn) # b repeats a: dedupe must drop all of it across the shards
+"$tmp/bin/pdn" dedupe "${inputs[@]}" >one.pdn 2>one.err || fail "pdn dedupe failed: $(cat one.err)"
+pdnarray=$(sbatch --parsable --array="0-$((shards - 1))" --chdir="$tmp/pdn" \
+	--wrap "$tmp/bin/pdn dedupe --out d.pdn ${inputs[*]}")
+pdnarray=${pdnarray%%;*}
+pdnmerge=$(sbatch --parsable --dependency="afterok:$pdnarray" --kill-on-invalid-dep=yes --chdir="$tmp/pdn" \
+	--output=merge.out --error=merge.err --wrap "$tmp/bin/pdn merge d.shard-*-of-$shards.pdn")
+pdnmerge=${pdnmerge%%;*}
+wait_job "$pdnarray" 60
+wait_job "$pdnmerge" 60
+same one.pdn merge.out "pdn dedupe merged from $shards shards"
+same one.err merge.err "pdn dedupe's message merged from $shards shards"
+log "pdn dedupe of $(grep -c '^\[Event ' one.pdn) games kept (of 3 files) as $shards array tasks and a merge job equals one run: $(cat one.err) after $(elapsed)"
 
 ok=1
 log "passed in $(elapsed) (wall time)"
