@@ -55,7 +55,7 @@ type JSONWriter struct {
 
 // NewJSONWriter returns a JSONWriter writing to w. Call Flush when done.
 func NewJSONWriter(w io.Writer) *JSONWriter {
-	return &JSONWriter{w: bufio.NewWriter(w)}
+	return &JSONWriter{w: bufio.NewWriterSize(w, writeBufSize)}
 }
 
 // Write writes g as one line of JSON.
