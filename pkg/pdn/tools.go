@@ -206,7 +206,18 @@ func Copy(ctx context.Context, job Job, dst GameWriter, opt CopyOptions) (CopyRe
 		return copyParallel(ctx, job, dst, opt)
 	}
 	var res CopyResult
+	// The writers of this package keep nothing of a game once written:
+	// games are read into an arena that is reused every batchSize games.
+	var ar *arena
+	switch dst.(type) {
+	case *Writer, *JSONWriter, *PositionWriter:
+		ar = &arena{}
+		job.onReader = func(r *Reader) { r.arena = ar }
+	}
 	err := job.Each(ctx, func(in *Input, n int, g *Game, gerr error) error {
+		if ar != nil && res.Read%batchSize == 0 {
+			ar.reset() // the games before g are written; g's memory is reused only by the next Next
+		}
 		res.Read++
 		if gerr != nil {
 			res.Errors++
