@@ -1,6 +1,7 @@
 package pdn
 
 import (
+	"hash/maphash"
 	"io"
 	"strconv"
 	"strings"
@@ -63,7 +64,7 @@ type Reader struct {
 	gameSlab []Game
 	tagSlab  []Tag
 	nodeSlab []Node
-	intern   map[string]string
+	strs     *strCache
 	lineBufs [][]Node // scratch per depth: [0] the main line, [d] variations at depth d
 	tagBuf   []Tag    // scratch for the tags of the game being read
 	arena    *arena   // if set, games are carved out of it (see arena)
@@ -169,22 +170,31 @@ func (r *Reader) fail(err error) {
 	}
 }
 
+// str returns b as a string. Short strings (tag names and values, move
+// strengths, results) are looked up in a cache first, so that the
+// strings a file repeats are allocated once in a while rather than each
+// time.
 func (r *Reader) str(b []byte) string {
 	if len(b) > 32 {
 		return string(b)
 	}
-	if s, ok := r.intern[string(b)]; ok {
-		return s
+	if r.strs == nil {
+		r.strs = new(strCache)
+	}
+	slot := &r.strs[maphash.Bytes(strSeed, b)%uint64(len(r.strs))]
+	if *slot == string(b) {
+		return *slot
 	}
 	s := string(b)
-	if r.intern == nil {
-		r.intern = make(map[string]string)
-	}
-	if len(r.intern) < 1<<14 {
-		r.intern[s] = s
-	}
+	*slot = s
 	return s
 }
+
+// strCache is a direct-mapped cache of short strings: slot hash % size
+// holds the last string that hashed there.
+type strCache [2048]string
+
+var strSeed = maphash.MakeSeed()
 
 // moveText returns the canonical text of a move token, without
 // allocating for the common two-square numeric moves.

@@ -270,7 +270,12 @@ func Replay(g *Game, v *engine.Variant) (*Replayed, error) {
 }
 
 // Replay is the function Replay with the Replayer's settings and buffers.
-func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
+func (rp *Replayer) Replay(g *Game) (*Replayed, error) { return rp.replay(g, true) }
+
+// replay is Replay; without record, the moves replayed are counted but not
+// kept in Plies and Variations (validate needs the errors and warnings
+// only).
+func (rp *Replayer) replay(g *Game, record bool) (*Replayed, error) {
 	res := &rp.res
 	clear(res.Plies)
 	clear(res.Variations)
@@ -291,7 +296,7 @@ func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
 		res.Start = p
 	}
 	res.Final = res.Start
-	lr := lineReplay{rp: rp, v: v, res: res}
+	lr := lineReplay{rp: rp, v: v, res: res, record: record, lastPos: g.Pos}
 	final, err := lr.line(g.Moves, res.Start, engine.KingRun{}, true, 0)
 	res.Final = final
 	if err != nil {
@@ -301,14 +306,20 @@ func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
 		return res, err
 	}
 	res.Complete = true
-	rp.checkResult(g, res)
+	rp.checkResult(g, res, lr.lastPos)
 	return res, nil
 }
 
 type lineReplay struct {
-	rp  *Replayer
-	v   *engine.Variant
-	res *Replayed
+	rp     *Replayer
+	v      *engine.Variant
+	res    *Replayed
+	record bool // keep the moves in res.Plies and res.Variations
+	// plies and vmoves count the main-line and variation moves replayed;
+	// lastPos is where the last main-line move is written (the game's
+	// position before the first).
+	plies, vmoves int
+	lastPos       Pos
 }
 
 // line replays nodes from p, with run the state of the king-move limit
@@ -332,11 +343,11 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 				num++
 			}
 			em, err := lr.rp.resolve(v, &p, m)
-			if err == nil {
+			if err == nil && v.KingMoveLimit > 0 { // (run stays zero without a limit)
 				err = v.CheckKingRun(run, &p, em)
 			}
 			if err != nil {
-				re := replayError(v, &p, m, n.Pos, num, len(lr.res.Plies), err)
+				re := replayError(v, &p, m, n.Pos, num, lr.plies, err)
 				if main {
 					return p, re
 				}
@@ -351,11 +362,19 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 				lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindSeparator, Pos: n.Pos,
 					Text: fmt.Sprintf("move %d %s: %s", num, m.Text, what)})
 			}
-			r := Resolved{Node: m, Pos: n.Pos, Before: p, Move: em, Number: num, Main: main}
 			if main {
-				lr.res.Plies = append(lr.res.Plies, r)
+				lr.plies++
+				lr.lastPos = n.Pos
 			} else {
-				lr.res.Variations = append(lr.res.Variations, r)
+				lr.vmoves++
+			}
+			if lr.record {
+				r := Resolved{Node: m, Pos: n.Pos, Before: p, Move: em, Number: num, Main: main}
+				if main {
+					lr.res.Plies = append(lr.res.Plies, r)
+				} else {
+					lr.res.Variations = append(lr.res.Variations, r)
+				}
 			}
 			prev, prevRun = p, run
 			if v.KingMoveLimit > 0 {
@@ -364,7 +383,7 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 			p = p.Play(em)
 			ply++
 		case VariationNode:
-			if lr.rp.NoVariations || len(lr.res.Variations) > 1<<16 {
+			if lr.rp.NoVariations || lr.vmoves > 1<<16 {
 				continue
 			}
 			// A variation is an alternative to the move before it (the
@@ -562,8 +581,9 @@ func FirstMoverScore(result string) (score float64, ok bool) {
 }
 
 // checkResult warns when the final position is lost for the side to move (won
-// in antidraughts) and the result says otherwise.
-func (rp *Replayer) checkResult(g *Game, res *Replayed) {
+// in antidraughts) and the result says otherwise; pos is where the last
+// move is written.
+func (rp *Replayer) checkResult(g *Game, res *Replayed, pos Pos) {
 	v := res.Variant
 	if v.HasMoves(&res.Final) {
 		return
@@ -582,10 +602,6 @@ func (rp *Replayer) checkResult(g *Game, res *Replayed) {
 	}
 	if got == want {
 		return
-	}
-	pos := g.Pos
-	if n := len(res.Plies); n > 0 {
-		pos = res.Plies[n-1].Pos
 	}
 	res.Warnings = append(res.Warnings, ReplayWarning{Kind: KindResultContradicts, Pos: pos,
 		Text: fmt.Sprintf("result %s, but %s has no legal move in the final position %s (the first number is %s's)",
@@ -621,7 +637,7 @@ func (rp *Replayer) clone() *Replayer {
 // problems replays g and appends its replay errors and warnings to ps; bad
 // reports an error. It counts the variant, and a complete replay, in sum.
 func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *Game) (_ []Problem, bad bool) {
-	res, err := rp.Replay(g)
+	res, err := rp.replay(g, false)
 	for _, w := range res.Warnings {
 		level := "warning"
 		if rp.Strict && w.Kind == KindSeparator {
