@@ -55,6 +55,7 @@ type copyBatch struct {
 	games []copyGame
 	out   bytes.Buffer
 	done  chan struct{} // closed when the games are formatted
+	piece *piece        // the games' memory, released once they are formatted
 }
 
 // errCopyStopped ends the reading when the writing has stopped.
@@ -113,6 +114,8 @@ func copyParallel(ctx context.Context, job Job, dst GameWriter, opt CopyOptions)
 				default:
 					w.run(b)
 				}
+				b.piece.release()
+				b.piece = nil
 				close(b.done)
 			}
 		}()
@@ -138,37 +141,50 @@ func copyParallel(ctx context.Context, job Job, dst GameWriter, opt CopyOptions)
 				return false
 			}
 		}
-		eachErr = job.Each(ctx, func(in *Input, n int, g *Game, gerr error) error {
+		// Job.Each with arenas: a batch is one piece (about 64 KB of
+		// input), whose memory the worker releases once it is formatted.
+		var errs []error
+		eachErr = job.pieces(ctx, jobs, true, func(p *piece) error {
 			select {
 			case <-stop:
+				p.release()
 				return errCopyStopped
 			default:
 			}
-			if b == nil {
-				select {
-				case b = <-free:
-				default:
-					b = &copyBatch{games: make([]copyGame, 0, copyBatchSize)}
+			select {
+			case b = <-free:
+			default:
+				b = &copyBatch{games: make([]copyGame, 0, copyBatchSize)}
+			}
+			b.done = make(chan struct{})
+			b.piece = p
+			in := &job.Inputs[p.input]
+			for k, g := range p.games {
+				gerr := p.gerrs[k]
+				state := copyPass
+				switch {
+				case gerr != nil && opt.SkipBad:
+					state = copySkipped
+				case opt.Filter != nil && !opt.Filter.Match(g):
+					state = copyFiltered
+				case opt.Dedupe != nil && opt.Dedupe.Duplicate(g):
+					state = copyDuplicate
 				}
-				b.done = make(chan struct{})
+				b.games = append(b.games, copyGame{in: in, n: p.first + k, g: g, gerr: gerr, state: state})
 			}
-			state := copyPass
-			switch {
-			case gerr != nil && opt.SkipBad:
-				state = copySkipped
-			case opt.Filter != nil && !opt.Filter.Match(g):
-				state = copyFiltered
-			case opt.Dedupe != nil && opt.Dedupe.Duplicate(g):
-				state = copyDuplicate
-			}
-			b.games = append(b.games, copyGame{in: in, n: n, g: g, gerr: gerr, state: state})
-			if len(b.games) == copyBatchSize && !send() {
+			if !send() {
+				p.release()
 				return errCopyStopped
 			}
 			return nil
+		}, func(_ int, err error) error {
+			if err != nil {
+				errs = append(errs, err)
+			}
+			return nil
 		})
-		if b != nil && len(b.games) > 0 {
-			send()
+		if eachErr == nil {
+			eachErr = errors.Join(errs...)
 		}
 	}()
 
