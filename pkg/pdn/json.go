@@ -272,7 +272,7 @@ func appendPos(b []byte, p Pos) []byte {
 // U+2028 and U+2029, and invalid UTF-8 as U+FFFD.
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+		if !jsonPlain[s[i]] {
 			return appendJSONEscaped(append(append(b, '"'), s[:i]...), s[i:])
 		}
 	}
@@ -280,6 +280,15 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// jsonPlain tells the bytes that a JSON string holds as they are: ASCII
+// but control characters, '"' and '\\'.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // appendJSONEscaped is appendJSONString from the first byte of s that may
 // need escaping, after the opening quote.
