@@ -199,6 +199,10 @@ type Replayer struct {
 	// Strict makes a separator that contradicts its move (KindSeparator)
 	// an error of the game, as the reader's strict mode does for syntax.
 	Strict bool
+	// CountOnly replays without keeping the moves: Replayed.Plies and
+	// Variations stay empty, the rest (errors, warnings, Final, Complete)
+	// is as without. For callers that need only the verdict, as validation.
+	CountOnly bool
 
 	buf []engine.Move
 	res Replayed
@@ -270,12 +274,7 @@ func Replay(g *Game, v *engine.Variant) (*Replayed, error) {
 }
 
 // Replay is the function Replay with the Replayer's settings and buffers.
-func (rp *Replayer) Replay(g *Game) (*Replayed, error) { return rp.replay(g, true) }
-
-// replay is Replay; without record, the moves replayed are counted but not
-// kept in Plies and Variations (validate needs the errors and warnings
-// only).
-func (rp *Replayer) replay(g *Game, record bool) (*Replayed, error) {
+func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
 	res := &rp.res
 	clear(res.Plies)
 	clear(res.Variations)
@@ -296,7 +295,7 @@ func (rp *Replayer) replay(g *Game, record bool) (*Replayed, error) {
 		res.Start = p
 	}
 	res.Final = res.Start
-	lr := lineReplay{rp: rp, v: v, res: res, record: record, lastPos: g.Pos}
+	lr := lineReplay{rp: rp, v: v, res: res, record: !rp.CountOnly, lastPos: g.Pos}
 	final, err := lr.line(g.Moves, res.Start, engine.KingRun{}, true, 0)
 	res.Final = final
 	if err != nil {
@@ -631,13 +630,14 @@ func scoreText(s float64, ok bool) string {
 
 // clone returns a Replayer with rp's settings and its own buffers.
 func (rp *Replayer) clone() *Replayer {
-	return &Replayer{Default: rp.Default, Inferred: rp.Inferred, NoVariations: rp.NoVariations, Strict: rp.Strict, slow: rp.slow}
+	return &Replayer{Default: rp.Default, Inferred: rp.Inferred, NoVariations: rp.NoVariations, Strict: rp.Strict,
+		CountOnly: rp.CountOnly, slow: rp.slow}
 }
 
 // problems replays g and appends its replay errors and warnings to ps; bad
 // reports an error. It counts the variant, and a complete replay, in sum.
 func (rp *Replayer) problems(ps []Problem, sum *Summary, file string, n int, g *Game) (_ []Problem, bad bool) {
-	res, err := rp.replay(g, false)
+	res, err := rp.Replay(g)
 	for _, w := range res.Warnings {
 		level := "warning"
 		if rp.Strict && w.Kind == KindSeparator {
