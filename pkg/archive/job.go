@@ -665,6 +665,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		go func() {
 			defer wg.Done()
 			rp := newReplayer(opt.Replay)
+			rp.CountOnly = true // the verdict is all validation needs
 			for b := range work {
 				if ctx.Err() != nil {
 					// Stopped: hand the batch on unread, to be dropped.

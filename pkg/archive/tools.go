@@ -218,7 +218,18 @@ func Copy(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOptions) (Co
 		return copyParallel(ctx, job, dst, opt)
 	}
 	var res CopyResult
+	// The writers of this package keep nothing of a game once written:
+	// games are read into an arena that is reused every batchSize games.
+	var ar *pdn.Arena
+	switch dst.(type) {
+	case *pdn.Writer, *pdn.JSONWriter, *PositionWriter:
+		ar = &pdn.Arena{}
+		job.onReader = func(r *pdn.Reader) { r.SetArena(ar) }
+	}
 	err := job.Each(ctx, func(in *Input, n int, g *pdn.Game, gerr error) (err error) {
+		if ar != nil && res.Read%batchSize == 0 {
+			ar.Reset() // the games before g are written; g's memory is reused only by the next Next
+		}
 		var o CopyOutcome
 		if opt.Outcome != nil {
 			defer func() {

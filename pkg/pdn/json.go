@@ -55,7 +55,7 @@ type JSONWriter struct {
 
 // NewJSONWriter returns a JSONWriter writing to w. Call Flush when done.
 func NewJSONWriter(w io.Writer) *JSONWriter {
-	return &JSONWriter{w: bufio.NewWriter(w)}
+	return &JSONWriter{w: bufio.NewWriterSize(w, writeBufSize)}
 }
 
 // Write writes g as one line of JSON.
@@ -158,6 +158,14 @@ func hasDuplicateTag(tags []Tag) bool {
 	return false
 }
 
+// kindJSON holds `{"kind":"NAME"` for each node kind ("" for none).
+var kindJSON = func() (k [len(nodeKindNames)]string) {
+	for i, name := range nodeKindNames {
+		k[i] = `{"kind":` + string(appendJSONString(nil, name))
+	}
+	return k
+}()
+
 func (w *JSONWriter) appendNodes(b []byte, ns []Node) []byte {
 	b = append(b, '[')
 	for i := range ns {
@@ -165,11 +173,10 @@ func (w *JSONWriter) appendNodes(b []byte, ns []Node) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"kind":`...)
-		if n.Kind == 0 || int(n.Kind) >= len(nodeKindNames) {
-			b = append(b, `""`...) // (a Game not made by a Reader)
+		if int(n.Kind) < len(kindJSON) {
+			b = append(b, kindJSON[n.Kind]...)
 		} else {
-			b = appendJSONString(b, nodeKindNames[n.Kind])
+			b = append(b, kindJSON[0]...) // (a Game not made by a Reader)
 		}
 		if n.NAG != 0 {
 			b = append(b, `,"nag":`...)
@@ -197,13 +204,13 @@ func (w *JSONWriter) appendNodes(b []byte, ns []Node) []byte {
 }
 
 func appendJSONMove(b []byte, m *Move) []byte {
-	b = append(b, '{')
 	if m.Number != 0 {
-		b = append(b, `"number":`...)
-		b = strconv.AppendInt(b, int64(m.Number), 10)
-		b = append(b, ',')
+		b = append(b, `{"number":`...)
+		b = appendInt(b, m.Number)
+		b = append(b, `,"text":`...)
+	} else {
+		b = append(b, `{"text":`...)
 	}
-	b = append(b, `"text":`...)
 	b = appendJSONString(b, m.Text)
 	if len(m.Squares) > 0 {
 		b = append(b, `,"squares":[`...)
@@ -214,7 +221,7 @@ func appendJSONMove(b []byte, m *Move) []byte {
 			if s.IsAlgebraic() {
 				b = append(s.appendTo(append(b, '"')), '"')
 			} else {
-				b = strconv.AppendInt(b, int64(s), 10)
+				b = s.appendTo(b)
 			}
 		}
 		b = append(b, ']')
@@ -226,11 +233,21 @@ func appendJSONMove(b []byte, m *Move) []byte {
 	if m.Continuation {
 		b = append(b, `,"continuation":true`...)
 	}
-	b = append(b, `,"sep":"`...)
 	if m.Sep != 0 {
-		b = append(b, byte(m.Sep))
+		return append(b, ',', '"', 's', 'e', 'p', '"', ':', '"', byte(m.Sep), '"', '}')
 	}
-	return append(b, '"', '}')
+	return append(b, `,"sep":""}`...)
+}
+
+// appendInt appends n in decimal.
+func appendInt(b []byte, n int) []byte {
+	if n >= 0 && n < 100 {
+		if n < 10 {
+			return append(b, '0'+byte(n))
+		}
+		return append(b, '0'+byte(n/10), '0'+byte(n%10))
+	}
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 func appendWarning(b []byte, w *Warning) []byte {
@@ -261,8 +278,29 @@ func appendPos(b []byte, p Pos) []byte {
 // escapes it with SetEscapeHTML(false): '"', '\\', control characters,
 // U+2028 and U+2029, and invalid UTF-8 as U+FFFD.
 func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); i++ {
+		if !jsonPlain[s[i]] {
+			return appendJSONEscaped(append(append(b, '"'), s[:i]...), s[i:])
+		}
+	}
 	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// jsonPlain tells the bytes that a JSON string holds as they are: ASCII
+// but control characters, '"' and '\\'.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendJSONEscaped is appendJSONString from the first byte of s that may
+// need escaping, after the opening quote.
+func appendJSONEscaped(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]

@@ -1,6 +1,7 @@
 package pdn
 
 import (
+	"hash/maphash"
 	"io"
 	"strconv"
 	"strings"
@@ -47,9 +48,14 @@ type Reader struct {
 	// TokStar (a terminator), TokTagOpen (the next tag section) or TokEOF.
 	endedBy TokenKind
 
-	// state of the game being read
+	// state of the game being read (see Next)
 	g        *Game
 	gerr     error
+	phase    phase
+	cur      []Node // the line being built: the main line or the innermost open variation
+	stack    []line // the lines around cur, the main line first
+	pending  moveNumber
+	maxDepth int
 	moveSlab []Move
 	sqSlab   []Square
 	// Slabs of the games returned without an arena. A game shares them
@@ -58,7 +64,7 @@ type Reader struct {
 	gameSlab []Game
 	tagSlab  []Tag
 	nodeSlab []Node
-	intern   map[string]string
+	strs     *strCache
 	lineBufs [][]Node // scratch per depth: [0] the main line, [d] variations at depth d
 	tagBuf   []Tag    // scratch for the tags of the game being read
 	arena    *arena   // if set, games are carved out of it (see arena)
@@ -164,22 +170,31 @@ func (r *Reader) fail(err error) {
 	}
 }
 
+// str returns b as a string. Short strings (tag names and values, move
+// strengths, results) are looked up in a cache first, so that the
+// strings a file repeats are allocated once in a while rather than each
+// time.
 func (r *Reader) str(b []byte) string {
 	if len(b) > 32 {
 		return string(b)
 	}
-	if s, ok := r.intern[string(b)]; ok {
-		return s
+	if r.strs == nil {
+		r.strs = new(strCache)
+	}
+	slot := &r.strs[maphash.Bytes(strSeed, b)%uint64(len(r.strs))]
+	if *slot == string(b) {
+		return *slot
 	}
 	s := string(b)
-	if r.intern == nil {
-		r.intern = make(map[string]string)
-	}
-	if len(r.intern) < 1<<14 {
-		r.intern[s] = s
-	}
+	*slot = s
 	return s
 }
+
+// strCache is a direct-mapped cache of short strings: slot hash % size
+// holds the last string that hashed there.
+type strCache [2048]string
+
+var strSeed = maphash.MakeSeed()
 
 // moveText returns the canonical text of a move token, without
 // allocating for the common two-square numeric moves.
@@ -352,6 +367,29 @@ type line struct {
 	pos   Pos
 }
 
+// phase is where in its game the Reader is.
+type phase uint8
+
+const (
+	// beforeGame: nothing of the game seen yet (stray tokens may have
+	// been dropped).
+	beforeGame phase = iota
+	// inHeader: the game has started, with a tag or with dropped input,
+	// and no movetext yet.
+	inHeader
+	// inMovetext: a token of movetext was read. A tag section now starts
+	// the next game.
+	inMovetext
+)
+
+// moveNumber is a move number waiting for its move.
+type moveNumber struct {
+	set  bool
+	num  int
+	cont bool // written "N..."
+	pos  Pos
+}
+
 // Next reads the next game. It returns io.EOF when there are no more
 // games. A game that breaks the grammar (in strict mode) or was damaged
 // (a lexical error: an unterminated string or comment, a token too long,
@@ -361,7 +399,71 @@ type line struct {
 // the caller may keep calling Next, but must not drop the error
 // silently: the game is not what the input meant. Other errors come
 // from the underlying reader and end the stream (the game is nil).
+//
+// Next is a state machine over tokens. The state of the game being read
+// is its phase (before it, in its tag section, in its movetext), the line
+// being built (cur) inside the open variations (stack), and a move number
+// waiting for its move (pending). Each kind of token has its method; the
+// game ends at a terminator, at a tag section after movetext, or at the
+// end of the input, and finish returns it.
 func (r *Reader) Next() (*Game, error) {
+	r.begin()
+	for {
+		t, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		switch t.Kind {
+		case TokMove, TokEllipsis:
+			r.move(t)
+		case TokMoveNumber:
+			r.moveNumber(t)
+		case TokStar, TokResult:
+			end, err := r.terminator(t)
+			if err != nil {
+				return nil, err
+			}
+			if end != nil {
+				return r.endAtTerminator(end)
+			}
+		case TokTagOpen:
+			if r.phase == inMovetext {
+				return r.endAtTagSection(t)
+			}
+			r.start(t.Pos)
+			r.readTag(r.g, t.Pos)
+		case TokEOF:
+			return r.endAtEOF(t)
+		case TokStrength:
+			r.strength(t)
+		case TokNAG:
+			r.bodyToken(t.Pos)
+			r.add(Node{Kind: NAGNode, NAG: int32(t.num), Pos: t.Pos})
+		case TokComment, TokLineComment:
+			r.comment(t)
+		case TokSetup:
+			r.bodyToken(t.Pos)
+			r.add(Node{Kind: SetupNode, Text: string(t.Text()), Pos: t.Pos})
+		case TokLParen:
+			r.openVariation(t)
+		case TokRParen:
+			r.closeVariation(t)
+		case TokUnknown:
+			r.unknown(t)
+		case TokTagClose, TokString, TokTagName:
+			r.warn(WarnStrayToken, t.Pos, string(t.Raw()))
+			if t.Err != nil {
+				r.fail(t.Err)
+			}
+		case TokError:
+			r.start(t.Pos)
+			r.fail(t.Err)
+		}
+	}
+}
+
+// begin sets the Reader up for a new game.
+func (r *Reader) begin() {
 	if r.s == nil {
 		panic("pdn: Reader not created by NewReader")
 	}
@@ -370,9 +472,9 @@ func (r *Reader) Next() (*Game, error) {
 		r.s.MaxTokenSize = r.MaxTokenSize
 		r.s.Warn = func(w Warning) { r.warn(w.Kind, w.Pos, w.Text) }
 	}
-	maxDepth := r.MaxDepth
-	if maxDepth <= 0 {
-		maxDepth = DefaultMaxDepth
+	r.maxDepth = r.MaxDepth
+	if r.maxDepth <= 0 {
+		r.maxDepth = DefaultMaxDepth
 	}
 	g := r.newGame()
 	r.g = g
@@ -381,271 +483,284 @@ func (r *Reader) Next() (*Game, error) {
 	r.tagSetGame = nil
 	// The tags are gathered in r.tagBuf and copied out by finish.
 	g.Tags = r.tagBuf[:0]
-	var stack []line // open variations; the current line is cur
-	cur := r.mainLine()
-	started := false // any token of this game seen
-	inBody := false
-	var pendNum int
-	var pendCont bool
-	var pendPos Pos
-	hasPend := false
-	lastMove := func() *Move {
-		if n := len(cur); n > 0 && cur[n-1].Kind == MoveNode {
-			return cur[n-1].Move
-		}
-		return nil
+	r.phase = beforeGame
+	r.pending = moveNumber{}
+	r.stack = r.stack[:0]
+	r.cur = r.mainLine()
+}
+
+// start starts the game at p, unless it has started.
+func (r *Reader) start(p Pos) {
+	if r.phase == beforeGame {
+		r.phase = inHeader
+		r.g.Pos = p
 	}
-	start := func(p Pos) {
-		if !started {
-			started = true
-			g.Pos = p
+}
+
+// enterMovetext starts the game's movetext at p, unless it has started.
+func (r *Reader) enterMovetext(p Pos) {
+	r.start(p)
+	r.phase = inMovetext
+}
+
+// bodyToken enters the movetext for a token at p that is not a move nor
+// a comment: a move number before it has no move, and is dropped.
+func (r *Reader) bodyToken(p Pos) {
+	r.enterMovetext(p)
+	if r.pending.set {
+		r.warn(WarnMoveNumber, r.pending.pos, "move number not followed by a move")
+		r.pending.set = false
+	}
+}
+
+// hasContent reports whether the game has anything worth returning.
+func (r *Reader) hasContent() bool {
+	return len(r.g.Tags) > 0 || len(r.cur) > 0 || len(r.stack) > 0 || r.pending.set || (r.vis != nil && r.vis.nodes > 0)
+}
+
+// lastMove returns the move that ends the current line, if it ends with one.
+func (r *Reader) lastMove() *Move {
+	if n := len(r.cur); n > 0 && r.cur[n-1].Kind == MoveNode {
+		return r.cur[n-1].Move
+	}
+	return nil
+}
+
+func (r *Reader) moveNumber(t *Token) {
+	r.bodyToken(t.Pos)
+	r.pending = moveNumber{set: true, num: t.num, cont: t.cont, pos: t.Pos}
+}
+
+// move adds a move (or a "..." standing for one) with its pending number.
+func (r *Reader) move(t *Token) {
+	r.enterMovetext(t.Pos)
+	var m *Move
+	if r.vis != nil {
+		m = r.vis.nextMove()
+	} else {
+		m = r.newMove()
+	}
+	if r.pending.set {
+		// Number 0 means "no number": "0." is dropped.
+		num := r.pending.num
+		m.Number, m.Continuation = num, r.pending.cont && num > 0
+		r.pending.set = false
+		if num == 0 {
+			r.warn(WarnMoveNumber, r.pending.pos, "move number 0 dropped")
 		}
 	}
-	// content reports whether the game has anything worth returning.
-	content := func() bool {
-		return len(g.Tags) > 0 || len(cur) > 0 || len(stack) > 0 || hasPend || (r.vis != nil && r.vis.nodes > 0)
-	}
-	body := func(p Pos) {
-		start(p)
-		inBody = true
-		if hasPend {
-			// A move number must be followed by a move.
-			r.warn(WarnMoveNumber, pendPos, "move number not followed by a move")
-			hasPend = false
-		}
-	}
-	finish := func(result string, p Pos) (*Game, error) {
-		if hasPend {
-			r.warn(WarnMoveNumber, pendPos, "move number at end of game")
-		}
-		for len(stack) > 0 {
-			r.warn(WarnUnbalanced, p, "variation not closed")
-			cur = r.pop(&stack, cur)
-		}
-		if n := len(cur); n > 0 && cur[n-1].Kind == MoveNode && cur[n-1].Move.Strength == "*" {
-			// A '*' mark needs movetext after it on its line; at the end
-			// of the game it cannot be written back, so it goes.
-			cur[n-1].Move.Strength = ""
-		}
+	if t.Kind == TokMove {
+		m.Text = r.moveText(t)
 		if r.vis != nil {
-			// Keep the one-node buffer for the next game's main line.
-			r.vis.flush(r, cur)
-			clear(cur)
-			r.lineBufs[0] = cur[:0]
+			m.Squares = append(m.Squares, t.Squares()...)
 		} else {
-			g.Moves = r.keepMain(cur)
+			m.Squares = r.squares(t.Squares())
 		}
-		tags := g.Tags
-		switch {
-		case cap(tags) > maxTagBuf && r.arena == nil:
-			// A huge header keeps the buffer rather than a copy.
-			g.Tags, r.tagBuf = tags[:len(tags):len(tags)], nil
-		default:
-			g.Tags = r.copyTags(tags)
-			clear(tags)
-			r.tagBuf = tags[:0]
-			if cap(tags) > maxTagBuf {
-				r.tagBuf = nil
-			}
-		}
-		g.Result = result
-		if tr, ok := g.Tag("Result"); ok && result != "*" && IsResult(strings.TrimSpace(tr)) && strings.TrimSpace(tr) != result {
-			r.note(WarnResultMismatch, p, "terminator "+result+", Result tag "+tr)
-		}
-		if r.dropped > 0 {
-			g.Warnings = append(g.Warnings, Warning{Kind: WarnTooMany, Pos: r.firstDropped,
-				Text: strconv.Itoa(r.dropped) + " more warnings from here on not recorded"})
-		}
-		r.game++
-		if r.gerr != nil {
-			ge := &GameError{Game: r.game, Err: r.gerr}
-			if se, ok := r.gerr.(*SyntaxError); ok {
-				ge.Pos = se.Pos
-			}
-			return g, ge
-		}
-		return g, nil
+		m.Sep = t.sep
+	} else {
+		m.Text = "..."
 	}
-	for {
-		t, err := r.next()
-		if err != nil {
-			return nil, err
+	r.add(Node{Kind: MoveNode, Move: m, Pos: t.Pos})
+}
+
+// strength sets the strength of the move before it.
+func (r *Reader) strength(t *Token) {
+	m := r.lastMove()
+	if m == nil || m.Strength != "" {
+		r.bodyToken(t.Pos)
+		r.warn(WarnStrength, t.Pos, "move strength "+string(t.Text())+" not after a move")
+		return
+	}
+	m.Strength = r.str(t.Text())
+}
+
+// comment adds a {comment} or a ;comment. A comment between a move
+// number and its move keeps the number.
+func (r *Reader) comment(t *Token) {
+	if t.Kind == TokLineComment {
+		r.warn(WarnLineComment, t.Pos, "")
+	}
+	r.enterMovetext(t.Pos)
+	txt := string(t.Text())
+	if t.Kind == TokLineComment && strings.IndexByte(txt, '}') >= 0 {
+		txt = strings.ReplaceAll(txt, "}", "")
+	}
+	r.add(Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
+	if t.Err != nil {
+		r.fail(t.Err) // cut short (see Scanner.scanComment)
+	}
+	if r.pending.set {
+		r.warn(WarnMoveNumber, t.Pos, "comment between move number and move")
+	}
+}
+
+// openVariation opens a variation: the current line goes on the stack.
+func (r *Reader) openVariation(t *Token) {
+	r.bodyToken(t.Pos)
+	if len(r.stack) >= r.maxDepth {
+		r.fail(&SyntaxError{Pos: t.Pos, Err: ErrTooDeep})
+		r.skipVariation()
+		return
+	}
+	if r.vis != nil {
+		r.vis.flush(r, r.cur)
+		r.cur = r.cur[:0]
+		r.vis.beginVariation(r, len(r.stack)+1)
+	}
+	r.stack = append(r.stack, line{nodes: r.cur, pos: t.Pos})
+	if r.vis != nil {
+		r.cur = nil
+	} else {
+		r.cur = r.lineBuf(len(r.stack))
+	}
+}
+
+func (r *Reader) closeVariation(t *Token) {
+	r.bodyToken(t.Pos)
+	if len(r.stack) == 0 {
+		r.warn(WarnUnbalanced, t.Pos, "')' without '('")
+		return
+	}
+	r.pop()
+}
+
+// unknown handles a run of characters that is no token: dashes stand for
+// a move that is not given, text with letters is kept as a comment, and
+// anything else is dropped.
+func (r *Reader) unknown(t *Token) {
+	txt := string(t.Text())
+	switch {
+	case strings.Trim(txt, "-") == "":
+		r.pending.set = false
+		r.bodyToken(t.Pos)
+		r.warn(WarnUnknownMove, t.Pos, txt)
+	case hasLetter(txt):
+		r.bodyToken(t.Pos)
+		r.warn(WarnStrayText, t.Pos, txt)
+		r.add(Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
+	default:
+		r.warn(WarnStrayToken, t.Pos, txt)
+	}
+}
+
+// terminator returns the token that ends the game at t, a '*' or a
+// result, or nil when t is a '*' that is read as a move strength.
+func (r *Reader) terminator(t *Token) (*Token, error) {
+	if t.Kind != TokStar || !t.Glued {
+		return t, nil
+	}
+	m := r.lastMove()
+	if m == nil || m.Strength != "" {
+		return t, nil
+	}
+	// PDN 2.0 "star move": '*' glued to a move and more movetext on the
+	// same line.
+	p := t.Pos
+	nt, err := r.next()
+	if err != nil {
+		return nil, err
+	}
+	r.unread()
+	if nt.Pos.Line == p.Line && continuesBody(nt.Kind) {
+		r.warn(WarnStrength, p, "'*' glued to a move read as a move strength")
+		m.Strength = "*"
+		return nil, nil
+	}
+	return &Token{Kind: TokStar, Pos: p, ext: []byte{'*'}}, nil
+}
+
+// endAtTerminator ends the game at its terminator t.
+func (r *Reader) endAtTerminator(t *Token) (*Game, error) {
+	if !r.hasContent() {
+		r.start(t.Pos)
+		r.warn(WarnEmptyGame, t.Pos, "")
+	}
+	return r.finish(t.Kind, r.str(t.Text()), t.Pos)
+}
+
+// endAtTagSection ends the game without a terminator, before the tag
+// section that starts at t (the next game's).
+func (r *Reader) endAtTagSection(t *Token) (*Game, error) {
+	r.unread()
+	if r.pending.set {
+		r.warn(WarnMoveNumber, r.pending.pos, "move number at end of game")
+		r.pending.set = false
+	}
+	r.warn(WarnMissingTerminator, t.Pos, "tag section starts before the game ended")
+	return r.finish(TokTagOpen, "*", t.Pos)
+}
+
+// endAtEOF ends the game at the end of the input, or returns io.EOF when
+// there is nothing to return.
+func (r *Reader) endAtEOF(t *Token) (*Game, error) {
+	if !r.hasContent() {
+		if !r.damaged() {
+			return nil, io.EOF
 		}
-		switch t.Kind {
-		case TokEOF:
-			if !content() {
-				if !r.damaged() {
-					return nil, io.EOF
-				}
-				r.warn(WarnEmptyGame, t.Pos, "nothing but dropped input after the last game")
-			}
-			if inBody || hasPend {
-				r.note(WarnNoTerminatorAtEnd, t.Pos, "")
-			}
-			r.endedBy = TokEOF
-			return finish("*", t.Pos)
+		r.warn(WarnEmptyGame, t.Pos, "nothing but dropped input after the last game")
+	}
+	if r.phase == inMovetext {
+		r.note(WarnNoTerminatorAtEnd, t.Pos, "")
+	}
+	return r.finish(TokEOF, "*", t.Pos)
+}
 
-		case TokTagOpen:
-			if inBody || hasPend {
-				r.unread()
-				if hasPend {
-					r.warn(WarnMoveNumber, pendPos, "move number at end of game")
-					hasPend = false
-				}
-				r.warn(WarnMissingTerminator, t.Pos, "tag section starts before the game ended")
-				r.endedBy = TokTagOpen
-				return finish("*", t.Pos)
-			}
-			start(t.Pos)
-			r.readTag(g, t.Pos)
-
-		case TokMoveNumber:
-			body(t.Pos)
-			hasPend, pendNum, pendCont, pendPos = true, t.num, t.cont, t.Pos
-
-		case TokMove, TokEllipsis:
-			start(t.Pos)
-			inBody = true
-			var m *Move
-			if r.vis != nil {
-				m = r.vis.nextMove()
-			} else {
-				m = r.newMove()
-			}
-			if hasPend {
-				// Number 0 means "no number": "0." is dropped.
-				m.Number, m.Continuation = pendNum, pendCont && pendNum > 0
-				hasPend = false
-				if pendNum == 0 {
-					r.warn(WarnMoveNumber, pendPos, "move number 0 dropped")
-				}
-			}
-			if t.Kind == TokMove {
-				m.Text = r.moveText(t)
-				if r.vis != nil {
-					m.Squares = append(m.Squares, t.Squares()...)
-				} else {
-					m.Squares = r.squares(t.Squares())
-				}
-				m.Sep = t.sep
-			} else {
-				m.Text = "..."
-			}
-			cur = r.add(cur, Node{Kind: MoveNode, Move: m, Pos: t.Pos})
-
-		case TokStrength:
-			m := lastMove()
-			if m == nil || m.Strength != "" {
-				body(t.Pos)
-				r.warn(WarnStrength, t.Pos, "move strength "+string(t.Text())+" not after a move")
-				break
-			}
-			m.Strength = r.str(t.Text())
-
-		case TokNAG:
-			body(t.Pos)
-			cur = r.add(cur, Node{Kind: NAGNode, NAG: int32(t.num), Pos: t.Pos})
-
-		case TokComment, TokLineComment:
-			if t.Kind == TokLineComment {
-				r.warn(WarnLineComment, t.Pos, "")
-			}
-			// A comment between a move number and its move keeps the number.
-			start(t.Pos)
-			inBody = true
-			txt := string(t.Text())
-			if t.Kind == TokLineComment && strings.IndexByte(txt, '}') >= 0 {
-				txt = strings.ReplaceAll(txt, "}", "")
-			}
-			cur = r.add(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
-			if t.Err != nil {
-				r.fail(t.Err) // cut short (see Scanner.scanComment)
-			}
-			if hasPend {
-				r.warn(WarnMoveNumber, t.Pos, "comment between move number and move")
-			}
-
-		case TokSetup:
-			body(t.Pos)
-			cur = r.add(cur, Node{Kind: SetupNode, Text: string(t.Text()), Pos: t.Pos})
-
-		case TokLParen:
-			body(t.Pos)
-			if len(stack) >= maxDepth {
-				r.fail(&SyntaxError{Pos: t.Pos, Err: ErrTooDeep})
-				r.skipVariation()
-				break
-			}
-			if r.vis != nil {
-				r.vis.flush(r, cur)
-				cur = cur[:0]
-				r.vis.beginVariation(r, len(stack)+1)
-			}
-			stack = append(stack, line{nodes: cur, pos: t.Pos})
-			if r.vis != nil {
-				cur = nil
-			} else {
-				cur = r.lineBuf(len(stack))
-			}
-
-		case TokRParen:
-			body(t.Pos)
-			if len(stack) == 0 {
-				r.warn(WarnUnbalanced, t.Pos, "')' without '('")
-				break
-			}
-			cur = r.pop(&stack, cur)
-
-		case TokStar, TokResult:
-			if t.Kind == TokStar && t.Glued && lastMove() != nil && lastMove().Strength == "" {
-				// PDN 2.0 "star move": '*' glued to a move and more
-				// movetext on the same line.
-				p := t.Pos
-				nt, err := r.next()
-				if err != nil {
-					return nil, err
-				}
-				r.unread()
-				if nt.Pos.Line == p.Line && continuesBody(nt.Kind) {
-					r.warn(WarnStrength, p, "'*' glued to a move read as a move strength")
-					lastMove().Strength = "*"
-					break
-				}
-				t = &Token{Kind: TokStar, Pos: p, ext: []byte{'*'}}
-			}
-			if !content() {
-				start(t.Pos)
-				r.warn(WarnEmptyGame, t.Pos, "")
-			}
-			r.endedBy = t.Kind
-			return finish(r.str(t.Text()), t.Pos)
-
-		case TokUnknown:
-			txt := string(t.Text())
-			switch {
-			case strings.Trim(txt, "-") == "":
-				hasPend = false
-				body(t.Pos)
-				r.warn(WarnUnknownMove, t.Pos, txt)
-			case hasLetter(txt):
-				body(t.Pos)
-				r.warn(WarnStrayText, t.Pos, txt)
-				cur = r.add(cur, Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
-			default:
-				r.warn(WarnStrayToken, t.Pos, txt)
-			}
-
-		case TokTagClose, TokString, TokTagName:
-			r.warn(WarnStrayToken, t.Pos, string(t.Raw()))
-			if t.Err != nil {
-				r.fail(t.Err)
-			}
-
-		case TokError:
-			start(t.Pos)
-			r.fail(t.Err)
+// finish ends the game with result at p, the position of the token of
+// kind endedBy that ended it, and returns it with its error.
+func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) {
+	r.endedBy = endedBy
+	g := r.g
+	if r.pending.set {
+		r.warn(WarnMoveNumber, r.pending.pos, "move number at end of game")
+	}
+	for len(r.stack) > 0 {
+		r.warn(WarnUnbalanced, p, "variation not closed")
+		r.pop()
+	}
+	if m := r.lastMove(); m != nil && m.Strength == "*" {
+		// A '*' mark needs movetext after it on its line; at the end
+		// of the game it cannot be written back, so it goes.
+		m.Strength = ""
+	}
+	if r.vis != nil {
+		// Keep the one-node buffer for the next game's main line.
+		r.vis.flush(r, r.cur)
+		clear(r.cur)
+		r.lineBufs[0] = r.cur[:0]
+	} else {
+		g.Moves = r.keepMain(r.cur)
+	}
+	r.cur = nil
+	tags := g.Tags
+	switch {
+	case cap(tags) > maxTagBuf && r.arena == nil:
+		// A huge header keeps the buffer rather than a copy.
+		g.Tags, r.tagBuf = tags[:len(tags):len(tags)], nil
+	default:
+		g.Tags = r.copyTags(tags)
+		clear(tags)
+		r.tagBuf = tags[:0]
+		if cap(tags) > maxTagBuf {
+			r.tagBuf = nil
 		}
 	}
+	g.Result = result
+	if tr, ok := g.Tag("Result"); ok && result != "*" && IsResult(strings.TrimSpace(tr)) && strings.TrimSpace(tr) != result {
+		r.note(WarnResultMismatch, p, "terminator "+result+", Result tag "+tr)
+	}
+	if r.dropped > 0 {
+		g.Warnings = append(g.Warnings, Warning{Kind: WarnTooMany, Pos: r.firstDropped,
+			Text: strconv.Itoa(r.dropped) + " more warnings from here on not recorded"})
+	}
+	r.game++
+	if r.gerr != nil {
+		ge := &GameError{Game: r.game, Err: r.gerr}
+		if se, ok := r.gerr.(*SyntaxError); ok {
+			ge.Pos = se.Pos
+		}
+		return g, ge
+	}
+	return g, nil
 }
 
 // continuesBody reports whether a token of kind k can continue movetext.
@@ -748,17 +863,20 @@ func (r *Reader) readTag(g *Game, p Pos) {
 // add appends n to the current line. When walking, the line holds only
 // the last node, which can still get a move strength; the one before goes
 // to the visitor.
-func (r *Reader) add(cur []Node, n Node) []Node {
+func (r *Reader) add(n Node) {
+	cur := r.cur
 	if r.vis == nil {
 		if k := len(cur); k < cap(cur) {
 			cur = cur[:k+1]
 			setNode(&cur[k], &n)
-			return cur
+			r.cur = cur
+			return
 		}
-		return append(cur, n)
+		r.cur = append(cur, n)
+		return
 	}
 	r.vis.flush(r, cur)
-	return append(cur[:0], n)
+	r.cur = append(cur[:0], n)
 }
 
 // setNode stores n in *p field by field. A struct copy goes through the
@@ -777,20 +895,24 @@ func setNode(p, n *Node) {
 	}
 }
 
-// pop closes the innermost variation.
-func (r *Reader) pop(stack *[]line, cur []Node) []Node {
-	top := (*stack)[len(*stack)-1]
-	*stack = (*stack)[:len(*stack)-1]
+// pop closes the innermost variation: cur becomes the line around it,
+// with the variation added.
+func (r *Reader) pop() {
+	k := len(r.stack) - 1
+	top := r.stack[k]
+	r.stack[k] = line{}
+	r.stack = r.stack[:k]
+	cur := r.cur
 	if r.vis != nil {
 		r.vis.flush(r, cur)
-		r.vis.endVariation(r, len(*stack)+1)
-		return cur[:0]
+		r.vis.endVariation(r, k+1)
+		r.cur = cur[:0]
+		return
 	}
-	depth := len(*stack) + 1
 	vn := r.copyNodes(cur)
 	clear(cur)
-	r.lineBufs[depth] = cur[:0]
-	return append(top.nodes, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
+	r.lineBufs[k+1] = cur[:0]
+	r.cur = append(top.nodes, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
 }
 
 // hasTag reports whether g already has a tag called name; a map takes

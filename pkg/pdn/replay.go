@@ -206,6 +206,10 @@ type Replayer struct {
 	// Strict makes a separator that contradicts its move (KindSeparator)
 	// an error of the game, as the reader's strict mode does for syntax.
 	Strict bool
+	// CountOnly replays without keeping the moves: Replayed.Plies and
+	// Variations stay empty, the rest (errors, warnings, Final, Complete)
+	// is as without. For callers that need only the verdict, as validation.
+	CountOnly bool
 
 	buf []engine.Move
 	res Replayed
@@ -272,7 +276,7 @@ func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
 		res.Start = p
 	}
 	res.Final = res.Start
-	lr := lineReplay{rp: rp, v: v, res: res}
+	lr := lineReplay{rp: rp, v: v, res: res, record: !rp.CountOnly, lastPos: g.Pos}
 	final, err := lr.line(g.Moves, res.Start, engine.KingRun{}, true, 0)
 	res.Final = final
 	if err != nil {
@@ -282,14 +286,20 @@ func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
 		return res, err
 	}
 	res.Complete = true
-	rp.checkResult(g, res)
+	rp.checkResult(g, res, lr.lastPos)
 	return res, nil
 }
 
 type lineReplay struct {
-	rp  *Replayer
-	v   *engine.Variant
-	res *Replayed
+	rp     *Replayer
+	v      *engine.Variant
+	res    *Replayed
+	record bool // keep the moves in res.Plies and res.Variations
+	// plies and vmoves count the main-line and variation moves replayed;
+	// lastPos is where the last main-line move is written (the game's
+	// position before the first).
+	plies, vmoves int
+	lastPos       Pos
 }
 
 // line replays nodes from p, with run the state of the king-move limit
@@ -313,11 +323,11 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 				num++
 			}
 			em, err := lr.rp.resolve(v, &p, m)
-			if err == nil {
+			if err == nil && v.KingMoveLimit > 0 { // (run stays zero without a limit)
 				err = v.CheckKingRun(run, &p, em)
 			}
 			if err != nil {
-				re := replayError(v, &p, m, n.Pos, num, len(lr.res.Plies), err)
+				re := replayError(v, &p, m, n.Pos, num, lr.plies, err)
 				if main {
 					return p, re
 				}
@@ -332,11 +342,19 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 				lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindSeparator, Pos: n.Pos,
 					Text: fmt.Sprintf("move %d %s: %s", num, m.Text, what)})
 			}
-			r := Resolved{Node: m, Pos: n.Pos, Before: p, Move: em, Number: num, Main: main}
 			if main {
-				lr.res.Plies = append(lr.res.Plies, r)
+				lr.plies++
+				lr.lastPos = n.Pos
 			} else {
-				lr.res.Variations = append(lr.res.Variations, r)
+				lr.vmoves++
+			}
+			if lr.record {
+				r := Resolved{Node: m, Pos: n.Pos, Before: p, Move: em, Number: num, Main: main}
+				if main {
+					lr.res.Plies = append(lr.res.Plies, r)
+				} else {
+					lr.res.Variations = append(lr.res.Variations, r)
+				}
 			}
 			prev, prevRun = p, run
 			if v.KingMoveLimit > 0 {
@@ -345,7 +363,7 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 			p = p.Play(em)
 			ply++
 		case VariationNode:
-			if lr.rp.NoVariations || len(lr.res.Variations) > 1<<16 {
+			if lr.rp.NoVariations || lr.vmoves > 1<<16 {
 				continue
 			}
 			// A variation is an alternative to the move before it (the
@@ -497,8 +515,9 @@ func FirstMoverScore(result string) (score float64, ok bool) {
 }
 
 // checkResult warns when the final position is lost for the side to move (won
-// in antidraughts) and the result says otherwise.
-func (rp *Replayer) checkResult(g *Game, res *Replayed) {
+// in antidraughts) and the result says otherwise; pos is where the last
+// move is written.
+func (rp *Replayer) checkResult(g *Game, res *Replayed, pos Pos) {
 	v := res.Variant
 	if v.HasMoves(&res.Final) {
 		return
@@ -517,10 +536,6 @@ func (rp *Replayer) checkResult(g *Game, res *Replayed) {
 	}
 	if got == want {
 		return
-	}
-	pos := g.Pos
-	if n := len(res.Plies); n > 0 {
-		pos = res.Plies[n-1].Pos
 	}
 	res.Warnings = append(res.Warnings, ReplayWarning{Kind: KindResultContradicts, Pos: pos,
 		Text: fmt.Sprintf("result %s, but %s has no legal move in the final position %s (the first number is %s's)",
@@ -543,5 +558,6 @@ func ScoreFor(v *engine.Variant, side engine.Color, result string) (float64, boo
 // Clone returns a Replayer with rp's settings and its own buffers, for
 // another goroutine.
 func (rp *Replayer) Clone() *Replayer {
-	return &Replayer{Default: rp.Default, Inferred: rp.Inferred, NoVariations: rp.NoVariations, Strict: rp.Strict, slow: rp.slow}
+	return &Replayer{Default: rp.Default, Inferred: rp.Inferred, NoVariations: rp.NoVariations, Strict: rp.Strict,
+		CountOnly: rp.CountOnly, slow: rp.slow}
 }

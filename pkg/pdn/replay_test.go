@@ -171,3 +171,25 @@ func TestReplayCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayCountOnly checks that a Replayer with CountOnly finds what one
+// without finds, errors and warnings included, and keeps no moves.
+func TestReplayCountOnly(t *testing.T) {
+	files, _ := filepath.Glob("testdata/replay/*.pdn")
+	files = append(files, corpusPath(t, "eygilbert__CheckerBoard/games/tinsley.pdn"),
+		corpusPath(t, "wiegerw__pdn/games/succeed/ussr1947.pdn"))
+	for _, path := range files {
+		full, count := &Replayer{}, &Replayer{CountOnly: true}
+		eachGame(t, path, false, func(_ *Reader, g *Game, _ error) {
+			want, werr := full.Replay(g)
+			got, gerr := count.Replay(g)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) || fmt.Sprint(got.Warnings) != fmt.Sprint(want.Warnings) ||
+				got.Final != want.Final || got.Complete != want.Complete || got.Variant != want.Variant {
+				t.Errorf("%s: CountOnly: %v %v %v, without: %v %v %v", path, gerr, got.Warnings, got.Complete, werr, want.Warnings, want.Complete)
+			}
+			if len(got.Plies) != 0 || len(got.Variations) != 0 {
+				t.Errorf("%s: CountOnly kept %d plies, %d variation moves", path, len(got.Plies), len(got.Variations))
+			}
+		})
+	}
+}

@@ -257,6 +257,11 @@ token:
 	c := s.buf[s.i]
 	afterOpen := s.afterOpen
 	s.afterOpen = false
+	if c >= '0' && c <= '9' && !afterOpen {
+		// The commonest tokens first: move numbers and moves.
+		s.scanNumber()
+		return t, nil
+	}
 	switch {
 	case c == '[':
 		s.afterOpen = true
@@ -297,8 +302,6 @@ token:
 		} else {
 			s.setRaw(TokUnknown, k)
 		}
-	case c >= '0' && c <= '9':
-		s.scanNumber()
 	case isLetter(c) && isDigit(s.peek(1)):
 		if !s.scanMove(s.window()) {
 			s.scanUnknown()
@@ -728,6 +731,9 @@ func at(b []byte, j int) int {
 // scanNumber scans a token starting with a digit: a result, a move number
 // or a numeric move.
 func (s *Scanner) scanNumber() {
+	if s.n-s.i >= 8 && s.scanNumberFast(s.buf[s.i:s.i+8]) {
+		return
+	}
 	b := s.window()
 	c0, c1 := at(b, 0), at(b, 1)
 	// Results. "1-1" is a result only when no digit follows (1-10 is a move).
@@ -790,6 +796,48 @@ func (s *Scanner) scanNumber() {
 	if !s.scanMove(b) {
 		s.scanUnknown()
 	}
+}
+
+// scanNumberFast scans the commonest tokens that start with a digit, a
+// move number "N." and a move of two squares "N-N" ('-', 'x' or ':'),
+// each number of one or two digits, from the next 8 bytes. It reports
+// false, having consumed nothing, for anything else (a result, longer
+// numbers, more dots or squares, anything to repair), which scanNumber
+// reads as before.
+func (s *Scanner) scanNumberFast(b []byte) bool {
+	_ = b[7]
+	n, j := int(b[0]-'0'), 1
+	if c := b[1]; c >= '0' && c <= '9' {
+		n, j = n*10+int(c-'0'), 2
+	}
+	switch c := b[j]; c {
+	case '.':
+		if b[j+1] == '.' {
+			return false
+		}
+		s.setRaw(TokMoveNumber, j+1)
+		s.tok.num = n
+		return true
+	case '-', 'x', ':':
+		if n == 0 || j == 1 && b[0] <= '2' && b[2] >= '0' && b[2] <= '2' && !isDigit(int(b[3])) {
+			return false // (perhaps a result: 1-0, 2-0, 1-1...)
+		}
+		d := b[j+1]
+		if d < '0' || d > '9' {
+			return false
+		}
+		m, e := int(d-'0'), j+2
+		if d := b[e]; d >= '0' && d <= '9' {
+			m, e = m*10+int(d-'0'), e+1
+		}
+		if d := b[e]; m == 0 || d >= '0' && d <= '9' || d == '-' || d == 'x' || d == ':' || d == 'X' {
+			return false
+		}
+		s.sq = append(s.sq[:0], Square(n), Square(m))
+		s.finishMove(Sep(c), e)
+		return true
+	}
+	return false
 }
 
 // squareAt parses a square at b[j]. It returns the square, its length

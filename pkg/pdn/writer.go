@@ -37,9 +37,14 @@ type Writer struct {
 	err    error
 }
 
+// writeBufSize is the buffer of a Writer or JSONWriter: a game of JSON
+// takes about 4 KB, so that bufio's default of 4 KB made one write call
+// per game.
+const writeBufSize = 64 << 10
+
 // NewWriter returns a Writer writing to w. Call Flush when done.
 func NewWriter(w io.Writer) *Writer {
-	return &Writer{w: bufio.NewWriter(w)}
+	return &Writer{w: bufio.NewWriterSize(w, writeBufSize)}
 }
 
 // Flush writes any buffered data to the underlying writer.
