@@ -146,8 +146,11 @@ func (x *expander) values() {
 		h := e.Position.Hash
 		x.state[h] = 1
 		best := -engine.MateScore - 1
-		if len(e.Moves) == 0 {
-			best = -engine.MateScore // no legal move: lost
+		if o := x.b.Variant.PositionOutcome(&e.Position); o.Over {
+			best = -engine.MateScore // the game is over: lost, or won where having no move wins
+			if o.Winner == e.Position.Side {
+				best = engine.MateScore
+			}
 		}
 		for i := range e.Moves {
 			m := &e.Moves[i]
