@@ -65,6 +65,19 @@ func TestWritePDNResultReadBack(t *testing.T) {
 			t.Fatal(err)
 		}
 		chess := strings.NewReplacer("2-0", "1-0", "0-2", "0-1").Replace(b.String())
+		// the loser named the winner: the replay's result check says so
+		wrong := strings.NewReplacer("2-0", "0-2", "0-2", "2-0").Replace(b.String())
+		g, err := pdn.NewReader(strings.NewReader(wrong)).Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := pdn.Replay(g, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Warnings) != 1 || res.Warnings[0].Kind != pdn.KindResultContradicts {
+			t.Errorf("%s: the wrong result replays with warnings %v; want a result warning\n%s", tc.variant, res.Warnings, wrong)
+		}
 		for _, text := range []string{b.String(), chess} {
 			g, err := pdn.NewReader(strings.NewReader(text)).Next()
 			if err != nil {
