@@ -146,9 +146,9 @@ func (x *expander) values() {
 		h := e.Position.Hash
 		x.state[h] = 1
 		best := -engine.MateScore - 1
-		if o := x.b.Variant.PositionOutcome(&e.Position); o.Over {
-			best = -engine.MateScore // the game is over: lost, or won where having no move wins
-			if o.Winner == e.Position.Side {
+		if len(e.Moves) == 0 { // no legal move: lost, or won where the rules say so
+			best = -engine.MateScore
+			if o := x.b.Variant.PositionOutcome(&e.Position); o.Over && o.Winner == e.Position.Side {
 				best = engine.MateScore
 			}
 		}
