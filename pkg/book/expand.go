@@ -146,8 +146,11 @@ func (x *expander) values() {
 		h := e.Position.Hash
 		x.state[h] = 1
 		best := -engine.MateScore - 1
-		if len(e.Moves) == 0 {
-			best = -engine.MateScore // no legal move: lost
+		if len(e.Moves) == 0 { // no legal move: lost, or won where the rules say so
+			best = -engine.MateScore
+			if o := x.b.Variant.PositionOutcome(&e.Position); o.Over && o.Winner == e.Position.Side {
+				best = engine.MateScore
+			}
 		}
 		for i := range e.Moves {
 			m := &e.Moves[i]

@@ -112,14 +112,7 @@ func (g *Game) play(p Position, m Move) {
 func (g *Game) Outcome() Outcome {
 	p := g.Position()
 	if !g.v.HasMoves(&p) || g.v.KingMoveLimit > 0 && len(g.Legal()) == 0 {
-		o := Outcome{Over: true, Winner: p.Side.Other(), Reason: "no-legal-move"}
-		switch {
-		case g.v.NoMoveWins:
-			o.Winner = p.Side
-		case g.v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0:
-			o.Reason = "promotion"
-		}
-		return o
+		return g.v.noMoveOutcome(&p)
 	}
 	d := g.v.Draw
 	draw := func(reason string) Outcome { return Outcome{Over: true, Draw: true, Reason: reason} }
@@ -138,6 +131,29 @@ func (g *Game) Outcome() Outcome {
 		}
 	}
 	return Outcome{}
+}
+
+// PositionOutcome is Outcome for a position without its game: whether p ends the game by
+// the rules of play alone (the side to move has no legal move: a loss, a win where
+// Rules.NoMoveWins, or the opponent's crowning where Rules.PromotionWins). The draw rules
+// and the king-move limit need the game's history: PositionOutcome never reports a draw.
+func (v *Variant) PositionOutcome(p *Position) Outcome {
+	if v.HasMoves(p) {
+		return Outcome{}
+	}
+	return v.noMoveOutcome(p)
+}
+
+// noMoveOutcome is the outcome of p, in which the side to move has no legal move.
+func (v *Variant) noMoveOutcome(p *Position) Outcome {
+	o := Outcome{Over: true, Winner: p.Side.Other(), Reason: "no-legal-move"}
+	switch {
+	case v.NoMoveWins:
+		o.Winner = p.Side
+	case v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0:
+		o.Reason = "promotion"
+	}
+	return o
 }
 
 // formatRaw writes m without a position, for error messages.

@@ -13,27 +13,36 @@ import (
 const pdnWidth = 80
 
 // Result returns the PDN result of r for v: the first number is the score of the side that
-// moves first in v (Black in English draughts), "2-0"/"1-1"/"0-2" for GameType 20 and
-// "1-0"/"1/2-1/2"/"0-1" otherwise (PDN 3.0, Result tag).
+// moves first in v (Black in English draughts), written "2-0"/"1-1"/"0-2" where v's games
+// are (see twoPointResults) and "1-0"/"1/2-1/2"/"0-1" otherwise (PDN 3.0, Result tag).
 func (r *Record) Result(v *engine.Variant) string {
-	intl := v.GameType == 20
-	first := v.FirstMover.String()
-	switch {
-	case r.Winner == "":
-		if intl {
-			return "1-1"
-		}
-		return "1/2-1/2"
-	case r.Winner == first:
-		if intl {
-			return "2-0"
-		}
-		return "1-0"
+	win, draw, loss := "1-0", "1/2-1/2", "0-1"
+	if twoPointResults(v) {
+		win, draw, loss = "2-0", "1-1", "0-2"
 	}
-	if intl {
-		return "0-2"
+	switch r.Winner {
+	case "":
+		return draw
+	case v.FirstMover.String():
+		return win
 	}
-	return "0-1"
+	return loss
+}
+
+// twoPointResults reports whether v's results are customarily written 2-0/1-1/0-2: PDN
+// 3.0's "International" result type, which it gives GameType 20 (international) and 27
+// (canadian); lidraughts' exports of its variants 96, 97 and 98 (breakthrough, frysk!,
+// antidraughts: every game of the 75 in the shared corpus, py-draughts' test games, ends
+// 2-0, 0-2 or 1-1); and a 10x10 variant without a GameType (killer: international draughts
+// with one capture rule changed, so international's notation).
+func twoPointResults(v *engine.Variant) bool {
+	switch v.GameType {
+	case 20, 27, 96, 97, 98:
+		return true
+	case 0:
+		return v.Width == 10 && v.Height == 10
+	}
+	return false
 }
 
 // WritePDN writes r as one PDN 3.0 game: the tags Event, Site, Date, Round (the game

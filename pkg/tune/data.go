@@ -34,7 +34,8 @@ const (
 	QuietNone
 	// QuietResolve replaces a position where the side to move has a capture by the quiet
 	// position at the end of its best capture sequence (captures only, each side choosing
-	// by the static evaluation with Filter.Weights), labelled for the side to move there.
+	// by the static evaluation with Filter.Weights; a line that ends the game is won or lost
+	// as the variant's rules say), labelled for the side to move there.
 	QuietResolve
 )
 
@@ -109,11 +110,16 @@ func (f *Filter) keep(v *engine.Variant, p *engine.Position, st *LoadStats) (eng
 
 // resolve plays captures from p while the side to move has one, each side choosing the
 // capture whose resolved position evaluates best for it, and returns that quiet position
-// and its score for p's side to move. A position without a legal move is a quiet position
-// lost for its side to move. It returns false when every line runs past maxResolvePlies.
+// and its score for p's side to move. A position that ends the game is a quiet position
+// won or lost for its side to move as the variant's rules say (engine.PositionOutcome: lost
+// without a legal move, won in antidraughts). It returns false when every line runs past
+// maxResolvePlies.
 func resolve(v *engine.Variant, w *engine.Weights, p engine.Position, ply int) (engine.Position, float64, bool) {
 	if !v.HasCapture(&p) {
-		if !v.HasMoves(&p) {
+		if o := v.PositionOutcome(&p); o.Over {
+			if o.Winner == p.Side {
+				return p, math.Inf(1), true
+			}
 			return p, math.Inf(-1), true
 		}
 		return p, engine.Evaluate(v, w, &p), true
