@@ -514,12 +514,13 @@ func FirstMoverScore(result string) (score float64, ok bool) {
 	return 0, false
 }
 
-// checkResult warns when the final position is lost for the side to move (won
-// in antidraughts) and the result says otherwise; pos is where the last
-// move is written.
+// checkResult warns when the final position is over (the side to move has no
+// legal move: lost, or won in antidraughts; see Variant.PositionOutcome) and
+// the result says otherwise; pos is where the last move is written.
 func (rp *Replayer) checkResult(g *Game, res *Replayed, pos Pos) {
 	v := res.Variant
-	if v.HasMoves(&res.Final) {
+	o := v.PositionOutcome(&res.Final)
+	if !o.Over {
 		return
 	}
 	result := g.GameResult()
@@ -527,12 +528,9 @@ func (rp *Replayer) checkResult(g *Game, res *Replayed, pos Pos) {
 	if !ok {
 		return
 	}
-	want := 1.0
-	if res.Final.Side == v.FirstMover {
-		want = 0
-	}
-	if v.NoMoveWins { // antidraughts: the side without a move has won
-		want = 1 - want
+	want := 0.0
+	if o.Winner == v.FirstMover {
+		want = 1
 	}
 	if got == want {
 		return
