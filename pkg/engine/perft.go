@@ -77,6 +77,9 @@ func (k kernel[G]) hasCapture(us Color, targets, allKings, empty, men, kings Bit
 		}
 		return false
 	}
+	if !v.OrthogonalCaptures {
+		return k.kingsTake(kings, targets, empty)
+	}
 	for ; kings != 0; kings &= kings - 1 {
 		i := kings.First()
 		for _, d := range v.capDirs {
@@ -108,14 +111,7 @@ func (k kernel[G]) countQuietOf(us Color, empty, men, kings Bitboard) int {
 		}
 		return n
 	}
-	for ; kings != 0; kings &= kings - 1 {
-		i := kings.First()
-		for d := 0; d < 4; d++ {
-			free, _ := v.ray(i, d, empty)
-			n += free.Count()
-		}
-	}
-	return n
+	return n + k.kingsQuiet(kings, empty)
 }
 
 // countMenQuiet counts the quiet moves of us's men over the free squares.
@@ -295,6 +291,10 @@ type manSearch[G geometry] struct {
 	moves []Move
 	base  int
 	k     kernel[G]
+
+	// jumps: the squares from which the king searched can capture along each diagonal
+	// (kingJumps)
+	jumps [4]Bitboard
 }
 
 // searchMen returns a manSearch of us's men, which take targets, that writes to moves.
@@ -340,14 +340,7 @@ func (k kernel[G]) searchAll(us Color, opp, allKings, empty, own Bitboard, dup D
 	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	c.run(empty, ul&men, ur&men, dl&men, dr&men)
 	c.opp = opp
-	for kings := own & allKings; kings != 0; kings &= kings - 1 {
-		from := kings & -kings
-		c.from, c.king = from.First(), true
-		c.empty = empty | from
-		for d := 0; d < 4; d++ {
-			c.kingJump(from, 0, 0, d)
-		}
-	}
+	c.searchKings(own&allKings, empty)
 	return c
 }
 

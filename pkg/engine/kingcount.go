@@ -1,0 +1,148 @@
+package engine
+
+// The flying kings' part of the kernel (see kernel): their quiet moves and whether they can
+// capture are found for all the kings at once, by filling the free squares along each
+// diagonal with shifts by G's constant steps, instead of a ray lookup per king and
+// direction.
+
+// fillUp returns from with the squares its pieces reach by steps of s towards the lower
+// indices over the free squares empty: an occluded (Kogge-Stone) fill of four rounds,
+// which reaches 15 steps away, more than any diagonal of a board of 128 bits. It is small
+// enough to be inlined, and the steps it is given then are constants: keep it so.
+func fillUp(from, empty Bitboard, s uint) Bitboard {
+	from |= empty & (from >> s)
+	empty &= empty >> s
+	from |= empty & (from >> (2 * s))
+	empty &= empty >> (2 * s)
+	from |= empty & (from >> (4 * s))
+	empty &= empty >> (4 * s)
+	return from | empty&(from>>(8*s))
+}
+
+// fillDown is fillUp towards the higher indices.
+func fillDown(from, empty Bitboard, s uint) Bitboard {
+	from |= empty & (from << s)
+	empty &= empty << s
+	from |= empty & (from << (2 * s))
+	empty &= empty << (2 * s)
+	from |= empty & (from << (4 * s))
+	empty &= empty << (4 * s)
+	return from | empty&(from<<(8*s))
+}
+
+// kingsQuiet returns the number of quiet moves of the flying kings over the free squares
+// empty: the free squares each reaches along the four diagonals. Two kings never reach
+// one square along one diagonal, the nearer being in the way of the other.
+func (k kernel[G]) kingsQuiet(kings, empty Bitboard) int {
+	a, b := k.steps()
+	n := fillUp(kings, empty, a).Count() + fillUp(kings, empty, b).Count() +
+		fillDown(kings, empty, b).Count() + fillDown(kings, empty, a).Count()
+	return n - 4*kings.Count()
+}
+
+// kingsTake reports whether one of the flying kings can take a piece of targets along a
+// diagonal, landing on one of the free squares empty right behind it.
+func (k kernel[G]) kingsTake(kings, targets, empty Bitboard) bool {
+	a, b := k.steps()
+	ul := (fillUp(kings, empty, a) >> a & targets) >> a
+	ur := (fillUp(kings, empty, b) >> b & targets) >> b
+	dl := (fillDown(kings, empty, b) << b & targets) << b
+	dr := (fillDown(kings, empty, a) << a & targets) << a
+	return (ul|ur|dl|dr)&empty != 0
+}
+
+// searchKings searches the captures of the flying kings of the side to move, c.opp being
+// the pieces they may take and empty the free squares. It is kingJump's search with the
+// squares from which a king can capture along each diagonal found beforehand for all of
+// them (kingJumps): of a king's landing squares, only those are tried.
+func (c *manSearch[G]) searchKings(kings, empty Bitboard) {
+	for ; kings != 0; kings &= kings - 1 {
+		from := kings & -kings
+		c.from, c.king = from.First(), true
+		c.empty = empty | from
+		c.jumps = c.k.kingJumps(c.opp, c.empty)
+		for d := 0; d < 4; d++ {
+			if from&c.jumps[d] != 0 {
+				c.kingLine(from, 0, 0, d)
+			}
+		}
+	}
+}
+
+// kingJumps returns, per diagonal direction, the free squares from which a king would
+// take a piece of opp along it: those whose nearest piece that way is one of opp with a
+// free square right behind it. A piece taken before in the sequence stays on the board,
+// so the sets hold for a whole capture; they may only hold squares from which the nearest
+// piece has been taken already.
+func (k kernel[G]) kingJumps(opp, empty Bitboard) (j [4]Bitboard) {
+	a, b := k.steps()
+	j[upLeft] = fillDown(opp&(empty<<a), empty, a) & empty
+	j[upRight] = fillDown(opp&(empty<<b), empty, b) & empty
+	j[downLeft] = fillUp(opp&(empty>>b), empty, b) & empty
+	j[downRight] = fillUp(opp&(empty>>a), empty, a) & empty
+	return j
+}
+
+// nearest returns the square of occupied (not empty) nearest to the start of a ray in
+// direction d.
+func nearest(occupied Bitboard, d int) Bitboard {
+	if d < downLeft { // towards lower indices: the nearest is the highest
+		return bitOf(occupied.last())
+	}
+	return occupied & -occupied
+}
+
+// kingLine is kingJump for a king on s, one of c.jumps[d]: the piece it meets along d may
+// only have been taken already. It reports whether the king takes it.
+func (c *manSearch[G]) kingLine(s, captured Bitboard, k int, d int) bool {
+	v := c.k.v
+	x := nearest(v.rays[d&3][s.First()]&^c.empty, d)
+	if x&^captured == 0 {
+		return false
+	}
+	r := v.rays[d&3][x.First()]
+	landings, stop := r, Bitboard(0)
+	if occupied := r &^ c.empty; occupied != 0 {
+		stop = nearest(occupied, d)
+		landings = r &^ v.rays[d&3][stop.First()] &^ stop
+	}
+	c.kingLanding(x, landings, stop, captured, k+1, d)
+	return true
+}
+
+// kingLanding is kingTakes, with the turns tried from the landing squares in c.jumps only.
+func (c *manSearch[G]) kingLanding(x, landings, stop, captured Bitboard, k int, d int) {
+	captured |= x
+	cont := false
+	t1, t2 := upRight, downLeft // the turns of upLeft and downRight
+	if d == upRight || d == downLeft {
+		t1, t2 = upLeft, downRight
+	}
+	j1, j2 := landings&c.jumps[t1], landings&c.jumps[t2]
+	for l := j1 | j2; l != 0; l &= l - 1 {
+		sq := l & -l
+		if sq&j1 != 0 && c.kingLine(sq, captured, k, t1) {
+			cont = true
+		}
+		if sq&j2 != 0 && c.kingLine(sq, captured, k, t2) {
+			cont = true
+		}
+	}
+	if landings&c.jumps[d&3] != 0 && stop&^captured != 0 {
+		// straight ahead: the piece on stop, with a free square behind it
+		v := c.k.v
+		r := v.rays[d&3][stop.First()]
+		next, end := r, Bitboard(0)
+		if occupied := r &^ c.empty; occupied != 0 {
+			end = nearest(occupied, d)
+			next = r &^ v.rays[d&3][end.First()] &^ end
+		}
+		c.kingLanding(stop, next, end, captured, k+1, d)
+		cont = true
+	}
+	if !cont {
+		for l := landings; l != 0; l &= l - 1 {
+			c.add(l&-l, captured, k)
+		}
+	}
+}
