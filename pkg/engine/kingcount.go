@@ -6,28 +6,43 @@ package engine
 // direction.
 
 // fillUp returns from with the squares its pieces reach by steps of s towards the lower
-// indices over the free squares empty: an occluded (Kogge-Stone) fill of four rounds,
-// which reaches 15 steps away, more than any diagonal of a board of 128 bits. It is small
-// enough to be inlined, and the steps it is given then are constants: keep it so.
-func fillUp(from, empty Bitboard, s uint) Bitboard {
+// indices over the free squares empty: an occluded (Kogge-Stone) fill of three rounds,
+// which reaches 7 steps away, or of four (15 steps, more than any diagonal of a board of
+// 128 bits) when long. It is small enough to be inlined, and the steps it is given then
+// are constants: keep it so.
+func fillUp(from, empty Bitboard, s uint, long bool) Bitboard {
 	from |= empty & (from >> s)
 	empty &= empty >> s
 	from |= empty & (from >> (2 * s))
 	empty &= empty >> (2 * s)
 	from |= empty & (from >> (4 * s))
-	empty &= empty >> (4 * s)
-	return from | empty&(from>>(8*s))
+	if long {
+		empty &= empty >> (4 * s)
+		from |= empty & (from >> (8 * s))
+	}
+	return from
 }
 
 // fillDown is fillUp towards the higher indices.
-func fillDown(from, empty Bitboard, s uint) Bitboard {
+func fillDown(from, empty Bitboard, s uint, long bool) Bitboard {
 	from |= empty & (from << s)
 	empty &= empty << s
 	from |= empty & (from << (2 * s))
 	empty &= empty << (2 * s)
 	from |= empty & (from << (4 * s))
-	empty &= empty << (4 * s)
-	return from | empty&(from<<(8*s))
+	if long {
+		empty &= empty << (4 * s)
+		from |= empty & (from << (8 * s))
+	}
+	return from
+}
+
+// within reports whether the kernel's boards have no diagonal of more than n squares, for
+// n 8 or 10, which the kernel knows from G: no diagonal is longer than the board is wide,
+// and the boards of steps 5 are 10 squares wide, those of steps 4 8 squares.
+func (k kernel[G]) within(n int) bool {
+	var g G
+	return len(g) == 4 || n == 10 && len(g) == 5
 }
 
 // kingsQuiet returns the number of quiet moves of the flying kings over the free squares
@@ -35,8 +50,9 @@ func fillDown(from, empty Bitboard, s uint) Bitboard {
 // one square along one diagonal, the nearer being in the way of the other.
 func (k kernel[G]) kingsQuiet(kings, empty Bitboard) int {
 	a, b := k.steps()
-	n := fillUp(kings, empty, a).Count() + fillUp(kings, empty, b).Count() +
-		fillDown(kings, empty, b).Count() + fillDown(kings, empty, a).Count()
+	long := !k.within(8) // a king may reach 8 squares away or more
+	n := fillUp(kings, empty, a, long).Count() + fillUp(kings, empty, b, long).Count() +
+		fillDown(kings, empty, b, long).Count() + fillDown(kings, empty, a, long).Count()
 	return n - 4*kings.Count()
 }
 
@@ -44,10 +60,11 @@ func (k kernel[G]) kingsQuiet(kings, empty Bitboard) int {
 // diagonal, landing on one of the free squares empty right behind it.
 func (k kernel[G]) kingsTake(kings, targets, empty Bitboard) bool {
 	a, b := k.steps()
-	ul := (fillUp(kings, empty, a) >> a & targets) >> a
-	ur := (fillUp(kings, empty, b) >> b & targets) >> b
-	dl := (fillDown(kings, empty, b) << b & targets) << b
-	dr := (fillDown(kings, empty, a) << a & targets) << a
+	long := !k.within(10) // 8 free squares or more may lie between a king and what it takes
+	ul := (fillUp(kings, empty, a, long) >> a & targets) >> a
+	ur := (fillUp(kings, empty, b, long) >> b & targets) >> b
+	dl := (fillDown(kings, empty, b, long) << b & targets) << b
+	dr := (fillDown(kings, empty, a, long) << a & targets) << a
 	return (ul|ur|dl|dr)&empty != 0
 }
 
@@ -76,10 +93,11 @@ func (c *manSearch[G]) searchKings(kings, empty Bitboard) {
 // piece has been taken already.
 func (k kernel[G]) kingJumps(opp, empty Bitboard) (j [4]Bitboard) {
 	a, b := k.steps()
-	j[upLeft] = fillDown(opp&(empty<<a), empty, a) & empty
-	j[upRight] = fillDown(opp&(empty<<b), empty, b) & empty
-	j[downLeft] = fillUp(opp&(empty>>b), empty, b) & empty
-	j[downRight] = fillUp(opp&(empty>>a), empty, a) & empty
+	long := !k.within(8) // a king may stand 8 squares or more away from what it takes
+	j[upLeft] = fillDown(opp&(empty<<a), empty, a, long) & empty
+	j[upRight] = fillDown(opp&(empty<<b), empty, b, long) & empty
+	j[downLeft] = fillUp(opp&(empty>>b), empty, b, long) & empty
+	j[downRight] = fillUp(opp&(empty>>a), empty, a, long) & empty
 	return j
 }
 

@@ -1285,28 +1285,43 @@ func (v *wideVariant) divide(ctx context.Context, p widePosition, depth int, opt
 }
 
 // wideFillUp returns from with the squares its pieces reach by steps of s towards the lower
-// indices over the free squares empty: an occluded (Kogge-Stone) fill of four rounds,
-// which reaches 15 steps away, more than any diagonal of a board of 128 bits. It is small
-// enough to be inlined, and the steps it is given then are constants: keep it so.
-func wideFillUp(from, empty wide, s uint) wide {
+// indices over the free squares empty: an occluded (Kogge-Stone) fill of three rounds,
+// which reaches 7 steps away, or of four (15 steps, more than any diagonal of a board of
+// 128 bits) when long. It is small enough to be inlined, and the steps it is given then
+// are constants: keep it so.
+func wideFillUp(from, empty wide, s uint, long bool) wide {
 	from = from.Or(empty.And(from.Shr(s)))
 	empty = empty.And(empty.Shr(s))
 	from = from.Or(empty.And(from.Shr(2 * s)))
 	empty = empty.And(empty.Shr(2 * s))
 	from = from.Or(empty.And(from.Shr(4 * s)))
-	empty = empty.And(empty.Shr(4 * s))
-	return from.Or(empty.And(from.Shr(8 * s)))
+	if long {
+		empty = empty.And(empty.Shr(4 * s))
+		from = from.Or(empty.And(from.Shr(8 * s)))
+	}
+	return from
 }
 
 // wideFillDown is fillUp towards the higher indices.
-func wideFillDown(from, empty wide, s uint) wide {
+func wideFillDown(from, empty wide, s uint, long bool) wide {
 	from = from.Or(empty.And(from.Shl(s)))
 	empty = empty.And(empty.Shl(s))
 	from = from.Or(empty.And(from.Shl(2 * s)))
 	empty = empty.And(empty.Shl(2 * s))
 	from = from.Or(empty.And(from.Shl(4 * s)))
-	empty = empty.And(empty.Shl(4 * s))
-	return from.Or(empty.And(from.Shl(8 * s)))
+	if long {
+		empty = empty.And(empty.Shl(4 * s))
+		from = from.Or(empty.And(from.Shl(8 * s)))
+	}
+	return from
+}
+
+// within reports whether the kernel's boards have no diagonal of more than n squares, for
+// n 8 or 10, which the kernel knows from G: no diagonal is longer than the board is wide,
+// and the boards of steps 5 are 10 squares wide, those of steps 4 8 squares.
+func (k wideKernel[G]) within(n int) bool {
+	var g G
+	return len(g) == 4 || n == 10 && len(g) == 5
 }
 
 // kingsQuiet returns the number of quiet moves of the flying kings over the free squares
@@ -1314,8 +1329,9 @@ func wideFillDown(from, empty wide, s uint) wide {
 // one square along one diagonal, the nearer being in the way of the other.
 func (k wideKernel[G]) kingsQuiet(kings, empty wide) int {
 	a, b := k.steps()
-	n := wideFillUp(kings, empty, a).Count() + wideFillUp(kings, empty, b).Count() +
-		wideFillDown(kings, empty, b).Count() + wideFillDown(kings, empty, a).Count()
+	long := !k.within(8)
+	n := wideFillUp(kings, empty, a, long).Count() + wideFillUp(kings, empty, b, long).Count() +
+		wideFillDown(kings, empty, b, long).Count() + wideFillDown(kings, empty, a, long).Count()
 	return n - 4*kings.Count()
 }
 
@@ -1323,10 +1339,11 @@ func (k wideKernel[G]) kingsQuiet(kings, empty wide) int {
 // diagonal, landing on one of the free squares empty right behind it.
 func (k wideKernel[G]) kingsTake(kings, targets, empty wide) bool {
 	a, b := k.steps()
-	ul := wideFillUp(kings, empty, a).Shr(a).And(targets).Shr(a)
-	ur := wideFillUp(kings, empty, b).Shr(b).And(targets).Shr(b)
-	dl := wideFillDown(kings, empty, b).Shl(b).And(targets).Shl(b)
-	dr := wideFillDown(kings, empty, a).Shl(a).And(targets).Shl(a)
+	long := !k.within(10)
+	ul := wideFillUp(kings, empty, a, long).Shr(a).And(targets).Shr(a)
+	ur := wideFillUp(kings, empty, b, long).Shr(b).And(targets).Shr(b)
+	dl := wideFillDown(kings, empty, b, long).Shl(b).And(targets).Shl(b)
+	dr := wideFillDown(kings, empty, a, long).Shl(a).And(targets).Shl(a)
 	return !ul.Or(ur).Or(dl).Or(dr).And(empty).IsZero()
 }
 
@@ -1355,10 +1372,11 @@ func (c *wideManSearch[G]) searchKings(kings, empty wide) {
 // piece has been taken already.
 func (k wideKernel[G]) kingJumps(opp, empty wide) (j [4]wide) {
 	a, b := k.steps()
-	j[upLeft] = wideFillDown(opp.And(empty.Shl(a)), empty, a).And(empty)
-	j[upRight] = wideFillDown(opp.And(empty.Shl(b)), empty, b).And(empty)
-	j[downLeft] = wideFillUp(opp.And(empty.Shr(b)), empty, b).And(empty)
-	j[downRight] = wideFillUp(opp.And(empty.Shr(a)), empty, a).And(empty)
+	long := !k.within(8)
+	j[upLeft] = wideFillDown(opp.And(empty.Shl(a)), empty, a, long).And(empty)
+	j[upRight] = wideFillDown(opp.And(empty.Shl(b)), empty, b, long).And(empty)
+	j[downLeft] = wideFillUp(opp.And(empty.Shr(b)), empty, b, long).And(empty)
+	j[downRight] = wideFillUp(opp.And(empty.Shr(a)), empty, a, long).And(empty)
 	return j
 }
 
