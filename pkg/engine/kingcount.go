@@ -68,6 +68,24 @@ func (k kernel[G]) kingsTake(kings, targets, empty Bitboard) bool {
 	return (ul|ur|dl|dr)&empty != 0
 }
 
+// searchInto is searchAll with the search written into c: a caller that only counts keeps
+// it on its stack, without copying it out of searchAll (those copies cost the leaf count a
+// tenth of its time in positions with kings).
+func (k kernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own Bitboard, dup Duplicates, moves []Move, list bool) {
+	v := k.v
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets &^= allKings
+	}
+	*c = k.searchMen(us, targets, dup, moves, list)
+	a, b := k.steps()
+	men := own &^ allKings
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	c.run(empty, ul&men, ur&men, dl&men, dr&men)
+	c.opp = opp
+	c.searchKings(own&allKings, empty)
+}
+
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
 // the pieces they may take and empty the free squares. It is kingJump's search with the
 // squares from which a king can capture along each diagonal found beforehand for all of
@@ -77,7 +95,7 @@ func (c *manSearch[G]) searchKings(kings, empty Bitboard) {
 		from := kings & -kings
 		c.from, c.king = from.First(), true
 		c.empty = empty | from
-		c.jumps = c.k.kingJumps(c.opp, c.empty)
+		c.k.kingJumps(&c.jumps, c.opp, c.empty)
 		for d := 0; d < 4; d++ {
 			if from&c.jumps[d] != 0 {
 				c.kingLine(from, 0, 0, d)
@@ -86,19 +104,19 @@ func (c *manSearch[G]) searchKings(kings, empty Bitboard) {
 	}
 }
 
-// kingJumps returns, per diagonal direction, the free squares from which a king would
+// kingJumps sets j, per diagonal direction, to the free squares from which a king would
 // take a piece of opp along it: those whose nearest piece that way is one of opp with a
 // free square right behind it. A piece taken before in the sequence stays on the board,
 // so the sets hold for a whole capture; they may only hold squares from which the nearest
-// piece has been taken already.
-func (k kernel[G]) kingJumps(opp, empty Bitboard) (j [4]Bitboard) {
+// piece has been taken already. j is written in place: a returned array, copied, would
+// be read before its writes reach it (a stall that cost searchKings a third of its time).
+func (k kernel[G]) kingJumps(j *[4]Bitboard, opp, empty Bitboard) {
 	a, b := k.steps()
 	long := !k.within(8) // a king may stand 8 squares or more away from what it takes
 	j[upLeft] = fillDown(opp&(empty<<a), empty, a, long) & empty
 	j[upRight] = fillDown(opp&(empty<<b), empty, b, long) & empty
 	j[downLeft] = fillUp(opp&(empty>>b), empty, b, long) & empty
 	j[downRight] = fillUp(opp&(empty>>a), empty, a, long) & empty
-	return j
 }
 
 // nearest returns the square of occupied (not empty) nearest to the start of a ray in
@@ -163,4 +181,30 @@ func (c *manSearch[G]) kingLanding(x, landings, stop, captured Bitboard, k int, 
 			c.add(l&-l, captured, k)
 		}
 	}
+}
+
+// countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
+// false when us has one (opp are the other side's pieces, allKings the kings of both
+// sides). Flying kings that capture along the diagonals only are filled along them once,
+// for their captures and their quiet moves.
+func (k kernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings Bitboard) (n int, ok bool) {
+	v := k.v
+	if v.ShortKings || v.OrthogonalCaptures {
+		if k.hasCapture(us, opp, allKings, empty, men, kings) {
+			return 0, false
+		}
+		return k.countQuietOf(us, empty, men, kings), true
+	}
+	if men != 0 && k.hasCapture(us, opp, allKings, empty, men, 0) { // the men's
+		return 0, false
+	}
+	a, b := k.steps()
+	long := !k.within(8) // a king may reach 8 squares away or more
+	ul, ur := fillUp(kings, empty, a, long), fillUp(kings, empty, b, long)
+	dl, dr := fillDown(kings, empty, b, long), fillDown(kings, empty, a, long)
+	if ((ul>>a&opp)>>a|(ur>>b&opp)>>b|(dl<<b&opp)<<b|(dr<<a&opp)<<a)&empty != 0 {
+		return 0, false
+	}
+	n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
+	return n + menQuiet(us, a, b, empty, men), true
 }

@@ -172,10 +172,11 @@ func (k kernel[G]) countBoards(g *capGen, us Color, own, opp, allKings Bitboard,
 			a, b := k.steps()
 			return menQuiet(us, a, b, empty, men)
 		}
-	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
-		return k.countQuietOf(us, empty, men, kings)
+	} else if n, ok := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
+		return n
 	} else if v.kingSearch {
-		c := k.searchAll(us, opp, allKings, empty, own, dup, scratch[:0], false)
+		var c manSearch[G]
+		k.searchInto(&c, us, opp, allKings, empty, own, dup, scratch[:0], false)
 		return c.n
 	}
 	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
@@ -329,18 +330,8 @@ func (k kernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard
 // searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
 // opp are the other side's pieces, allKings the kings of both, empty the free squares.
 func (k kernel[G]) searchAll(us Color, opp, allKings, empty, own Bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
-	v := k.v
-	targets := opp
-	if v.MenCannotCaptureKings {
-		targets &^= allKings
-	}
-	c := k.searchMen(us, targets, dup, moves, list)
-	a, b := k.steps()
-	men := own &^ allKings
-	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
-	c.run(empty, ul&men, ur&men, dl&men, dr&men)
-	c.opp = opp
-	c.searchKings(own&allKings, empty)
+	var c manSearch[G]
+	k.searchInto(&c, us, opp, allKings, empty, own, dup, moves, list)
 	return c
 }
 

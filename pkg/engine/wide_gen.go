@@ -628,10 +628,11 @@ func (k wideKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKings w
 			a, b := k.steps()
 			return wideMenQuiet(us, a, b, empty, men)
 		}
-	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
-		return k.countQuietOf(us, empty, men, kings)
+	} else if n, ok := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
+		return n
 	} else if v.kingSearch {
-		c := k.searchAll(us, opp, allKings, empty, own, dup, scratch[:0], false)
+		var c wideManSearch[G]
+		k.searchInto(&c, us, opp, allKings, empty, own, dup, scratch[:0], false)
 		return c.n
 	}
 	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
@@ -776,18 +777,8 @@ func (k wideKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr wide
 // searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
 // opp are the other side's pieces, allKings the kings of both, empty the free squares.
 func (k wideKernel[G]) searchAll(us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
-	v := k.v
-	targets := opp
-	if v.MenCannotCaptureKings {
-		targets = targets.AndNot(allKings)
-	}
-	c := k.searchMen(us, targets, dup, moves, list)
-	a, b := k.steps()
-	men := own.AndNot(allKings)
-	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
-	c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
-	c.opp = opp
-	c.searchKings(own.And(allKings), empty)
+	var c wideManSearch[G]
+	k.searchInto(&c, us, opp, allKings, empty, own, dup, moves, list)
 	return c
 }
 
@@ -1347,6 +1338,24 @@ func (k wideKernel[G]) kingsTake(kings, targets, empty wide) bool {
 	return !ul.Or(ur).Or(dl).Or(dr).And(empty).IsZero()
 }
 
+// searchInto is searchAll with the search written into c: a caller that only counts keeps
+// it on its stack, without copying it out of searchAll (those copies cost the leaf count a
+// tenth of its time in positions with kings).
+func (k wideKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) {
+	v := k.v
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets = targets.AndNot(allKings)
+	}
+	*c = k.searchMen(us, targets, dup, moves, list)
+	a, b := k.steps()
+	men := own.AndNot(allKings)
+	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
+	c.opp = opp
+	c.searchKings(own.And(allKings), empty)
+}
+
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
 // the pieces they may take and empty the free squares. It is kingJump's search with the
 // squares from which a king can capture along each diagonal found beforehand for all of
@@ -1356,7 +1365,7 @@ func (c *wideManSearch[G]) searchKings(kings, empty wide) {
 		from := kings.And(wide{}.Sub(kings))
 		c.from, c.king = from.First(), true
 		c.empty = empty.Or(from)
-		c.jumps = c.k.kingJumps(c.opp, c.empty)
+		c.k.kingJumps(&c.jumps, c.opp, c.empty)
 		for d := 0; d < 4; d++ {
 			if !from.And(c.jumps[d]).IsZero() {
 				c.kingLine(from, wide{}, 0, d)
@@ -1365,19 +1374,19 @@ func (c *wideManSearch[G]) searchKings(kings, empty wide) {
 	}
 }
 
-// kingJumps returns, per diagonal direction, the free squares from which a king would
+// kingJumps sets j, per diagonal direction, to the free squares from which a king would
 // take a piece of opp along it: those whose nearest piece that way is one of opp with a
 // free square right behind it. A piece taken before in the sequence stays on the board,
 // so the sets hold for a whole capture; they may only hold squares from which the nearest
-// piece has been taken already.
-func (k wideKernel[G]) kingJumps(opp, empty wide) (j [4]wide) {
+// piece has been taken already. j is written in place: a returned array, copied, would
+// be read before its writes reach it (a stall that cost searchKings a third of its time).
+func (k wideKernel[G]) kingJumps(j *[4]wide, opp, empty wide) {
 	a, b := k.steps()
 	long := !k.within(8)
 	j[upLeft] = wideFillDown(opp.And(empty.Shl(a)), empty, a, long).And(empty)
 	j[upRight] = wideFillDown(opp.And(empty.Shl(b)), empty, b, long).And(empty)
 	j[downLeft] = wideFillUp(opp.And(empty.Shr(b)), empty, b, long).And(empty)
 	j[downRight] = wideFillUp(opp.And(empty.Shr(a)), empty, a, long).And(empty)
-	return j
 }
 
 // wideNearest returns the square of occupied (not empty) nearest to the start of a ray in
@@ -1442,6 +1451,32 @@ func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, 
 			c.add(l.And(wide{}.Sub(l)), captured, k)
 		}
 	}
+}
+
+// countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
+// false when us has one (opp are the other side's pieces, allKings the kings of both
+// sides). Flying kings that capture along the diagonals only are filled along them once,
+// for their captures and their quiet moves.
+func (k wideKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings wide) (n int, ok bool) {
+	v := k.v
+	if v.ShortKings || v.OrthogonalCaptures {
+		if k.hasCapture(us, opp, allKings, empty, men, kings) {
+			return 0, false
+		}
+		return k.countQuietOf(us, empty, men, kings), true
+	}
+	if !men.IsZero() && k.hasCapture(us, opp, allKings, empty, men, wide{}) {
+		return 0, false
+	}
+	a, b := k.steps()
+	long := !k.within(8)
+	ul, ur := wideFillUp(kings, empty, a, long), wideFillUp(kings, empty, b, long)
+	dl, dr := wideFillDown(kings, empty, b, long), wideFillDown(kings, empty, a, long)
+	if !ul.Shr(a).And(opp).Shr(a).Or(ur.Shr(b).And(opp).Shr(b)).Or(dl.Shl(b).And(opp).Shl(b)).Or(dr.Shl(a).And(opp).Shl(a)).And(empty).IsZero() {
+		return 0, false
+	}
+	n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
+	return n + wideMenQuiet(us, a, b, empty, men), true
 }
 
 // paths is Paths on the board's own representation.
