@@ -195,10 +195,16 @@ func (k kernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings Bi
 		}
 		return k.countQuietOf(us, empty, men, kings), true
 	}
-	if men != 0 && k.hasCapture(us, opp, allKings, empty, men, 0) { // the men's
-		return 0, false
-	}
 	a, b := k.steps()
+	if men != 0 { // hasCapture's men, inline
+		manTargets := opp
+		if v.MenCannotCaptureKings {
+			manTargets &^= allKings
+		}
+		if ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty); men&(ul|ur|dl|dr) != 0 {
+			return 0, false
+		}
+	}
 	long := !k.within(8) // a king may reach 8 squares away or more
 	ul, ur := fillUp(kings, empty, a, long), fillUp(kings, empty, b, long)
 	dl, dr := fillDown(kings, empty, b, long), fillDown(kings, empty, a, long)

@@ -1465,10 +1465,16 @@ func (k wideKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, king
 		}
 		return k.countQuietOf(us, empty, men, kings), true
 	}
-	if !men.IsZero() && k.hasCapture(us, opp, allKings, empty, men, wide{}) {
-		return 0, false
-	}
 	a, b := k.steps()
+	if !men.IsZero() {
+		manTargets := opp
+		if v.MenCannotCaptureKings {
+			manTargets = manTargets.AndNot(allKings)
+		}
+		if ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty); !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+			return 0, false
+		}
+	}
 	long := !k.within(8)
 	ul, ur := wideFillUp(kings, empty, a, long), wideFillUp(kings, empty, b, long)
 	dl, dr := wideFillDown(kings, empty, b, long), wideFillDown(kings, empty, a, long)
