@@ -68,16 +68,20 @@ func (k kernel[G]) kingsTake(kings, targets, empty Bitboard) bool {
 	return (ul|ur|dl|dr)&empty != 0
 }
 
-// searchInto is searchAll with the search written into c: a caller that only counts keeps
-// it on its stack, without copying it out of searchAll (those copies cost the leaf count a
-// tenth of its time in positions with kings).
+// searchInto is searchAll with the search written into c, which must be new (zero): a
+// caller that only counts keeps it on its stack, without copying it out of searchAll
+// (those copies cost the leaf count a tenth of its time in positions with kings).
 func (k kernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own Bitboard, dup Duplicates, moves []Move, list bool) {
 	v := k.v
 	targets := opp
 	if v.MenCannotCaptureKings {
 		targets &^= allKings
 	}
-	*c = k.searchMen(us, targets, dup, moves, list)
+	// searchMen's fields, one by one: its value copied into c would be read before its
+	// writes reach it, a stall
+	c.targets, c.promo, c.up, c.down = targets, v.promo[us], v.manUp[us], v.manDown[us]
+	c.stop, c.most, c.unique = v.Promotion == PromoteAndStop, v.menCount == ranksPieces, dup == Unique
+	c.list, c.moves, c.base, c.k = list, moves, len(moves), k
 	a, b := k.steps()
 	men := own &^ allKings
 	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)

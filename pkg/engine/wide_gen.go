@@ -1338,16 +1338,19 @@ func (k wideKernel[G]) kingsTake(kings, targets, empty wide) bool {
 	return !ul.Or(ur).Or(dl).Or(dr).And(empty).IsZero()
 }
 
-// searchInto is searchAll with the search written into c: a caller that only counts keeps
-// it on its stack, without copying it out of searchAll (those copies cost the leaf count a
-// tenth of its time in positions with kings).
+// searchInto is searchAll with the search written into c, which must be new (zero): a
+// caller that only counts keeps it on its stack, without copying it out of searchAll
+// (those copies cost the leaf count a tenth of its time in positions with kings).
 func (k wideKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) {
 	v := k.v
 	targets := opp
 	if v.MenCannotCaptureKings {
 		targets = targets.AndNot(allKings)
 	}
-	*c = k.searchMen(us, targets, dup, moves, list)
+
+	c.targets, c.promo, c.up, c.down = targets, v.promo[us], v.manUp[us], v.manDown[us]
+	c.stop, c.most, c.unique = v.Promotion == PromoteAndStop, v.menCount == ranksPieces, dup == Unique
+	c.list, c.moves, c.base, c.k = list, moves, len(moves), k
 	a, b := k.steps()
 	men := own.AndNot(allKings)
 	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
