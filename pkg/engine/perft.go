@@ -725,7 +725,8 @@ func (k kernel[G]) captures(g *capGen, p *Position, empty Bitboard, dup Duplicat
 		return dst
 	}
 	if v.kingSearch {
-		c := k.searchAll(us, opp, kings, empty, own, dup, dst, true)
+		var c manSearch[G]
+		k.searchInto(&c, us, opp, kings, empty, own, dup, dst, true)
 		return c.moves
 	}
 	n := len(dst)

@@ -1122,7 +1122,8 @@ func (k wideKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide, dup 
 		return dst
 	}
 	if v.kingSearch {
-		c := k.searchAll(us, opp, kings, empty, own, dup, dst, true)
+		var c wideManSearch[G]
+		k.searchInto(&c, us, opp, kings, empty, own, dup, dst, true)
 		return c.moves
 	}
 	n := len(dst)
