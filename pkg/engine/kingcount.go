@@ -68,9 +68,11 @@ func (k kernel[G]) kingsTake(kings, targets, empty Bitboard) bool {
 	return (ul|ur|dl|dr)&empty != 0
 }
 
-// searchInto is searchAll with the search written into c, which must be new (zero): a
-// caller that only counts keeps it on its stack, without copying it out of searchAll
-// (those copies cost the leaf count a tenth of its time in positions with kings).
+// searchInto searches into c, which must be new (zero), the captures of every piece of us,
+// own, where v.kingSearch allows it: opp are the other side's pieces, allKings the kings of
+// both, empty the free squares. The caller keeps c on its stack: a search returned by
+// value was copied out, a stall that cost the leaf count a tenth of its time in positions
+// with kings.
 func (k kernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own Bitboard, dup Duplicates, moves []Move, list bool) {
 	v := k.v
 	targets := opp
@@ -91,9 +93,9 @@ func (k kernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, o
 }
 
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
-// the pieces they may take and empty the free squares. It is kingJump's search with the
-// squares from which a king can capture along each diagonal found beforehand for all of
-// them (kingJumps): of a king's landing squares, only those are tried.
+// the pieces they may take and empty the free squares. The squares from which a king can
+// capture along each diagonal are found beforehand (kingJumps): of a king's landing
+// squares, only those are tried.
 func (c *manSearch[G]) searchKings(kings, empty Bitboard) {
 	for ; kings != 0; kings &= kings - 1 {
 		from := kings & -kings
@@ -132,8 +134,10 @@ func nearest(occupied Bitboard, d int) Bitboard {
 	return occupied & -occupied
 }
 
-// kingLine is kingJump for a king on s, one of c.jumps[d]: the piece it meets along d may
-// only have been taken already. It reports whether the king takes it.
+// kingLine searches the sequences of a king on s, having taken the k pieces of captured,
+// that go on with a capture in direction d. s is one of c.jumps[d]: the piece the king
+// meets along d is one of c.opp with a free square behind it, which may only have been
+// taken already. It reports whether the king takes it.
 func (c *manSearch[G]) kingLine(s, captured Bitboard, k int, d int) bool {
 	v := c.k.v
 	x := nearest(v.rays[d&3][s.First()]&^c.empty, d)
@@ -150,7 +154,10 @@ func (c *manSearch[G]) kingLine(s, captured Bitboard, k int, d int) bool {
 	return true
 }
 
-// kingLanding is kingTakes, with the turns tried from the landing squares in c.jumps only.
+// kingLanding searches the sequences of a king that takes x in direction d, the k-th piece
+// it takes after those of captured, and may land on landings, up to the square stop. As in
+// capGen.kingJump, the king turns from any landing square (from those in c.jumps), and
+// goes on straight ahead when the piece on stop can be taken.
 func (c *manSearch[G]) kingLanding(x, landings, stop, captured Bitboard, k int, d int) {
 	captured |= x
 	cont := false

@@ -327,14 +327,6 @@ func (k kernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr Bitboard
 	return c.moves
 }
 
-// searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
-// opp are the other side's pieces, allKings the kings of both, empty the free squares.
-func (k kernel[G]) searchAll(us Color, opp, allKings, empty, own Bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
-	var c manSearch[G]
-	k.searchInto(&c, us, opp, allKings, empty, own, dup, moves, list)
-	return c
-}
-
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
 // over the free squares empty.
 func (c *manSearch[G]) run(empty, ul, ur, dl, dr Bitboard) {
@@ -396,51 +388,6 @@ func (c *manSearch[G]) jump(s, captured Bitboard, k int) {
 		}
 	}
 	c.add(s, captured, k)
-}
-
-// kingJump searches the sequences of a king on s, having taken the k pieces of captured,
-// that go on with a capture in direction d; it reports whether there is one.
-func (c *manSearch[G]) kingJump(s, captured Bitboard, k int, d int) bool {
-	v := c.k.v
-	_, x := v.ray(s.First(), d, c.empty)
-	if x&c.opp&^captured == 0 {
-		return false
-	}
-	landings, stop := v.ray(x.First(), d, c.empty)
-	if landings == 0 {
-		return false
-	}
-	c.kingTakes(x, landings, stop, captured, k+1, d)
-	return true
-}
-
-// kingTakes searches the sequences of a king that takes x in direction d, the k-th piece
-// it takes after those of captured, and may land on landings, up to the square stop. As in
-// capGen.kingJump, the king turns from any landing square, and goes on straight ahead
-// when the piece on stop can be taken.
-func (c *manSearch[G]) kingTakes(x, landings, stop, captured Bitboard, k int, d int) {
-	v := c.k.v
-	captured |= x
-	cont := false
-	for l := landings; l != 0; l &= l - 1 {
-		sq := l & -l
-		for _, t := range v.turns[d] {
-			if c.kingJump(sq, captured, k, t) {
-				cont = true
-			}
-		}
-	}
-	if stop&c.opp&^captured != 0 {
-		if next, end := v.ray(stop.First(), d, c.empty); next != 0 {
-			c.kingTakes(stop, next, end, captured, k+1, d)
-			cont = true
-		}
-	}
-	if !cont {
-		for l := landings; l != 0; l &= l - 1 {
-			c.add(l&-l, captured, k)
-		}
-	}
 }
 
 // add counts the complete sequence that ends on s having taken the k pieces of captured,

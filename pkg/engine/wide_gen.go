@@ -774,14 +774,6 @@ func (k wideKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr wide
 	return c.moves
 }
 
-// searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
-// opp are the other side's pieces, allKings the kings of both, empty the free squares.
-func (k wideKernel[G]) searchAll(us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) wideManSearch[G] {
-	var c wideManSearch[G]
-	k.searchInto(&c, us, opp, allKings, empty, own, dup, moves, list)
-	return c
-}
-
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
 // over the free squares empty.
 func (c *wideManSearch[G]) run(empty, ul, ur, dl, dr wide) {
@@ -843,51 +835,6 @@ func (c *wideManSearch[G]) jump(s, captured wide, k int) {
 		}
 	}
 	c.add(s, captured, k)
-}
-
-// kingJump searches the sequences of a king on s, having taken the k pieces of captured,
-// that go on with a capture in direction d; it reports whether there is one.
-func (c *wideManSearch[G]) kingJump(s, captured wide, k int, d int) bool {
-	v := c.k.v
-	_, x := v.ray(s.First(), d, c.empty)
-	if x.And(c.opp).AndNot(captured).IsZero() {
-		return false
-	}
-	landings, stop := v.ray(x.First(), d, c.empty)
-	if landings.IsZero() {
-		return false
-	}
-	c.kingTakes(x, landings, stop, captured, k+1, d)
-	return true
-}
-
-// kingTakes searches the sequences of a king that takes x in direction d, the k-th piece
-// it takes after those of captured, and may land on landings, up to the square stop. As in
-// capGen.kingJump, the king turns from any landing square, and goes on straight ahead
-// when the piece on stop can be taken.
-func (c *wideManSearch[G]) kingTakes(x, landings, stop, captured wide, k int, d int) {
-	v := c.k.v
-	captured = captured.Or(x)
-	cont := false
-	for l := landings; !l.IsZero(); l = l.ClearFirst() {
-		sq := l.And(wide{}.Sub(l))
-		for _, t := range v.turns[d] {
-			if c.kingJump(sq, captured, k, t) {
-				cont = true
-			}
-		}
-	}
-	if !stop.And(c.opp).AndNot(captured).IsZero() {
-		if next, end := v.ray(stop.First(), d, c.empty); !next.IsZero() {
-			c.kingTakes(stop, next, end, captured, k+1, d)
-			cont = true
-		}
-	}
-	if !cont {
-		for l := landings; !l.IsZero(); l = l.ClearFirst() {
-			c.add(l.And(wide{}.Sub(l)), captured, k)
-		}
-	}
 }
 
 // add counts the complete sequence that ends on s having taken the k pieces of captured,
@@ -1339,9 +1286,11 @@ func (k wideKernel[G]) kingsTake(kings, targets, empty wide) bool {
 	return !ul.Or(ur).Or(dl).Or(dr).And(empty).IsZero()
 }
 
-// searchInto is searchAll with the search written into c, which must be new (zero): a
-// caller that only counts keeps it on its stack, without copying it out of searchAll
-// (those copies cost the leaf count a tenth of its time in positions with kings).
+// searchInto searches into c, which must be new (zero), the captures of every piece of us,
+// own, where v.kingSearch allows it: opp are the other side's pieces, allKings the kings of
+// both, empty the free squares. The caller keeps c on its stack: a search returned by
+// value was copied out, a stall that cost the leaf count a tenth of its time in positions
+// with kings.
 func (k wideKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) {
 	v := k.v
 	targets := opp
@@ -1361,9 +1310,9 @@ func (k wideKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, 
 }
 
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
-// the pieces they may take and empty the free squares. It is kingJump's search with the
-// squares from which a king can capture along each diagonal found beforehand for all of
-// them (kingJumps): of a king's landing squares, only those are tried.
+// the pieces they may take and empty the free squares. The squares from which a king can
+// capture along each diagonal are found beforehand (kingJumps): of a king's landing
+// squares, only those are tried.
 func (c *wideManSearch[G]) searchKings(kings, empty wide) {
 	for ; !kings.IsZero(); kings = kings.ClearFirst() {
 		from := kings.And(wide{}.Sub(kings))
@@ -1402,8 +1351,10 @@ func wideNearest(occupied wide, d int) wide {
 	return occupied.And(wide{}.Sub(occupied))
 }
 
-// kingLine is kingJump for a king on s, one of c.jumps[d]: the piece it meets along d may
-// only have been taken already. It reports whether the king takes it.
+// kingLine searches the sequences of a king on s, having taken the k pieces of captured,
+// that go on with a capture in direction d. s is one of c.jumps[d]: the piece the king
+// meets along d is one of c.opp with a free square behind it, which may only have been
+// taken already. It reports whether the king takes it.
 func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 	v := c.k.v
 	x := wideNearest(v.rays[d&3][s.First()].AndNot(c.empty), d)
@@ -1420,7 +1371,10 @@ func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 	return true
 }
 
-// kingLanding is kingTakes, with the turns tried from the landing squares in c.jumps only.
+// kingLanding searches the sequences of a king that takes x in direction d, the k-th piece
+// it takes after those of captured, and may land on landings, up to the square stop. As in
+// capGen.kingJump, the king turns from any landing square (from those in c.jumps), and
+// goes on straight ahead when the piece on stop can be taken.
 func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, d int) {
 	captured = captured.Or(x)
 	cont := false
