@@ -73,6 +73,9 @@ func (k perftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, king
 		}
 		return false
 	}
+	if !v.OrthogonalCaptures {
+		return k.kingsTake(kings, targets, empty)
+	}
 	for ; kings != 0; kings &= kings - 1 {
 		i := kings.First()
 		for _, d := range v.capDirs {
@@ -104,14 +107,7 @@ func (k perftKernel[G]) countQuietOf(us Color, empty, men, kings bitboard) int {
 		}
 		return n
 	}
-	for ; kings != 0; kings &= kings - 1 {
-		i := kings.First()
-		for d := 0; d < 4; d++ {
-			free, _ := v.ray(i, d, empty)
-			n += free.Count()
-		}
-	}
-	return n
+	return n + k.kingsQuiet(kings, empty)
 }
 
 // countMenQuiet counts the quiet moves of us's men over the free squares.
@@ -166,10 +162,11 @@ func (k perftKernel[G]) countBoards(g *capGen, us Color, own, opp, allKings bitb
 			a, b := k.steps()
 			return menQuiet(us, a, b, empty, men)
 		}
-	} else if !k.hasCapture(us, opp, allKings, empty, men, kings) {
-		return k.countQuietOf(us, empty, men, kings)
+	} else if n, ok := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
+		return n
 	} else if v.kingSearch {
-		c := k.searchAll(us, opp, allKings, empty, own, dup, scratch[:0], false)
+		var c manSearch[G]
+		k.searchInto(&c, us, opp, allKings, empty, own, dup, scratch[:0], false)
 		return c.n
 	}
 	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
@@ -285,6 +282,10 @@ type manSearch[G geometry] struct {
 	moves []Move
 	base  int
 	k     perftKernel[G]
+
+	// jumps: the squares from which the king searched can capture along each diagonal
+	// (kingJumps)
+	jumps [4]bitboard
 }
 
 // searchMen returns a manSearch of us's men, which take targets, that writes to moves.
@@ -314,31 +315,6 @@ func (k perftKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr bit
 	c := k.searchMen(us, targets, dup, dst, true)
 	c.run(empty, ul, ur, dl, dr)
 	return c.moves
-}
-
-// searchAll searches the captures of every piece of us, own, where v.kingSearch allows it:
-// opp are the other side's pieces, allKings the kings of both, empty the free squares.
-func (k perftKernel[G]) searchAll(us Color, opp, allKings, empty, own bitboard, dup Duplicates, moves []Move, list bool) manSearch[G] {
-	v := k.v
-	targets := opp
-	if v.MenCannotCaptureKings {
-		targets &^= allKings
-	}
-	c := k.searchMen(us, targets, dup, moves, list)
-	a, b := k.steps()
-	men := own &^ allKings
-	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
-	c.run(empty, ul&men, ur&men, dl&men, dr&men)
-	c.opp = opp
-	for kings := own & allKings; kings != 0; kings &= kings - 1 {
-		from := kings & -kings
-		c.from, c.king = from.First(), true
-		c.empty = empty | from
-		for d := 0; d < 4; d++ {
-			c.kingJump(from, 0, 0, d)
-		}
-	}
-	return c
 }
 
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
@@ -402,51 +378,6 @@ func (c *manSearch[G]) jump(s, captured bitboard, k int) {
 		}
 	}
 	c.add(s, captured, k)
-}
-
-// kingJump searches the sequences of a king on s, having taken the k pieces of captured,
-// that go on with a capture in direction d; it reports whether there is one.
-func (c *manSearch[G]) kingJump(s, captured bitboard, k int, d int) bool {
-	v := c.k.v
-	_, x := v.ray(s.First(), d, c.empty)
-	if x&c.opp&^captured == 0 {
-		return false
-	}
-	landings, stop := v.ray(x.First(), d, c.empty)
-	if landings == 0 {
-		return false
-	}
-	c.kingTakes(x, landings, stop, captured, k+1, d)
-	return true
-}
-
-// kingTakes searches the sequences of a king that takes x in direction d, the k-th piece
-// it takes after those of captured, and may land on landings, up to the square stop. As in
-// capGen.kingJump, the king turns from any landing square, and goes on straight ahead
-// when the piece on stop can be taken.
-func (c *manSearch[G]) kingTakes(x, landings, stop, captured bitboard, k int, d int) {
-	v := c.k.v
-	captured |= x
-	cont := false
-	for l := landings; l != 0; l &= l - 1 {
-		sq := l & -l
-		for _, t := range v.turns[d] {
-			if c.kingJump(sq, captured, k, t) {
-				cont = true
-			}
-		}
-	}
-	if stop&c.opp&^captured != 0 {
-		if next, end := v.ray(stop.First(), d, c.empty); next != 0 {
-			c.kingTakes(stop, next, end, captured, k+1, d)
-			cont = true
-		}
-	}
-	if !cont {
-		for l := landings; l != 0; l &= l - 1 {
-			c.add(l&-l, captured, k)
-		}
-	}
 }
 
 // add counts the complete sequence that ends on s having taken the k pieces of captured,
@@ -727,7 +658,8 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 		return dst
 	}
 	if v.kingSearch {
-		c := k.searchAll(us, opp, kings, empty, own, dup, dst, true)
+		var c manSearch[G]
+		k.searchInto(&c, us, opp, kings, empty, own, dup, dst, true)
 		return c.moves
 	}
 	n := len(dst)

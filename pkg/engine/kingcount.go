@@ -1,0 +1,227 @@
+package engine
+
+// The flying kings' part of the kernel (see perftKernel): their quiet moves and whether they can
+// capture are found for all the kings at once, by filling the free squares along each
+// diagonal with shifts by G's constant steps, instead of a ray lookup per king and
+// direction.
+
+// fillUp returns from with the squares its pieces reach by steps of s towards the lower
+// indices over the free squares empty: an occluded (Kogge-Stone) fill of three rounds,
+// which reaches 7 steps away, or of four (15 steps, more than any diagonal of a board of
+// 128 bits) when long. It is small enough to be inlined, and the steps it is given then
+// are constants: keep it so.
+func fillUp(from, empty bitboard, s uint, long bool) bitboard {
+	from |= empty & (from >> s)
+	empty &= empty >> s
+	from |= empty & (from >> (2 * s))
+	empty &= empty >> (2 * s)
+	from |= empty & (from >> (4 * s))
+	if long {
+		empty &= empty >> (4 * s)
+		from |= empty & (from >> (8 * s))
+	}
+	return from
+}
+
+// fillDown is fillUp towards the higher indices.
+func fillDown(from, empty bitboard, s uint, long bool) bitboard {
+	from |= empty & (from << s)
+	empty &= empty << s
+	from |= empty & (from << (2 * s))
+	empty &= empty << (2 * s)
+	from |= empty & (from << (4 * s))
+	if long {
+		empty &= empty << (4 * s)
+		from |= empty & (from << (8 * s))
+	}
+	return from
+}
+
+// within reports whether the kernel's boards have no diagonal of more than n squares, for
+// n 8 or 10, which the kernel knows from G: no diagonal is longer than the board is wide,
+// and the boards of steps 5 are 10 squares wide, those of steps 4 8 squares.
+func (k perftKernel[G]) within(n int) bool {
+	var g G
+	return len(g) == 4 || n == 10 && len(g) == 5
+}
+
+// kingsQuiet returns the number of quiet moves of the flying kings over the free squares
+// empty: the free squares each reaches along the four diagonals. Two kings never reach
+// one square along one diagonal, the nearer being in the way of the other.
+func (k perftKernel[G]) kingsQuiet(kings, empty bitboard) int {
+	a, b := k.steps()
+	long := !k.within(8) // a king may reach 8 squares away or more
+	n := fillUp(kings, empty, a, long).Count() + fillUp(kings, empty, b, long).Count() +
+		fillDown(kings, empty, b, long).Count() + fillDown(kings, empty, a, long).Count()
+	return n - 4*kings.Count()
+}
+
+// kingsTake reports whether one of the flying kings can take a piece of targets along a
+// diagonal, landing on one of the free squares empty right behind it.
+func (k perftKernel[G]) kingsTake(kings, targets, empty bitboard) bool {
+	a, b := k.steps()
+	long := !k.within(10) // 8 free squares or more may lie between a king and what it takes
+	ul := (fillUp(kings, empty, a, long) >> a & targets) >> a
+	ur := (fillUp(kings, empty, b, long) >> b & targets) >> b
+	dl := (fillDown(kings, empty, b, long) << b & targets) << b
+	dr := (fillDown(kings, empty, a, long) << a & targets) << a
+	return (ul|ur|dl|dr)&empty != 0
+}
+
+// searchInto searches into c, which must be new (zero), the captures of every piece of us,
+// own, where v.kingSearch allows it: opp are the other side's pieces, allKings the kings of
+// both, empty the free squares. The caller keeps c on its stack: a search returned by
+// value was copied out, a stall that cost the leaf count a tenth of its time in positions
+// with kings.
+func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own bitboard, dup Duplicates, moves []Move, list bool) {
+	v := k.v
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets &^= allKings
+	}
+	// searchMen's fields, one by one: its value copied into c would be read before its
+	// writes reach it, a stall
+	c.targets, c.promo, c.up, c.down = targets, v.promo[us], v.manUp[us], v.manDown[us]
+	c.stop, c.most, c.unique = v.Promotion == PromoteAndStop, v.menCount == ranksPieces, dup == Unique
+	c.list, c.moves, c.base, c.k = list, moves, len(moves), k
+	a, b := k.steps()
+	men := own &^ allKings
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	c.run(empty, ul&men, ur&men, dl&men, dr&men)
+	c.opp = opp
+	c.searchKings(own&allKings, empty)
+}
+
+// searchKings searches the captures of the flying kings of the side to move, c.opp being
+// the pieces they may take and empty the free squares. The squares from which a king can
+// capture along each diagonal are found beforehand (kingJumps): of a king's landing
+// squares, only those are tried.
+func (c *manSearch[G]) searchKings(kings, empty bitboard) {
+	for ; kings != 0; kings &= kings - 1 {
+		from := kings & -kings
+		c.from, c.king = from.First(), true
+		c.empty = empty | from
+		c.k.kingJumps(&c.jumps, c.opp, c.empty)
+		for d := 0; d < 4; d++ {
+			if from&c.jumps[d] != 0 {
+				c.kingLine(from, 0, 0, d)
+			}
+		}
+	}
+}
+
+// kingJumps sets j, per diagonal direction, to the free squares from which a king would
+// take a piece of opp along it: those whose nearest piece that way is one of opp with a
+// free square right behind it. A piece taken before in the sequence stays on the board,
+// so the sets hold for a whole capture; they may only hold squares from which the nearest
+// piece has been taken already. j is written in place: a returned array, copied, would
+// be read before its writes reach it (a stall that cost searchKings a third of its time).
+func (k perftKernel[G]) kingJumps(j *[4]bitboard, opp, empty bitboard) {
+	a, b := k.steps()
+	long := !k.within(8) // a king may stand 8 squares or more away from what it takes
+	j[upLeft] = fillDown(opp&(empty<<a), empty, a, long) & empty
+	j[upRight] = fillDown(opp&(empty<<b), empty, b, long) & empty
+	j[downLeft] = fillUp(opp&(empty>>b), empty, b, long) & empty
+	j[downRight] = fillUp(opp&(empty>>a), empty, a, long) & empty
+}
+
+// nearest returns the square of occupied (not empty) nearest to the start of a ray in
+// direction d.
+func nearest(occupied bitboard, d int) bitboard {
+	if d < downLeft { // towards lower indices: the nearest is the highest
+		return bitOf(occupied.last())
+	}
+	return occupied & -occupied
+}
+
+// kingLine searches the sequences of a king on s, having taken the k pieces of captured,
+// that go on with a capture in direction d. s is one of c.jumps[d]: the piece the king
+// meets along d is one of c.opp with a free square behind it, which may only have been
+// taken already. It reports whether the king takes it.
+func (c *manSearch[G]) kingLine(s, captured bitboard, k int, d int) bool {
+	v := c.k.v
+	x := nearest(v.rays[d&3][s.First()]&^c.empty, d)
+	if x&^captured == 0 {
+		return false
+	}
+	r := v.rays[d&3][x.First()]
+	landings, stop := r, bitboard(0)
+	if occupied := r &^ c.empty; occupied != 0 {
+		stop = nearest(occupied, d)
+		landings = r &^ v.rays[d&3][stop.First()] &^ stop
+	}
+	c.kingLanding(x, landings, stop, captured, k+1, d)
+	return true
+}
+
+// kingLanding searches the sequences of a king that takes x in direction d, the k-th piece
+// it takes after those of captured, and may land on landings, up to the square stop. As in
+// capGen.kingJump, the king turns from any landing square (from those in c.jumps), and
+// goes on straight ahead when the piece on stop can be taken.
+func (c *manSearch[G]) kingLanding(x, landings, stop, captured bitboard, k int, d int) {
+	captured |= x
+	cont := false
+	t1, t2 := upRight, downLeft // the turns of upLeft and downRight
+	if d == upRight || d == downLeft {
+		t1, t2 = upLeft, downRight
+	}
+	j1, j2 := landings&c.jumps[t1], landings&c.jumps[t2]
+	for l := j1 | j2; l != 0; l &= l - 1 {
+		sq := l & -l
+		if sq&j1 != 0 && c.kingLine(sq, captured, k, t1) {
+			cont = true
+		}
+		if sq&j2 != 0 && c.kingLine(sq, captured, k, t2) {
+			cont = true
+		}
+	}
+	if landings&c.jumps[d&3] != 0 && stop&^captured != 0 {
+		// straight ahead: the piece on stop, with a free square behind it
+		v := c.k.v
+		r := v.rays[d&3][stop.First()]
+		next, end := r, bitboard(0)
+		if occupied := r &^ c.empty; occupied != 0 {
+			end = nearest(occupied, d)
+			next = r &^ v.rays[d&3][end.First()] &^ end
+		}
+		c.kingLanding(stop, next, end, captured, k+1, d)
+		cont = true
+	}
+	if !cont {
+		for l := landings; l != 0; l &= l - 1 {
+			c.add(l&-l, captured, k)
+		}
+	}
+}
+
+// countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
+// false when us has one (opp are the other side's pieces, allKings the kings of both
+// sides). Flying kings that capture along the diagonals only are filled along them once,
+// for their captures and their quiet moves.
+func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings bitboard) (n int, ok bool) {
+	v := k.v
+	if v.ShortKings || v.OrthogonalCaptures {
+		if k.hasCapture(us, opp, allKings, empty, men, kings) {
+			return 0, false
+		}
+		return k.countQuietOf(us, empty, men, kings), true
+	}
+	a, b := k.steps()
+	if men != 0 { // hasCapture's men, inline
+		manTargets := opp
+		if v.MenCannotCaptureKings {
+			manTargets &^= allKings
+		}
+		if ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty); men&(ul|ur|dl|dr) != 0 {
+			return 0, false
+		}
+	}
+	long := !k.within(8) // a king may reach 8 squares away or more
+	ul, ur := fillUp(kings, empty, a, long), fillUp(kings, empty, b, long)
+	dl, dr := fillDown(kings, empty, b, long), fillDown(kings, empty, a, long)
+	if ((ul>>a&opp)>>a|(ur>>b&opp)>>b|(dl<<b&opp)<<b|(dr<<a&opp)<<a)&empty != 0 {
+		return 0, false
+	}
+	n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
+	return n + menQuiet(us, a, b, empty, men), true
+}
