@@ -102,7 +102,8 @@ func TestProtocolsPlayLikeInProcess(t *testing.T) {
 			}
 			dir := t.TempDir()
 			common := []string{"-v", tc.variant, "--games", "8", "--seed", "11", "--max-plies", "80", "--json", "-q"}
-			code, ext, stderr := runArgs(t, append(common, "--players", "r,"+depth, "--engine", tc.engine,
+			// a start timeout for a loaded machine (go test runs packages side by side)
+			code, ext, stderr := runArgs(t, append(common, "--players", "r,"+depth, "--engine", tc.engine, "--engine-start", "60s",
 				"--pdn", filepath.Join(dir, "ext.pdn"), "--engine-log", filepath.Join(dir, "log"))...)
 			if code != 0 {
 				t.Fatalf("over %s: exit %d\n%s", tc.name, code, stderr)
