@@ -10,6 +10,31 @@ import (
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
+// BenchmarkValidateInferred does what `pdn validate -j 1` does with the
+// Open Checkers Archive, whose games have no GameType tag: the inference
+// pass (Job.InferVariants), then validation with full replay. Its CPU
+// profile is cmd/pdn/default.pgo (see docs/benchmarks.md).
+func BenchmarkValidateInferred(b *testing.B) {
+	data := loadOCA(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		job := Job{Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(bytes.NewReader(data)), nil
+		}}}}
+		if err := job.InferVariants(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sums[0].Replayed != 22621 {
+			b.Fatalf("replayed %d games, want 22621", sums[0].Replayed)
+		}
+	}
+}
+
 // BenchmarkValidate validates the Open Checkers Archive with full replay
 // (every move checked against the english rules), with one goroutine and
 // then two.

@@ -402,13 +402,23 @@ func (lr *lineReplay) fits(nodes []Node, p *engine.Position) bool {
 // ambiguity.
 func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (engine.Move, error) {
 	if k := len(m.Squares); k >= 2 {
-		from, ok1 := boardIndex(v, m.Squares[0])
-		to, ok2 := boardIndex(v, m.Squares[k-1])
+		first, last := m.Squares[0], m.Squares[k-1]
+		var from, to engine.Index
+		var ok1, ok2 bool
+		if !first.IsAlgebraic() && !last.IsAlgebraic() { // boardIndex, inlined
+			from, ok1 = v.Index(engine.Square(first))
+			to, ok2 = v.Index(engine.Square(last))
+		} else {
+			from, ok1 = boardIndex(v, first)
+			to, ok2 = boardIndex(v, last)
+		}
 		if ok1 && ok2 {
-			if k == 2 && !rp.slow {
+			if k == 2 && !rp.slow && !m.IsCapture() {
 				// The commonest move: a quiet move when the side to move has
 				// no capture. Then it is the only legal move from-to, the one
 				// Generate would give, found without generating the others.
+				// (A move written as a capture nearly always is one: it goes
+				// straight to Generate, which finds a quiet one as well.)
 				if mv, ok := v.QuietMove(p, from, to); ok {
 					return mv, nil
 				}
