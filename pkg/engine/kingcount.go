@@ -118,11 +118,14 @@ func (c *manSearch[G]) searchKings(kings, empty bitboard) {
 // be read before its writes reach it (a stall that cost searchKings a third of its time).
 func (k perftKernel[G]) kingJumps(j *[4]bitboard, opp, empty bitboard) {
 	a, b := k.steps()
-	long := !k.within(8) // a king may stand 8 squares or more away from what it takes
-	j[upLeft] = fillDown(opp&(empty<<a), empty, a, long) & empty
-	j[upRight] = fillDown(opp&(empty<<b), empty, b, long) & empty
-	j[downLeft] = fillUp(opp&(empty>>b), empty, b, long) & empty
-	j[downRight] = fillUp(opp&(empty>>a), empty, a, long) & empty
+	// The fills start from the free squares right in front of the pieces, one step on:
+	// from there a king stands 7 squares away at most on a board no diagonal of which is
+	// longer than 10 squares, which three rounds reach.
+	long := !k.within(10)
+	j[upLeft] = fillDown(opp&(empty<<a)<<a&empty, empty, a, long)
+	j[upRight] = fillDown(opp&(empty<<b)<<b&empty, empty, b, long)
+	j[downLeft] = fillUp(opp&(empty>>b)>>b&empty, empty, b, long)
+	j[downRight] = fillUp(opp&(empty>>a)>>a&empty, empty, a, long)
 }
 
 // nearest returns the square of occupied (not empty) nearest to the start of a ray in

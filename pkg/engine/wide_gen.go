@@ -1335,11 +1335,12 @@ func (c *wideManSearch[G]) searchKings(kings, empty wide) {
 // be read before its writes reach it (a stall that cost searchKings a third of its time).
 func (k widePerftKernel[G]) kingJumps(j *[4]wide, opp, empty wide) {
 	a, b := k.steps()
-	long := !k.within(8)
-	j[upLeft] = wideFillDown(opp.And(empty.Shl(a)), empty, a, long).And(empty)
-	j[upRight] = wideFillDown(opp.And(empty.Shl(b)), empty, b, long).And(empty)
-	j[downLeft] = wideFillUp(opp.And(empty.Shr(b)), empty, b, long).And(empty)
-	j[downRight] = wideFillUp(opp.And(empty.Shr(a)), empty, a, long).And(empty)
+
+	long := !k.within(10)
+	j[upLeft] = wideFillDown(opp.And(empty.Shl(a)).Shl(a).And(empty), empty, a, long)
+	j[upRight] = wideFillDown(opp.And(empty.Shl(b)).Shl(b).And(empty), empty, b, long)
+	j[downLeft] = wideFillUp(opp.And(empty.Shr(b)).Shr(b).And(empty), empty, b, long)
+	j[downRight] = wideFillUp(opp.And(empty.Shr(a)).Shr(a).And(empty), empty, a, long)
 }
 
 // wideNearest returns the square of occupied (not empty) nearest to the start of a ray in
