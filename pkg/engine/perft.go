@@ -531,11 +531,21 @@ func (pf *perfter[G]) perft(p Position, depth int) uint64 {
 		// each is written from its boards, without it.
 		us, them := p.Side, p.Side.Other()
 		own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-		for _, m := range moves {
-			var c Position
-			c.pieces[us], c.pieces[them], c.kings = after(own, opp, kings, m)
-			c.Side = them
-			n += pf.perft(c, depth-1)
+		if depth == 3 {
+			// the children's leaves two plies below, counted by perft2 straight away
+			for _, m := range moves {
+				var c Position
+				c.pieces[us], c.pieces[them], c.kings = after(own, opp, kings, m)
+				c.Side = them
+				n += pf.perft2(&c)
+			}
+		} else {
+			for _, m := range moves {
+				var c Position
+				c.pieces[us], c.pieces[them], c.kings = after(own, opp, kings, m)
+				c.Side = them
+				n += pf.perft(c, depth-1)
+			}
 		}
 	} else {
 		for _, m := range moves {

@@ -942,11 +942,21 @@ func (pf *widePerfter[G]) perft(p widePosition, depth int) uint64 {
 
 		us, them := p.Side, p.Side.Other()
 		own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-		for _, m := range moves {
-			var c widePosition
-			c.pieces[us], c.pieces[them], c.kings = wideAfter(own, opp, kings, m)
-			c.Side = them
-			n += pf.perft(c, depth-1)
+		if depth == 3 {
+
+			for _, m := range moves {
+				var c widePosition
+				c.pieces[us], c.pieces[them], c.kings = wideAfter(own, opp, kings, m)
+				c.Side = them
+				n += pf.perft2(&c)
+			}
+		} else {
+			for _, m := range moves {
+				var c widePosition
+				c.pieces[us], c.pieces[them], c.kings = wideAfter(own, opp, kings, m)
+				c.Side = them
+				n += pf.perft(c, depth-1)
+			}
 		}
 	} else {
 		for _, m := range moves {
