@@ -68,12 +68,13 @@ func (k perftKernel[G]) kingsTake(kings, targets, empty bitboard) bool {
 	return (ul|ur|dl|dr)&empty != 0
 }
 
-// searchInto searches into c, which must be new (zero), the captures of every piece of us,
-// own, where v.kingSearch allows it: opp are the other side's pieces, allKings the kings of
-// both, empty the free squares. The caller keeps c on its stack: a search returned by
+// searchInto searches into c, which must be new (zero), the captures of the men of us,
+// own, and of its kings searched, where v.kingSearch allows it: opp are the other side's
+// pieces, allKings the kings of both, empty the free squares. searched holds own's kings,
+// or none of them when the caller knows that they cannot capture. The caller keeps c on its stack: a search returned by
 // value was copied out, a stall that cost the leaf count a tenth of its time in positions
 // with kings.
-func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own bitboard, dup Duplicates, moves []Move, list bool) {
+func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own, searched bitboard, dup Duplicates, moves []Move, list bool) {
 	v := k.v
 	targets := opp
 	if v.MenCannotCaptureKings {
@@ -89,7 +90,7 @@ func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, emp
 	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	c.run(empty, ul&men, ur&men, dl&men, dr&men)
 	c.opp = opp
-	c.searchKings(own&allKings, empty)
+	c.searchKings(searched, empty)
 }
 
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
@@ -199,32 +200,33 @@ func (c *manSearch[G]) kingLanding(x, landings, stop, captured bitboard, k int, 
 
 // countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
 // false when us has one (opp are the other side's pieces, allKings the kings of both
-// sides). Flying kings that capture along the diagonals only are filled along them once,
-// for their captures and their quiet moves.
-func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings bitboard) (n int, ok bool) {
+// sides), and then searched holds the kings whose captures must be searched: none when
+// only men can capture. Flying kings that capture along the diagonals only are filled
+// along them once, for their captures and their quiet moves.
+func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings bitboard) (n int, ok bool, searched bitboard) {
 	v := k.v
 	if v.ShortKings || v.OrthogonalCaptures {
 		if k.hasCapture(us, opp, allKings, empty, men, kings) {
-			return 0, false
+			return 0, false, kings
 		}
-		return k.countQuietOf(us, empty, men, kings), true
+		return k.countQuietOf(us, empty, men, kings), true, 0
 	}
 	a, b := k.steps()
+	long := !k.within(8) // a king may reach 8 squares away or more
+	ul, ur := fillUp(kings, empty, a, long), fillUp(kings, empty, b, long)
+	dl, dr := fillDown(kings, empty, b, long), fillDown(kings, empty, a, long)
+	if ((ul>>a&opp)>>a|(ur>>b&opp)>>b|(dl<<b&opp)<<b|(dr<<a&opp)<<a)&empty != 0 {
+		return 0, false, kings
+	}
 	if men != 0 { // hasCapture's men, inline
 		manTargets := opp
 		if v.MenCannotCaptureKings {
 			manTargets &^= allKings
 		}
 		if ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty); men&(ul|ur|dl|dr) != 0 {
-			return 0, false
+			return 0, false, 0 // the kings' search is left out
 		}
 	}
-	long := !k.within(8) // a king may reach 8 squares away or more
-	ul, ur := fillUp(kings, empty, a, long), fillUp(kings, empty, b, long)
-	dl, dr := fillDown(kings, empty, b, long), fillDown(kings, empty, a, long)
-	if ((ul>>a&opp)>>a|(ur>>b&opp)>>b|(dl<<b&opp)<<b|(dr<<a&opp)<<a)&empty != 0 {
-		return 0, false
-	}
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
-	return n + menQuiet(us, a, b, empty, men), true
+	return n + menQuiet(us, a, b, empty, men), true, 0
 }

@@ -162,11 +162,11 @@ func (k perftKernel[G]) countBoards(g *capGen, us Color, own, opp, allKings bitb
 			a, b := k.steps()
 			return menQuiet(us, a, b, empty, men)
 		}
-	} else if n, ok := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
+	} else if n, ok, searched := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
 		return n
 	} else if v.kingSearch {
 		var c manSearch[G]
-		k.searchInto(&c, us, opp, allKings, empty, own, dup, scratch[:0], false)
+		k.searchInto(&c, us, opp, allKings, empty, own, searched, dup, scratch[:0], false)
 		return c.n
 	}
 	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
@@ -669,7 +669,7 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 	}
 	if v.kingSearch {
 		var c manSearch[G]
-		k.searchInto(&c, us, opp, kings, empty, own, dup, dst, true)
+		k.searchInto(&c, us, opp, kings, empty, own, own&kings, dup, dst, true)
 		return c.moves
 	}
 	n := len(dst)

@@ -628,11 +628,11 @@ func (k widePerftKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKi
 			a, b := k.steps()
 			return wideMenQuiet(us, a, b, empty, men)
 		}
-	} else if n, ok := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
+	} else if n, ok, searched := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
 		return n
 	} else if v.kingSearch {
 		var c wideManSearch[G]
-		k.searchInto(&c, us, opp, allKings, empty, own, dup, scratch[:0], false)
+		k.searchInto(&c, us, opp, allKings, empty, own, searched, dup, scratch[:0], false)
 		return c.n
 	}
 	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
@@ -1080,7 +1080,7 @@ func (k widePerftKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide,
 	}
 	if v.kingSearch {
 		var c wideManSearch[G]
-		k.searchInto(&c, us, opp, kings, empty, own, dup, dst, true)
+		k.searchInto(&c, us, opp, kings, empty, own, own.And(kings), dup, dst, true)
 		return c.moves
 	}
 	n := len(dst)
@@ -1296,12 +1296,13 @@ func (k widePerftKernel[G]) kingsTake(kings, targets, empty wide) bool {
 	return !ul.Or(ur).Or(dl).Or(dr).And(empty).IsZero()
 }
 
-// searchInto searches into c, which must be new (zero), the captures of every piece of us,
-// own, where v.kingSearch allows it: opp are the other side's pieces, allKings the kings of
-// both, empty the free squares. The caller keeps c on its stack: a search returned by
+// searchInto searches into c, which must be new (zero), the captures of the men of us,
+// own, and of its kings searched, where v.kingSearch allows it: opp are the other side's
+// pieces, allKings the kings of both, empty the free squares. searched holds own's kings,
+// or none of them when the caller knows that they cannot capture. The caller keeps c on its stack: a search returned by
 // value was copied out, a stall that cost the leaf count a tenth of its time in positions
 // with kings.
-func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) {
+func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own, searched wide, dup Duplicates, moves []wideMove, list bool) {
 	v := k.v
 	targets := opp
 	if v.MenCannotCaptureKings {
@@ -1316,7 +1317,7 @@ func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKi
 	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
 	c.opp = opp
-	c.searchKings(own.And(allKings), empty)
+	c.searchKings(searched, empty)
 }
 
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
@@ -1424,34 +1425,35 @@ func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, 
 
 // countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
 // false when us has one (opp are the other side's pieces, allKings the kings of both
-// sides). Flying kings that capture along the diagonals only are filled along them once,
-// for their captures and their quiet moves.
-func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings wide) (n int, ok bool) {
+// sides), and then searched holds the kings whose captures must be searched: none when
+// only men can capture. Flying kings that capture along the diagonals only are filled
+// along them once, for their captures and their quiet moves.
+func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings wide) (n int, ok bool, searched wide) {
 	v := k.v
 	if v.ShortKings || v.OrthogonalCaptures {
 		if k.hasCapture(us, opp, allKings, empty, men, kings) {
-			return 0, false
+			return 0, false, kings
 		}
-		return k.countQuietOf(us, empty, men, kings), true
+		return k.countQuietOf(us, empty, men, kings), true, wide{}
 	}
 	a, b := k.steps()
+	long := !k.within(8)
+	ul, ur := wideFillUp(kings, empty, a, long), wideFillUp(kings, empty, b, long)
+	dl, dr := wideFillDown(kings, empty, b, long), wideFillDown(kings, empty, a, long)
+	if !ul.Shr(a).And(opp).Shr(a).Or(ur.Shr(b).And(opp).Shr(b)).Or(dl.Shl(b).And(opp).Shl(b)).Or(dr.Shl(a).And(opp).Shl(a)).And(empty).IsZero() {
+		return 0, false, kings
+	}
 	if !men.IsZero() {
 		manTargets := opp
 		if v.MenCannotCaptureKings {
 			manTargets = manTargets.AndNot(allKings)
 		}
 		if ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty); !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
-			return 0, false
+			return 0, false, wide{}
 		}
 	}
-	long := !k.within(8)
-	ul, ur := wideFillUp(kings, empty, a, long), wideFillUp(kings, empty, b, long)
-	dl, dr := wideFillDown(kings, empty, b, long), wideFillDown(kings, empty, a, long)
-	if !ul.Shr(a).And(opp).Shr(a).Or(ur.Shr(b).And(opp).Shr(b)).Or(dl.Shl(b).And(opp).Shl(b)).Or(dr.Shl(a).And(opp).Shl(a)).And(empty).IsZero() {
-		return 0, false
-	}
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
-	return n + wideMenQuiet(us, a, b, empty, men), true
+	return n + wideMenQuiet(us, a, b, empty, men), true, wide{}
 }
 
 // paths is Paths on the board's own representation.
