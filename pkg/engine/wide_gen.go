@@ -1234,33 +1234,40 @@ func (v *wideVariant) divide(ctx context.Context, p widePosition, depth int, opt
 }
 
 // wideFillUp returns from with the squares its pieces reach by steps of s towards the lower
-// indices over the free squares empty: an occluded (Kogge-Stone) fill of three rounds,
-// which reaches 7 steps away, or of four (15 steps, more than any diagonal of a board of
-// 128 bits) when long. It is small enough to be inlined, and the steps it is given then
-// are constants: keep it so.
-func wideFillUp(from, empty wide, s uint, long bool) wide {
+// indices over the free squares empty, up to reach steps away (7, 9 or 15): an occluded
+// (Kogge-Stone) fill of three rounds, which reaches 7 steps away, then, for 9, a round of
+// two steps more, or, for 15 (more than any diagonal of a board of 128 bits), one of eight.
+// It is small enough to be inlined, and the steps and reach it is given then are
+// constants: keep it so.
+func wideFillUp(from, empty wide, s uint, reach int) wide {
 	from = from.Or(empty.And(from.Shr(s)))
 	empty = empty.And(empty.Shr(s))
+	two := empty
 	from = from.Or(empty.And(from.Shr(2 * s)))
 	empty = empty.And(empty.Shr(2 * s))
 	from = from.Or(empty.And(from.Shr(4 * s)))
-	if long {
+	if reach > 9 {
 		empty = empty.And(empty.Shr(4 * s))
 		from = from.Or(empty.And(from.Shr(8 * s)))
+	} else if reach > 7 {
+		from = from.Or(two.And(from.Shr(2 * s)))
 	}
 	return from
 }
 
 // wideFillDown is fillUp towards the higher indices.
-func wideFillDown(from, empty wide, s uint, long bool) wide {
+func wideFillDown(from, empty wide, s uint, reach int) wide {
 	from = from.Or(empty.And(from.Shl(s)))
 	empty = empty.And(empty.Shl(s))
+	two := empty
 	from = from.Or(empty.And(from.Shl(2 * s)))
 	empty = empty.And(empty.Shl(2 * s))
 	from = from.Or(empty.And(from.Shl(4 * s)))
-	if long {
+	if reach > 9 {
 		empty = empty.And(empty.Shl(4 * s))
 		from = from.Or(empty.And(from.Shl(8 * s)))
+	} else if reach > 7 {
+		from = from.Or(two.And(from.Shl(2 * s)))
 	}
 	return from
 }
@@ -1273,14 +1280,27 @@ func (k widePerftKernel[G]) within(n int) bool {
 	return len(g) == 4 || n == 10 && len(g) == 5
 }
 
+// kingReach returns how far a flying king may move on the kernel's boards, as fillUp's
+// reach: 7 squares when no diagonal is longer than 8 squares, 9 when none is longer than
+// 10, 15 otherwise.
+func (k widePerftKernel[G]) kingReach() int {
+	if k.within(8) {
+		return 7
+	}
+	if k.within(10) {
+		return 9
+	}
+	return 15
+}
+
 // kingsQuiet returns the number of quiet moves of the flying kings over the free squares
 // empty: the free squares each reaches along the four diagonals. Two kings never reach
 // one square along one diagonal, the nearer being in the way of the other.
 func (k widePerftKernel[G]) kingsQuiet(kings, empty wide) int {
 	a, b := k.steps()
-	long := !k.within(8)
-	n := wideFillUp(kings, empty, a, long).Count() + wideFillUp(kings, empty, b, long).Count() +
-		wideFillDown(kings, empty, b, long).Count() + wideFillDown(kings, empty, a, long).Count()
+	reach := k.kingReach()
+	n := wideFillUp(kings, empty, a, reach).Count() + wideFillUp(kings, empty, b, reach).Count() +
+		wideFillDown(kings, empty, b, reach).Count() + wideFillDown(kings, empty, a, reach).Count()
 	return n - 4*kings.Count()
 }
 
@@ -1288,11 +1308,14 @@ func (k widePerftKernel[G]) kingsQuiet(kings, empty wide) int {
 // diagonal, landing on one of the free squares empty right behind it.
 func (k widePerftKernel[G]) kingsTake(kings, targets, empty wide) bool {
 	a, b := k.steps()
-	long := !k.within(10)
-	ul := wideFillUp(kings, empty, a, long).Shr(a).And(targets).Shr(a)
-	ur := wideFillUp(kings, empty, b, long).Shr(b).And(targets).Shr(b)
-	dl := wideFillDown(kings, empty, b, long).Shl(b).And(targets).Shl(b)
-	dr := wideFillDown(kings, empty, a, long).Shl(a).And(targets).Shl(a)
+	reach := 7
+	if !k.within(10) {
+		reach = 15
+	}
+	ul := wideFillUp(kings, empty, a, reach).Shr(a).And(targets).Shr(a)
+	ur := wideFillUp(kings, empty, b, reach).Shr(b).And(targets).Shr(b)
+	dl := wideFillDown(kings, empty, b, reach).Shl(b).And(targets).Shl(b)
+	dr := wideFillDown(kings, empty, a, reach).Shl(a).And(targets).Shl(a)
 	return !ul.Or(ur).Or(dl).Or(dr).And(empty).IsZero()
 }
 
@@ -1347,11 +1370,14 @@ func (c *wideManSearch[G]) searchKings(kings, empty wide) {
 func (k widePerftKernel[G]) kingJumps(j *[4]wide, opp, empty wide) {
 	a, b := k.steps()
 
-	long := !k.within(10)
-	j[upLeft] = wideFillDown(opp.And(empty.Shl(a)).Shl(a).And(empty), empty, a, long)
-	j[upRight] = wideFillDown(opp.And(empty.Shl(b)).Shl(b).And(empty), empty, b, long)
-	j[downLeft] = wideFillUp(opp.And(empty.Shr(b)).Shr(b).And(empty), empty, b, long)
-	j[downRight] = wideFillUp(opp.And(empty.Shr(a)).Shr(a).And(empty), empty, a, long)
+	reach := 7
+	if !k.within(10) {
+		reach = 15
+	}
+	j[upLeft] = wideFillDown(opp.And(empty.Shl(a)).Shl(a).And(empty), empty, a, reach)
+	j[upRight] = wideFillDown(opp.And(empty.Shl(b)).Shl(b).And(empty), empty, b, reach)
+	j[downLeft] = wideFillUp(opp.And(empty.Shr(b)).Shr(b).And(empty), empty, b, reach)
+	j[downRight] = wideFillUp(opp.And(empty.Shr(a)).Shr(a).And(empty), empty, a, reach)
 }
 
 // wideNearest returns the square of occupied (not empty) nearest to the start of a ray in
@@ -1437,9 +1463,9 @@ func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men,
 		return k.countQuietOf(us, empty, men, kings), true, wide{}
 	}
 	a, b := k.steps()
-	long := !k.within(8)
-	ul, ur := wideFillUp(kings, empty, a, long), wideFillUp(kings, empty, b, long)
-	dl, dr := wideFillDown(kings, empty, b, long), wideFillDown(kings, empty, a, long)
+	reach := k.kingReach()
+	ul, ur := wideFillUp(kings, empty, a, reach), wideFillUp(kings, empty, b, reach)
+	dl, dr := wideFillDown(kings, empty, b, reach), wideFillDown(kings, empty, a, reach)
 	if !ul.Shr(a).And(opp).Shr(a).Or(ur.Shr(b).And(opp).Shr(b)).Or(dl.Shl(b).And(opp).Shl(b)).Or(dr.Shl(a).And(opp).Shl(a)).And(empty).IsZero() {
 		return 0, false, kings
 	}
