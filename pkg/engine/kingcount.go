@@ -94,9 +94,9 @@ func (k perftKernel[G]) kingsTake(kings, targets, empty bitboard) bool {
 // searchInto searches into c, which must be new (zero), the captures of the men of us,
 // own, and of its kings searched, where v.kingSearch allows it: opp are the other side's
 // pieces, allKings the kings of both, empty the free squares. searched holds own's kings,
-// or none of them when the caller knows that they cannot capture. The caller keeps c on its stack: a search returned by
-// value was copied out, a stall that cost the leaf count a tenth of its time in positions
-// with kings.
+// or none of them when the caller knows that they cannot capture. The caller keeps c on
+// its stack: a search returned by value was copied out, a stall that cost the leaf count
+// a tenth of its time in positions with kings.
 func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own, searched bitboard, dup Duplicates, moves []Move, list bool) {
 	v := k.v
 	targets := opp

@@ -1322,9 +1322,9 @@ func (k widePerftKernel[G]) kingsTake(kings, targets, empty wide) bool {
 // searchInto searches into c, which must be new (zero), the captures of the men of us,
 // own, and of its kings searched, where v.kingSearch allows it: opp are the other side's
 // pieces, allKings the kings of both, empty the free squares. searched holds own's kings,
-// or none of them when the caller knows that they cannot capture. The caller keeps c on its stack: a search returned by
-// value was copied out, a stall that cost the leaf count a tenth of its time in positions
-// with kings.
+// or none of them when the caller knows that they cannot capture. The caller keeps c on
+// its stack: a search returned by value was copied out, a stall that cost the leaf count
+// a tenth of its time in positions with kings.
 func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own, searched wide, dup Duplicates, moves []wideMove, list bool) {
 	v := k.v
 	targets := opp
