@@ -6,33 +6,40 @@ package engine
 // direction.
 
 // fillUp returns from with the squares its pieces reach by steps of s towards the lower
-// indices over the free squares empty: an occluded (Kogge-Stone) fill of three rounds,
-// which reaches 7 steps away, or of four (15 steps, more than any diagonal of a board of
-// 128 bits) when long. It is small enough to be inlined, and the steps it is given then
-// are constants: keep it so.
-func fillUp(from, empty bitboard, s uint, long bool) bitboard {
+// indices over the free squares empty, up to reach steps away (7, 9 or 15): an occluded
+// (Kogge-Stone) fill of three rounds, which reaches 7 steps away, then, for 9, a round of
+// two steps more, or, for 15 (more than any diagonal of a board of 128 bits), one of eight.
+// It is small enough to be inlined, and the steps and reach it is given then are
+// constants: keep it so.
+func fillUp(from, empty bitboard, s uint, reach int) bitboard {
 	from |= empty & (from >> s)
 	empty &= empty >> s
+	two := empty // the squares free with the one a step back
 	from |= empty & (from >> (2 * s))
 	empty &= empty >> (2 * s)
 	from |= empty & (from >> (4 * s))
-	if long {
+	if reach > 9 {
 		empty &= empty >> (4 * s)
 		from |= empty & (from >> (8 * s))
+	} else if reach > 7 {
+		from |= two & (from >> (2 * s))
 	}
 	return from
 }
 
 // fillDown is fillUp towards the higher indices.
-func fillDown(from, empty bitboard, s uint, long bool) bitboard {
+func fillDown(from, empty bitboard, s uint, reach int) bitboard {
 	from |= empty & (from << s)
 	empty &= empty << s
+	two := empty
 	from |= empty & (from << (2 * s))
 	empty &= empty << (2 * s)
 	from |= empty & (from << (4 * s))
-	if long {
+	if reach > 9 {
 		empty &= empty << (4 * s)
 		from |= empty & (from << (8 * s))
+	} else if reach > 7 {
+		from |= two & (from << (2 * s))
 	}
 	return from
 }
@@ -45,14 +52,27 @@ func (k perftKernel[G]) within(n int) bool {
 	return len(g) == 4 || n == 10 && len(g) == 5
 }
 
+// kingReach returns how far a flying king may move on the kernel's boards, as fillUp's
+// reach: 7 squares when no diagonal is longer than 8 squares, 9 when none is longer than
+// 10, 15 otherwise.
+func (k perftKernel[G]) kingReach() int {
+	if k.within(8) {
+		return 7
+	}
+	if k.within(10) {
+		return 9
+	}
+	return 15
+}
+
 // kingsQuiet returns the number of quiet moves of the flying kings over the free squares
 // empty: the free squares each reaches along the four diagonals. Two kings never reach
 // one square along one diagonal, the nearer being in the way of the other.
 func (k perftKernel[G]) kingsQuiet(kings, empty bitboard) int {
 	a, b := k.steps()
-	long := !k.within(8) // a king may reach 8 squares away or more
-	n := fillUp(kings, empty, a, long).Count() + fillUp(kings, empty, b, long).Count() +
-		fillDown(kings, empty, b, long).Count() + fillDown(kings, empty, a, long).Count()
+	reach := k.kingReach()
+	n := fillUp(kings, empty, a, reach).Count() + fillUp(kings, empty, b, reach).Count() +
+		fillDown(kings, empty, b, reach).Count() + fillDown(kings, empty, a, reach).Count()
 	return n - 4*kings.Count()
 }
 
@@ -60,20 +80,24 @@ func (k perftKernel[G]) kingsQuiet(kings, empty bitboard) int {
 // diagonal, landing on one of the free squares empty right behind it.
 func (k perftKernel[G]) kingsTake(kings, targets, empty bitboard) bool {
 	a, b := k.steps()
-	long := !k.within(10) // 8 free squares or more may lie between a king and what it takes
-	ul := (fillUp(kings, empty, a, long) >> a & targets) >> a
-	ur := (fillUp(kings, empty, b, long) >> b & targets) >> b
-	dl := (fillDown(kings, empty, b, long) << b & targets) << b
-	dr := (fillDown(kings, empty, a, long) << a & targets) << a
+	reach := 7 // 7 free squares at most lie between a king and what it takes
+	if !k.within(10) {
+		reach = 15
+	}
+	ul := (fillUp(kings, empty, a, reach) >> a & targets) >> a
+	ur := (fillUp(kings, empty, b, reach) >> b & targets) >> b
+	dl := (fillDown(kings, empty, b, reach) << b & targets) << b
+	dr := (fillDown(kings, empty, a, reach) << a & targets) << a
 	return (ul|ur|dl|dr)&empty != 0
 }
 
-// searchInto searches into c, which must be new (zero), the captures of every piece of us,
-// own, where v.kingSearch allows it: opp are the other side's pieces, allKings the kings of
-// both, empty the free squares. The caller keeps c on its stack: a search returned by
-// value was copied out, a stall that cost the leaf count a tenth of its time in positions
-// with kings.
-func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own bitboard, dup Duplicates, moves []Move, list bool) {
+// searchInto searches into c, which must be new (zero), the captures of the men of us,
+// own, and of its kings searched, where v.kingSearch allows it: opp are the other side's
+// pieces, allKings the kings of both, empty the free squares. searched holds own's kings,
+// or none of them when the caller knows that they cannot capture. The caller keeps c on
+// its stack: a search returned by value was copied out, a stall that cost the leaf count
+// a tenth of its time in positions with kings.
+func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own, searched bitboard, dup Duplicates, moves []Move, list bool) {
 	v := k.v
 	targets := opp
 	if v.MenCannotCaptureKings {
@@ -89,7 +113,7 @@ func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, emp
 	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	c.run(empty, ul&men, ur&men, dl&men, dr&men)
 	c.opp = opp
-	c.searchKings(own&allKings, empty)
+	c.searchKings(searched, empty)
 }
 
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
@@ -118,11 +142,17 @@ func (c *manSearch[G]) searchKings(kings, empty bitboard) {
 // be read before its writes reach it (a stall that cost searchKings a third of its time).
 func (k perftKernel[G]) kingJumps(j *[4]bitboard, opp, empty bitboard) {
 	a, b := k.steps()
-	long := !k.within(8) // a king may stand 8 squares or more away from what it takes
-	j[upLeft] = fillDown(opp&(empty<<a), empty, a, long) & empty
-	j[upRight] = fillDown(opp&(empty<<b), empty, b, long) & empty
-	j[downLeft] = fillUp(opp&(empty>>b), empty, b, long) & empty
-	j[downRight] = fillUp(opp&(empty>>a), empty, a, long) & empty
+	// The fills start from the free squares right in front of the pieces, one step on:
+	// from there a king stands 7 squares away at most on a board no diagonal of which is
+	// longer than 10 squares, which three rounds reach.
+	reach := 7
+	if !k.within(10) {
+		reach = 15
+	}
+	j[upLeft] = fillDown(opp&(empty<<a)<<a&empty, empty, a, reach)
+	j[upRight] = fillDown(opp&(empty<<b)<<b&empty, empty, b, reach)
+	j[downLeft] = fillUp(opp&(empty>>b)>>b&empty, empty, b, reach)
+	j[downRight] = fillUp(opp&(empty>>a)>>a&empty, empty, a, reach)
 }
 
 // nearest returns the square of occupied (not empty) nearest to the start of a ray in
@@ -196,32 +226,33 @@ func (c *manSearch[G]) kingLanding(x, landings, stop, captured bitboard, k int, 
 
 // countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
 // false when us has one (opp are the other side's pieces, allKings the kings of both
-// sides). Flying kings that capture along the diagonals only are filled along them once,
-// for their captures and their quiet moves.
-func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings bitboard) (n int, ok bool) {
+// sides), and then searched holds the kings whose captures must be searched: none when
+// only men can capture. Flying kings that capture along the diagonals only are filled
+// along them once, for their captures and their quiet moves.
+func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings bitboard) (n int, ok bool, searched bitboard) {
 	v := k.v
 	if v.ShortKings || v.OrthogonalCaptures {
 		if k.hasCapture(us, opp, allKings, empty, men, kings) {
-			return 0, false
+			return 0, false, kings
 		}
-		return k.countQuietOf(us, empty, men, kings), true
+		return k.countQuietOf(us, empty, men, kings), true, 0
 	}
 	a, b := k.steps()
+	reach := k.kingReach()
+	ul, ur := fillUp(kings, empty, a, reach), fillUp(kings, empty, b, reach)
+	dl, dr := fillDown(kings, empty, b, reach), fillDown(kings, empty, a, reach)
+	if ((ul>>a&opp)>>a|(ur>>b&opp)>>b|(dl<<b&opp)<<b|(dr<<a&opp)<<a)&empty != 0 {
+		return 0, false, kings
+	}
 	if men != 0 { // hasCapture's men, inline
 		manTargets := opp
 		if v.MenCannotCaptureKings {
 			manTargets &^= allKings
 		}
 		if ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty); men&(ul|ur|dl|dr) != 0 {
-			return 0, false
+			return 0, false, 0 // the kings' search is left out
 		}
 	}
-	long := !k.within(8) // a king may reach 8 squares away or more
-	ul, ur := fillUp(kings, empty, a, long), fillUp(kings, empty, b, long)
-	dl, dr := fillDown(kings, empty, b, long), fillDown(kings, empty, a, long)
-	if ((ul>>a&opp)>>a|(ur>>b&opp)>>b|(dl<<b&opp)<<b|(dr<<a&opp)<<a)&empty != 0 {
-		return 0, false
-	}
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
-	return n + menQuiet(us, a, b, empty, men), true
+	return n + menQuiet(us, a, b, empty, men), true, 0
 }

@@ -162,11 +162,11 @@ func (k perftKernel[G]) countBoards(g *capGen, us Color, own, opp, allKings bitb
 			a, b := k.steps()
 			return menQuiet(us, a, b, empty, men)
 		}
-	} else if n, ok := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
+	} else if n, ok, searched := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
 		return n
 	} else if v.kingSearch {
 		var c manSearch[G]
-		k.searchInto(&c, us, opp, allKings, empty, own, dup, scratch[:0], false)
+		k.searchInto(&c, us, opp, allKings, empty, own, searched, dup, scratch[:0], false)
 		return c.n
 	}
 	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
@@ -531,11 +531,21 @@ func (pf *perfter[G]) perft(p Position, depth int) uint64 {
 		// each is written from its boards, without it.
 		us, them := p.Side, p.Side.Other()
 		own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-		for _, m := range moves {
-			var c Position
-			c.pieces[us], c.pieces[them], c.kings = after(own, opp, kings, m)
-			c.Side = them
-			n += pf.perft(c, depth-1)
+		if depth == 3 {
+			// the children's leaves two plies below, counted by perft2 straight away
+			for _, m := range moves {
+				var c Position
+				c.pieces[us], c.pieces[them], c.kings = after(own, opp, kings, m)
+				c.Side = them
+				n += pf.perft2(&c)
+			}
+		} else {
+			for _, m := range moves {
+				var c Position
+				c.pieces[us], c.pieces[them], c.kings = after(own, opp, kings, m)
+				c.Side = them
+				n += pf.perft(c, depth-1)
+			}
 		}
 	} else {
 		for _, m := range moves {
@@ -659,7 +669,7 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 	}
 	if v.kingSearch {
 		var c manSearch[G]
-		k.searchInto(&c, us, opp, kings, empty, own, dup, dst, true)
+		k.searchInto(&c, us, opp, kings, empty, own, own&kings, dup, dst, true)
 		return c.moves
 	}
 	n := len(dst)

@@ -628,11 +628,11 @@ func (k widePerftKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKi
 			a, b := k.steps()
 			return wideMenQuiet(us, a, b, empty, men)
 		}
-	} else if n, ok := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
+	} else if n, ok, searched := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
 		return n
 	} else if v.kingSearch {
 		var c wideManSearch[G]
-		k.searchInto(&c, us, opp, allKings, empty, own, dup, scratch[:0], false)
+		k.searchInto(&c, us, opp, allKings, empty, own, searched, dup, scratch[:0], false)
 		return c.n
 	}
 	return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
@@ -942,11 +942,21 @@ func (pf *widePerfter[G]) perft(p widePosition, depth int) uint64 {
 
 		us, them := p.Side, p.Side.Other()
 		own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-		for _, m := range moves {
-			var c widePosition
-			c.pieces[us], c.pieces[them], c.kings = wideAfter(own, opp, kings, m)
-			c.Side = them
-			n += pf.perft(c, depth-1)
+		if depth == 3 {
+
+			for _, m := range moves {
+				var c widePosition
+				c.pieces[us], c.pieces[them], c.kings = wideAfter(own, opp, kings, m)
+				c.Side = them
+				n += pf.perft2(&c)
+			}
+		} else {
+			for _, m := range moves {
+				var c widePosition
+				c.pieces[us], c.pieces[them], c.kings = wideAfter(own, opp, kings, m)
+				c.Side = them
+				n += pf.perft(c, depth-1)
+			}
 		}
 	} else {
 		for _, m := range moves {
@@ -1070,7 +1080,7 @@ func (k widePerftKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide,
 	}
 	if v.kingSearch {
 		var c wideManSearch[G]
-		k.searchInto(&c, us, opp, kings, empty, own, dup, dst, true)
+		k.searchInto(&c, us, opp, kings, empty, own, own.And(kings), dup, dst, true)
 		return c.moves
 	}
 	n := len(dst)
@@ -1224,33 +1234,40 @@ func (v *wideVariant) divide(ctx context.Context, p widePosition, depth int, opt
 }
 
 // wideFillUp returns from with the squares its pieces reach by steps of s towards the lower
-// indices over the free squares empty: an occluded (Kogge-Stone) fill of three rounds,
-// which reaches 7 steps away, or of four (15 steps, more than any diagonal of a board of
-// 128 bits) when long. It is small enough to be inlined, and the steps it is given then
-// are constants: keep it so.
-func wideFillUp(from, empty wide, s uint, long bool) wide {
+// indices over the free squares empty, up to reach steps away (7, 9 or 15): an occluded
+// (Kogge-Stone) fill of three rounds, which reaches 7 steps away, then, for 9, a round of
+// two steps more, or, for 15 (more than any diagonal of a board of 128 bits), one of eight.
+// It is small enough to be inlined, and the steps and reach it is given then are
+// constants: keep it so.
+func wideFillUp(from, empty wide, s uint, reach int) wide {
 	from = from.Or(empty.And(from.Shr(s)))
 	empty = empty.And(empty.Shr(s))
+	two := empty
 	from = from.Or(empty.And(from.Shr(2 * s)))
 	empty = empty.And(empty.Shr(2 * s))
 	from = from.Or(empty.And(from.Shr(4 * s)))
-	if long {
+	if reach > 9 {
 		empty = empty.And(empty.Shr(4 * s))
 		from = from.Or(empty.And(from.Shr(8 * s)))
+	} else if reach > 7 {
+		from = from.Or(two.And(from.Shr(2 * s)))
 	}
 	return from
 }
 
 // wideFillDown is fillUp towards the higher indices.
-func wideFillDown(from, empty wide, s uint, long bool) wide {
+func wideFillDown(from, empty wide, s uint, reach int) wide {
 	from = from.Or(empty.And(from.Shl(s)))
 	empty = empty.And(empty.Shl(s))
+	two := empty
 	from = from.Or(empty.And(from.Shl(2 * s)))
 	empty = empty.And(empty.Shl(2 * s))
 	from = from.Or(empty.And(from.Shl(4 * s)))
-	if long {
+	if reach > 9 {
 		empty = empty.And(empty.Shl(4 * s))
 		from = from.Or(empty.And(from.Shl(8 * s)))
+	} else if reach > 7 {
+		from = from.Or(two.And(from.Shl(2 * s)))
 	}
 	return from
 }
@@ -1263,14 +1280,27 @@ func (k widePerftKernel[G]) within(n int) bool {
 	return len(g) == 4 || n == 10 && len(g) == 5
 }
 
+// kingReach returns how far a flying king may move on the kernel's boards, as fillUp's
+// reach: 7 squares when no diagonal is longer than 8 squares, 9 when none is longer than
+// 10, 15 otherwise.
+func (k widePerftKernel[G]) kingReach() int {
+	if k.within(8) {
+		return 7
+	}
+	if k.within(10) {
+		return 9
+	}
+	return 15
+}
+
 // kingsQuiet returns the number of quiet moves of the flying kings over the free squares
 // empty: the free squares each reaches along the four diagonals. Two kings never reach
 // one square along one diagonal, the nearer being in the way of the other.
 func (k widePerftKernel[G]) kingsQuiet(kings, empty wide) int {
 	a, b := k.steps()
-	long := !k.within(8)
-	n := wideFillUp(kings, empty, a, long).Count() + wideFillUp(kings, empty, b, long).Count() +
-		wideFillDown(kings, empty, b, long).Count() + wideFillDown(kings, empty, a, long).Count()
+	reach := k.kingReach()
+	n := wideFillUp(kings, empty, a, reach).Count() + wideFillUp(kings, empty, b, reach).Count() +
+		wideFillDown(kings, empty, b, reach).Count() + wideFillDown(kings, empty, a, reach).Count()
 	return n - 4*kings.Count()
 }
 
@@ -1278,20 +1308,24 @@ func (k widePerftKernel[G]) kingsQuiet(kings, empty wide) int {
 // diagonal, landing on one of the free squares empty right behind it.
 func (k widePerftKernel[G]) kingsTake(kings, targets, empty wide) bool {
 	a, b := k.steps()
-	long := !k.within(10)
-	ul := wideFillUp(kings, empty, a, long).Shr(a).And(targets).Shr(a)
-	ur := wideFillUp(kings, empty, b, long).Shr(b).And(targets).Shr(b)
-	dl := wideFillDown(kings, empty, b, long).Shl(b).And(targets).Shl(b)
-	dr := wideFillDown(kings, empty, a, long).Shl(a).And(targets).Shl(a)
+	reach := 7
+	if !k.within(10) {
+		reach = 15
+	}
+	ul := wideFillUp(kings, empty, a, reach).Shr(a).And(targets).Shr(a)
+	ur := wideFillUp(kings, empty, b, reach).Shr(b).And(targets).Shr(b)
+	dl := wideFillDown(kings, empty, b, reach).Shl(b).And(targets).Shl(b)
+	dr := wideFillDown(kings, empty, a, reach).Shl(a).And(targets).Shl(a)
 	return !ul.Or(ur).Or(dl).Or(dr).And(empty).IsZero()
 }
 
-// searchInto searches into c, which must be new (zero), the captures of every piece of us,
-// own, where v.kingSearch allows it: opp are the other side's pieces, allKings the kings of
-// both, empty the free squares. The caller keeps c on its stack: a search returned by
-// value was copied out, a stall that cost the leaf count a tenth of its time in positions
-// with kings.
-func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own wide, dup Duplicates, moves []wideMove, list bool) {
+// searchInto searches into c, which must be new (zero), the captures of the men of us,
+// own, and of its kings searched, where v.kingSearch allows it: opp are the other side's
+// pieces, allKings the kings of both, empty the free squares. searched holds own's kings,
+// or none of them when the caller knows that they cannot capture. The caller keeps c on
+// its stack: a search returned by value was copied out, a stall that cost the leaf count
+// a tenth of its time in positions with kings.
+func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own, searched wide, dup Duplicates, moves []wideMove, list bool) {
 	v := k.v
 	targets := opp
 	if v.MenCannotCaptureKings {
@@ -1306,7 +1340,7 @@ func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKi
 	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
 	c.opp = opp
-	c.searchKings(own.And(allKings), empty)
+	c.searchKings(searched, empty)
 }
 
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
@@ -1335,11 +1369,15 @@ func (c *wideManSearch[G]) searchKings(kings, empty wide) {
 // be read before its writes reach it (a stall that cost searchKings a third of its time).
 func (k widePerftKernel[G]) kingJumps(j *[4]wide, opp, empty wide) {
 	a, b := k.steps()
-	long := !k.within(8)
-	j[upLeft] = wideFillDown(opp.And(empty.Shl(a)), empty, a, long).And(empty)
-	j[upRight] = wideFillDown(opp.And(empty.Shl(b)), empty, b, long).And(empty)
-	j[downLeft] = wideFillUp(opp.And(empty.Shr(b)), empty, b, long).And(empty)
-	j[downRight] = wideFillUp(opp.And(empty.Shr(a)), empty, a, long).And(empty)
+
+	reach := 7
+	if !k.within(10) {
+		reach = 15
+	}
+	j[upLeft] = wideFillDown(opp.And(empty.Shl(a)).Shl(a).And(empty), empty, a, reach)
+	j[upRight] = wideFillDown(opp.And(empty.Shl(b)).Shl(b).And(empty), empty, b, reach)
+	j[downLeft] = wideFillUp(opp.And(empty.Shr(b)).Shr(b).And(empty), empty, b, reach)
+	j[downRight] = wideFillUp(opp.And(empty.Shr(a)).Shr(a).And(empty), empty, a, reach)
 }
 
 // wideNearest returns the square of occupied (not empty) nearest to the start of a ray in
@@ -1413,34 +1451,35 @@ func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, 
 
 // countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
 // false when us has one (opp are the other side's pieces, allKings the kings of both
-// sides). Flying kings that capture along the diagonals only are filled along them once,
-// for their captures and their quiet moves.
-func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings wide) (n int, ok bool) {
+// sides), and then searched holds the kings whose captures must be searched: none when
+// only men can capture. Flying kings that capture along the diagonals only are filled
+// along them once, for their captures and their quiet moves.
+func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings wide) (n int, ok bool, searched wide) {
 	v := k.v
 	if v.ShortKings || v.OrthogonalCaptures {
 		if k.hasCapture(us, opp, allKings, empty, men, kings) {
-			return 0, false
+			return 0, false, kings
 		}
-		return k.countQuietOf(us, empty, men, kings), true
+		return k.countQuietOf(us, empty, men, kings), true, wide{}
 	}
 	a, b := k.steps()
+	reach := k.kingReach()
+	ul, ur := wideFillUp(kings, empty, a, reach), wideFillUp(kings, empty, b, reach)
+	dl, dr := wideFillDown(kings, empty, b, reach), wideFillDown(kings, empty, a, reach)
+	if !ul.Shr(a).And(opp).Shr(a).Or(ur.Shr(b).And(opp).Shr(b)).Or(dl.Shl(b).And(opp).Shl(b)).Or(dr.Shl(a).And(opp).Shl(a)).And(empty).IsZero() {
+		return 0, false, kings
+	}
 	if !men.IsZero() {
 		manTargets := opp
 		if v.MenCannotCaptureKings {
 			manTargets = manTargets.AndNot(allKings)
 		}
 		if ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty); !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
-			return 0, false
+			return 0, false, wide{}
 		}
 	}
-	long := !k.within(8)
-	ul, ur := wideFillUp(kings, empty, a, long), wideFillUp(kings, empty, b, long)
-	dl, dr := wideFillDown(kings, empty, b, long), wideFillDown(kings, empty, a, long)
-	if !ul.Shr(a).And(opp).Shr(a).Or(ur.Shr(b).And(opp).Shr(b)).Or(dl.Shl(b).And(opp).Shl(b)).Or(dr.Shl(a).And(opp).Shl(a)).And(empty).IsZero() {
-		return 0, false
-	}
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
-	return n + wideMenQuiet(us, a, b, empty, men), true
+	return n + wideMenQuiet(us, a, b, empty, men), true, wide{}
 }
 
 // paths is Paths on the board's own representation.
