@@ -87,6 +87,31 @@ func replayer(c *cli.Context) (*pdn.Replayer, error) {
 	return rp, nil
 }
 
+// replayRun runs c's replay job through run: the whole job, or shard so of it (nil: the
+// whole job). A shard then records what run found with keep and writes its file; shard is
+// true and err is the shard's status. Otherwise err is the error of reading the flags and
+// inputs, and run's own error is left to run to keep.
+func replayRun(c *cli.Context, so *shardOut, run func(rp *pdn.Replayer, job archive.Job) error, keep func(*shardEnd)) (shard bool, err error) {
+	rp, job, done, err := replayJob(c)
+	if err != nil {
+		return false, err
+	}
+	if so != nil {
+		job.Select = so.selector()
+		if err := so.begin(); err != nil {
+			done()
+			return true, err
+		}
+	}
+	rerr := run(rp, job)
+	done()
+	if so == nil {
+		return false, nil
+	}
+	keep(&so.end)
+	return true, so.finish(c, rerr)
+}
+
 func validateAction(c *cli.Context) error {
 	if c.Int("max-errors") < 0 {
 		return cliutil.Usagef("--max-errors %d: must not be negative", c.Int("max-errors"))
@@ -113,23 +138,16 @@ func validateAction(c *cli.Context) error {
 			return err
 		}
 	} else {
-		rp, job, done, jerr := replayJob(c)
-		if jerr != nil {
-			return jerr
-		}
-		opt.Replay = rp
 		if so != nil {
-			job.Select, opt.Problem = so.selector(), so.problem
-			if err := so.begin(); err != nil {
-				done()
-				return err
-			}
+			opt.Problem = so.problem
 		}
-		sums, err = archive.Validate(c.Context, job, opt)
-		done()
-		if so != nil {
-			so.end.Summaries = sums
-			return so.finish(c, err)
+		shard, rerr := replayRun(c, so, func(rp *pdn.Replayer, job archive.Job) error {
+			opt.Replay = rp
+			sums, err = archive.Validate(c.Context, job, opt)
+			return err
+		}, func(end *shardEnd) { end.Summaries = sums })
+		if shard || rerr != nil {
+			return rerr
 		}
 	}
 	if list != nil {
@@ -419,23 +437,13 @@ func statsCommand() *cli.Command {
 					return err
 				}
 			} else {
-				rp, job, done, jerr := replayJob(c)
-				if jerr != nil {
-					return jerr
-				}
-				opt.Replay = rp
-				if so != nil {
-					job.Select = so.selector()
-					if err := so.begin(); err != nil {
-						done()
-						return err
-					}
-				}
-				st, err = collectStats(c, job, opt)
-				done()
-				if so != nil {
-					so.end.Stats = st
-					return so.finish(c, err)
+				shard, rerr := replayRun(c, so, func(rp *pdn.Replayer, job archive.Job) error {
+					opt.Replay = rp
+					st, err = collectStats(c, job, opt)
+					return err
+				}, func(end *shardEnd) { end.Stats = st })
+				if shard || rerr != nil {
+					return rerr
 				}
 			}
 			r := st.Report(c.Int("top"))
