@@ -93,7 +93,7 @@ func buildBinary(t *testing.T) string {
 // its CPU time (RAFLE_BENCH_SLOWDOWN through --plant-slowdown), the gate fails.
 func TestCompareCatchesPlantedSlowdown(t *testing.T) {
 	bin := buildBinary(t)
-	common := []string{"compare", "--base-bin", bin, "--new-bin", bin, "--short", "--rounds", "6", "--bench", "perft/international"}
+	common := []string{"compare", "--base-bin", bin, "--new-bin", bin, "--short", "--rounds", "10", "--bench", "perft/international"}
 	code, out, stderr := runArgs(t, common...)
 	if code != 0 || !strings.Contains(out, "no regression") {
 		t.Errorf("identical builds: exit %d, want 0\n%s%s", code, out, stderr)
