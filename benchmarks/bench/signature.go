@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // SignatureDepth is the depth of the signature searches and SignatureHashMB the size of
@@ -25,16 +26,16 @@ func Signature(ctx context.Context, v *engine.Variant) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return searchNodes(ctx, v, engine.NewSearcher(v, nil, SignatureHashMB), ps, SignatureDepth), ctx.Err()
+	return searchNodes(ctx, v, search.New(v, nil, SignatureHashMB), ps, SignatureDepth), ctx.Err()
 }
 
 // searchNodes searches each of ps (positions of v) to depth with s, cleared before each
 // position, and returns the nodes visited in all.
-func searchNodes(ctx context.Context, v *engine.Variant, s *engine.Searcher, ps []engine.Position, depth int) int64 {
+func searchNodes(ctx context.Context, v *engine.Variant, s *search.Searcher, ps []engine.Position, depth int) int64 {
 	var nodes int64
 	for _, p := range ps {
 		s.Clear()
-		nodes += s.Search(ctx, engine.NewGame(v, p), engine.Limits{Depth: depth}).Nodes
+		nodes += s.Search(ctx, engine.NewGame(v, p), search.Limits{Depth: depth}).Nodes
 	}
 	return nodes
 }

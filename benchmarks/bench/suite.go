@@ -15,6 +15,7 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // optional are the benchmarks of packages that older revisions lack (see suite_tune.go);
@@ -312,7 +313,7 @@ func searchSetup(v *engine.Variant) func(Config) (Workload, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := engine.NewSearcher(v, nil, 16)
+		s := search.New(v, nil, 16)
 		return func(ctx context.Context) (float64, error) {
 			return float64(searchNodes(ctx, v, s, ps, depth)), ctx.Err()
 		}, nil
@@ -332,7 +333,7 @@ func selfplaySetup(name string) func(Config) (Workload, error) {
 		if err != nil {
 			return nil, err
 		}
-		ps, ok := engine.Level("easy")
+		ps, ok := search.Level("easy")
 		if !ok {
 			return nil, fmt.Errorf("no easy level: %w", ErrSkip)
 		}

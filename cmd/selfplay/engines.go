@@ -17,6 +17,7 @@ import (
 	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // engineFlags are the flags of external engines.
@@ -54,7 +55,7 @@ func readEngines(c *cli.Context) (*engineSet, error) {
 		if _, dup := set.entrants[spec.Name]; dup {
 			return nil, cliutil.Usagef("--engine: two engines named %s", spec.Name)
 		}
-		if _, err := engine.ParsePlayer(spec.Name); err == nil {
+		if _, err := search.ParsePlayer(spec.Name); err == nil {
 			return nil, cliutil.Usagef("--engine: name %s is a player spec of rafle's: choose another", spec.Name)
 		}
 		set.specs = append(set.specs, spec)

@@ -22,6 +22,7 @@ import (
 	"github.com/rafle/rafle/pkg/book"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
+	"github.com/rafle/rafle/pkg/search"
 	"github.com/rafle/rafle/pkg/stats"
 )
 
@@ -153,12 +154,12 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		if name := strings.TrimSpace(s); engines.has(name) {
 			e = match.Entrant{Name: name} // its engine starts once the flags are read
 		} else {
-			ps, err := engine.ParsePlayer(s)
+			ps, err := search.ParsePlayer(s)
 			if err != nil {
 				return cfg, "", nil, cliutil.UsageError{Err: fmt.Errorf("--players: %w (nor is it an --engine name)", err)}
 			}
 			e = match.Engine(ps.String(), ps)
-			tablesMB += int64(cmp.Or(ps.HashMB, engine.DefaultHashMB))
+			tablesMB += int64(cmp.Or(ps.HashMB, search.DefaultHashMB))
 		}
 		if count[e.Name]++; count[e.Name] > 1 {
 			if engines.has(e.Name) {

@@ -15,6 +15,7 @@ import (
 	"github.com/rafle/rafle/pkg/dxp"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/hub"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // version is rafle's version as the protocols announce it.
@@ -50,7 +51,7 @@ func serveEngine(c *cli.Context) error {
 	if c.Args().Present() {
 		return cliutil.Usagef("unexpected argument %q", c.Args().First())
 	}
-	ps, err := engine.ParsePlayer(c.String("player"))
+	ps, err := search.ParsePlayer(c.String("player"))
 	if err != nil {
 		return cliutil.UsageError{Err: err}
 	}
@@ -67,7 +68,7 @@ func serveEngine(c *cli.Context) error {
 	return cliutil.Usagef("--proto %q: want hub or dxp", c.String("proto"))
 }
 
-func serveHub(c *cli.Context, ps engine.PlayerSpec, v *engine.Variant) error {
+func serveHub(c *cli.Context, ps search.PlayerSpec, v *engine.Variant) error {
 	variants := []*engine.Variant{v}
 	for _, name := range engine.Names() {
 		if w := engine.MustLookup(name); w != v {
@@ -90,7 +91,7 @@ func serveHub(c *cli.Context, ps engine.PlayerSpec, v *engine.Variant) error {
 	return err
 }
 
-func serveDXP(c *cli.Context, ps engine.PlayerSpec) error {
+func serveDXP(c *cli.Context, ps search.PlayerSpec) error {
 	if err := cliutil.CheckJobs("--sessions", c.Int("sessions")); err != nil {
 		return err
 	}
@@ -122,16 +123,16 @@ func serveDXP(c *cli.Context, ps engine.PlayerSpec) error {
 // player is rafle's player behind the protocol servers: its own limits, or the limits the
 // other side sets.
 type player struct {
-	sp   *engine.SearchPlayer
-	spec engine.PlayerSpec
+	sp   *search.SearchPlayer
+	spec search.PlayerSpec
 }
 
-func newPlayer(ps engine.PlayerSpec, v *engine.Variant) (*player, error) {
+func newPlayer(ps search.PlayerSpec, v *engine.Variant) (*player, error) {
 	p, err := ps.New(v, 1)
 	if err != nil {
 		return nil, err
 	}
-	return &player{sp: p.(*engine.SearchPlayer), spec: ps}, nil
+	return &player{sp: p.(*search.SearchPlayer), spec: ps}, nil
 }
 
 // NewGame clears the tables, as the match does for a player between games.
@@ -139,7 +140,7 @@ func (p *player) NewGame() { p.sp.Reset() }
 
 // search searches within lim, or within the player's own limits (and with its random
 // moves) when lim sets none.
-func (p *player) search(ctx context.Context, g *engine.Game, lim engine.Limits) (engine.SearchResult, error) {
+func (p *player) search(ctx context.Context, g *engine.Game, lim search.Limits) (search.Result, error) {
 	if lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0 {
 		return p.sp.Choose(ctx, g)
 	}
@@ -152,7 +153,7 @@ type hubPlayer struct{ *player }
 
 // Think searches within the level the GUI set.
 func (p hubPlayer) Think(ctx context.Context, g *engine.Game, lvl hub.Level, info func(hub.Info)) (engine.Move, error) {
-	lim := engine.Limits{Depth: lvl.Depth, Nodes: lvl.Nodes, MoveTime: lvl.MoveTime}
+	lim := search.Limits{Depth: lvl.Depth, Nodes: lvl.Nodes, MoveTime: lvl.MoveTime}
 	if lvl.Time > 0 || lvl.Inc > 0 {
 		lim.MoveTime = budget(lvl.Time, lvl.Inc, lvl.Moves)
 	}
@@ -172,7 +173,7 @@ type dxpPlayer struct{ *player }
 
 // Think searches within the player's limits or the clock.
 func (p dxpPlayer) Think(ctx context.Context, g *engine.Game, remaining time.Duration, movesToGo int) (engine.Move, error) {
-	var lim engine.Limits
+	var lim search.Limits
 	if p.spec.Limits.MoveTime > 0 && remaining > 0 {
 		lim = p.spec.Limits
 		lim.MoveTime = min(lim.MoveTime, budget(remaining, 0, movesToGo))
@@ -182,7 +183,7 @@ func (p dxpPlayer) Think(ctx context.Context, g *engine.Game, remaining time.Dur
 }
 
 // hubInfo is the Hub info line of a search.
-func hubInfo(g *engine.Game, res engine.SearchResult) hub.Info {
+func hubInfo(g *engine.Game, res search.Result) hub.Info {
 	v := g.Variant()
 	p := g.Position()
 	var pv []string

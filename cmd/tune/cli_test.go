@@ -15,6 +15,7 @@ import (
 
 	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // TestMain lets the test binary be the tune command: with RAFLE_TUNE_MAIN set, main runs.
@@ -33,7 +34,7 @@ func loadWeights(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := engine.LoadWeights(f, engine.MustLookup("english")); err != nil {
+	if _, err := search.LoadWeights(f, engine.MustLookup("english")); err != nil {
 		t.Errorf("%s: %v", path, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rafle/rafle/internal/golden"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 const games = "testdata/games.pdn"
@@ -85,12 +86,12 @@ func TestTunePDN(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := engine.LoadWeights(f, engine.MustLookup("english"))
+	w, err := search.LoadWeights(f, engine.MustLookup("english"))
 	if err != nil {
 		t.Fatalf("the weights written do not load: %v", err)
 	}
 	// The engine's players accept the file.
-	ps, err := engine.ParsePlayer("medium:weights=" + out)
+	ps, err := search.ParsePlayer("medium:weights=" + out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestBadInput(t *testing.T) {
 	}
 	empty := write("empty.pdn", "")
 	noResult := write("noresult.pdn", "[GameType \"21\"]\n\n1. 9-14 22-18 *\n")
-	w := engine.DefaultWeights(engine.MustLookup("english"))
+	w := search.DefaultWeights(engine.MustLookup("english"))
 	w.Values["flank"] = 3
 	var b bytes.Buffer
 	w.Save(&b)

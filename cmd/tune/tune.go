@@ -20,6 +20,7 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
 	"github.com/rafle/rafle/pkg/report"
+	"github.com/rafle/rafle/pkg/search"
 	"github.com/rafle/rafle/pkg/tune"
 )
 
@@ -295,7 +296,7 @@ func resolve(cfg *config, d *tune.Dataset) error {
 	v := d.Variant
 	switch cfg.init {
 	case "default":
-		cfg.fit.Init = engine.DefaultWeights(v)
+		cfg.fit.Init = search.DefaultWeights(v)
 	case "zero":
 		cfg.fit.Init = nil // set below, once the tuned features are known
 	default:
@@ -304,7 +305,7 @@ func resolve(cfg *config, d *tune.Dataset) error {
 			return fmt.Errorf("--init: %w", err)
 		}
 		defer f.Close()
-		w, err := engine.LoadWeights(f, v)
+		w, err := search.LoadWeights(f, v)
 		if err != nil {
 			return fmt.Errorf("--init %s: %w", cfg.init, err)
 		}
@@ -330,7 +331,7 @@ func resolve(cfg *config, d *tune.Dataset) error {
 		return err
 	}
 	if cfg.init == "zero" {
-		w := engine.DefaultWeights(v)
+		w := search.DefaultWeights(v)
 		tuned := cfg.fit.Tune
 		if tuned == nil {
 			tuned, _ = tune.Fix(d.Names, nil)

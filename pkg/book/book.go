@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // FormatVersion is the version of the JSON book format that WriteJSON writes.
@@ -176,7 +177,7 @@ func (b *Book) sortEntry(e *Entry) {
 
 func evalOr(p *int) int {
 	if p == nil {
-		return -engine.MateScore - 1
+		return -search.MateScore - 1
 	}
 	return *p
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // ExpandOptions configures Expand.
@@ -62,9 +63,9 @@ func Expand(ctx context.Context, v *engine.Variant, opt ExpandOptions) (*Book, e
 	b := New(v)
 	b.MaxPly, b.Depth, b.Seed = opt.MaxPly, opt.Depth, opt.Seed
 	b.Source = fmt.Sprintf("expand: %s, depth %d, %d nodes, max ply %d, seed %d", v.Name, opt.Depth, opt.Nodes, opt.MaxPly, opt.Seed)
-	x := &expander{b: b, opt: opt, searchers: make(chan *engine.Searcher, opt.Jobs)}
+	x := &expander{b: b, opt: opt, searchers: make(chan *search.Searcher, opt.Jobs)}
 	for range opt.Jobs {
-		x.searchers <- engine.NewSearcher(v, nil, opt.HashMB)
+		x.searchers <- search.New(v, nil, opt.HashMB)
 	}
 	var err error
 	leaf, ply := b.Root, 0
@@ -100,7 +101,7 @@ func Expand(ctx context.Context, v *engine.Variant, opt ExpandOptions) (*Book, e
 type expander struct {
 	b         *Book
 	opt       ExpandOptions
-	searchers chan *engine.Searcher
+	searchers chan *search.Searcher
 	value     map[uint64]int // position values, computed by values
 	state     map[uint64]uint8
 }
@@ -145,11 +146,11 @@ func (x *expander) values() {
 	visit = func(e *Entry) int {
 		h := e.Position.Hash
 		x.state[h] = 1
-		best := -engine.MateScore - 1
+		best := -search.MateScore - 1
 		if len(e.Moves) == 0 { // no legal move: lost, or won where the rules say so
-			best = -engine.MateScore
+			best = -search.MateScore
 			if o := x.b.Variant.PositionOutcome(&e.Position); o.Over && o.Winner == e.Position.Side {
-				best = engine.MateScore
+				best = search.MateScore
 			}
 		}
 		for i := range e.Moves {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // TestExpandValueGameOver: an expanded position without a legal move is valued by the
@@ -15,10 +16,10 @@ func TestExpandValueGameOver(t *testing.T) {
 		variant, fen string
 		want         int
 	}{
-		{"international", "W:W:B1", -engine.MateScore},
-		{"antidraughts", "W:W:B1", engine.MateScore},
-		{"antidraughts", "W:W6:B1,45", engine.MateScore},
-		{"breakthrough", "B:WK1:B45", -engine.MateScore},
+		{"international", "W:W:B1", -search.MateScore},
+		{"antidraughts", "W:W:B1", search.MateScore},
+		{"antidraughts", "W:W6:B1,45", search.MateScore},
+		{"breakthrough", "B:WK1:B45", -search.MateScore},
 	}
 	for _, tc := range cases {
 		v := engine.MustLookup(tc.variant)
@@ -28,8 +29,8 @@ func TestExpandValueGameOver(t *testing.T) {
 		}
 		b := New(v)
 		b.Root = p
-		x := &expander{b: b, opt: ExpandOptions{Depth: 1}, searchers: make(chan *engine.Searcher, 1)}
-		x.searchers <- engine.NewSearcher(v, nil, 1)
+		x := &expander{b: b, opt: ExpandOptions{Depth: 1}, searchers: make(chan *search.Searcher, 1)}
+		x.searchers <- search.New(v, nil, 1)
 		if err := x.expand(context.Background(), p, 0); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // PDN returns the book as one PDN game: from the root, the first book move of each
@@ -182,10 +183,10 @@ func (b *Book) comment(e *Entry, m engine.Move) string {
 // "-1.00"), or a win or loss in n plies as "win in 7" or "loss in 4".
 func FormatEval(score int) string {
 	switch {
-	case score > engine.MateScore-engine.MaxPly:
-		return fmt.Sprintf("win in %d", engine.MateScore-score)
-	case score < -(engine.MateScore - engine.MaxPly):
-		return fmt.Sprintf("loss in %d", engine.MateScore+score)
+	case score > search.MateScore-search.MaxPly:
+		return fmt.Sprintf("win in %d", search.MateScore-score)
+	case score < -(search.MateScore - search.MaxPly):
+		return fmt.Sprintf("loss in %d", search.MateScore+score)
 	}
 	sign := "+"
 	if score < 0 {

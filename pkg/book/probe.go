@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // ProbeOptions configures Probe.
@@ -51,13 +52,13 @@ func (b *Book) Probe(ctx context.Context, p engine.Position, opt ProbeOptions) (
 		return res, nil
 	}
 	res.Found, res.Games = true, e.Games()
-	var s *engine.Searcher
+	var s *search.Searcher
 	if opt.EvalDepth > 0 {
 		hash := opt.HashMB
 		if hash <= 0 {
 			hash = 16
 		}
-		s = engine.NewSearcher(v, nil, hash)
+		s = search.New(v, nil, hash)
 	}
 	for _, m := range e.Moves {
 		pm := ProbeMove{Move: b.Text(e, m.Move), Games: m.Games, Wins: m.Wins, Draws: m.Draws, Losses: m.Losses,
@@ -80,9 +81,9 @@ func (b *Book) Probe(ctx context.Context, p engine.Position, opt ProbeOptions) (
 
 // searchAfter returns the score of m for the side that plays it in p: the negated
 // score of a fresh depth-limited search of the position after m.
-func searchAfter(ctx context.Context, s *engine.Searcher, v *engine.Variant, p engine.Position, m engine.Move, depth int) int {
+func searchAfter(ctx context.Context, s *search.Searcher, v *engine.Variant, p engine.Position, m engine.Move, depth int) int {
 	s.Clear()
-	r := s.Search(ctx, engine.NewGame(v, p.Play(m)), engine.Limits{Depth: depth})
+	r := s.Search(ctx, engine.NewGame(v, p.Play(m)), search.Limits{Depth: depth})
 	return backUp(r.Score)
 }
 
@@ -91,9 +92,9 @@ func searchAfter(ctx context.Context, s *engine.Searcher, v *engine.Variant, p e
 func backUp(child int) int {
 	score := -child
 	switch {
-	case score > engine.MateScore-engine.MaxPly:
+	case score > search.MateScore-search.MaxPly:
 		score--
-	case score < -(engine.MateScore - engine.MaxPly):
+	case score < -(search.MateScore - search.MaxPly):
 		score++
 	}
 	return score

@@ -1,6 +1,9 @@
 // Package engine is rafle's rules engine: variants, positions, move generation, FEN and
-// move notation, perft, the end of a game, and the search and evaluation behind the
-// computer levels. It imports only the standard library.
+// move notation, perft and the end of a game. The search, the evaluation and the computer
+// levels are in pkg/search, above it. It imports only the standard library and its own
+// implementation, pkg/internal/board, which pkg/search shares: the types here are aliases
+// of board's, whose methods and fields are documented there
+// (go doc ./pkg/internal/board Variant).
 //
 // # Variants
 //
@@ -36,7 +39,7 @@
 //
 // The hot code (move generation, perft, evaluation, search) works on 64-bit sets. A board
 // that needs more than 64 bits (canadian, 12x12: 77) is played by a second instance of it
-// over a 128-bit set, which internal/widegen generates from the 64-bit source: one
+// over a 128-bit set, which pkg/internal/widegen generates from the 64-bit source: one
 // source, and no cost to the boards that fit 64 bits. [NewVariant] picks the instance
 // once.
 //
@@ -60,14 +63,10 @@
 // reporting it as ambiguous with its candidates ([MoveError]); [Variant.FormatMove] writes
 // one in the variant's notation.
 //
-// # Games, search and levels
+// # Games
 //
 // A [Game] is a position with its history: [Game.Legal] applies the rules that depend on it
 // (the king-move limit, carried as a [KingRun]) and [Game.Outcome] the variant's end rules
 // (no legal move loses; then repetition, move counters and special endings, each with its
-// reason). [Searcher] is an iterative-deepening alpha-beta search with a transposition
-// table and a quiescence search over captures, limited by depth, nodes or time; its
-// evaluation is a weighted sum of named [Features] with [Weights] loaded from JSON (the
-// defaults are embedded). [ParsePlayer] turns a level (easy, medium, hard) or a custom
-// specification into a [Player].
+// reason).
 package engine

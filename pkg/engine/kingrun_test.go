@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // legalText returns g's legal moves in its notation, sorted.
@@ -48,8 +49,8 @@ func TestFrisianKingMoveLimit(t *testing.T) {
 		t.Fatalf("outcome %v with a man to move", o)
 	}
 	// the searcher sees the limit too: the man's move is the only one
-	s := engine.NewSearcher(v, nil, 1)
-	if res := s.Search(context.Background(), g, engine.Limits{Depth: 4}); v.FormatMove(new(g.Position()), res.Move, false) != "46-41" {
+	s := search.New(v, nil, 1)
+	if res := s.Search(context.Background(), g, search.Limits{Depth: 4}); v.FormatMove(new(g.Position()), res.Move, false) != "46-41" {
 		t.Errorf("search chose %s, want 46-41", v.FormatMove(new(g.Position()), res.Move, false))
 	}
 	// another piece moved: the king is free again, for three more moves

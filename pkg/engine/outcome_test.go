@@ -1,6 +1,24 @@
 package engine_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// gameFrom starts a game of variant name from fen (the start position when fen is empty).
+func gameFrom(t testing.TB, name, fen string) (*engine.Variant, *engine.Game) {
+	t.Helper()
+	v := engine.MustLookup(name)
+	p := v.Start()
+	if fen != "" {
+		var err error
+		if p, err = v.ParseFEN(fen); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return v, engine.NewGame(v, p)
+}
 
 // TestPositionOutcome: a position alone says whether the rules of play end the game, as
 // Game.Outcome does for a game that starts there: the side to move without a move loses,

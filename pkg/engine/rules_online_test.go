@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"reflect"
 	"slices"
 	"testing"
@@ -167,48 +166,6 @@ func sameValue(a, b reflect.Value) bool {
 		return true
 	}
 	return a.Interface() == b.Interface()
-}
-
-// TestSearchGoals: the search scores the end of each game by its variant's goal.
-func TestSearchGoals(t *testing.T) {
-	for _, tc := range []struct {
-		variant, fen, best string
-		plies              int // the win is found this many plies deep
-	}{
-		// White crowns on its second move, before Black's man on 39 can
-		{"breakthrough", "W:W12,50:B39", "", 3},
-		// giving the last man away wins: 32-27 21x32, and White has no piece
-		{"antidraughts", "W:W32:B21", "32-27", 2},
-	} {
-		t.Run(tc.variant, func(t *testing.T) {
-			v, g := gameFrom(t, tc.variant, tc.fen)
-			r := engine.NewSearcher(v, nil, 1).Search(context.Background(), g, engine.Limits{Depth: 6})
-			if r.Score != engine.MateScore-tc.plies {
-				t.Errorf("%s %s: score %d (pv %s), want a win in %d plies (%d)", tc.variant, tc.fen, r.Score,
-					formatPV(v, g.Position(), r.PV), tc.plies, engine.MateScore-tc.plies)
-			}
-			p := g.Position()
-			if tc.best != "" && v.FormatMove(&p, r.Move, false) != tc.best {
-				t.Errorf("%s %s: played %s, want %s", tc.variant, tc.fen, v.FormatMove(&p, r.Move, false), tc.best)
-			}
-		})
-	}
-	// with no move at the root, antidraughts has won
-	v, g := gameFrom(t, "antidraughts", "W:W6:B1")
-	if r := engine.NewSearcher(v, nil, 1).Search(context.Background(), g, engine.Limits{Depth: 3}); r.Score != engine.MateScore {
-		t.Errorf("antidraughts, no legal move: score %d, want MateScore", r.Score)
-	}
-	// the evaluation of breakthrough has no king terms and a front term
-	bt := engine.MustLookup("breakthrough")
-	names := engine.FeatureNames(bt)
-	if slices.Contains(names, "king") || !slices.Contains(names, "front") {
-		t.Errorf("breakthrough features %v: want front and no king features", names)
-	}
-	// White's men on 28 (4 rows up) and 46; Black's on 45 (8 rows down): front 4 - 8
-	p, _ := bt.ParseFEN("W:W28,46:B45")
-	if f := engine.Features(bt, &p, nil)[slices.Index(names, "front")]; f != -4 {
-		t.Errorf("front of W:W28,46:B45 = %v, want -4", f)
-	}
 }
 
 // TestHubNames: Scan's names for its variants are aliases (pkg/hub maps them both ways).

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // BenchmarkSelfplay plays a level against itself (16 games per iteration, random
@@ -20,7 +21,7 @@ func BenchmarkSelfplay(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, level := range []string{"easy", "medium"} {
-			ps, _ := engine.Level(level)
+			ps, _ := search.Level(level)
 			for _, workers := range []int{1, 2} {
 				b.Run(fmt.Sprintf("%s/%s/workers=%d", variant, level, workers), func(b *testing.B) {
 					cfg := Config{Variant: v, Players: []Entrant{Engine(level, ps), Engine(level+"#2", ps)},

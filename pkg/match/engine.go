@@ -6,11 +6,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // Engine returns an entrant named name that plays with the engine's search as ps says.
 // Its players can be reset between games (Resetter) and then play exactly as new ones.
-func Engine(name string, ps engine.PlayerSpec) Entrant {
+func Engine(name string, ps search.PlayerSpec) Entrant {
 	return Entrant{Name: name, Deterministic: ps.Deterministic(), New: func(v *engine.Variant, seed int64) (Player, error) {
 		searchOnly := ps
 		searchOnly.Random = 0 // the random moves are drawn here, so that Reset can reseed them
@@ -18,7 +19,7 @@ func Engine(name string, ps engine.PlayerSpec) Entrant {
 		if err != nil {
 			return nil, err
 		}
-		sp, ok := p.(*engine.SearchPlayer)
+		sp, ok := p.(*search.SearchPlayer)
 		if !ok {
 			return nil, fmt.Errorf("match: player %q: unexpected type %T", ps.Spec, p)
 		}
@@ -29,14 +30,14 @@ func Engine(name string, ps engine.PlayerSpec) Entrant {
 }
 
 // enginePlayer plays a random move with probability random, and otherwise searches: the
-// same choices as engine.SearchPlayer, with the same generator for a given seed.
+// same choices as search.SearchPlayer, with the same generator for a given seed.
 type enginePlayer struct {
-	sp     *engine.SearchPlayer
+	sp     *search.SearchPlayer
 	random float64
 	rng    *rand.Rand
 }
 
-// engineRandomStream is the PCG stream engine.PlayerSpec.New uses ("rafle").
+// engineRandomStream is the PCG stream search.PlayerSpec.New uses ("rafle").
 const engineRandomStream = 0x7261666c65
 
 // Reset clears the search tables and reseeds the random moves, as for a new player.
@@ -49,7 +50,7 @@ func (e *enginePlayer) Reset(seed int64) {
 func (e *enginePlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 	legal := t.Game.Legal()
 	if len(legal) == 0 {
-		return Reply{}, engine.ErrNoMove
+		return Reply{}, search.ErrNoMove
 	}
 	if e.random > 0 && e.rng.Float64() < e.random {
 		return Reply{Move: legal[e.rng.IntN(len(legal))]}, nil
@@ -63,14 +64,14 @@ func (e *enginePlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 // default evaluation scores it within margin hundredths of a man for the side to move.
 // The filter is not safe for concurrent use.
 func SearchBalanced(v *engine.Variant, depth, margin int) func(g *engine.Game) bool {
-	s := engine.NewSearcher(v, nil, 1)
+	s := search.New(v, nil, 1)
 	return func(g *engine.Game) bool {
 		p := g.Position()
 		if !MaterialBalanced(&p) {
 			return false
 		}
 		s.Clear()
-		res := s.Search(context.Background(), g, engine.Limits{Depth: depth})
+		res := s.Search(context.Background(), g, search.Limits{Depth: depth})
 		return res.Score >= -margin && res.Score <= margin
 	}
 }

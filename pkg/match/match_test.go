@@ -14,6 +14,7 @@ import (
 
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/search"
 	"github.com/rafle/rafle/pkg/stats"
 )
 
@@ -30,7 +31,7 @@ func testOpenings(t *testing.T, n int) []Opening {
 }
 
 func medium() Entrant {
-	ps, _ := engine.Level("medium")
+	ps, _ := search.Level("medium")
 	return Engine("medium", ps)
 }
 
@@ -204,7 +205,7 @@ func randomMatch(t *testing.T, dir string) Config {
 
 func TestReproducible(t *testing.T) {
 	var results []any
-	weak, _ := engine.ParsePlayer("depth=2:random=0.3")
+	weak, _ := search.ParsePlayer("depth=2:random=0.3")
 	for _, workers := range []int{1, 3} {
 		cfg := randomMatch(t, t.TempDir())
 		cfg.Players[1] = Engine("weak", weak) // reused between games by each worker
@@ -435,7 +436,7 @@ func TestSPRTStop(t *testing.T) {
 }
 
 func TestRoundRobinRatings(t *testing.T) {
-	weak, _ := engine.ParsePlayer("depth=1:random=0.8")
+	weak, _ := search.ParsePlayer("depth=1:random=0.8")
 	cfg := Config{
 		Variant:  english,
 		Players:  []Entrant{Random("random"), Engine("d1", weak), Random("random2")},
@@ -491,7 +492,7 @@ func TestConfigErrors(t *testing.T) {
 // TestEngineReset checks that an engine player reset for a new game plays exactly as the
 // engine's own player made for that game.
 func TestEngineReset(t *testing.T) {
-	ps, err := engine.ParsePlayer("depth=3:random=0.3")
+	ps, err := search.ParsePlayer("depth=3:random=0.3")
 	if err != nil {
 		t.Fatal(err)
 	}

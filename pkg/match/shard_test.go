@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 	"github.com/rafle/rafle/pkg/stats"
 )
 
@@ -155,9 +155,9 @@ func TestMergeRefuses(t *testing.T) {
 	}
 }
 
-func mustSpec(t *testing.T, s string) engine.PlayerSpec {
+func mustSpec(t *testing.T, s string) search.PlayerSpec {
 	t.Helper()
-	ps, err := engine.ParsePlayer(s)
+	ps, err := search.ParsePlayer(s)
 	if err != nil {
 		t.Fatal(err)
 	}

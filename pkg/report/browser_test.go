@@ -21,6 +21,7 @@ import (
 
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
+	"github.com/rafle/rafle/pkg/search"
 	"github.com/rafle/rafle/pkg/stats"
 )
 
@@ -204,11 +205,11 @@ func englishMatch(t *testing.T) *Match {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := engine.ParsePlayer("depth=1")
+	a, err := search.ParsePlayer("depth=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := engine.ParsePlayer("depth=2")
+	b, err := search.ParsePlayer("depth=2")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // ErrNoPositions is returned when a data set holds no usable position.
@@ -72,7 +73,7 @@ type Filter struct {
 	// KeepDuplicates keeps every copy of identical games.
 	KeepDuplicates bool
 	// Weights are the weights QuietResolve evaluates with (nil: the variant's defaults).
-	Weights *engine.Weights
+	Weights *search.Weights
 }
 
 // prepare readies f for v: QuietResolve needs weights complete for v.
@@ -81,7 +82,7 @@ func (f *Filter) prepare(v *engine.Variant) error {
 		return nil
 	}
 	if f.Weights == nil {
-		f.Weights = engine.DefaultWeights(v)
+		f.Weights = search.DefaultWeights(v)
 	}
 	if err := f.Weights.Check(v); err != nil {
 		return fmt.Errorf("tune: resolve weights: %w", err)
@@ -114,7 +115,7 @@ func (f *Filter) keep(v *engine.Variant, p *engine.Position, st *LoadStats) (eng
 // won or lost for its side to move as the variant's rules say (engine.PositionOutcome: lost
 // without a legal move, won in antidraughts). It returns false when every line runs past
 // maxResolvePlies.
-func resolve(v *engine.Variant, w *engine.Weights, p engine.Position, ply int) (engine.Position, float64, bool) {
+func resolve(v *engine.Variant, w *search.Weights, p engine.Position, ply int) (engine.Position, float64, bool) {
 	if !v.HasCapture(&p) {
 		if o := v.PositionOutcome(&p); o.Over {
 			if o.Winner == p.Side {
@@ -122,7 +123,7 @@ func resolve(v *engine.Variant, w *engine.Weights, p engine.Position, ply int) (
 			}
 			return p, math.Inf(-1), true
 		}
-		return p, engine.Evaluate(v, w, &p), true
+		return p, search.Evaluate(v, w, &p), true
 	}
 	if ply >= maxResolvePlies {
 		return p, 0, false
@@ -187,7 +188,7 @@ type LoadStats struct {
 type Dataset struct {
 	// Variant is the variant of every position.
 	Variant *engine.Variant
-	// Names are the feature names, engine.FeatureNames(Variant).
+	// Names are the feature names, search.FeatureNames(Variant).
 	Names []string
 	// X holds the feature vectors, row-major: row i is X[i*len(Names) : (i+1)*len(Names)].
 	// Features are small integers, exact in float32.
@@ -221,7 +222,7 @@ func NewDataset(v *engine.Variant) *Dataset {
 
 func (d *Dataset) setVariant(v *engine.Variant) {
 	d.Variant = v
-	d.Names = engine.FeatureNames(v)
+	d.Names = search.FeatureNames(v)
 }
 
 // Len returns the number of positions.
@@ -239,7 +240,7 @@ func (d *Dataset) Row(i int) []float32 {
 
 // Add appends a position with its label (the result for the side to move) and game number.
 func (d *Dataset) Add(p *engine.Position, label float64, game int32) {
-	d.buf = engine.Features(d.Variant, p, d.buf)
+	d.buf = search.Features(d.Variant, p, d.buf)
 	d.AddVector(d.buf, label, game)
 }
 

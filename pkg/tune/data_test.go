@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // The first moves of a self-play game; 4. 15x22 25x9 5. 6x13 is a run of three forced
@@ -127,7 +128,7 @@ func TestReadPDNResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := engine.DefaultWeights(v)
+	w := search.DefaultWeights(v)
 	for i, p := range g.Positions() {
 		leaf, _, ok := resolve(v, w, p, 0)
 		if !ok || v.HasCapture(&leaf) {
@@ -137,7 +138,7 @@ func TestReadPDNResolve(t *testing.T) {
 		if leaf.Side == engine.Black {
 			want = 1
 		}
-		f := engine.Features(v, &leaf, nil)
+		f := search.Features(v, &leaf, nil)
 		for j, x := range d.Row(i) {
 			if float64(x) != f[j] {
 				t.Fatalf("row %d: features %v, want those of the resolved position %v", i, d.Row(i), f)

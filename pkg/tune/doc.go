@@ -4,7 +4,7 @@
 // # Data
 //
 // A Dataset holds labelled positions: the raw feature vector of each position
-// (engine.Features, from the side to move's point of view) and the result of the game it
+// (search.Features, from the side to move's point of view) and the result of the game it
 // comes from, from the side to move's point of view (1 win, 0.5 draw, 0 loss). ReadPDN
 // replays PDN games (the variant from the GameType tag, or the one given) and ReadCSV reads
 // one position per row. Both keep only the positions a Filter accepts: past the opening

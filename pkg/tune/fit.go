@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
 
-	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // Man is the feature whose weight is the unit of the others: it stays at ManValue.
@@ -41,7 +41,7 @@ type Config struct {
 	Tune []string
 	// Init is the starting weights, complete for the data set's variant; nil means the
 	// variant's defaults.
-	Init *engine.Weights
+	Init *search.Weights
 	// K, when positive, is used as the scale instead of fitting it.
 	K float64
 	// MaxIterations bounds the L-BFGS iterations (0: DefaultIterations).
@@ -101,7 +101,7 @@ type Result struct {
 	// Weights lists every feature, in FeatureNames order.
 	Weights []Change `json:"weights"`
 	// New is the fitted weights, ready to Save.
-	New *engine.Weights `json:"-"`
+	New *search.Weights `json:"-"`
 }
 
 // Split returns the rows of d in the training set and in the held-out set: the games are
@@ -209,7 +209,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	}
 	init := cfg.Init
 	if init == nil {
-		init = engine.DefaultWeights(v)
+		init = search.DefaultWeights(v)
 	}
 	if err := init.Check(v); err != nil {
 		return nil, fmt.Errorf("tune: starting weights: %w", err)
@@ -277,7 +277,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		tuned[j] = true
 		xf[c] = final[j] / 100
 	}
-	res.New = &engine.Weights{Variant: v.Name, Values: map[string]float64{}}
+	res.New = &search.Weights{Variant: v.Name, Values: map[string]float64{}}
 	for j, n := range d.Names {
 		res.New.Values[n] = final[j]
 		res.Weights = append(res.Weights, Change{Feature: n, Old: start[j], New: final[j], Tuned: tuned[j]})

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // synthetic returns n positions of english with random feature vectors, labelled by
@@ -49,7 +50,7 @@ var planted = map[string]float64{"man": 100, "king": 170, "advance": 3, "back_ra
 func TestFitKRecoversPlantedK(t *testing.T) {
 	for _, k := range []float64{0.5, 1.2, 3} {
 		d := synthetic(t, 100_000, planted, k, 1)
-		init := &engine.Weights{Variant: "english", Values: planted}
+		init := &search.Weights{Variant: "english", Values: planted}
 		for _, loss := range []Loss{LossLogistic, LossSquared} {
 			res, err := Fit(context.Background(), d, Config{Init: init, Loss: loss, Tune: []string{"tempo"}, MaxIterations: 1})
 			if err != nil {
@@ -67,7 +68,7 @@ func TestFitRecoversPlantedWeights(t *testing.T) {
 	d := synthetic(t, 300_000, planted, k, 2)
 	for _, loss := range []Loss{LossLogistic, LossSquared} {
 		t.Run(loss.String(), func(t *testing.T) {
-			zero := engine.DefaultWeights(d.Variant)
+			zero := search.DefaultWeights(d.Variant)
 			for n := range zero.Values {
 				if n != Man {
 					zero.Values[n] = 0
@@ -111,7 +112,7 @@ func TestFitPlantedLoop(t *testing.T) {
 
 func TestFixedFeaturesStayFixed(t *testing.T) {
 	d := synthetic(t, 50_000, planted, 1, 6)
-	init := engine.DefaultWeights(d.Variant)
+	init := search.DefaultWeights(d.Variant)
 	tuned := []string{"king", "runaway"}
 	res, err := Fit(context.Background(), d, Config{Init: init, Tune: tuned})
 	if err != nil {
@@ -174,11 +175,11 @@ func TestSplitReproducible(t *testing.T) {
 func TestFitBadInput(t *testing.T) {
 	v := engine.MustLookup("english")
 	d := synthetic(t, 1000, planted, 1, 8)
-	unknown := engine.DefaultWeights(v)
+	unknown := search.DefaultWeights(v)
 	unknown.Values["flank"] = 1
-	missing := engine.DefaultWeights(v)
+	missing := search.DefaultWeights(v)
 	delete(missing.Values, "tempo")
-	bigMan := engine.DefaultWeights(v)
+	bigMan := search.DefaultWeights(v)
 	bigMan.Values["man"] = 120
 	tests := []struct {
 		name string

@@ -1,4 +1,4 @@
-package engine
+package board
 
 // Duplicates is the convention for capture sequences that take the same pieces, by the
 // same piece, from the same square to the same square, in a different order (round a ring

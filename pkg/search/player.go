@@ -1,4 +1,4 @@
-package engine
+package search
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rafle/rafle/pkg/engine"
 )
 
 // Player chooses moves in games.
@@ -17,7 +19,7 @@ type Player interface {
 	Name() string
 	// Choose returns the move to play in g's current position, with what the search found.
 	// It returns an error when the game has no legal move.
-	Choose(ctx context.Context, g *Game) (SearchResult, error)
+	Choose(ctx context.Context, g *engine.Game) (Result, error)
 }
 
 // The computer levels of every variant (docs/rules.md#levels).
@@ -184,7 +186,7 @@ func (ps PlayerSpec) Deterministic() bool { return ps.Limits.MoveTime == 0 }
 // New returns a player of v following ps. The seed drives the random moves; with the same
 // seed and a spec without a time limit, the player chooses the same moves in the same games.
 // It returns an error when the weights file cannot be read or does not fit v.
-func (ps PlayerSpec) New(v *Variant, seed int64) (Player, error) {
+func (ps PlayerSpec) New(v *engine.Variant, seed int64) (Player, error) {
 	var w *Weights
 	if ps.WeightsFile != "" {
 		f, err := os.Open(ps.WeightsFile)
@@ -199,7 +201,7 @@ func (ps PlayerSpec) New(v *Variant, seed int64) (Player, error) {
 	}
 	return &SearchPlayer{
 		spec:   ps,
-		search: NewSearcher(v, w, ps.HashMiB()),
+		search: New(v, w, ps.HashMiB()),
 		rng:    newPlayerRand(seed),
 	}, nil
 }
@@ -242,14 +244,14 @@ func newPlayerRand(seed int64) *rand.Rand {
 var ErrNoMove = errors.New("engine: no legal move")
 
 // Choose plays a random legal move with the spec's probability, and otherwise searches.
-func (sp *SearchPlayer) Choose(ctx context.Context, g *Game) (SearchResult, error) {
+func (sp *SearchPlayer) Choose(ctx context.Context, g *engine.Game) (Result, error) {
 	legal := g.Legal()
 	if len(legal) == 0 {
-		return SearchResult{}, ErrNoMove
+		return Result{}, ErrNoMove
 	}
 	if sp.spec.Random > 0 && sp.rng.Float64() < sp.spec.Random {
 		m := legal[sp.rng.IntN(len(legal))]
-		return SearchResult{Move: m, PV: []Move{m}, Random: true}, nil
+		return Result{Move: m, PV: []engine.Move{m}, Random: true}, nil
 	}
 	res := sp.search.Search(ctx, g, sp.spec.Limits)
 	if err := ctx.Err(); err != nil && res.Depth == 0 && len(legal) > 1 {

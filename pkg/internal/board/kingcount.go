@@ -1,4 +1,4 @@
-package engine
+package board
 
 // The flying kings' part of the kernel (see perftKernel): their quiet moves and whether they can
 // capture are found for all the kings at once, by filling the free squares along each

@@ -1,4 +1,4 @@
-package engine_test
+package search_test
 
 import (
 	"context"
@@ -11,29 +11,30 @@ import (
 	"time"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 func TestParsePlayer(t *testing.T) {
 	tests := []struct {
 		spec string
-		want engine.PlayerSpec
+		want search.PlayerSpec
 	}{
-		{"easy", engine.PlayerSpec{Spec: "easy", Limits: engine.Limits{Depth: 2, NoQuiescence: true}, Random: engine.EasyRandom, HashMB: 1}},
-		{"medium", engine.PlayerSpec{Spec: "medium", Limits: engine.Limits{Depth: 4}, HashMB: 4}},
-		{"hard", engine.PlayerSpec{Spec: "hard", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}, HashMB: engine.DefaultHashMB}},
-		{" HARD ", engine.PlayerSpec{Spec: "HARD", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}, HashMB: engine.DefaultHashMB}},
-		{"depth=6", engine.PlayerSpec{Spec: "depth=6", Limits: engine.Limits{Depth: 6}}},
-		{"depth=6:movetime=200ms", engine.PlayerSpec{Spec: "depth=6:movetime=200ms", Limits: engine.Limits{Depth: 6, MoveTime: 200 * time.Millisecond}}},
-		{"nodes=5000:weights=w.json", engine.PlayerSpec{Spec: "nodes=5000:weights=w.json", Limits: engine.Limits{Nodes: 5000}, WeightsFile: "w.json"}},
-		{"hard:weights=tuned.json", engine.PlayerSpec{Spec: "hard:weights=tuned.json", Limits: engine.Limits{Depth: 8, MoveTime: engine.HardMoveTime}, WeightsFile: "tuned.json", HashMB: engine.DefaultHashMB}},
-		{"easy:random=0", engine.PlayerSpec{Spec: "easy:random=0", Limits: engine.Limits{Depth: 2, NoQuiescence: true}, HashMB: 1}},
-		{"medium:depth=5:hash=64", engine.PlayerSpec{Spec: "medium:depth=5:hash=64", Limits: engine.Limits{Depth: 5}, HashMB: 64}},
-		{"depth=3:quiescence=false:random=0.5", engine.PlayerSpec{Spec: "depth=3:quiescence=false:random=0.5", Limits: engine.Limits{Depth: 3, NoQuiescence: true}, Random: 0.5}},
-		{"movetime=1s", engine.PlayerSpec{Spec: "movetime=1s", Limits: engine.Limits{MoveTime: time.Second}}},
+		{"easy", search.PlayerSpec{Spec: "easy", Limits: search.Limits{Depth: 2, NoQuiescence: true}, Random: search.EasyRandom, HashMB: 1}},
+		{"medium", search.PlayerSpec{Spec: "medium", Limits: search.Limits{Depth: 4}, HashMB: 4}},
+		{"hard", search.PlayerSpec{Spec: "hard", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime}, HashMB: search.DefaultHashMB}},
+		{" HARD ", search.PlayerSpec{Spec: "HARD", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime}, HashMB: search.DefaultHashMB}},
+		{"depth=6", search.PlayerSpec{Spec: "depth=6", Limits: search.Limits{Depth: 6}}},
+		{"depth=6:movetime=200ms", search.PlayerSpec{Spec: "depth=6:movetime=200ms", Limits: search.Limits{Depth: 6, MoveTime: 200 * time.Millisecond}}},
+		{"nodes=5000:weights=w.json", search.PlayerSpec{Spec: "nodes=5000:weights=w.json", Limits: search.Limits{Nodes: 5000}, WeightsFile: "w.json"}},
+		{"hard:weights=tuned.json", search.PlayerSpec{Spec: "hard:weights=tuned.json", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime}, WeightsFile: "tuned.json", HashMB: search.DefaultHashMB}},
+		{"easy:random=0", search.PlayerSpec{Spec: "easy:random=0", Limits: search.Limits{Depth: 2, NoQuiescence: true}, HashMB: 1}},
+		{"medium:depth=5:hash=64", search.PlayerSpec{Spec: "medium:depth=5:hash=64", Limits: search.Limits{Depth: 5}, HashMB: 64}},
+		{"depth=3:quiescence=false:random=0.5", search.PlayerSpec{Spec: "depth=3:quiescence=false:random=0.5", Limits: search.Limits{Depth: 3, NoQuiescence: true}, Random: 0.5}},
+		{"movetime=1s", search.PlayerSpec{Spec: "movetime=1s", Limits: search.Limits{MoveTime: time.Second}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.spec, func(t *testing.T) {
-			got, err := engine.ParsePlayer(tc.spec)
+			got, err := search.ParsePlayer(tc.spec)
 			if err != nil {
 				t.Fatalf("ParsePlayer(%q): %v", tc.spec, err)
 			}
@@ -70,7 +71,7 @@ func TestParsePlayerErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.spec, func(t *testing.T) {
-			_, err := engine.ParsePlayer(tc.spec)
+			_, err := search.ParsePlayer(tc.spec)
 			if err == nil {
 				t.Fatalf("ParsePlayer(%q) succeeded", tc.spec)
 			}
@@ -90,7 +91,7 @@ func TestPlayerWeightsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := engine.DefaultWeights(v)
+	w := search.DefaultWeights(v)
 	w.Values["king"] = 250
 	if err := w.Save(f); err != nil {
 		t.Fatal(err)
@@ -100,7 +101,7 @@ func TestPlayerWeightsFile(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`{"variant": "international", "values": {"man": 100}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := engine.ParsePlayer("depth=2:weights=" + good)
+	spec, err := search.ParsePlayer("depth=2:weights=" + good)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestPlayerWeightsFile(t *testing.T) {
 		{filepath.Join(dir, "missing.json"), "no such file"},
 		{bad, "missing features"},
 	} {
-		spec, _ := engine.ParsePlayer("medium:weights=" + tc.file)
+		spec, _ := search.ParsePlayer("medium:weights=" + tc.file)
 		_, err := spec.New(v, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.file) {
 			t.Errorf("New with %s: err = %v, want one naming the file and %q", tc.file, err, tc.want)
@@ -128,7 +129,7 @@ func TestPlayerWeightsFile(t *testing.T) {
 
 func TestPlayerChoose(t *testing.T) {
 	v, g := gameFrom(t, "english", "W:W6:B1,2") // White's man on 6 is blocked by 1 and 2
-	spec, _ := engine.ParsePlayer("easy")
+	spec, _ := search.ParsePlayer("easy")
 	p, err := spec.New(v, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -136,12 +137,12 @@ func TestPlayerChoose(t *testing.T) {
 	if p.Name() != "easy" {
 		t.Errorf("Name() = %q", p.Name())
 	}
-	if _, err := p.Choose(context.Background(), g); !errors.Is(err, engine.ErrNoMove) {
+	if _, err := p.Choose(context.Background(), g); !errors.Is(err, search.ErrNoMove) {
 		t.Errorf("Choose without a legal move: err = %v, want ErrNoMove", err)
 	}
 	// easy plays random moves at about the documented rate
 	v, g = gameFrom(t, "international", "")
-	small, _ := engine.ParsePlayer("easy:hash=1")
+	small, _ := search.ParsePlayer("easy:hash=1")
 	random := 0
 	const n = 400
 	for i := range n {
@@ -154,14 +155,14 @@ func TestPlayerChoose(t *testing.T) {
 			random++
 		}
 	}
-	if got := float64(random) / n; got < engine.EasyRandom-0.08 || got > engine.EasyRandom+0.08 {
-		t.Errorf("easy played %d random moves of %d, want about %.0f%%", random, n, 100*engine.EasyRandom)
+	if got := float64(random) / n; got < search.EasyRandom-0.08 || got > search.EasyRandom+0.08 {
+		t.Errorf("easy played %d random moves of %d, want about %.0f%%", random, n, 100*search.EasyRandom)
 	}
 }
 
 // playGame plays one game between a (White) and b (Black) from v's start after `random`
 // seeded random plies, and returns the outcome.
-func playGame(t testing.TB, v *engine.Variant, a, b engine.PlayerSpec, seed int64, random int) engine.Outcome {
+func playGame(t testing.TB, v *engine.Variant, a, b search.PlayerSpec, seed int64, random int) engine.Outcome {
 	t.Helper()
 	pa, err := a.New(v, seed)
 	if err != nil {
@@ -171,7 +172,7 @@ func playGame(t testing.TB, v *engine.Variant, a, b engine.PlayerSpec, seed int6
 	if err != nil {
 		t.Fatal(err)
 	}
-	opening, _ := engine.ParsePlayer("depth=1:random=1")
+	opening, _ := search.ParsePlayer("depth=1:random=1")
 	po, _ := opening.New(v, seed)
 	g := engine.NewGame(v, v.Start())
 	for ply := 0; ply < 300 && !g.Outcome().Over; ply++ {
@@ -203,8 +204,8 @@ func TestLevelsOrdered(t *testing.T) {
 	pairs := [][2]string{{"hard", "medium"}, {"medium", "easy"}, {"hard", "easy"}}
 	for _, v := range engine.Variants() {
 		for _, pair := range pairs {
-			strong, _ := engine.ParsePlayer(pair[0])
-			weak, _ := engine.ParsePlayer(pair[1])
+			strong, _ := search.ParsePlayer(pair[0])
+			weak, _ := search.ParsePlayer(pair[1])
 			var score float64 // for strong
 			w, d, l := 0, 0, 0
 			for i := range n {
@@ -235,8 +236,8 @@ func TestLevelsOrdered(t *testing.T) {
 
 func TestPlayerReseed(t *testing.T) {
 	v := engine.MustLookup("russian")
-	spec, _ := engine.ParsePlayer("easy:random=0.5")
-	moves := func(p engine.Player) string {
+	spec, _ := search.ParsePlayer("easy:random=0.5")
+	moves := func(p search.Player) string {
 		g := engine.NewGame(v, v.Start())
 		for ply := 0; ply < 30 && !g.Outcome().Over; ply++ {
 			r, err := p.Choose(context.Background(), g)
@@ -253,7 +254,7 @@ func TestPlayerReseed(t *testing.T) {
 	want := moves(fresh)
 	used, _ := spec.New(v, 7)
 	moves(used)
-	used.(*engine.SearchPlayer).Reseed(42)
+	used.(*search.SearchPlayer).Reseed(42)
 	if got := moves(used); got != want {
 		t.Errorf("after Reseed(42): %s, want %s as a new player with seed 42", got, want)
 	}
@@ -265,8 +266,8 @@ func TestPlayerHashMiB(t *testing.T) {
 	for _, tc := range []struct {
 		spec string
 		want int
-	}{{"easy", 1}, {"medium", 4}, {"hard", engine.DefaultHashMB}, {"depth=3", engine.DefaultHashMB}, {"hard:hash=64", 64}} {
-		ps, err := engine.ParsePlayer(tc.spec)
+	}{{"easy", 1}, {"medium", 4}, {"hard", search.DefaultHashMB}, {"depth=3", search.DefaultHashMB}, {"hard:hash=64", 64}} {
+		ps, err := search.ParsePlayer(tc.spec)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"math/rand"
@@ -7,7 +7,7 @@ import (
 
 // TestEvaluateIntegerWeights: with integer weights the searcher's evaluation takes the
 // integer path (evaluateInt), which must give exactly what rounding the float sum gives,
-// for default and random weights up to the limit of intWeights, in every variant.
+// for fixed and random weights up to the limit of intWeights, in every variant.
 func TestEvaluateIntegerWeights(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	for _, v := range Variants() {
@@ -16,19 +16,19 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 		}
 		ps := randomGamePositions(v, rng, 400)
 		for trial := 0; trial < 6; trial++ {
-			w := DefaultWeights(v)
-			for name := range w.Values {
+			w := testWeights(v)
+			for name := range w {
 				switch trial {
-				case 0: // the defaults
+				case 0: // the fixed weights
 				case 5:
-					w.Values[name] = float64(rng.Int63n(1<<32) - 1<<31)
+					w[name] = float64(rng.Int63n(1<<32) - 1<<31)
 				default:
-					w.Values[name] = float64(rng.Intn(2001) - 1000)
+					w[name] = float64(rng.Intn(2001) - 1000)
 				}
 			}
 			s := NewSearcher(v, w, 1).k.(*searcher)
 			if !s.intW {
-				t.Fatalf("%s: integer weights %v not taken as integers", v.Name, w.Values)
+				t.Fatalf("%s: integer weights %v not taken as integers", v.Name, w)
 			}
 			for i := range ps {
 				sum := s.t.evaluate(v, &s.w, &ps[i])
@@ -40,16 +40,30 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 				const bound = MateScore - 2*MaxPly
 				want := max(-bound, min(bound, int(sum)))
 				if got := s.evaluate(&ps[i]); got != want {
-					t.Fatalf("%s %s weights %v: Evaluate %d, float sum rounds to %d", v.Name, v.FEN(ps[i]), w.Values, got, want)
+					t.Fatalf("%s %s weights %v: Evaluate %d, float sum rounds to %d", v.Name, v.FEN(ps[i]), w, got, want)
 				}
 			}
 		}
 	}
-	w := DefaultWeights(MustLookup("english"))
-	w.Values["man"] = 100.5
+	w := testWeights(MustLookup("english"))
+	w["man"] = 100.5
 	if NewSearcher(MustLookup("english"), w, 1).k.(*searcher).intW {
 		t.Error("a fractional weight taken as an integer")
 	}
+}
+
+// testWeights returns integer weights for every feature of v, of the sizes of the default
+// ones (pkg/search/weights): a man 100, a king 250, the positional terms 1 to 30.
+func testWeights(v *Variant) map[string]float64 {
+	w := map[string]float64{}
+	for i, name := range FeatureNames(v) {
+		w[name] = float64(1 + 7*i%30)
+	}
+	w["man"] = 100
+	if _, ok := w["king"]; ok {
+		w["king"] = 250
+	}
+	return w
 }
 
 // randomGamePositions returns n positions of random games of v.

@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"context"
@@ -181,10 +181,10 @@ func TestWideSearchMatchesNarrow(t *testing.T) {
 		if isWide(v) {
 			continue
 		}
-		narrow := NewSearcher(v, nil, 1)
+		narrow := NewSearcher(v, testWeights(v), 1)
 		// the wide table's entries are larger: twice the memory gives as many entries
 		ws := &wideSearcher{}
-		ws.init(widenVariant(v), DefaultWeights(v), 2)
+		ws.init(widenVariant(v), testWeights(v), 2)
 		if n := len(narrow.k.(*searcher).tt); len(ws.tt) != n {
 			t.Fatalf("%s: %d wide table entries, %d narrow", v.Name, len(ws.tt), n)
 		}
@@ -212,8 +212,8 @@ func TestWideGenUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs widegen")
 	}
-	out, err := exec.Command("go", "run", "./internal/widegen", "-config", "widegen.conf", "-check").CombinedOutput()
+	out, err := exec.Command("go", "run", "../widegen", "-config", "widegen.conf", "-check").CombinedOutput()
 	if err != nil {
-		t.Fatalf("wide_gen.go is stale (run go generate in pkg/engine): %v\n%s", err, out)
+		t.Fatalf("wide_gen.go is stale (run go generate in pkg/internal/board): %v\n%s", err, out)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"context"
@@ -25,7 +25,7 @@ type kernel interface {
 	advanceDrawOf(d *drawState, p Position, m Move, c Position)
 	featureVector(p Position, out []float64) []float64
 	evaluateOf(w [numFeatures]float64, p Position) float64
-	newSearcher(w *Weights, hashMB int) searchKernel
+	newSearcher(values map[string]float64, hashMB int) searchKernel
 }
 
 // searchKernel is the search state of a Searcher on a board of one width: *searcher, or
@@ -76,9 +76,9 @@ func (k narrowKernel) evaluateOf(w [numFeatures]float64, p Position) float64 {
 	return tablesFor(k.v).evaluate(k.v, &w, &p)
 }
 
-func (k narrowKernel) newSearcher(w *Weights, hashMB int) searchKernel {
+func (k narrowKernel) newSearcher(values map[string]float64, hashMB int) searchKernel {
 	s := &searcher{}
-	s.init(k.v, w, hashMB)
+	s.init(k.v, values, hashMB)
 	return s
 }
 

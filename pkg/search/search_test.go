@@ -1,13 +1,16 @@
-package engine_test
+package search_test
 
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/internal/board"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // gameFrom starts a game of variant name from fen (the start position when fen is empty).
@@ -53,16 +56,16 @@ func TestSearchFindsShot(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, depth := range []int{1, 2, 4, 6} {
-				s := engine.NewSearcher(v, nil, 1)
-				r := s.Search(context.Background(), g, engine.Limits{Depth: depth})
+				s := search.New(v, nil, 1)
+				r := s.Search(context.Background(), g, search.Limits{Depth: depth})
 				if r.Move != want || r.Score < 150 {
 					t.Errorf("depth %d: %s score %d (pv %s), want %s and a score of at least 150",
 						depth, v.FormatMove(&p, r.Move, false), r.Score, formatPV(v, p, r.PV), tc.want)
 				}
 			}
 			// Without quiescence a 1-ply search sees a man lost, not the shot.
-			s := engine.NewSearcher(v, nil, 1)
-			r := s.Search(context.Background(), g, engine.Limits{Depth: 1, NoQuiescence: true})
+			s := search.New(v, nil, 1)
+			r := s.Search(context.Background(), g, search.Limits{Depth: 1, NoQuiescence: true})
 			if r.Score >= 150 {
 				t.Errorf("depth 1 without quiescence: %s score %d; want a score below 150",
 					v.FormatMove(&p, r.Move, false), r.Score)
@@ -78,13 +81,13 @@ func TestQuiescenceResolvesCaptures(t *testing.T) {
 	if _, err := g.PlayText("22-18"); err != nil {
 		t.Fatal(err)
 	}
-	s := engine.NewSearcher(v, nil, 1)
+	s := search.New(v, nil, 1)
 	// Black has a single legal move: search from a position with a choice instead, so
 	// use depth 1 on the game after Black's forced capture.
 	if _, err := g.PlayText("15x22"); err != nil {
 		t.Fatal(err)
 	}
-	r := s.Search(context.Background(), g, engine.Limits{Depth: 1})
+	r := s.Search(context.Background(), g, search.Limits{Depth: 1})
 	if r.Depth != 0 || r.Move.CaptureCount() != 2 {
 		t.Errorf("forced double capture: got %+v", r)
 	}
@@ -104,14 +107,14 @@ func TestSearchEndgameWins(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.variant+" "+tc.fen, func(t *testing.T) {
 			v, g := gameFrom(t, tc.variant, tc.fen)
-			s := engine.NewSearcher(v, nil, 4)
-			r := s.Search(context.Background(), g, engine.Limits{Depth: tc.depth})
-			if r.Score < engine.MateScore-engine.MaxPly {
+			s := search.New(v, nil, 4)
+			r := s.Search(context.Background(), g, search.Limits{Depth: tc.depth})
+			if r.Score < search.MateScore-search.MaxPly {
 				t.Errorf("score %d at depth %d (pv %s), want a forced win", r.Score, r.Depth, formatPV(v, g.Position(), r.PV))
 			}
 			// Play the win out against the same searcher: White must win.
 			for ply := 0; ply < 200 && !g.Outcome().Over; ply++ {
-				r := s.Search(context.Background(), g, engine.Limits{Depth: tc.depth})
+				r := s.Search(context.Background(), g, search.Limits{Depth: tc.depth})
 				if err := g.Play(r.Move); err != nil {
 					t.Fatal(err)
 				}
@@ -125,9 +128,9 @@ func TestSearchEndgameWins(t *testing.T) {
 
 func TestSearchNoMove(t *testing.T) {
 	v, g := gameFrom(t, "international", "W:W6:B1") // White's man on 6 is blocked by 1
-	s := engine.NewSearcher(v, nil, 1)
-	r := s.Search(context.Background(), g, engine.Limits{Depth: 3})
-	if r.Move != (engine.Move{}) || r.Score != -engine.MateScore {
+	s := search.New(v, nil, 1)
+	r := s.Search(context.Background(), g, search.Limits{Depth: 3})
+	if r.Move != (engine.Move{}) || r.Score != -search.MateScore {
 		t.Errorf("no legal move: got move %+v score %d, want the zero move and -MateScore", r.Move, r.Score)
 	}
 }
@@ -136,8 +139,8 @@ func TestSearchDepthLimit(t *testing.T) {
 	for _, v := range engine.Variants() {
 		g := engine.NewGame(v, v.Start())
 		for depth := 1; depth <= 6; depth++ {
-			s := engine.NewSearcher(v, nil, 1)
-			r := s.Search(context.Background(), g, engine.Limits{Depth: depth})
+			s := search.New(v, nil, 1)
+			r := s.Search(context.Background(), g, search.Limits{Depth: depth})
 			if r.Depth != depth {
 				t.Errorf("%s: Search(depth %d).Depth = %d", v.Name, depth, r.Depth)
 			}
@@ -152,8 +155,8 @@ func TestSearchNodeLimit(t *testing.T) {
 	for _, v := range engine.Variants() {
 		g := engine.NewGame(v, v.Start())
 		for _, n := range []int64{1, 10, 100, 1000, 12345, 100000} {
-			s1 := engine.NewSearcher(v, nil, 1)
-			r1 := s1.Search(context.Background(), g, engine.Limits{Nodes: n})
+			s1 := search.New(v, nil, 1)
+			r1 := s1.Search(context.Background(), g, search.Limits{Nodes: n})
 			if r1.Nodes > n {
 				t.Errorf("%s: Search(nodes %d).Nodes = %d", v.Name, n, r1.Nodes)
 			}
@@ -167,8 +170,8 @@ func TestSearchNodeLimit(t *testing.T) {
 			if !legal {
 				t.Errorf("%s: Search(nodes %d).Move = %+v, not legal", v.Name, n, r1.Move)
 			}
-			s2 := engine.NewSearcher(v, nil, 1)
-			r2 := s2.Search(context.Background(), g, engine.Limits{Nodes: n})
+			s2 := search.New(v, nil, 1)
+			r2 := s2.Search(context.Background(), g, search.Limits{Nodes: n})
 			if r1.Move != r2.Move || r1.Score != r2.Score || r1.Nodes != r2.Nodes || r1.Depth != r2.Depth {
 				t.Errorf("%s nodes %d: two runs differ: %+v / %+v", v.Name, n, r1, r2)
 			}
@@ -178,13 +181,13 @@ func TestSearchNodeLimit(t *testing.T) {
 
 func TestSearchTimeAndContext(t *testing.T) {
 	v, g := gameFrom(t, "international", "")
-	s := engine.NewSearcher(v, nil, 4)
+	s := search.New(v, nil, 4)
 	// A time limit must stop an otherwise unbounded search. How fast it stops is a matter
 	// for benchmarks on a quiet machine; here only that it stops (the bound is generous, so
 	// that a loaded machine does not fail the test).
-	done := make(chan engine.SearchResult, 1)
-	go func() { done <- s.Search(context.Background(), g, engine.Limits{MoveTime: 50 * time.Millisecond}) }()
-	var r engine.SearchResult
+	done := make(chan search.Result, 1)
+	go func() { done <- s.Search(context.Background(), g, search.Limits{MoveTime: 50 * time.Millisecond}) }()
+	var r search.Result
 	select {
 	case r = <-done:
 	case <-time.After(time.Minute):
@@ -195,7 +198,7 @@ func TestSearchTimeAndContext(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r = s.Search(ctx, g, engine.Limits{})
+	r = s.Search(ctx, g, search.Limits{})
 	if r.Nodes > 1024 {
 		t.Errorf("cancelled context: %d nodes", r.Nodes)
 	}
@@ -213,8 +216,8 @@ func TestSearchEndgameDraw(t *testing.T) {
 	// brazilian: one king each and nothing else is an immediate draw; White can capture the
 	// black man and reach it, or play elsewhere and lose to the extra man.
 	v, g := gameFrom(t, "brazilian", "W:WKa1:BKh8,d4")
-	s := engine.NewSearcher(v, nil, 1)
-	r := s.Search(context.Background(), g, engine.Limits{Depth: 4})
+	s := search.New(v, nil, 1)
+	r := s.Search(context.Background(), g, search.Limits{Depth: 4})
 	p := g.Position()
 	if r.Score != 0 || !r.Move.IsCapture() {
 		t.Errorf("got %s score %d, want the capture into a drawn ending, score 0", v.FormatMove(&p, r.Move, false), r.Score)
@@ -224,8 +227,8 @@ func TestSearchEndgameDraw(t *testing.T) {
 func TestSearchDeterministicGames(t *testing.T) {
 	for _, v := range engine.Variants() {
 		play := func(seed int64) string {
-			white, _ := engine.ParsePlayer("easy")
-			black, _ := engine.ParsePlayer("medium")
+			white, _ := search.ParsePlayer("easy")
+			black, _ := search.ParsePlayer("medium")
 			pw, err := white.New(v, seed)
 			if err != nil {
 				t.Fatal(err)
@@ -264,10 +267,10 @@ func TestSearchDeterministicGames(t *testing.T) {
 // deterministic 3-ply self-play game.
 func benchPositions(v *engine.Variant) []*engine.Game {
 	out := []*engine.Game{engine.NewGame(v, v.Start())}
-	s := engine.NewSearcher(v, nil, 1)
+	s := search.New(v, nil, 1)
 	g := engine.NewGame(v, v.Start())
 	for ply := 1; ply <= 32 && !g.Outcome().Over; ply++ {
-		if err := g.Play(s.Search(context.Background(), g, engine.Limits{Depth: 3}).Move); err != nil {
+		if err := g.Play(s.Search(context.Background(), g, search.Limits{Depth: 3}).Move); err != nil {
 			panic(err)
 		}
 		if ply%16 == 0 {
@@ -283,14 +286,14 @@ func BenchmarkSearch(b *testing.B) {
 	for _, v := range engine.Variants() {
 		b.Run(v.Name, func(b *testing.B) {
 			games := benchPositions(v)
-			s := engine.NewSearcher(v, nil, 16)
+			s := search.New(v, nil, 16)
 			var nodes int64
 			var searching time.Duration // without the clearing of the table
 			b.ResetTimer()
 			for b.Loop() {
 				for _, g := range games {
 					s.Clear()
-					r := s.Search(context.Background(), g, engine.Limits{Depth: 8})
+					r := s.Search(context.Background(), g, search.Limits{Depth: 8})
 					nodes += r.Nodes
 					searching += r.Elapsed
 				}
@@ -311,14 +314,64 @@ func TestSearchRepetition(t *testing.T) {
 	}
 	p := g.Position()
 	want, _ := v.ParseMove(&p, "30-26") // back to the position after the first move
-	s := engine.NewSearcher(v, nil, 1)
-	r := s.Search(context.Background(), g, engine.Limits{Depth: 1})
+	s := search.New(v, nil, 1)
+	r := s.Search(context.Background(), g, search.Limits{Depth: 1})
 	if r.Move != want || r.Score != 0 {
 		t.Errorf("with history: %s score %d, want 30-26 (a repetition) score 0", v.FormatMove(&p, r.Move, false), r.Score)
 	}
 	fresh := engine.NewGame(v, p)
-	r = engine.NewSearcher(v, nil, 1).Search(context.Background(), fresh, engine.Limits{Depth: 1})
+	r = search.New(v, nil, 1).Search(context.Background(), fresh, search.Limits{Depth: 1})
 	if r.Score >= 0 {
 		t.Errorf("without history: score %d, want a negative score", r.Score)
+	}
+}
+
+// TestSearchGoals: the search scores the end of each game by its variant's goal.
+func TestSearchGoals(t *testing.T) {
+	for _, tc := range []struct {
+		variant, fen, best string
+		plies              int // the win is found this many plies deep
+	}{
+		// White crowns on its second move, before Black's man on 39 can
+		{"breakthrough", "W:W12,50:B39", "", 3},
+		// giving the last man away wins: 32-27 21x32, and White has no piece
+		{"antidraughts", "W:W32:B21", "32-27", 2},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			v, g := gameFrom(t, tc.variant, tc.fen)
+			r := search.New(v, nil, 1).Search(context.Background(), g, search.Limits{Depth: 6})
+			if r.Score != search.MateScore-tc.plies {
+				t.Errorf("%s %s: score %d (pv %s), want a win in %d plies (%d)", tc.variant, tc.fen, r.Score,
+					formatPV(v, g.Position(), r.PV), tc.plies, search.MateScore-tc.plies)
+			}
+			p := g.Position()
+			if tc.best != "" && v.FormatMove(&p, r.Move, false) != tc.best {
+				t.Errorf("%s %s: played %s, want %s", tc.variant, tc.fen, v.FormatMove(&p, r.Move, false), tc.best)
+			}
+		})
+	}
+	// with no move at the root, antidraughts has won
+	v, g := gameFrom(t, "antidraughts", "W:W6:B1")
+	if r := search.New(v, nil, 1).Search(context.Background(), g, search.Limits{Depth: 3}); r.Score != search.MateScore {
+		t.Errorf("antidraughts, no legal move: score %d, want MateScore", r.Score)
+	}
+	// the evaluation of breakthrough has no king terms and a front term
+	bt := engine.MustLookup("breakthrough")
+	names := search.FeatureNames(bt)
+	if slices.Contains(names, "king") || !slices.Contains(names, "front") {
+		t.Errorf("breakthrough features %v: want front and no king features", names)
+	}
+	// White's men on 28 (4 rows up) and 46; Black's on 45 (8 rows down): front 4 - 8
+	p, _ := bt.ParseFEN("W:W28,46:B45")
+	if f := search.Features(bt, &p, nil)[slices.Index(names, "front")]; f != -4 {
+		t.Errorf("front of W:W28,46:B45 = %v, want -4", f)
+	}
+}
+
+// TestScoreBounds: the bounds pkg/search documents are those the search uses.
+func TestScoreBounds(t *testing.T) {
+	if search.MateScore != board.MateScore || search.MaxDepth != board.MaxDepth || search.MaxPly != board.MaxPly {
+		t.Errorf("search's bounds %d, %d, %d; board's %d, %d, %d", search.MateScore, search.MaxDepth, search.MaxPly,
+			board.MateScore, board.MaxDepth, board.MaxPly)
 	}
 }

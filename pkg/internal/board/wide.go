@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // its high part; a Variant with a board that needs them has a wideVariant for its kernel
 // (kernel.go), which converts at its edges.
 
-//go:generate go run ./internal/widegen -config widegen.conf
+//go:generate go run ../widegen -config widegen.conf
 
 // wide is a set of up to 128 indices: lo holds 0-63, hi 64-127. Its methods are the
 // operators of bitboard, written out; they are small enough to be inlined.
@@ -271,9 +271,9 @@ func (w *wideVariant) evaluateOf(vec [numFeatures]float64, p Position) float64 {
 	return wideTablesFor(w).evaluate(w, &vec, &wp)
 }
 
-func (w *wideVariant) newSearcher(weights *Weights, hashMB int) searchKernel {
+func (w *wideVariant) newSearcher(values map[string]float64, hashMB int) searchKernel {
 	s := &wideSearcher{}
-	s.init(w, weights, hashMB)
+	s.init(w, values, hashMB)
 	return s
 }
 

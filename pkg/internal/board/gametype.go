@@ -1,4 +1,4 @@
-package engine
+package board
 
 // pdnGameTypes names the GameType numbers of the PDN 3.0 GameType table
 // (pdn.fmjd.org), including those of games the engine does not play.

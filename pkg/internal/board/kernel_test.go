@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"go/ast"
@@ -134,4 +134,37 @@ var allowed = map[string]string{
 	"bitboardTables shift": "NewVariant builds the 64-bit tables of a board that fits 64 bits",
 	"play apply":           "Position.play hands a move on an index of 64 or above to playWide",
 	"Clear clear":          "PerftTable.Clear calls the builtin clear on its slots, not a searcher's clear",
+}
+
+// TestPublicPackagesWidthFree checks that pkg/engine and pkg/search, which name the public
+// API, never see the width of a board: they hand every call to this package, whose
+// exported functions and methods TestPublicAPIUsesKernel checks. An identifier of theirs
+// that names the wide instance (wide, isWide, wideVariant, ...) would be a width test.
+func TestPublicPackagesWidthFree(t *testing.T) {
+	for _, dir := range []string{"../../engine", "../../search"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			n++
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && strings.Contains(strings.ToLower(id.Name), "wide") {
+					t.Errorf("%s: %s names the wide instance: the width is board's choice", name, id.Name)
+				}
+				return true
+			})
+		}
+		if n == 0 {
+			t.Fatalf("no Go files in %s", dir)
+		}
+	}
 }

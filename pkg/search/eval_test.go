@@ -1,4 +1,4 @@
-package engine_test
+package search_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // randomPositions plays random games and returns the positions met.
@@ -33,14 +34,14 @@ func randomPositions(v *engine.Variant, n int, seed uint64) []engine.Position {
 
 func TestDefaultWeightsFit(t *testing.T) {
 	for _, v := range engine.Variants() {
-		w := engine.DefaultWeights(v)
+		w := search.DefaultWeights(v)
 		if err := w.Check(v); err != nil {
 			t.Errorf("%s: %v", v.Name, err)
 		}
 		if w.Variant != v.Name {
 			t.Errorf("%s: DefaultWeights(%s).Variant = %q", v.Name, v.Name, w.Variant)
 		}
-		names := engine.FeatureNames(v)
+		names := search.FeatureNames(v)
 		if len(names) != len(w.Values) {
 			t.Errorf("%s: %d features, %d weights", v.Name, len(names), len(w.Values))
 		}
@@ -51,12 +52,12 @@ func TestDefaultWeightsFit(t *testing.T) {
 // features, and the searcher's evaluation is that sum rounded.
 func TestEvaluateIsLinear(t *testing.T) {
 	for _, v := range engine.Variants() {
-		w := engine.DefaultWeights(v)
-		names := engine.FeatureNames(v)
-		s := engine.NewSearcher(v, w, 1)
+		w := search.DefaultWeights(v)
+		names := search.FeatureNames(v)
+		s := search.New(v, w, 1)
 		var f []float64
 		for _, p := range randomPositions(v, 500, 7) {
-			f = engine.Features(v, &p, f)
+			f = search.Features(v, &p, f)
 			if len(f) != len(names) {
 				t.Fatalf("%s: %d features, %d names", v.Name, len(f), len(names))
 			}
@@ -64,7 +65,7 @@ func TestEvaluateIsLinear(t *testing.T) {
 			for i, n := range names {
 				dot += w.Values[n] * f[i]
 			}
-			if e := engine.Evaluate(v, w, &p); e != dot {
+			if e := search.Evaluate(v, w, &p); e != dot {
 				t.Fatalf("%s %s: Evaluate = %v, dot(weights, features) = %v", v.Name, v.FEN(p), e, dot)
 			}
 			if got, want := s.Evaluate(&p), int(math.Round(dot)); got != want {
@@ -80,8 +81,8 @@ func TestEvaluateIsLinear(t *testing.T) {
 func TestFeaturesSymmetric(t *testing.T) {
 	for _, v := range engine.Variants() {
 		p := v.Start()
-		names := engine.FeatureNames(v)
-		for i, x := range engine.Features(v, &p, nil) {
+		names := search.FeatureNames(v)
+		for i, x := range search.Features(v, &p, nil) {
 			want := 0.0
 			if names[i] == "tempo" {
 				want = 1
@@ -92,7 +93,7 @@ func TestFeaturesSymmetric(t *testing.T) {
 		}
 		for _, p := range randomPositions(v, 200, 3) {
 			q := flip(v, p)
-			a, b := engine.Features(v, &p, nil), engine.Features(v, &q, nil)
+			a, b := search.Features(v, &p, nil), search.Features(v, &q, nil)
 			if !slices.Equal(a, b) {
 				t.Fatalf("%s: features of %s = %v, of its mirror %s = %v", v.Name, v.FEN(p), a, v.FEN(q), b)
 			}
@@ -133,13 +134,13 @@ func flip(v *engine.Variant, p engine.Position) engine.Position {
 
 func TestWeightsRoundTrip(t *testing.T) {
 	for _, v := range engine.Variants() {
-		w := engine.DefaultWeights(v)
+		w := search.DefaultWeights(v)
 		w.Values["man"] = 123.25
 		var buf bytes.Buffer
 		if err := w.Save(&buf); err != nil {
 			t.Fatal(err)
 		}
-		got, err := engine.LoadWeights(bytes.NewReader(buf.Bytes()), v)
+		got, err := search.LoadWeights(bytes.NewReader(buf.Bytes()), v)
 		if err != nil {
 			t.Fatalf("%s: LoadWeights(Save(w)): %v\n%s", v.Name, err, buf.String())
 		}
@@ -160,7 +161,7 @@ func TestWeightsRoundTrip(t *testing.T) {
 
 func TestLoadWeightsErrors(t *testing.T) {
 	v := engine.MustLookup("english")
-	good := engine.DefaultWeights(v)
+	good := search.DefaultWeights(v)
 	var buf bytes.Buffer
 	if err := good.Save(&buf); err != nil {
 		t.Fatal(err)
@@ -183,7 +184,7 @@ func TestLoadWeightsErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := engine.LoadWeights(strings.NewReader(tc.json), v)
+			_, err := search.LoadWeights(strings.NewReader(tc.json), v)
 			if err == nil {
 				t.Fatalf("LoadWeights(%q) succeeded", tc.json)
 			}
@@ -200,7 +201,7 @@ func TestLoadWeightsErrors(t *testing.T) {
 	// An alias names the same variant; an empty variant means the one asked for.
 	for _, name := range []string{"checkers", ""} {
 		text := strings.Replace(valid, `"english"`, `"`+name+`"`, 1)
-		if _, err := engine.LoadWeights(strings.NewReader(text), v); err != nil {
+		if _, err := search.LoadWeights(strings.NewReader(text), v); err != nil {
 			t.Errorf("variant %q: %v", name, err)
 		}
 	}
@@ -210,7 +211,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	for _, v := range engine.Variants() {
 		b.Run(v.Name, func(b *testing.B) {
 			ps := randomPositions(v, 1000, 5)
-			s := engine.NewSearcher(v, nil, 1)
+			s := search.New(v, nil, 1)
 			b.ResetTimer()
 			n := 0
 			for b.Loop() {
@@ -230,12 +231,12 @@ func TestDefaultWeightsCustomVariant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := engine.DefaultWeights(v)
+		w := search.DefaultWeights(v)
 		if err := w.Check(v); err != nil {
 			t.Fatalf("short kings %v: %v", short, err)
 		}
 		g := engine.NewGame(v, v.Start())
-		r := engine.NewSearcher(v, w, 1).Search(context.Background(), g, engine.Limits{Depth: 4})
+		r := search.New(v, w, 1).Search(context.Background(), g, search.Limits{Depth: 4})
 		if r.Depth != 4 || len(r.PV) == 0 {
 			t.Errorf("short kings %v: search of a custom variant: %+v", short, r)
 		}

@@ -2,7 +2,7 @@
 
 //go:build !widegen
 
-package engine
+package board
 
 import (
 	"context"
@@ -1643,10 +1643,10 @@ type wideSearcher struct {
 	hasHint   bool
 }
 
-// init prepares s for v with weights w, which fit v, and a table of about hashMB MiB.
-func (s *wideSearcher) init(v *wideVariant, w *Weights, hashMB int) {
+// init prepares s for v with the weights values and a table of about hashMB MiB.
+func (s *wideSearcher) init(v *wideVariant, values map[string]float64, hashMB int) {
 	s.v, s.t = v, wideTablesFor(v)
-	s.w = w.vector(s.t.featureSet)
+	s.w = weightVector(values, s.t.featureSet)
 	s.iw, s.intW = intWeights(&s.w)
 	if hashMB < 1 {
 		hashMB = 1

@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"fmt"
@@ -257,7 +257,7 @@ var builtin = []Rules{
 		// ("the same rules and conventions as international draughts, the only differences
 		// are the larger gameboard and more checkers per player": Wikipedia, Canadian
 		// checkers; likewise Ludii). The board needs 77 bits: see wide.go. Its evaluation
-		// weights (weights/canadian.json) are international's, for the same rules.
+		// weights (pkg/search/weights/canadian.json) are international's, for the same rules.
 		Name:       "canadian",
 		Aliases:    []string{"12x12", "grand-jeu"},
 		GameType:   27,

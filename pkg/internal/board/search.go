@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"context"
@@ -125,23 +125,17 @@ type Searcher struct {
 	k searchKernel // the search on the variant's board: *searcher, or *wideSearcher
 }
 
-// NewSearcher returns a searcher for v using weights w (DefaultWeights(v) when nil) and a
-// transposition table of about hashMB MiB (at least 1). It panics when w does not fit v
-// (check with Weights.Check first).
-func NewSearcher(v *Variant, w *Weights, hashMB int) *Searcher {
-	if w == nil {
-		w = DefaultWeights(v)
-	}
-	if err := w.Check(v); err != nil {
-		panic(err)
-	}
-	return &Searcher{v: v, k: v.k.newSearcher(w, hashMB)}
+// NewSearcher returns a searcher for v using the weights values (by feature name, a value
+// for each of FeatureNames(v)) and a transposition table of about hashMB MiB (at least 1).
+// It panics when values lack a feature of v.
+func NewSearcher(v *Variant, values map[string]float64, hashMB int) *Searcher {
+	return &Searcher{v: v, k: v.k.newSearcher(values, hashMB)}
 }
 
-// init prepares s for v with weights w, which fit v, and a table of about hashMB MiB.
-func (s *searcher) init(v *Variant, w *Weights, hashMB int) {
+// init prepares s for v with the weights values and a table of about hashMB MiB.
+func (s *searcher) init(v *Variant, values map[string]float64, hashMB int) {
 	s.v, s.t = v, tablesFor(v)
-	s.w = w.vector(s.t.featureSet)
+	s.w = weightVector(values, s.t.featureSet)
 	s.iw, s.intW = intWeights(&s.w)
 	if hashMB < 1 {
 		hashMB = 1

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInlineBodiesComplete checks that inlineBodies calls every exported method of every
+// type engine.go aliases: a method it leaves out is never inlined outside pkg/engine.
+func TestInlineBodiesComplete(t *testing.T) {
+	fset := token.NewFileSet()
+	parse := func(name string) *ast.File {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	aliased := map[string]bool{}
+	for _, d := range parse("engine.go").Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			for _, s := range gd.Specs {
+				if ts := s.(*ast.TypeSpec); ts.Assign.IsValid() {
+					aliased[ts.Name.Name] = true
+				}
+			}
+		}
+	}
+	if len(aliased) < 10 {
+		t.Fatalf("only %d aliases found in engine.go", len(aliased))
+	}
+	called := map[string]bool{}
+	for _, d := range parse("inline.go").Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != "inlineBodies" {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+					if recv, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok && len(recv.Args) == 1 {
+						called[newType(recv)+"."+sel.Sel.Name] = true
+					} else if star, ok := ast.Unparen(sel.X).(*ast.StarExpr); ok {
+						if recv, ok := star.X.(*ast.CallExpr); ok && len(recv.Args) == 1 {
+							called[newType(recv)+"."+sel.Sel.Name] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	files, err := filepath.Glob("../internal/board/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "wide_gen.go") {
+			continue
+		}
+		for _, d := range parse(name).Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || !fd.Name.IsExported() {
+				continue
+			}
+			rt := fd.Recv.List[0].Type
+			if s, ok := rt.(*ast.StarExpr); ok {
+				rt = s.X
+			}
+			id, ok := rt.(*ast.Ident)
+			if !ok || !aliased[id.Name] {
+				continue
+			}
+			n++
+			if !called[id.Name+"."+fd.Name.Name] {
+				t.Errorf("inlineBodies does not call %s.%s (%s)", id.Name, fd.Name.Name, fset.Position(fd.Pos()))
+			}
+		}
+	}
+	if n < 40 {
+		t.Fatalf("only %d exported methods of aliased types found in pkg/internal/board", n)
+	}
+}
+
+// newType returns T of new(T).
+func newType(newCall *ast.CallExpr) string {
+	if id, ok := newCall.Args[0].(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}

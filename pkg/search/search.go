@@ -1,0 +1,118 @@
+// Package search is rafle's computer player over the rules of pkg/engine: an
+// iterative-deepening alpha-beta search with a transposition table and a quiescence
+// search over captures, limited by depth, nodes or time (New, Searcher, Limits, Result);
+// its evaluation, a weighted sum of named features (FeatureNames, Features, Evaluate)
+// with Weights loaded from JSON (the defaults are embedded); and the computer levels and
+// players built on them (Levels, Level, ParsePlayer, PlayerSpec, Player).
+//
+// A Searcher is made for one variant and picks the implementation for its board's width
+// once, as engine.NewVariant does: the 64-bit code, or its generated 128-bit instance for
+// a board of more than 64 bits (canadian).
+package search
+
+import (
+	"context"
+	"time"
+
+	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/internal/board"
+)
+
+// Score bounds. A score above MateScore-MaxPly is a win in MateScore-score plies; below
+// -(MateScore-MaxPly) a loss in MateScore+score plies.
+const (
+	// MateScore is the score of a side to move that has already won (never reached: a win
+	// in n plies scores MateScore-n).
+	MateScore = 30000
+	// MaxDepth is the deepest nominal depth Search iterates to.
+	MaxDepth = 64
+	// MaxPly bounds the plies of the main search and the quiescence search together.
+	MaxPly = 128
+)
+
+// Limits bounds one search. The zero value has no limit other than MaxDepth. Depth and
+// Nodes give the same result on every run; MoveTime and the context do not.
+type Limits struct {
+	// Depth is the maximum nominal depth in plies (0: MaxDepth).
+	Depth int
+	// Nodes is the maximum number of nodes visited (0: no limit); the search never exceeds it.
+	Nodes int64
+	// MoveTime is the time allowed for the search (0: no limit). No new iteration starts
+	// after half of it has gone.
+	MoveTime time.Duration
+	// NoQuiescence evaluates the leaves statically instead of following captures.
+	NoQuiescence bool
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	// Move is the move chosen; the zero Move when the side to move has no legal move.
+	Move engine.Move
+	// Score is the score of Move for the side to move, in hundredths of a man (see MateScore).
+	Score int
+	// Depth is the last depth completed (0 when the root had a single legal move, or when
+	// not even depth 1 completed within the limits).
+	Depth int
+	// Nodes is the number of nodes visited (main and quiescence search).
+	Nodes int64
+	// PV is the principal variation, starting with Move.
+	PV []engine.Move
+	// Elapsed is the time the search took.
+	Elapsed time.Duration
+	// Random is set when a player chose Move at random instead of searching.
+	Random bool
+}
+
+// Searcher searches positions of one variant with one set of weights. It keeps its
+// transposition table, killers and history between searches; call Clear between games for
+// reproducible games. A Searcher is not safe for concurrent use.
+type Searcher struct{ s *board.Searcher }
+
+// New returns a searcher for v using weights w (DefaultWeights(v) when nil) and a
+// transposition table of about hashMB MiB (at least 1). It panics when w does not fit v
+// (check with Weights.Check first).
+func New(v *engine.Variant, w *Weights, hashMB int) *Searcher {
+	if w == nil {
+		w = DefaultWeights(v)
+	}
+	if err := w.Check(v); err != nil {
+		panic(err)
+	}
+	return &Searcher{board.NewSearcher(v, w.Values, hashMB)}
+}
+
+// Variant returns the searcher's variant.
+func (s *Searcher) Variant() *engine.Variant { return s.s.Variant() }
+
+// Clear empties the transposition table, the killers and the history.
+func (s *Searcher) Clear() { s.s.Clear() }
+
+// Evaluate returns the static evaluation of p for the side to move, rounded to an integer.
+func (s *Searcher) Evaluate(p *engine.Position) int { return s.s.Evaluate(p) }
+
+// Search searches the current position of g within lim and returns the best move found. A
+// depth-1 search always completes unless the node limit, the time or ctx stop it first; if
+// nothing completed, Move is the first legal move in the searcher's order. When the game
+// has a single legal move, Search returns it at once with Depth 0 and a static score.
+func (s *Searcher) Search(ctx context.Context, g *engine.Game, lim Limits) Result {
+	return Result(s.s.Search(ctx, g, board.Limits(lim)))
+}
+
+// FeatureNames returns the names of v's evaluation features, in the order Features fills
+// them. The caller may modify the returned slice.
+func FeatureNames(v *engine.Variant) []string { return board.FeatureNames(v) }
+
+// Features appends the raw feature vector of p to out[:0] and returns it, in the order of
+// FeatureNames(v). Each feature is the side to move's count minus the opponent's (tempo is
+// 1), so Evaluate(v, w, p) = Σ w.Values[FeatureNames(v)[i]] × Features(v, p, nil)[i] is
+// the evaluation from the side to move's point of view.
+func Features(v *engine.Variant, p *engine.Position, out []float64) []float64 {
+	return board.Features(v, p, out)
+}
+
+// Evaluate returns dot(w, Features(v, p)): the evaluation of p from the side to move's point
+// of view, in the units of the weights, before the search rounds it. It panics if w lacks a
+// feature of v (a programming error: LoadWeights and DefaultWeights return complete sets).
+func Evaluate(v *engine.Variant, w *Weights, p *engine.Position) float64 {
+	return board.Evaluate(v, w.Values, p)
+}
