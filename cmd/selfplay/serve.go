@@ -123,7 +123,7 @@ func serveDXP(c *cli.Context, ps search.PlayerSpec) error {
 // player is rafle's player behind the protocol servers: its own limits, or the limits the
 // other side sets.
 type player struct {
-	sp   *search.SearchPlayer
+	sp   *search.Player
 	spec search.PlayerSpec
 }
 
@@ -132,7 +132,7 @@ func newPlayer(ps search.PlayerSpec, v *engine.Variant) (*player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &player{sp: p.(*search.SearchPlayer), spec: ps}, nil
+	return &player{sp: p, spec: ps}, nil
 }
 
 // NewGame clears the tables, as the match does for a player between games.

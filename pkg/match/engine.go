@@ -2,7 +2,6 @@ package match
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/rafle/rafle/pkg/engine"
@@ -15,13 +14,9 @@ func Engine(name string, ps search.PlayerSpec) Entrant {
 	return Entrant{Name: name, Deterministic: ps.Deterministic(), New: func(v *engine.Variant, seed int64) (Player, error) {
 		searchOnly := ps
 		searchOnly.Random = 0 // the random moves are drawn here, so that Reset can reseed them
-		p, err := searchOnly.New(v, seed)
+		sp, err := searchOnly.New(v, seed)
 		if err != nil {
 			return nil, err
-		}
-		sp, ok := p.(*search.SearchPlayer)
-		if !ok {
-			return nil, fmt.Errorf("match: player %q: unexpected type %T", ps.Spec, p)
 		}
 		e := &enginePlayer{sp: sp, random: ps.Random}
 		e.Reset(seed)
@@ -30,9 +25,9 @@ func Engine(name string, ps search.PlayerSpec) Entrant {
 }
 
 // enginePlayer plays a random move with probability random, and otherwise searches: the
-// same choices as search.SearchPlayer, with the same generator for a given seed.
+// same choices as search.Player, with the same generator for a given seed.
 type enginePlayer struct {
-	sp     *search.SearchPlayer
+	sp     *search.Player
 	random float64
 	rng    *rand.Rand
 }

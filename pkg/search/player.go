@@ -13,15 +13,6 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// Player chooses moves in games.
-type Player interface {
-	// Name is the player's spec, as ParsePlayer reads it ("hard", "depth=6:weights=w.json").
-	Name() string
-	// Choose returns the move to play in g's current position, with what the search found.
-	// It returns an error when the game has no legal move.
-	Choose(ctx context.Context, g *engine.Game) (Result, error)
-}
-
 // The computer levels of every variant (docs/rules.md#levels).
 const (
 	// EasyRandom is the probability that the easy level plays a uniformly random legal move
@@ -186,7 +177,7 @@ func (ps PlayerSpec) Deterministic() bool { return ps.Limits.MoveTime == 0 }
 // New returns a player of v following ps. The seed drives the random moves; with the same
 // seed and a spec without a time limit, the player chooses the same moves in the same games.
 // It returns an error when the weights file cannot be read or does not fit v.
-func (ps PlayerSpec) New(v *engine.Variant, seed int64) (Player, error) {
+func (ps PlayerSpec) New(v *engine.Variant, seed int64) (*Player, error) {
 	var w *Weights
 	if ps.WeightsFile != "" {
 		f, err := os.Open(ps.WeightsFile)
@@ -199,23 +190,23 @@ func (ps PlayerSpec) New(v *engine.Variant, seed int64) (Player, error) {
 			return nil, fmt.Errorf("engine: player %q: %s: %w", ps.Spec, ps.WeightsFile, err)
 		}
 	}
-	return &SearchPlayer{
+	return &Player{
 		spec:   ps,
 		search: New(v, w, ps.HashMiB()),
 		rng:    newPlayerRand(seed),
 	}, nil
 }
 
-// SearchPlayer is the Player PlayerSpec.New returns: a Searcher with fixed limits and a
-// seeded generator for random moves. It is not safe for concurrent use.
-type SearchPlayer struct {
+// Player is a computer player, as PlayerSpec.New makes one: a Searcher with fixed limits
+// and a seeded generator for random moves. It is not safe for concurrent use.
+type Player struct {
 	spec   PlayerSpec
 	search *Searcher
 	rng    *rand.Rand
 }
 
 // Name returns the player's spec text ("custom" for a spec without one).
-func (sp *SearchPlayer) Name() string {
+func (sp *Player) Name() string {
 	if sp.spec.Spec == "" {
 		return "custom"
 	}
@@ -223,14 +214,14 @@ func (sp *SearchPlayer) Name() string {
 }
 
 // Searcher returns the player's searcher.
-func (sp *SearchPlayer) Searcher() *Searcher { return sp.search }
+func (sp *Player) Searcher() *Searcher { return sp.search }
 
 // Reset clears the searcher's tables (between games). It does not reseed the generator.
-func (sp *SearchPlayer) Reset() { sp.search.Clear() }
+func (sp *Player) Reset() { sp.search.Clear() }
 
 // Reseed clears the searcher's tables and restarts the generator from seed: the player
 // then chooses exactly as a new one made by PlayerSpec.New with that seed.
-func (sp *SearchPlayer) Reseed(seed int64) {
+func (sp *Player) Reseed(seed int64) {
 	sp.search.Clear()
 	sp.rng = newPlayerRand(seed)
 }
@@ -244,7 +235,7 @@ func newPlayerRand(seed int64) *rand.Rand {
 var ErrNoMove = errors.New("engine: no legal move")
 
 // Choose plays a random legal move with the spec's probability, and otherwise searches.
-func (sp *SearchPlayer) Choose(ctx context.Context, g *engine.Game) (Result, error) {
+func (sp *Player) Choose(ctx context.Context, g *engine.Game) (Result, error) {
 	legal := g.Legal()
 	if len(legal) == 0 {
 		return Result{}, ErrNoMove

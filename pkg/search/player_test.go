@@ -237,7 +237,7 @@ func TestLevelsOrdered(t *testing.T) {
 func TestPlayerReseed(t *testing.T) {
 	v := engine.MustLookup("russian")
 	spec, _ := search.ParsePlayer("easy:random=0.5")
-	moves := func(p search.Player) string {
+	moves := func(p *search.Player) string {
 		g := engine.NewGame(v, v.Start())
 		for ply := 0; ply < 30 && !g.Outcome().Over; ply++ {
 			r, err := p.Choose(context.Background(), g)
@@ -254,7 +254,7 @@ func TestPlayerReseed(t *testing.T) {
 	want := moves(fresh)
 	used, _ := spec.New(v, 7)
 	moves(used)
-	used.(*search.SearchPlayer).Reseed(42)
+	used.Reseed(42)
 	if got := moves(used); got != want {
 		t.Errorf("after Reseed(42): %s, want %s as a new player with seed 42", got, want)
 	}
