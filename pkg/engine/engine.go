@@ -21,31 +21,49 @@ type Square = board.Square
 // Variant is a Rules value with the tables the move generator needs. Build one with
 // NewVariant or take a registered one with Lookup; a Variant is immutable and safe for
 // concurrent use.
+//
+// Methods (go doc ./pkg/internal/board Variant): AlgebraicName, CheckKingRun, Count,
+// Divide, FEN, FormatMove, FormatPath, Generate, GenerateDup, HasCapture, HasMoves, Index,
+// ParseFEN, ParseMove, ParseSquare, Paths, Perft, PositionOutcome, QuietMove, Square,
+// SquareName, Squares, Start.
 type Variant = board.Variant
 
 // FENError is a FEN that cannot be read; Token is the offending part.
+//
+// Methods (go doc ./pkg/internal/board FENError): Error, Unwrap.
 type FENError = board.FENError
 
 // Outcome is the state of a game under its variant's rules.
+//
+// Methods (go doc ./pkg/internal/board Outcome): String.
 type Outcome = board.Outcome
 
 // Game is a position with its history: the moves played, and the state the draw rules need
 // (repetitions, the move counters). Positions do not carry that state; games do.
+//
+// Methods (go doc ./pkg/internal/board Game): Legal, Moves, Outcome, Play, PlayText, Ply,
+// Position, Positions, Start, Variant.
 type Game = board.Game
 
 // KingRun is the state of Rules.KingMoveLimit for both sides: where the king that made a
 // side's last moves stands, and how many non-capturing moves in a row it has made. A
 // Position does not hold it, since it depends on the moves before; Game, the searcher and
 // the PDN replayer carry it along. The zero value is the state at the start of a game.
+//
+// Methods (go doc ./pkg/internal/board KingRun): Next.
 type KingRun = board.KingRun
 
 // Duplicates is the convention for capture sequences that take the same pieces, by the
 // same piece, from the same square to the same square, in a different order (round a ring
 // one way and the other). For the rules of the game they are one move.
+//
+// Methods (go doc ./pkg/internal/board Duplicates): String.
 type Duplicates = board.Duplicates
 
 // MoveError is a move text that cannot be resolved. Candidates lists, for an ambiguous
 // move, the full paths of the legal moves it fits.
+//
+// Methods (go doc ./pkg/internal/board MoveError): Error, Unwrap.
 type MoveError = board.MoveError
 
 // PerftOptions are the settings of a perft run. The zero value counts unique moves on one
@@ -55,6 +73,8 @@ type PerftOptions = board.PerftOptions
 // PerftTable is a transposition table that several perft runs share (see
 // PerftOptions.Table), made once: each run finds the counts of the runs before it. The runs
 // that share a table must have the same variant and the same duplicate convention.
+//
+// Methods (go doc ./pkg/internal/board PerftTable): Clear.
 type PerftTable = board.PerftTable
 
 // DivideEntry is one root move and the number of leaves below it.
@@ -64,15 +84,23 @@ type DivideEntry = board.DivideEntry
 // copy-make: Play returns a new Position and leaves its receiver untouched. Position does
 // not know its variant; the Variant that generated a move knows the board.
 //
-// At, Material and Equal read the pieces on every board.
+// At, Material and Equal read the pieces on every board. Its exported fields are Side, the
+// side to move, and Hash, its Zobrist key (kept up to date by Play).
+//
+// Methods (go doc ./pkg/internal/board Position): At, ComputeHash, Equal, Material, Play.
 type Position = board.Position
 
 // Move is a move: the piece on From goes to To and the captured pieces are removed. Two
 // capture paths that take the same pieces from the same square to the same square are the
-// same Move; Variant.Paths recovers the paths for notation.
+// same Move; Variant.Paths recovers the paths for notation. Its exported fields are From
+// and To, the indices of its start and end squares.
+//
+// Methods (go doc ./pkg/internal/board Move): CaptureCount, Captured, IsCapture, Promotes.
 type Move = board.Move
 
 // Color is a side: White or Black.
+//
+// Methods (go doc ./pkg/internal/board Color): Other, String.
 type Color = board.Color
 
 // Promotion says what happens to a man that reaches the far row in the middle of a capture.
@@ -93,6 +121,8 @@ type Precedence = board.Precedence
 type EndgameRule = board.EndgameRule
 
 // Material counts each side's men and kings, indexed by Color.
+//
+// Methods (go doc ./pkg/internal/board Material): Pieces.
 type Material = board.Material
 
 // DrawRules are a variant's automatic draws. The zero value has none. Every field may be
@@ -102,9 +132,13 @@ type DrawRules = board.DrawRules
 // Rules describes a variant as data. The zero value of every field is the most common
 // choice, so a variant states only what differs. Fields are read once by NewVariant, which
 // builds the tables the move generator uses; the generator never looks at a variant's name.
+//
+// Methods (go doc ./pkg/internal/board Rules): KingCanReverse.
 type Rules = board.Rules
 
 // PerftCase is one row of a perft suite: a published count with its source.
+//
+// Methods (go doc ./pkg/internal/board PerftCase): Conventions.
 type PerftCase = board.PerftCase
 
 // The duplicates conventions of perft (Duplicates).

@@ -5,12 +5,14 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
 
 // TestInlineBodiesComplete checks that inlineBodies calls every exported method of every
-// type engine.go aliases: a method it leaves out is never inlined outside pkg/engine.
+// type engine.go aliases (a method it leaves out is never inlined outside pkg/engine), and
+// that the alias's doc comment names it (go doc shows an alias without its methods).
 func TestInlineBodiesComplete(t *testing.T) {
 	fset := token.NewFileSet()
 	parse := func(name string) *ast.File {
@@ -21,11 +23,17 @@ func TestInlineBodiesComplete(t *testing.T) {
 		return f
 	}
 	aliased := map[string]bool{}
-	for _, d := range parse("engine.go").Decls {
+	docs := map[string]string{}
+	f, err := parser.ParseFile(fset, "engine.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
 			for _, s := range gd.Specs {
 				if ts := s.(*ast.TypeSpec); ts.Assign.IsValid() {
 					aliased[ts.Name.Name] = true
+					docs[ts.Name.Name] = gd.Doc.Text() + ts.Doc.Text()
 				}
 			}
 		}
@@ -79,6 +87,9 @@ func TestInlineBodiesComplete(t *testing.T) {
 			n++
 			if !called[id.Name+"."+fd.Name.Name] {
 				t.Errorf("inlineBodies does not call %s.%s (%s)", id.Name, fd.Name.Name, fset.Position(fd.Pos()))
+			}
+			if !regexp.MustCompile(`\b` + fd.Name.Name + `\b`).MatchString(docs[id.Name]) {
+				t.Errorf("the doc comment of %s in engine.go does not name its method %s", id.Name, fd.Name.Name)
 			}
 		}
 	}
