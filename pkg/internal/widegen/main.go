@@ -1,10 +1,10 @@
 // Widegen generates the 128-bit instance of the engine's hot code.
 //
 // The engine keeps one source of its move generation, perft, evaluation and search,
-// written for a 64-bit bitboard: a named type with underlying uint64 (engine.Bitboard)
+// written for a 64-bit bitboard: a named type with underlying uint64 (board.bitboard)
 // used with Go's integer operators. Boards with more than 64 squares (12x12 needs 77
 // bits) need a second instance of that code over a 128-bit set, a hand-written struct
-// type with methods (engine's wide: And, Or, Xor, AndNot, Not, Shl, Shr, Sub, Add,
+// type with methods (board's wide: And, Or, Xor, AndNot, Not, Shl, Shr, Sub, Add,
 // IsZero, ClearFirst, and Has, Count, First like Bitboard's). Widegen writes that
 // instance, so that the hot code is edited in one place only.
 //
@@ -37,10 +37,10 @@
 // which works on every width and hands the work to one instance or the other, so they
 // are shared; so are exported types, with their methods, unless -rename names them.
 //
-// Usage, from pkg/engine:
+// Usage, from pkg/internal/board:
 //
-//	//go:generate go run ./internal/widegen -narrow bitboard -wide wide -files movegen.go,perft.go -rename Position=widePosition -o wide_gen.go
-//	//go:generate go run ./internal/widegen -config widegen.conf
+//	//go:generate go run ../widegen -narrow bitboard -wide wide -files movegen.go,perft.go -rename Position=widePosition -o wide_gen.go
+//	//go:generate go run ../widegen -config widegen.conf
 //
 // Flags (the list flags may be repeated; their values add up):
 //
