@@ -22,6 +22,8 @@ type Square = board.Square
 // NewVariant or take a registered one with Lookup; a Variant is immutable and safe for
 // concurrent use.
 //
+// Fields: Rules (embedded).
+//
 // Methods (go doc ./pkg/internal/board Variant): AlgebraicName, CheckKingRun, Count,
 // Divide, FEN, FormatMove, FormatPath, Generate, GenerateDup, HasCapture, HasMoves, Index,
 // ParseFEN, ParseMove, ParseSquare, Paths, Perft, PositionOutcome, QuietMove, Square,
@@ -30,10 +32,14 @@ type Variant = board.Variant
 
 // FENError is a FEN that cannot be read; Token is the offending part.
 //
+// Fields: FEN, Token, Msg.
+//
 // Methods (go doc ./pkg/internal/board FENError): Error, Unwrap.
 type FENError = board.FENError
 
 // Outcome is the state of a game under its variant's rules.
+//
+// Fields: Over, Draw, Winner, Reason.
 //
 // Methods (go doc ./pkg/internal/board Outcome): String.
 type Outcome = board.Outcome
@@ -63,11 +69,15 @@ type Duplicates = board.Duplicates
 // MoveError is a move text that cannot be resolved. Candidates lists, for an ambiguous
 // move, the full paths of the legal moves it fits.
 //
+// Fields: Text, Err, Detail, Candidates.
+//
 // Methods (go doc ./pkg/internal/board MoveError): Error, Unwrap.
 type MoveError = board.MoveError
 
 // PerftOptions are the settings of a perft run. The zero value counts unique moves on one
 // thread without a hash table.
+//
+// Fields (go doc ./pkg/internal/board PerftOptions): Duplicates, Threads, HashMB, Table.
 type PerftOptions = board.PerftOptions
 
 // PerftTable is a transposition table that several perft runs share (see
@@ -78,22 +88,26 @@ type PerftOptions = board.PerftOptions
 type PerftTable = board.PerftTable
 
 // DivideEntry is one root move and the number of leaves below it.
+//
+// Fields (go doc ./pkg/internal/board DivideEntry): Move, Nodes.
 type DivideEntry = board.DivideEntry
 
 // Position is a board and the side to move: a small comparable value. Positions are
 // copy-make: Play returns a new Position and leaves its receiver untouched. Position does
 // not know its variant; the Variant that generated a move knows the board.
 //
-// At, Material and Equal read the pieces on every board. Its exported fields are Side, the
-// side to move, and Hash, its Zobrist key (kept up to date by Play).
+// At, Material and Equal read the pieces on every board.
+//
+// Fields: Side, Hash.
 //
 // Methods (go doc ./pkg/internal/board Position): At, ComputeHash, Equal, Material, Play.
 type Position = board.Position
 
 // Move is a move: the piece on From goes to To and the captured pieces are removed. Two
 // capture paths that take the same pieces from the same square to the same square are the
-// same Move; Variant.Paths recovers the paths for notation. Its exported fields are From
-// and To, the indices of its start and end squares.
+// same Move; Variant.Paths recovers the paths for notation.
+//
+// Fields: From, To.
 //
 // Methods (go doc ./pkg/internal/board Move): CaptureCount, Captured, IsCapture, Promotes.
 type Move = board.Move
@@ -108,6 +122,8 @@ type Color = board.Color
 type Promotion = board.Promotion
 
 // CaptureSummary describes one complete capture sequence for a precedence rule.
+//
+// Fields (go doc ./pkg/internal/board CaptureSummary): King, Pieces, Kings, Order.
 type CaptureSummary = board.CaptureSummary
 
 // Precedence ranks capture sequences: only the sequences of highest rank are legal. A nil
@@ -118,25 +134,39 @@ type Precedence = board.Precedence
 // and keeps counting while it stays true (docs/rules.md#common: a capture or promotion that keeps it true
 // does not restart it). The game is drawn when Limit moves have been counted with the
 // condition holding; Limit 0 draws at once.
+//
+// Fields (go doc ./pkg/internal/board EndgameRule): Reason, Holds, Limit, StrongSideOnly.
 type EndgameRule = board.EndgameRule
 
 // Material counts each side's men and kings, indexed by Color.
+//
+// Fields: Men, Kings.
 //
 // Methods (go doc ./pkg/internal/board Material): Pieces.
 type Material = board.Material
 
 // DrawRules are a variant's automatic draws. The zero value has none. Every field may be
 // paired with any board: they are read by Game, never by the move generator.
+//
+// Fields (go doc ./pkg/internal/board DrawRules): Repetition, NoCapturePlies,
+// KingMovePlies, Endgames.
 type DrawRules = board.DrawRules
 
 // Rules describes a variant as data. The zero value of every field is the most common
 // choice, so a variant states only what differs. Fields are read once by NewVariant, which
 // builds the tables the move generator uses; the generator never looks at a variant's name.
 //
+// Fields: Name, Aliases, GameType, Width, Height, Rows, FirstMover, Mirrored, Algebraic,
+// CaptureSep, ShortKings, MenCaptureForwardOnly, MenCannotCaptureKings, Promotion,
+// Precedence, RemoveAtOnce, LandRightBehind, OrthogonalCaptures, HaltBehindKing,
+// PromotionWins, NoMoveWins, KingMoveLimit, Draw, PerftDuplicates.
+//
 // Methods (go doc ./pkg/internal/board Rules): KingCanReverse.
 type Rules = board.Rules
 
 // PerftCase is one row of a perft suite: a published count with its source.
+//
+// Fields: Variant, Position, FEN, Depth, Nodes, Duplicates, Source, Confidence, Line.
 //
 // Methods (go doc ./pkg/internal/board PerftCase): Conventions.
 type PerftCase = board.PerftCase

@@ -8,7 +8,7 @@ import (
 // called: its calls put the inline bodies of board's methods into this package's export
 // data, so that the packages that import engine (and not pkg/internal/board, which they
 // cannot) inline them as before. Without it the compiler leaves every call to them a call
-// (golang/go#74783): pdn validate ran 3.4% more instructions. TestInlineBodiesComplete
+// (golang/go#74783): pdn validate ran 3.4% more instructions. TestAliasesComplete
 // checks that the list is complete; regenerate it when a method is added.
 func inlineBodies() {
 	(*new(Color)).Other()

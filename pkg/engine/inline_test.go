@@ -10,10 +10,11 @@ import (
 	"testing"
 )
 
-// TestInlineBodiesComplete checks that inlineBodies calls every exported method of every
+// TestAliasesComplete checks that inlineBodies calls every exported method of every
 // type engine.go aliases (a method it leaves out is never inlined outside pkg/engine), and
-// that the alias's doc comment names it (go doc shows an alias without its methods).
-func TestInlineBodiesComplete(t *testing.T) {
+// that the alias's doc comment names it and every exported field (go doc shows an alias
+// without its fields and methods).
+func TestAliasesComplete(t *testing.T) {
 	fset := token.NewFileSet()
 	parse := func(name string) *ast.File {
 		f, err := parser.ParseFile(fset, name, nil, 0)
@@ -72,6 +73,28 @@ func TestInlineBodiesComplete(t *testing.T) {
 			continue
 		}
 		for _, d := range parse(name).Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, s := range gd.Specs {
+					ts := s.(*ast.TypeSpec)
+					st, ok := ts.Type.(*ast.StructType)
+					if !ok || !aliased[ts.Name.Name] {
+						continue
+					}
+					for _, fld := range st.Fields.List {
+						names := fld.Names
+						if len(names) == 0 {
+							if id, ok := fld.Type.(*ast.Ident); ok {
+								names = []*ast.Ident{id} // an embedded field
+							}
+						}
+						for _, n := range names {
+							if n.IsExported() && !regexp.MustCompile(`\b`+n.Name+`\b`).MatchString(docs[ts.Name.Name]) {
+								t.Errorf("the doc comment of %s in engine.go does not name its field %s", ts.Name.Name, n.Name)
+							}
+						}
+					}
+				}
+			}
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Recv == nil || !fd.Name.IsExported() {
 				continue
