@@ -58,6 +58,11 @@ type Job struct {
 	// naiveCuts makes the finder propose a boundary at every line break
 	// and every '[' that starts a line (tests: nearly all are wrong).
 	naiveCuts bool
+	// exactCuts makes the finder follow every byte from the start (tests).
+	exactCuts bool
+	// readWrong, if not nil, is called for each piece that was not read
+	// right in parallel (tests).
+	readWrong func()
 }
 
 func (j *Job) total() int64 {
