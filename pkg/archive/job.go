@@ -46,8 +46,9 @@ type Job struct {
 	// Select, if not nil, is called with the number of each game read, from 0
 	// over all the inputs in order, one call at a time in that order; the
 	// games for which it returns false are read (so that the others keep
-	// their numbers) but not handed on, counted, replayed or written. It
-	// makes a shard of a job (see ShardSelect).
+	// their numbers) but not handed on, counted, replayed or written. It is
+	// called once per game, even for a game read twice. It makes a shard
+	// of a job (see ShardSelect).
 	Select func(i int) bool
 
 	// onReader, if set, is called with each PDN Reader that eachInput
@@ -620,7 +621,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 	// begin prepares input i for reading: its inference, or speculation.
 	begin := func(i int) {
 		if opt.Infer && opt.Replay.Default == nil && infs[i] == nil {
-			specs[i], infs[i] = speculate(ctx, &job.Inputs[i], job.Reader, sel.next)
+			specs[i], infs[i] = speculate(ctx, &job.Inputs[i], job.Reader)
 		}
 	}
 	// end sends the end of a speculating input i after its games.
@@ -646,9 +647,13 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 						opt.game(g, p.gerrs[k])
 					}
 				}
+				skip := sel.skips(nil, len(p.games))
+				if sp := specs[p.input]; sp != nil && skip != nil {
+					sp.skips = append(sp.skips, skip...)
+				}
 				tokens <- struct{}{}
 				work <- &gameBatch{seq: seq, input: p.input, first: p.first, games: p.games, gerrs: p.gerrs, piece: p,
-					skip: sel.skips(nil, len(p.games)), inferred: infs[p.input]}
+					skip: skip, inferred: infs[p.input]}
 				seq++
 				return nil
 			}, func(i int, err error) error {
@@ -697,6 +702,9 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				b.gerrs = append(b.gerrs, gerr)
 				if job.Select != nil {
 					b.skip = sel.skips(b.skip, 1)
+					if sp := specs[i]; sp != nil {
+						sp.skips = append(sp.skips, b.skip[len(b.skip)-1])
+					}
 				}
 				if len(b.games) == batchSize {
 					send()
@@ -841,9 +849,11 @@ var maxHeld = 1 << 16
 // speculation is the state of an input validated with a guessed inference
 // (see validateReplay).
 type speculation struct {
-	in       *Input
-	guess    *pdn.Inference
-	selStart int // Job.Select's number of the input's first game
+	in    *Input
+	guess *pdn.Inference
+	// skips are the input's games that Job.Select left out, for
+	// validating it again without calling Select again.
+	skips []bool
 	// ev is the evidence of the input's games, merged batch by batch
 	// in the merging goroutine.
 	ev pdn.Evidence
@@ -864,8 +874,8 @@ type speculation struct {
 // cannot be read) is nil: the games are then replayed each with the
 // variant inferred from itself, and the input validated again at its end
 // if that was wrong.
-func speculate(ctx context.Context, in *Input, opt pdn.ReaderOptions, selStart int) (*speculation, *pdn.Inference) {
-	sp := &speculation{in: in, selStart: selStart}
+func speculate(ctx context.Context, in *Input, opt pdn.ReaderOptions) (*speculation, *pdn.Inference) {
+	sp := &speculation{in: in}
 	rc, err := in.Open()
 	if err != nil {
 		return sp, nil
@@ -923,7 +933,7 @@ func (sp *speculation) again(ctx context.Context, job Job, opt ValidateOptions) 
 	in.Inferred = sp.ev.Infer()
 	sub := Job{Inputs: []Input{in}, Reader: job.Reader}
 	if job.Select != nil {
-		sub.Select = func(k int) bool { return job.Select(sp.selStart + k) }
+		sub.Select = func(k int) bool { return k < len(sp.skips) && !sp.skips[k] }
 	}
 	opt.Infer, opt.game = false, nil
 	var st *Stats

@@ -47,7 +47,17 @@ func TestValidateInfer(t *testing.T) {
 	}
 	run := func(infer bool, jobs int, sel func(int) bool, stats bool) string {
 		job := newJob()
-		job.Select = sel
+		if sel != nil {
+			// called once per game, as a shard's Select counts on
+			calls := 0
+			job.Select = func(i int) bool {
+				if i != calls {
+					t.Fatalf("Select(%d) after %d calls", i, calls)
+				}
+				calls++
+				return sel(i)
+			}
+		}
 		if !infer {
 			if err := job.InferVariants(context.Background()); err != nil {
 				t.Fatal(err)
