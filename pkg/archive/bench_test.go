@@ -33,8 +33,8 @@ func BenchmarkValidateInferred(b *testing.B) {
 }
 
 // BenchmarkValidate validates the Open Checkers Archive with full replay
-// (every move checked against the english rules), with one goroutine and
-// then two.
+// (every move checked against the english rules), the variant inferred as
+// it goes, as pdn validate does, with one goroutine and then two.
 func BenchmarkValidate(b *testing.B) {
 	data := loadOCA(b)
 	for _, jobs := range []int{1, 2} {
@@ -45,7 +45,7 @@ func BenchmarkValidate(b *testing.B) {
 				job := Job{Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
 					return io.NopCloser(bytes.NewReader(data)), nil
 				}}}}
-				sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: jobs, Replay: &pdn.Replayer{}})
+				sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: jobs, Replay: &pdn.Replayer{}, Infer: true})
 				if err != nil {
 					b.Fatal(err)
 				}
