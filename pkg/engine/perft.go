@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // perftKernel is the code of perft's last two plies and of the leaf count, with the board's
@@ -349,28 +350,83 @@ func (c *manSearch[G]) start(from, empty, mid, land bitboard) {
 
 // jump searches the sequences that go on from s, the man having taken the k pieces of
 // captured. The jump back needs no test: the piece it would take is in captured.
+//
+// It follows a sequence in a loop while it has one way on, and calls itself only where
+// it branches: Go's calls save no register, so that each return of a call per jump
+// reloaded the search's state from memory (callgrind, international perft: the call per
+// jump, jumpEach, costs 3.5% more instructions on Woldouby depth 12, 3% more on FrontRows
+// depth 10 and from the start depth 8). On 128-bit boards the loop's state does not fit
+// the registers, and a call per jump is cheaper (the loop: +1.3% on canadian depth 7).
 func (c *manSearch[G]) jump(s, captured bitboard, k int) {
+	if unsafe.Sizeof(s) > 8 {
+		c.jumpEach(s, captured, k)
+		return
+	}
+	a, b := c.k.steps()
+	targets, empty, up, down := c.targets, c.empty, c.up, c.down
+	for !c.stop || s&c.promo == 0 {
+		t := targets &^ captured
+		var ul, ur, dl, dr bitboard // the square it lands on, jumping along each diagonal
+		if up {
+			ul, ur = ((s>>a)&t)>>a&empty, ((s>>b)&t)>>b&empty
+		}
+		if down {
+			dl, dr = ((s<<b)&t)<<b&empty, ((s<<a)&t)<<a&empty
+		}
+		if ul|ur|dl|dr == 0 {
+			break
+		}
+		// the ways on in order, all but the last searched by a call, the last by the loop
+		k++
+		if ul != 0 {
+			if ur|dl|dr == 0 {
+				s, captured = ul, captured|ul<<a
+				continue
+			}
+			c.jump(ul, captured|ul<<a, k)
+		}
+		if ur != 0 {
+			if dl|dr == 0 {
+				s, captured = ur, captured|ur<<b
+				continue
+			}
+			c.jump(ur, captured|ur<<b, k)
+		}
+		if dl != 0 {
+			if dr == 0 {
+				s, captured = dl, captured|dl>>b
+				continue
+			}
+			c.jump(dl, captured|dl>>b, k)
+		}
+		s, captured = dr, captured|dr>>a
+	}
+	c.add(s, captured, k)
+}
+
+// jumpEach is jump with a call per jump.
+func (c *manSearch[G]) jumpEach(s, captured bitboard, k int) {
 	if !c.stop || s&c.promo == 0 {
 		a, b := c.k.steps()
 		targets, found := c.targets&^captured, false
 		if c.up {
 			if land := ((s >> a) & targets) >> a & c.empty; land != 0 {
 				found = true
-				c.jump(land, captured|land<<a, k+1)
+				c.jumpEach(land, captured|land<<a, k+1)
 			}
 			if land := ((s >> b) & targets) >> b & c.empty; land != 0 {
 				found = true
-				c.jump(land, captured|land<<b, k+1)
+				c.jumpEach(land, captured|land<<b, k+1)
 			}
 		}
 		if c.down {
 			if land := ((s << b) & targets) << b & c.empty; land != 0 {
 				found = true
-				c.jump(land, captured|land>>b, k+1)
+				c.jumpEach(land, captured|land>>b, k+1)
 			}
 			if land := ((s << a) & targets) << a & c.empty; land != 0 {
 				found = true
-				c.jump(land, captured|land>>a, k+1)
+				c.jumpEach(land, captured|land>>a, k+1)
 			}
 		}
 		if found {

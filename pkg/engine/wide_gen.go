@@ -806,28 +806,83 @@ func (c *wideManSearch[G]) start(from, empty, mid, land wide) {
 
 // jump searches the sequences that go on from s, the man having taken the k pieces of
 // captured. The jump back needs no test: the piece it would take is in captured.
+//
+// It follows a sequence in a loop while it has one way on, and calls itself only where
+// it branches: Go's calls save no register, so that each return of a call per jump
+// reloaded the search's state from memory (callgrind, international perft: the call per
+// jump, jumpEach, costs 3.5% more instructions on Woldouby depth 12, 3% more on FrontRows
+// depth 10 and from the start depth 8). On 128-bit boards the loop's state does not fit
+// the registers, and a call per jump is cheaper (the loop: +1.3% on canadian depth 7).
 func (c *wideManSearch[G]) jump(s, captured wide, k int) {
+	if unsafe.Sizeof(s) > 8 {
+		c.jumpEach(s, captured, k)
+		return
+	}
+	a, b := c.k.steps()
+	targets, empty, up, down := c.targets, c.empty, c.up, c.down
+	for !c.stop || s.And(c.promo).IsZero() {
+		t := targets.AndNot(captured)
+		var ul, ur, dl, dr wide // the square it lands on, jumping along each diagonal
+		if up {
+			ul, ur = s.Shr(a).And(t).Shr(a).And(empty), s.Shr(b).And(t).Shr(b).And(empty)
+		}
+		if down {
+			dl, dr = s.Shl(b).And(t).Shl(b).And(empty), s.Shl(a).And(t).Shl(a).And(empty)
+		}
+		if ul.Or(ur).Or(dl).Or(dr).IsZero() {
+			break
+		}
+
+		k++
+		if !ul.IsZero() {
+			if ur.Or(dl).Or(dr).IsZero() {
+				s, captured = ul, captured.Or(ul.Shl(a))
+				continue
+			}
+			c.jump(ul, captured.Or(ul.Shl(a)), k)
+		}
+		if !ur.IsZero() {
+			if dl.Or(dr).IsZero() {
+				s, captured = ur, captured.Or(ur.Shl(b))
+				continue
+			}
+			c.jump(ur, captured.Or(ur.Shl(b)), k)
+		}
+		if !dl.IsZero() {
+			if dr.IsZero() {
+				s, captured = dl, captured.Or(dl.Shr(b))
+				continue
+			}
+			c.jump(dl, captured.Or(dl.Shr(b)), k)
+		}
+		s, captured = dr, captured.Or(dr.Shr(a))
+	}
+	c.add(s, captured, k)
+}
+
+// jumpEach is jump with a call per jump.
+func (c *wideManSearch[G]) jumpEach(s, captured wide, k int) {
 	if !c.stop || s.And(c.promo).IsZero() {
 		a, b := c.k.steps()
 		targets, found := c.targets.AndNot(captured), false
 		if c.up {
 			if land := s.Shr(a).And(targets).Shr(a).And(c.empty); !land.IsZero() {
 				found = true
-				c.jump(land, captured.Or(land.Shl(a)), k+1)
+				c.jumpEach(land, captured.Or(land.Shl(a)), k+1)
 			}
 			if land := s.Shr(b).And(targets).Shr(b).And(c.empty); !land.IsZero() {
 				found = true
-				c.jump(land, captured.Or(land.Shl(b)), k+1)
+				c.jumpEach(land, captured.Or(land.Shl(b)), k+1)
 			}
 		}
 		if c.down {
 			if land := s.Shl(b).And(targets).Shl(b).And(c.empty); !land.IsZero() {
 				found = true
-				c.jump(land, captured.Or(land.Shr(b)), k+1)
+				c.jumpEach(land, captured.Or(land.Shr(b)), k+1)
 			}
 			if land := s.Shl(a).And(targets).Shl(a).And(c.empty); !land.IsZero() {
 				found = true
-				c.jump(land, captured.Or(land.Shr(a)), k+1)
+				c.jumpEach(land, captured.Or(land.Shr(a)), k+1)
 			}
 		}
 		if found {
