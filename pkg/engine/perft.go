@@ -305,9 +305,105 @@ func (k perftKernel[G]) searchMen(us Color, targets bitboard, dup Duplicates, mo
 // dl and dr the men that jump along each diagonal. scratch is space for the long sequences
 // of the unique convention.
 func (k perftKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr bitboard, dup Duplicates, scratch []Move) int {
+	v := k.v
+	if v.menCount == ranksPieces && v.manUp[us] && v.manDown[us] && v.Promotion != PromoteAndStop {
+		if n, ok := k.countMostMen(targets, empty, ul, ur, dl, dr, dup); ok {
+			return n
+		}
+	}
 	c := k.searchMen(us, targets, dup, scratch[:0], false)
 	c.run(empty, ul, ur, dl, dr)
 	return c.n
+}
+
+// countMostMen is countManCaptures when the precedence ranks captures by their number of
+// pieces, men capture up and down the board and are crowned at the end of a move only, but
+// without a manSearch: each man's captures are counted by mostJumps, which keeps its state
+// in registers and builds no move (callgrind, international perft: -2.4% instructions on
+// Woldouby depth 12, -3.2% on FrontRows depth 10, -4.6% from the start depth 8; canadian
+// depth 7 -0.9%). ok is false when the captures that count take four pieces or more
+// and dup is Unique: some may then take the same pieces in another order, which only the
+// manSearch, listing them, finds.
+func (k perftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr bitboard, dup Duplicates) (n int, ok bool) {
+	a, b := k.steps()
+	most := 0
+	for ; ul != 0; ul &= ul - 1 {
+		from := ul & -ul
+		m, c := k.mostJumps(from>>a>>a, from>>a, targets, empty|from)
+		most, n = more(most, n, m+1, c)
+	}
+	for ; ur != 0; ur &= ur - 1 {
+		from := ur & -ur
+		m, c := k.mostJumps(from>>b>>b, from>>b, targets, empty|from)
+		most, n = more(most, n, m+1, c)
+	}
+	for ; dl != 0; dl &= dl - 1 {
+		from := dl & -dl
+		m, c := k.mostJumps(from<<b<<b, from<<b, targets, empty|from)
+		most, n = more(most, n, m+1, c)
+	}
+	for ; dr != 0; dr &= dr - 1 {
+		from := dr & -dr
+		m, c := k.mostJumps(from<<a<<a, from<<a, targets, empty|from)
+		most, n = more(most, n, m+1, c)
+	}
+	return n, most < 4 || dup == Keep
+}
+
+// mostJumps returns the most pieces a man on s, which has taken those of captured and
+// captures up and down the board, can take on over the free squares empty (0 when it can
+// take none), and the number of sequences that take as many. Like manSearch.jump, it
+// follows one way on in a loop and calls itself where a sequence branches.
+func (k perftKernel[G]) mostJumps(s, captured, targets, empty bitboard) (most, n int) {
+	a, b := k.steps()
+	taken := 0 // since s
+	for {
+		t := targets &^ captured
+		ul, ur := ((s>>a)&t)>>a&empty, ((s>>b)&t)>>b&empty
+		dl, dr := ((s<<b)&t)<<b&empty, ((s<<a)&t)<<a&empty
+		if ul|ur|dl|dr == 0 {
+			break
+		}
+		taken++
+		if ul != 0 {
+			if ur|dl|dr == 0 {
+				s, captured = ul, captured|ul<<a
+				continue
+			}
+			m, c := k.mostJumps(ul, captured|ul<<a, targets, empty)
+			most, n = more(most, n, taken+m, c)
+		}
+		if ur != 0 {
+			if dl|dr == 0 {
+				s, captured = ur, captured|ur<<b
+				continue
+			}
+			m, c := k.mostJumps(ur, captured|ur<<b, targets, empty)
+			most, n = more(most, n, taken+m, c)
+		}
+		if dl != 0 {
+			if dr == 0 {
+				s, captured = dl, captured|dl>>b
+				continue
+			}
+			m, c := k.mostJumps(dl, captured|dl>>b, targets, empty)
+			most, n = more(most, n, taken+m, c)
+		}
+		s, captured = dr, captured|dr>>a
+	}
+	return more(most, n, taken, 1)
+}
+
+// more returns the most pieces taken and the number of sequences that take as many, of
+// those of most and n and the c that take m.
+func more(most, n, m, c int) (int, int) {
+	if m > most {
+		return m, c
+	}
+	if m == most {
+		n += c
+	}
+	return most, n
 }
 
 // menCaptures is countManCaptures that appends the captures to dst, as Generate would

@@ -761,9 +761,105 @@ func (k widePerftKernel[G]) searchMen(us Color, targets wide, dup Duplicates, mo
 // dl and dr the men that jump along each diagonal. scratch is space for the long sequences
 // of the unique convention.
 func (k widePerftKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
+	v := k.v
+	if v.menCount == ranksPieces && v.manUp[us] && v.manDown[us] && v.Promotion != PromoteAndStop {
+		if n, ok := k.countMostMen(targets, empty, ul, ur, dl, dr, dup); ok {
+			return n
+		}
+	}
 	c := k.searchMen(us, targets, dup, scratch[:0], false)
 	c.run(empty, ul, ur, dl, dr)
 	return c.n
+}
+
+// countMostMen is countManCaptures when the precedence ranks captures by their number of
+// pieces, men capture up and down the board and are crowned at the end of a move only, but
+// without a manSearch: each man's captures are counted by mostJumps, which keeps its state
+// in registers and builds no move (callgrind, international perft: -2.4% instructions on
+// Woldouby depth 12, -3.2% on FrontRows depth 10, -4.6% from the start depth 8; canadian
+// depth 7 -0.9%). ok is false when the captures that count take four pieces or more
+// and dup is Unique: some may then take the same pieces in another order, which only the
+// manSearch, listing them, finds.
+func (k widePerftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr wide, dup Duplicates) (n int, ok bool) {
+	a, b := k.steps()
+	most := 0
+	for ; !ul.IsZero(); ul = ul.ClearFirst() {
+		from := ul.And(wide{}.Sub(ul))
+		m, c := k.mostJumps(from.Shr(a).Shr(a), from.Shr(a), targets, empty.Or(from))
+		most, n = wideMore(most, n, m+1, c)
+	}
+	for ; !ur.IsZero(); ur = ur.ClearFirst() {
+		from := ur.And(wide{}.Sub(ur))
+		m, c := k.mostJumps(from.Shr(b).Shr(b), from.Shr(b), targets, empty.Or(from))
+		most, n = wideMore(most, n, m+1, c)
+	}
+	for ; !dl.IsZero(); dl = dl.ClearFirst() {
+		from := dl.And(wide{}.Sub(dl))
+		m, c := k.mostJumps(from.Shl(b).Shl(b), from.Shl(b), targets, empty.Or(from))
+		most, n = wideMore(most, n, m+1, c)
+	}
+	for ; !dr.IsZero(); dr = dr.ClearFirst() {
+		from := dr.And(wide{}.Sub(dr))
+		m, c := k.mostJumps(from.Shl(a).Shl(a), from.Shl(a), targets, empty.Or(from))
+		most, n = wideMore(most, n, m+1, c)
+	}
+	return n, most < 4 || dup == Keep
+}
+
+// mostJumps returns the most pieces a man on s, which has taken those of captured and
+// captures up and down the board, can take on over the free squares empty (0 when it can
+// take none), and the number of sequences that take as many. Like manSearch.jump, it
+// follows one way on in a loop and calls itself where a sequence branches.
+func (k widePerftKernel[G]) mostJumps(s, captured, targets, empty wide) (most, n int) {
+	a, b := k.steps()
+	taken := 0
+	for {
+		t := targets.AndNot(captured)
+		ul, ur := s.Shr(a).And(t).Shr(a).And(empty), s.Shr(b).And(t).Shr(b).And(empty)
+		dl, dr := s.Shl(b).And(t).Shl(b).And(empty), s.Shl(a).And(t).Shl(a).And(empty)
+		if ul.Or(ur).Or(dl).Or(dr).IsZero() {
+			break
+		}
+		taken++
+		if !ul.IsZero() {
+			if ur.Or(dl).Or(dr).IsZero() {
+				s, captured = ul, captured.Or(ul.Shl(a))
+				continue
+			}
+			m, c := k.mostJumps(ul, captured.Or(ul.Shl(a)), targets, empty)
+			most, n = wideMore(most, n, taken+m, c)
+		}
+		if !ur.IsZero() {
+			if dl.Or(dr).IsZero() {
+				s, captured = ur, captured.Or(ur.Shl(b))
+				continue
+			}
+			m, c := k.mostJumps(ur, captured.Or(ur.Shl(b)), targets, empty)
+			most, n = wideMore(most, n, taken+m, c)
+		}
+		if !dl.IsZero() {
+			if dr.IsZero() {
+				s, captured = dl, captured.Or(dl.Shr(b))
+				continue
+			}
+			m, c := k.mostJumps(dl, captured.Or(dl.Shr(b)), targets, empty)
+			most, n = wideMore(most, n, taken+m, c)
+		}
+		s, captured = dr, captured.Or(dr.Shr(a))
+	}
+	return wideMore(most, n, taken, 1)
+}
+
+// wideMore returns the most pieces taken and the number of sequences that take as many, of
+// those of most and n and the c that take m.
+func wideMore(most, n, m, c int) (int, int) {
+	if m > most {
+		return m, c
+	}
+	if m == most {
+		n += c
+	}
+	return most, n
 }
 
 // menCaptures is countManCaptures that appends the captures to dst, as Generate would
