@@ -1614,11 +1614,22 @@ func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men,
 		return k.countQuietOf(us, empty, men, kings), true, wide{}
 	}
 	a, b := k.steps()
-	reach := k.kingReach()
-	ul, ur := wideFillUp(kings, empty, a, reach), wideFillUp(kings, empty, b, reach)
-	dl, dr := wideFillDown(kings, empty, b, reach), wideFillDown(kings, empty, a, reach)
-	if !ul.Shr(a).And(opp).Shr(a).Or(ur.Shr(b).And(opp).Shr(b)).Or(dl.Shl(b).And(opp).Shl(b)).Or(dr.Shl(a).And(opp).Shl(a)).And(empty).IsZero() {
-		return 0, false, kings
+	if kings.ClearFirst().IsZero() {
+		// One king: along its rays, to the nearest piece (callgrind, the kings position
+		// B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24, depth 6: -4.7%
+		// instructions; for two kings, the fills are cheaper)
+		var takes bool
+		if n, takes = k.kingAlone(kings.First(), opp, empty); takes {
+			return 0, false, kings
+		}
+	} else {
+		reach := k.kingReach()
+		ul, ur := wideFillUp(kings, empty, a, reach), wideFillUp(kings, empty, b, reach)
+		dl, dr := wideFillDown(kings, empty, b, reach), wideFillDown(kings, empty, a, reach)
+		if !ul.Shr(a).And(opp).Shr(a).Or(ur.Shr(b).And(opp).Shr(b)).Or(dl.Shl(b).And(opp).Shl(b)).Or(dr.Shl(a).And(opp).Shl(a)).And(empty).IsZero() {
+			return 0, false, kings
+		}
+		n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
 	}
 	if !men.IsZero() {
 		manTargets := opp
@@ -1629,8 +1640,47 @@ func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men,
 			return 0, false, wide{}
 		}
 	}
-	n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
 	return n + wideMenQuiet(us, a, b, empty, men), true, wide{}
+}
+
+// kingAlone returns the number of quiet moves of a flying king on i over the free squares
+// empty, and whether it can take a piece of opp: along each ray, the free squares up to the
+// nearest piece, and whether that piece is one of opp with a free square behind it. For
+// one king, it is cheaper than the fills of countQuietKings.
+func (k widePerftKernel[G]) kingAlone(i Index, opp, empty wide) (n int, takes bool) {
+	v := k.v
+	a, b := k.steps()
+
+	r := v.rays[upLeft][i]
+	if x := r.AndNot(empty); !x.IsZero() {
+		j := x.last()
+		x = wideBit(j)
+		r = r.AndNot(x.Or(v.rays[upLeft][j]))
+		takes = !x.And(opp).IsZero() && !x.Shr(a).And(empty).IsZero()
+	}
+	n = r.Count()
+	r = v.rays[upRight][i]
+	if x := r.AndNot(empty); !x.IsZero() {
+		j := x.last()
+		x = wideBit(j)
+		r = r.AndNot(x.Or(v.rays[upRight][j]))
+		takes = takes || !x.And(opp).IsZero() && !x.Shr(b).And(empty).IsZero()
+	}
+	n += r.Count()
+	r = v.rays[downLeft][i]
+	if x := r.AndNot(empty); !x.IsZero() {
+		x = x.And(wide{}.Sub(x))
+		r = r.AndNot(x.Or(v.rays[downLeft][x.First()]))
+		takes = takes || !x.And(opp).IsZero() && !x.Shl(b).And(empty).IsZero()
+	}
+	n += r.Count()
+	r = v.rays[downRight][i]
+	if x := r.AndNot(empty); !x.IsZero() {
+		x = x.And(wide{}.Sub(x))
+		r = r.AndNot(x.Or(v.rays[downRight][x.First()]))
+		takes = takes || !x.And(opp).IsZero() && !x.Shl(a).And(empty).IsZero()
+	}
+	return n + r.Count(), takes
 }
 
 // paths is Paths on the board's own representation.
