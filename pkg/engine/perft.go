@@ -406,12 +406,54 @@ func more(most, n, m, c int) (int, int) {
 	return most, n
 }
 
-// menCaptures is countManCaptures that appends the captures to dst, as Generate would
-// list them, and returns the extended slice.
-func (k perftKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr bitboard, dup Duplicates, dst []Move) []Move {
-	c := k.searchMen(us, targets, dup, dst, true)
-	c.run(empty, ul, ur, dl, dr)
-	return c.moves
+// menCaptures appends the captures of us's men to dst, as Generate would list them but
+// in another order, and returns the extended slice. us has no kings and v.menCount is not
+// ranksOther; targets are the pieces the men may take, empty the free squares, ul, ur, dl
+// and dr the diagonal jumps over them (diagonalJumps).
+//
+// As in countMen, only the men whose first jump goes on are searched; the others' single
+// jumps are written here, when they count (callgrind: searching every man cost 3.1% more
+// instructions on Woldouby depth 12, 5.5% on FrontRows depth 10, 4% on english depth 10).
+func (k perftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, dr bitboard, dup Duplicates, dst []Move) []Move {
+	v := k.v
+	a, b := k.steps()
+	ends := ul | ur | dl | dr
+	if v.Promotion == PromoteAndStop {
+		ends &^= v.promo[us] // crowned there, the move ends
+	}
+	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
+	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
+	if v.menCount == ranksNone || gul|gur|gdl|gdr == 0 {
+		// every single jump is a move: the precedence ranks none above another, or there
+		// is no other
+		promo := v.promo[us]
+		for f := ul &^ gul; f != 0; f &= f - 1 {
+			from := f & -f
+			to := from >> a >> a
+			dst = append(dst, Move{From: from.First(), To: to.First(), flags: promotes(to&promo != 0), captured: from >> a})
+		}
+		for f := ur &^ gur; f != 0; f &= f - 1 {
+			from := f & -f
+			to := from >> b >> b
+			dst = append(dst, Move{From: from.First(), To: to.First(), flags: promotes(to&promo != 0), captured: from >> b})
+		}
+		for f := dl &^ gdl; f != 0; f &= f - 1 {
+			from := f & -f
+			to := from << b << b
+			dst = append(dst, Move{From: from.First(), To: to.First(), flags: promotes(to&promo != 0), captured: from << b})
+		}
+		for f := dr &^ gdr; f != 0; f &= f - 1 {
+			from := f & -f
+			to := from << a << a
+			dst = append(dst, Move{From: from.First(), To: to.First(), flags: promotes(to&promo != 0), captured: from << a})
+		}
+	}
+	if gul|gur|gdl|gdr != 0 {
+		c := k.searchMen(us, targets, dup, dst, true)
+		c.run(empty, gul, gur, gdl, gdr)
+		dst = c.moves
+	}
+	return dst
 }
 
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
@@ -814,7 +856,7 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 		if own&(ul|ur|dl|dr) == 0 {
 			return dst
 		}
-		return k.menCaptures(us, targets, empty, ul&own, ur&own, dl&own, dr&own, dup, dst)
+		return k.menCaptures(us, targets, empty, own, ul, ur, dl, dr, dup, dst)
 	}
 	if !k.hasCapture(us, opp, kings, empty, own&^kings, own&kings) {
 		return dst

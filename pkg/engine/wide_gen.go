@@ -862,12 +862,53 @@ func wideMore(most, n, m, c int) (int, int) {
 	return most, n
 }
 
-// menCaptures is countManCaptures that appends the captures to dst, as Generate would
-// list them, and returns the extended slice.
-func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, dst []wideMove) []wideMove {
-	c := k.searchMen(us, targets, dup, dst, true)
-	c.run(empty, ul, ur, dl, dr)
-	return c.moves
+// menCaptures appends the captures of us's men to dst, as Generate would list them but
+// in another order, and returns the extended slice. us has no kings and v.menCount is not
+// ranksOther; targets are the pieces the men may take, empty the free squares, ul, ur, dl
+// and dr the diagonal jumps over them (diagonalJumps).
+//
+// As in countMen, only the men whose first jump goes on are searched; the others' single
+// jumps are written here, when they count (callgrind: searching every man cost 3.1% more
+// instructions on Woldouby depth 12, 5.5% on FrontRows depth 10, 4% on english depth 10).
+func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, dr wide, dup Duplicates, dst []wideMove) []wideMove {
+	v := k.v
+	a, b := k.steps()
+	ends := ul.Or(ur).Or(dl).Or(dr)
+	if v.Promotion == PromoteAndStop {
+		ends = ends.AndNot(v.promo[us])
+	}
+	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
+	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
+	if v.menCount == ranksNone || gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
+
+		promo := v.promo[us]
+		for f := ul.AndNot(gul); !f.IsZero(); f = f.ClearFirst() {
+			from := f.And(wide{}.Sub(f))
+			to := from.Shr(a).Shr(a)
+			dst = append(dst, wideMove{From: from.First(), To: to.First(), flags: promotes(!to.And(promo).IsZero()), captured: from.Shr(a)})
+		}
+		for f := ur.AndNot(gur); !f.IsZero(); f = f.ClearFirst() {
+			from := f.And(wide{}.Sub(f))
+			to := from.Shr(b).Shr(b)
+			dst = append(dst, wideMove{From: from.First(), To: to.First(), flags: promotes(!to.And(promo).IsZero()), captured: from.Shr(b)})
+		}
+		for f := dl.AndNot(gdl); !f.IsZero(); f = f.ClearFirst() {
+			from := f.And(wide{}.Sub(f))
+			to := from.Shl(b).Shl(b)
+			dst = append(dst, wideMove{From: from.First(), To: to.First(), flags: promotes(!to.And(promo).IsZero()), captured: from.Shl(b)})
+		}
+		for f := dr.AndNot(gdr); !f.IsZero(); f = f.ClearFirst() {
+			from := f.And(wide{}.Sub(f))
+			to := from.Shl(a).Shl(a)
+			dst = append(dst, wideMove{From: from.First(), To: to.First(), flags: promotes(!to.And(promo).IsZero()), captured: from.Shl(a)})
+		}
+	}
+	if !gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
+		c := k.searchMen(us, targets, dup, dst, true)
+		c.run(empty, gul, gur, gdl, gdr)
+		dst = c.moves
+	}
+	return dst
 }
 
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
@@ -1224,7 +1265,7 @@ func (k widePerftKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide,
 		if own.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return dst
 		}
-		return k.menCaptures(us, targets, empty, ul.And(own), ur.And(own), dl.And(own), dr.And(own), dup, dst)
+		return k.menCaptures(us, targets, empty, own, ul, ur, dl, dr, dup, dst)
 	}
 	if !k.hasCapture(us, opp, kings, empty, own.AndNot(kings), own.And(kings)) {
 		return dst
