@@ -196,11 +196,8 @@ func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr b
 	if ul|ur|dl|dr == 0 {
 		return menQuiet(us, a, b, empty, men)
 	}
-	ends := jumps
-	if v.Promotion == PromoteAndStop {
-		ends &^= v.promo[us] // crowned there, the move ends
-	}
 	var n int
+	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
 	if v.menCount == ranksNone || gul|gur|gdl|gdr == 0 {
 		// every single jump is a move: the precedence ranks none above another, or there
@@ -211,6 +208,16 @@ func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr b
 		n += k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
 	}
 	return n
+}
+
+// menEnds returns the squares from which us's men could jump on in a capture: the diagonal
+// jumps (jumpsAlong) but on the squares where a man is crowned and the move ends (see
+// countMen).
+func (k perftKernel[G]) menEnds(us Color, jumps bitboard) bitboard {
+	if k.v.Promotion == PromoteAndStop {
+		return jumps &^ k.v.promo[us]
+	}
+	return jumps
 }
 
 // countSingleJumps counts the captures of us's men (us has no kings; targets are the
@@ -417,11 +424,9 @@ func more(most, n, m, c int) (int, int) {
 func (k perftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, dr bitboard, dup Duplicates, dst []Move) []Move {
 	v := k.v
 	a, b := k.steps()
-	ends := ul | ur | dl | dr
-	if v.Promotion == PromoteAndStop {
-		ends &^= v.promo[us] // crowned there, the move ends
-	}
+	jumps := ul | ur | dl | dr
 	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
+	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
 	if v.menCount == ranksNone || gul|gur|gdl|gdr == 0 {
 		// every single jump is a move: the precedence ranks none above another, or there
@@ -891,6 +896,13 @@ func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to bitboa
 		return uint64(menQuiet(them, a, b, free, opp))
 	}
 	if k.v.menCount != ranksOther {
+		// countMen's most frequent case, inline: no capture goes on after its first jump
+		// (callgrind: the call cost FrontRows depth 10 4% more instructions, english depth
+		// 10 4.6%, canadian depth 7 5.8%; these lines cost russian's leaves 1%)
+		mul, mur, mdl, mdr := ul&opp, ur&opp, dl&opp, dr&opp
+		if ends := k.menEnds(them, ul|ur|dl|dr); mul&(ends<<a<<a)|mur&(ends<<b<<b)|mdl&(ends>>b>>b)|mdr&(ends>>a>>a) == 0 {
+			return uint64(mul.Count() + mur.Count() + mdl.Count() + mdr.Count())
+		}
 		return uint64(k.countMen(them, targets, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]))
 	}
 	if n, ok := k.countSingleJumps(them, targets, kings, free, opp); ok {

@@ -657,11 +657,8 @@ func (k widePerftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, 
 	if ul.Or(ur).Or(dl).Or(dr).IsZero() {
 		return wideMenQuiet(us, a, b, empty, men)
 	}
-	ends := jumps
-	if v.Promotion == PromoteAndStop {
-		ends = ends.AndNot(v.promo[us])
-	}
 	var n int
+	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
 	if v.menCount == ranksNone || gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
 
@@ -671,6 +668,16 @@ func (k widePerftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, 
 		n += k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
 	}
 	return n
+}
+
+// menEnds returns the squares from which us's men could jump on in a capture: the diagonal
+// jumps (jumpsAlong) but on the squares where a man is crowned and the move ends (see
+// countMen).
+func (k widePerftKernel[G]) menEnds(us Color, jumps wide) wide {
+	if k.v.Promotion == PromoteAndStop {
+		return jumps.AndNot(k.v.promo[us])
+	}
+	return jumps
 }
 
 // countSingleJumps counts the captures of us's men (us has no kings; targets are the
@@ -873,11 +880,9 @@ func wideMore(most, n, m, c int) (int, int) {
 func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, dr wide, dup Duplicates, dst []wideMove) []wideMove {
 	v := k.v
 	a, b := k.steps()
-	ends := ul.Or(ur).Or(dl).Or(dr)
-	if v.Promotion == PromoteAndStop {
-		ends = ends.AndNot(v.promo[us])
-	}
+	jumps := ul.Or(ur).Or(dl).Or(dr)
 	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
+	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
 	if v.menCount == ranksNone || gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
 
@@ -1300,6 +1305,11 @@ func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wi
 		return uint64(wideMenQuiet(them, a, b, free, opp))
 	}
 	if k.v.menCount != ranksOther {
+
+		mul, mur, mdl, mdr := ul.And(opp), ur.And(opp), dl.And(opp), dr.And(opp)
+		if ends := k.menEnds(them, ul.Or(ur).Or(dl).Or(dr)); mul.And(ends.Shl(a).Shl(a)).Or(mur.And(ends.Shl(b).Shl(b))).Or(mdl.And(ends.Shr(b).Shr(b))).Or(mdr.And(ends.Shr(a).Shr(a))).IsZero() {
+			return uint64(mul.Count() + mur.Count() + mdl.Count() + mdr.Count())
+		}
 		return uint64(k.countMen(them, targets, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]))
 	}
 	if n, ok := k.countSingleJumps(them, targets, kings, free, opp); ok {
