@@ -619,6 +619,14 @@ func (k widePerftKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKi
 		if v.menCount != ranksOther {
 			a, b := k.steps()
 			ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+
+			mul, mur, mdl, mdr := ul.And(men), ur.And(men), dl.And(men), dr.And(men)
+			if mul.Or(mur).Or(mdl).Or(mdr).IsZero() {
+				return wideMenQuiet(us, a, b, empty, men)
+			}
+			if ends := k.menEnds(us, ul.Or(ur).Or(dl).Or(dr)); mul.And(ends.Shl(a).Shl(a)).Or(mur.And(ends.Shl(b).Shl(b))).Or(mdl.And(ends.Shr(b).Shr(b))).Or(mdr.And(ends.Shr(a).Shr(a))).IsZero() {
+				return mul.Count() + mur.Count() + mdl.Count() + mdr.Count()
+			}
 			return k.countMen(us, targets, empty, men, ul, ur, dl, dr, dup, scratch)
 		}
 		if n, ok := k.countSingleJumps(us, targets, allKings, empty, men); ok {
