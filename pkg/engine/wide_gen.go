@@ -880,7 +880,7 @@ func wideMore(most, n, m, c int) (int, int) {
 // menCaptures appends the captures of us's men to dst, as Generate would list them but
 // in another order, and returns the extended slice. us has no kings and v.menCount is not
 // ranksOther; targets are the pieces the men may take, empty the free squares, ul, ur, dl
-// and dr the diagonal jumps over them (diagonalJumps).
+// and dr the diagonal jumps over them (jumpsAlong).
 //
 // As in countMen, only the men whose first jump goes on are searched; the others' single
 // jumps are written here, when they count (callgrind: searching every man cost 3.1% more
