@@ -1314,6 +1314,12 @@ func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wi
 	}
 	if k.v.menCount != ranksOther {
 
+		if unsafe.Sizeof(opp) > 8 {
+			mul, mur, mdl, mdr := ul.And(opp), ur.And(opp), dl.And(opp), dr.And(opp)
+			if ends := k.menEnds(them, ul.Or(ur).Or(dl).Or(dr)); mul.And(ends.Shl(a).Shl(a)).Or(mur.And(ends.Shl(b).Shl(b))).Or(mdl.And(ends.Shr(b).Shr(b))).Or(mdr.And(ends.Shr(a).Shr(a))).IsZero() {
+				return uint64(mul.Count() + mur.Count() + mdl.Count() + mdr.Count())
+			}
+		}
 		return uint64(k.countMen(them, targets, free, opp, ul, ur, dl, dr, pf.dup, pf.bufs[0]))
 	}
 	if n, ok := k.countSingleJumps(them, targets, kings, free, opp); ok {
