@@ -665,23 +665,24 @@ func (k widePerftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, 
 	if ul.Or(ur).Or(dl).Or(dr).IsZero() {
 		return wideMenQuiet(us, a, b, empty, men)
 	}
-	var n int
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
-	if v.menCount == ranksNone || gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
+	if gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
 
-		n = ul.AndNot(gul).Count() + ur.AndNot(gur).Count() + dl.AndNot(gdl).Count() + dr.AndNot(gdr).Count()
+		return ul.Count() + ur.Count() + dl.Count() + dr.Count()
 	}
-	if !gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
+	if v.menCount == ranksNone {
 
-		if v.menCount == ranksPieces && v.manUp[us] && v.manDown[us] && v.Promotion != PromoteAndStop {
-			if m, ok := k.countMostMen(targets, empty, gul, gur, gdl, gdr, dup); ok {
-				return n + m
-			}
+		n := ul.AndNot(gul).Count() + ur.AndNot(gur).Count() + dl.AndNot(gdl).Count() + dr.AndNot(gdr).Count()
+		return n + k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
+	}
+
+	if v.menCount == ranksPieces && v.manUp[us] && v.manDown[us] && v.Promotion != PromoteAndStop {
+		if n, ok := k.countMostMen(targets, empty, gul, gur, gdl, gdr, dup); ok {
+			return n
 		}
-		n += k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
 	}
-	return n
+	return k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
 }
 
 // menEnds returns the squares from which us's men could jump on in a capture: the diagonal
