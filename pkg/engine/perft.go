@@ -440,7 +440,7 @@ func (k perftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, d
 	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
-	if v.menCount == ranksNone || gul|gur|gdl|gdr == 0 {
+	if g := gul | gur | gdl | gdr; v.menCount == ranksNone || g == 0 {
 		// every single jump is a move: the precedence ranks none above another, or there
 		// is no other
 		promo := v.promo[us]
@@ -464,13 +464,14 @@ func (k perftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, d
 			to := from << a << a
 			dst = append(dst, Move{From: from.First(), To: to.First(), flags: promotes(to&promo != 0), captured: from << a})
 		}
+		if g == 0 {
+			return dst // one return per case, not a common one after the search: -0.3% on
+			// Woldouby depth 12, -0.4% on english depth 10 (callgrind)
+		}
 	}
-	if gul|gur|gdl|gdr != 0 {
-		c := k.searchMen(us, targets, dup, dst, true)
-		c.run(empty, gul, gur, gdl, gdr)
-		dst = c.moves
-	}
-	return dst
+	c := k.searchMen(us, targets, dup, dst, true)
+	c.run(empty, gul, gur, gdl, gdr)
+	return c.moves
 }
 
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal

@@ -893,7 +893,7 @@ func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, d
 	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
-	if v.menCount == ranksNone || gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
+	if g := gul.Or(gur).Or(gdl).Or(gdr); v.menCount == ranksNone || g.IsZero() {
 
 		promo := v.promo[us]
 		for f := ul.AndNot(gul); !f.IsZero(); f = f.ClearFirst() {
@@ -916,13 +916,14 @@ func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, d
 			to := from.Shl(a).Shl(a)
 			dst = append(dst, wideMove{From: from.First(), To: to.First(), flags: promotes(!to.And(promo).IsZero()), captured: from.Shl(a)})
 		}
+		if g.IsZero() {
+			return dst
+
+		}
 	}
-	if !gul.Or(gur).Or(gdl).Or(gdr).IsZero() {
-		c := k.searchMen(us, targets, dup, dst, true)
-		c.run(empty, gul, gur, gdl, gdr)
-		dst = c.moves
-	}
-	return dst
+	c := k.searchMen(us, targets, dup, dst, true)
+	c.run(empty, gul, gur, gdl, gdr)
+	return c.moves
 }
 
 // run searches the captures of the men ul, ur, dl and dr that jump along each diagonal
