@@ -217,10 +217,17 @@ func (c *manSearch[G]) kingLanding(x, landings, stop, captured bitboard, k int, 
 		c.kingLanding(stop, next, end, captured, k+1, d)
 		cont = true
 	}
-	if !cont {
-		for l := landings; l != 0; l &= l - 1 {
-			c.add(l&-l, captured, k)
-		}
+	if cont {
+		return
+	}
+	if !c.list && (!c.unique || k < 2) {
+		// counted, not listed, and none can repeat another (add): all at once
+		// (callgrind: kings position depth 6 40.9 -> 39.5 M instructions)
+		c.addCount(landings.Count(), k)
+		return
+	}
+	for l := landings; l != 0; l &= l - 1 {
+		c.add(l&-l, captured, k)
 	}
 }
 

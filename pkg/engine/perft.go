@@ -620,6 +620,20 @@ func (c *manSearch[G]) add(s, captured bitboard, k int) {
 	c.n++
 }
 
+// addCount counts n complete sequences of k pieces, as add would, when they are neither
+// listed nor checked for repetitions.
+func (c *manSearch[G]) addCount(n, k int) {
+	if c.most {
+		if k < c.best {
+			return
+		}
+		if k > c.best {
+			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+		}
+	}
+	c.n += n
+}
+
 // HasMoves reports whether the side to move in p has a legal move.
 func (v *Variant) HasMoves(p *Position) bool {
 	return v.k.hasMovesOf(*p)

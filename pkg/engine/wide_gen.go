@@ -1071,6 +1071,20 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 	c.n++
 }
 
+// addCount counts n complete sequences of k pieces, as add would, when they are neither
+// listed nor checked for repetitions.
+func (c *wideManSearch[G]) addCount(n, k int) {
+	if c.most {
+		if k < c.best {
+			return
+		}
+		if k > c.best {
+			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+		}
+	}
+	c.n += n
+}
+
 // hasMoves is HasMoves on the board's own representation.
 func (v *wideVariant) hasMoves(p *widePosition) bool {
 	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
@@ -1656,10 +1670,16 @@ func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, 
 		c.kingLanding(stop, next, end, captured, k+1, d)
 		cont = true
 	}
-	if !cont {
-		for l := landings; !l.IsZero(); l = l.ClearFirst() {
-			c.add(l.And(wide{}.Sub(l)), captured, k)
-		}
+	if cont {
+		return
+	}
+	if !c.list && (!c.unique || k < 2) {
+
+		c.addCount(landings.Count(), k)
+		return
+	}
+	for l := landings; !l.IsZero(); l = l.ClearFirst() {
+		c.add(l.And(wide{}.Sub(l)), captured, k)
 	}
 }
 
