@@ -176,6 +176,18 @@ func (k perftKernel[G]) countBoards(g *capGen, us Color, own, opp, allKings bitb
 	} else if n, ok, searched := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
 		return n
 	} else if v.kingSearch {
+		if searched == 0 {
+			// Only the men capture: they are counted as when us has no kings, the kings
+			// being in their way only (callgrind: Woldouby depth 12 228.3 -> 225.7 M
+			// instructions).
+			targets := opp
+			if v.MenCannotCaptureKings {
+				targets &^= allKings
+			}
+			a, b := k.steps()
+			ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			return k.countMen(us, targets, empty, men, ul, ur, dl, dr, dup, scratch)
+		}
 		var c manSearch[G]
 		k.searchInto(&c, us, opp, allKings, empty, own, searched, dup, scratch[:0], false)
 		return c.n

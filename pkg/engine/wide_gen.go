@@ -639,6 +639,16 @@ func (k widePerftKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKi
 	} else if n, ok, searched := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
 		return n
 	} else if v.kingSearch {
+		if searched.IsZero() {
+
+			targets := opp
+			if v.MenCannotCaptureKings {
+				targets = targets.AndNot(allKings)
+			}
+			a, b := k.steps()
+			ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			return k.countMen(us, targets, empty, men, ul, ur, dl, dr, dup, scratch)
+		}
 		var c wideManSearch[G]
 		k.searchInto(&c, us, opp, allKings, empty, own, searched, dup, scratch[:0], false)
 		return c.n
