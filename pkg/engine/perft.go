@@ -902,13 +902,29 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 		}
 		return k.menCaptures(us, targets, empty, own, ul, ur, dl, dr, dup, dst)
 	}
+	if v.kingSearch {
+		if k.kingsTake(own&kings, opp, empty) {
+			var c manSearch[G]
+			k.searchInto(&c, us, opp, kings, empty, own, own&kings, dup, dst, true)
+			return c.moves
+		}
+		// Only the men may capture: they are listed as when us has no kings, the kings
+		// being in their way only (callgrind: Woldouby depth 12 225.7 -> 224.0 M
+		// instructions).
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets &^= kings
+		}
+		a, b := k.steps()
+		men := own &^ kings
+		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		if men&(ul|ur|dl|dr) == 0 {
+			return dst
+		}
+		return k.menCaptures(us, targets, empty, men, ul, ur, dl, dr, dup, dst)
+	}
 	if !k.hasCapture(us, opp, kings, empty, own&^kings, own&kings) {
 		return dst
-	}
-	if v.kingSearch {
-		var c manSearch[G]
-		k.searchInto(&c, us, opp, kings, empty, own, own&kings, dup, dst, true)
-		return c.moves
 	}
 	n := len(dst)
 	dst = v.generateCaptures(g, dst, p)

@@ -1306,13 +1306,27 @@ func (k widePerftKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide,
 		}
 		return k.menCaptures(us, targets, empty, own, ul, ur, dl, dr, dup, dst)
 	}
+	if v.kingSearch {
+		if k.kingsTake(own.And(kings), opp, empty) {
+			var c wideManSearch[G]
+			k.searchInto(&c, us, opp, kings, empty, own, own.And(kings), dup, dst, true)
+			return c.moves
+		}
+
+		targets := opp
+		if v.MenCannotCaptureKings {
+			targets = targets.AndNot(kings)
+		}
+		a, b := k.steps()
+		men := own.AndNot(kings)
+		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		if men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+			return dst
+		}
+		return k.menCaptures(us, targets, empty, men, ul, ur, dl, dr, dup, dst)
+	}
 	if !k.hasCapture(us, opp, kings, empty, own.AndNot(kings), own.And(kings)) {
 		return dst
-	}
-	if v.kingSearch {
-		var c wideManSearch[G]
-		k.searchInto(&c, us, opp, kings, empty, own, own.And(kings), dup, dst, true)
-		return c.moves
 	}
 	n := len(dst)
 	dst = v.generateCaptures(g, dst, p)
