@@ -877,10 +877,71 @@ func (k perftKernel[G]) generate(g *capGen, dst []Move, p *Position, dup Duplica
 		return dst
 	}
 	n := len(dst)
-	if dst = k.captures(g, p, v.board&^p.occupied(), dup, dst); len(dst) > n {
+	empty := v.board &^ p.occupied()
+	if dst = k.captures(g, p, empty, dup, dst); len(dst) > n {
 		return dst
 	}
-	return v.generateQuiet(dst, p)
+	return k.quiet(dst, p, empty)
+}
+
+// quiet appends the quiet moves of p, whose free squares are empty, to dst as
+// Variant.generateQuiet does, in another order, and returns the extended slice: with
+// shifts by the kernel's steps (callgrind: Woldouby depth 12 224.0 -> 223.4 M instructions,
+// english depth 10 1420.5 -> 1407.9 M).
+func (k perftKernel[G]) quiet(dst []Move, p *Position, empty bitboard) []Move {
+	v := k.v
+	a, b := k.steps()
+	us := p.Side
+	own, promo := p.pieces[us], v.promo[us]
+	men := own &^ p.kings
+	if us == White { // up the board, towards the lower indices
+		for t := men >> a & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			dst = append(dst, Move{From: (to << a).First(), To: to.First(), flags: promotes(to&promo != 0)})
+		}
+		for t := men >> b & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			dst = append(dst, Move{From: (to << b).First(), To: to.First(), flags: promotes(to&promo != 0)})
+		}
+	} else {
+		for t := men << b & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			dst = append(dst, Move{From: (to >> b).First(), To: to.First(), flags: promotes(to&promo != 0)})
+		}
+		for t := men << a & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			dst = append(dst, Move{From: (to >> a).First(), To: to.First(), flags: promotes(to&promo != 0)})
+		}
+	}
+	for kk := own & p.kings; kk != 0; kk &= kk - 1 {
+		from := kk & -kk
+		i := from.First()
+		for s := from >> a & empty; s != 0; s = s >> a & empty {
+			dst = append(dst, Move{From: i, To: s.First()})
+			if v.ShortKings {
+				break
+			}
+		}
+		for s := from >> b & empty; s != 0; s = s >> b & empty {
+			dst = append(dst, Move{From: i, To: s.First()})
+			if v.ShortKings {
+				break
+			}
+		}
+		for s := from << b & empty; s != 0; s = s << b & empty {
+			dst = append(dst, Move{From: i, To: s.First()})
+			if v.ShortKings {
+				break
+			}
+		}
+		for s := from << a & empty; s != 0; s = s << a & empty {
+			dst = append(dst, Move{From: i, To: s.First()})
+			if v.ShortKings {
+				break
+			}
+		}
+	}
+	return dst
 }
 
 // captures appends the captures of p, whose free squares are empty, to dst as generate

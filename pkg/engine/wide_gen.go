@@ -1281,10 +1281,71 @@ func (k widePerftKernel[G]) generate(g *wideCapGen, dst []wideMove, p *widePosit
 		return dst
 	}
 	n := len(dst)
-	if dst = k.captures(g, p, v.board.AndNot(p.occupied()), dup, dst); len(dst) > n {
+	empty := v.board.AndNot(p.occupied())
+	if dst = k.captures(g, p, empty, dup, dst); len(dst) > n {
 		return dst
 	}
-	return v.generateQuiet(dst, p)
+	return k.quiet(dst, p, empty)
+}
+
+// quiet appends the quiet moves of p, whose free squares are empty, to dst as
+// Variant.generateQuiet does, in another order, and returns the extended slice: with
+// shifts by the kernel's steps (callgrind: Woldouby depth 12 224.0 -> 223.4 M instructions,
+// english depth 10 1420.5 -> 1407.9 M).
+func (k widePerftKernel[G]) quiet(dst []wideMove, p *widePosition, empty wide) []wideMove {
+	v := k.v
+	a, b := k.steps()
+	us := p.Side
+	own, promo := p.pieces[us], v.promo[us]
+	men := own.AndNot(p.kings)
+	if us == White {
+		for t := men.Shr(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			dst = append(dst, wideMove{From: to.Shl(a).First(), To: to.First(), flags: promotes(!to.And(promo).IsZero())})
+		}
+		for t := men.Shr(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			dst = append(dst, wideMove{From: to.Shl(b).First(), To: to.First(), flags: promotes(!to.And(promo).IsZero())})
+		}
+	} else {
+		for t := men.Shl(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			dst = append(dst, wideMove{From: to.Shr(b).First(), To: to.First(), flags: promotes(!to.And(promo).IsZero())})
+		}
+		for t := men.Shl(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			dst = append(dst, wideMove{From: to.Shr(a).First(), To: to.First(), flags: promotes(!to.And(promo).IsZero())})
+		}
+	}
+	for kk := own.And(p.kings); !kk.IsZero(); kk = kk.ClearFirst() {
+		from := kk.And(wide{}.Sub(kk))
+		i := from.First()
+		for s := from.Shr(a).And(empty); !s.IsZero(); s = s.Shr(a).And(empty) {
+			dst = append(dst, wideMove{From: i, To: s.First()})
+			if v.ShortKings {
+				break
+			}
+		}
+		for s := from.Shr(b).And(empty); !s.IsZero(); s = s.Shr(b).And(empty) {
+			dst = append(dst, wideMove{From: i, To: s.First()})
+			if v.ShortKings {
+				break
+			}
+		}
+		for s := from.Shl(b).And(empty); !s.IsZero(); s = s.Shl(b).And(empty) {
+			dst = append(dst, wideMove{From: i, To: s.First()})
+			if v.ShortKings {
+				break
+			}
+		}
+		for s := from.Shl(a).And(empty); !s.IsZero(); s = s.Shl(a).And(empty) {
+			dst = append(dst, wideMove{From: i, To: s.First()})
+			if v.ShortKings {
+				break
+			}
+		}
+	}
+	return dst
 }
 
 // captures appends the captures of p, whose free squares are empty, to dst as generate
