@@ -789,18 +789,19 @@ func (k widePerftKernel[G]) searchMen(us Color, targets wide, dup Duplicates, mo
 }
 
 // countManCaptures returns the number of captures of us's men under v.menCount, which must
-// not be ranksOther, found by a manSearch (where countMostMen cannot count them): targets are the pieces they may take, empty the free squares, ul, ur,
-// dl and dr the men that jump along each diagonal. scratch is space for the long sequences
-// of the unique convention.
+// not be ranksOther, found by a manSearch (where countMostMen cannot count them): targets
+// are the pieces they may take, empty the free squares, ul, ur, dl and dr the men that
+// jump along each diagonal. scratch is space for the long sequences of the unique
+// convention.
 func (k widePerftKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, dr wide, dup Duplicates, scratch []wideMove) int {
 	c := k.searchMen(us, targets, dup, scratch[:0], false)
 	c.run(empty, ul, ur, dl, dr)
 	return c.n
 }
 
-// countMostMen counts the captures of the men ul, ur, dl and dr as countManCaptures, when the precedence ranks captures by their number of
-// pieces, men capture up and down the board and are crowned at the end of a move only, but
-// without a manSearch: each man's captures are counted by mostJumps, which keeps its state
+// countMostMen counts the captures of the men ul, ur, dl and dr as countManCaptures, when
+// the precedence ranks captures by their number of pieces, men capture up and down the
+// board and are crowned at the end of a move only, but without a manSearch: each man's captures are counted by mostJumps, which keeps its state
 // in registers and builds no move (callgrind, international perft: -2.4% instructions on
 // Woldouby depth 12, -3.2% on FrontRows depth 10, -4.6% from the start depth 8; canadian
 // depth 7 -0.9%). ok is false when the captures that count take four pieces or more
@@ -927,8 +928,8 @@ func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, d
 			dst = append(dst, wideMove{From: from.First(), To: to.First(), flags: promotes(!to.And(promo).IsZero()), captured: from.Shl(a)})
 		}
 		if g.IsZero() {
-			return dst
 
+			return dst
 		}
 	}
 	c := k.searchMen(us, targets, dup, dst, true)
