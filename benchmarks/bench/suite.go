@@ -112,7 +112,7 @@ func Suite() []Benchmark {
 			Doc:   "pdn.Reader over " + CorpusFile + " (11.5 MB, 22,621 games) held in memory",
 			Setup: pdnReadSetup},
 		Benchmark{Name: "pdn/validate", Unit: "MB/s", Short: true,
-			Doc:   "archive.Validate with replay (syntax, then every move played with pkg/engine), one worker, over " + CorpusFile,
+			Doc:   "archive.Validate as pdn validate -j 1 runs it: syntax, then every move played with pkg/engine, the variant inferred as it goes, over " + CorpusFile,
 			Setup: pdnValidateSetup},
 		Benchmark{Name: "pdn/json", Unit: "MB/s", Short: true,
 			Doc:   "pdn convert --to json on one worker: pdn.Reader and pdn.JSONWriter over " + CorpusFile + ", output discarded",
@@ -293,7 +293,7 @@ func pdnValidateSetup(cfg Config) (Workload, error) {
 	job := archive.Job{Inputs: []archive.Input{{Name: CorpusFile, Size: int64(len(data)),
 		Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}}}
 	return func(ctx context.Context) (float64, error) {
-		if _, err := archive.Validate(ctx, job, archive.ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}}); err != nil {
+		if _, err := archive.Validate(ctx, job, archive.ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}, Infer: true}); err != nil {
 			return 0, err
 		}
 		return float64(len(data)) / 1e6, nil

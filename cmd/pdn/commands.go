@@ -142,7 +142,7 @@ func validateAction(c *cli.Context) error {
 			opt.Problem = so.problem
 		}
 		shard, rerr := replayRun(c, so, func(rp *pdn.Replayer, job archive.Job) error {
-			opt.Replay = rp
+			opt.Replay, opt.Infer = rp, true
 			sums, err = archive.Validate(c.Context, job, opt)
 			return err
 		}, func(end *shardEnd) { end.Summaries = sums })
@@ -438,7 +438,7 @@ func statsCommand() *cli.Command {
 				}
 			} else {
 				shard, rerr := replayRun(c, so, func(rp *pdn.Replayer, job archive.Job) error {
-					opt.Replay = rp
+					opt.Replay, opt.Infer = rp, true
 					st, err = collectStats(c, job, opt)
 					return err
 				}, func(end *shardEnd) { end.Stats = st })

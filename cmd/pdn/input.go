@@ -41,14 +41,15 @@ func inputs(c *cli.Context) []archive.Input {
 // (unless --variant gives it), and whether it says so on stderr.
 const (
 	noInfer    = iota
-	infer      // the command's report shows the variants
+	infer      // the command infers while it replays (archive's Infer option); its report shows the variants
 	inferNoted // the command says nothing else about variants: a line per input on stderr
 )
 
 // readJob reads the input flags and arguments into a job, with a progress bar when stderr
-// is a terminal and the input is large. With infer, it first reads every input once to
-// infer the variant of its games without a GameType tag (standard input is kept in a
-// temporary file to be read twice). done ends the progress bar and removes that file.
+// is a terminal and the input is large. With inferNoted, it first reads every input once to
+// infer the variant of its games without a GameType tag; with infer, the command does it as
+// it goes. Either way standard input is kept in a temporary file, to be read twice. done
+// ends the progress bar and removes that file.
 func readJob(c *cli.Context, mode int) (job archive.Job, done func(), err error) {
 	enc, err := pdn.ParseEncoding(c.String("encoding"))
 	if err != nil {
@@ -74,11 +75,11 @@ func readJob(c *cli.Context, mode int) (job archive.Job, done func(), err error)
 				}
 			}
 		}
-		if err := job.InferVariants(c.Context); err != nil {
-			done()
-			return job, nil, interrupted(err, 0)
-		}
 		if mode == inferNoted {
+			if err := job.InferVariants(c.Context); err != nil {
+				done()
+				return job, nil, interrupted(err, 0)
+			}
 			for _, note := range inferenceNotes(job) {
 				fmt.Fprintln(c.App.ErrWriter, note)
 			}

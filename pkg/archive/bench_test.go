@@ -11,9 +11,9 @@ import (
 )
 
 // BenchmarkValidateInferred does what `pdn validate -j 1` does with the
-// Open Checkers Archive, whose games have no GameType tag: the inference
-// pass (Job.InferVariants), then validation with full replay. Its CPU
-// profile is cmd/pdn/default.pgo (see docs/benchmarks.md).
+// Open Checkers Archive, whose games have no GameType tag: validation with
+// full replay, inferring the variant as it goes (ValidateOptions.Infer).
+// Its CPU profile is cmd/pdn/default.pgo (see docs/benchmarks.md).
 func BenchmarkValidateInferred(b *testing.B) {
 	data := loadOCA(b)
 	b.SetBytes(int64(len(data)))
@@ -22,10 +22,7 @@ func BenchmarkValidateInferred(b *testing.B) {
 		job := Job{Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}}}}
-		if err := job.InferVariants(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-		sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}})
+		sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}, Infer: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -36,8 +33,8 @@ func BenchmarkValidateInferred(b *testing.B) {
 }
 
 // BenchmarkValidate validates the Open Checkers Archive with full replay
-// (every move checked against the english rules), with one goroutine and
-// then two.
+// (every move checked against the english rules), the variant inferred as
+// it goes, as pdn validate does, with one goroutine and then two.
 func BenchmarkValidate(b *testing.B) {
 	data := loadOCA(b)
 	for _, jobs := range []int{1, 2} {
@@ -48,7 +45,7 @@ func BenchmarkValidate(b *testing.B) {
 				job := Job{Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
 					return io.NopCloser(bytes.NewReader(data)), nil
 				}}}}
-				sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: jobs, Replay: &pdn.Replayer{}})
+				sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: jobs, Replay: &pdn.Replayer{}, Infer: true})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,6 +1,8 @@
 package archive
 
 import (
+	"bytes"
+
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -22,6 +24,22 @@ import (
 // starts (Reader.EndedAt), and a piece that did not is read again, in
 // order, by the goroutine that merges the results (see merger.sequential).
 
+// The finder has two modes. It starts in the fast one (jump), which looks
+// only at the ends of lines: from the offset where a piece may end, it
+// jumps from line break to line break (bytes.IndexByte) to the first one
+// right after a terminator, and counts the lines it jumped over
+// (bytes.Count). It does not know whether that terminator is in a comment
+// or a string, but the readers' check catches such a wrong guess. It costs
+// about a tenth of the exact mode, which follows every byte (below): the
+// finder switches to it for the rest of the job once a piece was read
+// wrong (pipeline.exact), and for the rest of an input when no line in
+// jumpGiveUp bytes after a piece's size ends with a terminator (games
+// without results, old Mac line breaks).
+
+// jumpGiveUp is how far past a piece's size the fast mode looks for a
+// terminator before the exact mode takes over.
+const jumpGiveUp = 4 * pieceSize
+
 // finder looks for boundaries in the text of an input, byte by byte,
 // following what the Scanner and Reader do closely enough to find them in
 // real archives: {comments} over several lines and with '[' or blank
@@ -35,6 +53,12 @@ import (
 type finder struct {
 	maxTok int  // the Scanner's MaxTokenSize
 	naive  bool // see Job.naiveCuts
+	exact  bool // follow every byte (else jump from line end to line end)
+	// The line count where the current piece starts, for the exact mode
+	// to scan it again from its start.
+	cutLine      int
+	cutLineStart int64
+	cutCR        bool
 
 	state     findState
 	ret       findState // the state a '%' comment returns to
@@ -71,7 +95,88 @@ func newFinder(maxTok int, bom int) *finder {
 	if maxTok <= 0 {
 		maxTok = pdn.DefaultMaxTokenSize
 	}
-	return &finder{maxTok: maxTok, line: 1, lineStart: int64(bom)}
+	return &finder{maxTok: maxTok, line: 1, lineStart: int64(bom), cutLine: 1, cutLineStart: int64(bom)}
+}
+
+// find returns the first boundary at or after minCut in data (data[0] is
+// at the start of the piece), as scan does, in the finder's mode. In the
+// fast mode it switches to the exact mode when exact is set or it finds no
+// terminator, and then scans data again from the piece's start.
+func (f *finder) find(data []byte, base int64, i int, atEOF bool, minCut int64, exact bool) (int, pdn.Boundary, bool) {
+	if f.exact || f.naive {
+		return f.scan(data, base, i, atEOF, minCut)
+	}
+	if !exact {
+		k, b, found := f.jump(data, base, i, minCut)
+		if found || base+int64(len(data)) < minCut+jumpGiveUp && !atEOF {
+			return k, b, found
+		}
+	}
+	// A piece was read wrong, or no line ends with a terminator: follow
+	// every byte from the piece's start.
+	f.exact = true
+	f.line, f.lineStart, f.cr = f.cutLine, f.cutLineStart, f.cutCR
+	f.state = findTop
+	f.cut()
+	return f.scan(data, base, 0, atEOF, minCut)
+}
+
+// jump is the fast mode of find: the first line break at or after minCut
+// right after a terminator, or len(data).
+func (f *finder) jump(data []byte, base int64, i int, minCut int64) (int, pdn.Boundary, bool) {
+	for j := max(i, int(min(max(minCut-base, 0), int64(len(data))))); j < len(data); j++ {
+		k := bytes.IndexByte(data[j:], '\n')
+		if k < 0 {
+			break
+		}
+		j += k // a '\n'
+		e := j
+		if e > 0 && data[e-1] == '\r' {
+			e-- // the boundary is at the '\r' of "\r\n"
+		}
+		if base+int64(e) < minCut || !terminatorBefore(data, e) {
+			continue
+		}
+		f.lines(data, base, i, e)
+		return e, f.at(base+int64(e), false), true
+	}
+	f.lines(data, base, i, len(data))
+	return len(data), pdn.Boundary{}, false
+}
+
+// terminatorBefore reports whether a terminator token ends at data[e]
+// (data[0] is at a boundary).
+func terminatorBefore(data []byte, e int) bool {
+	s := e
+	for s > 0 && (findClass[data[s-1]] == 1 || data[s-1] == '/') {
+		s--
+	}
+	if n := e - s; n != 1 && n != 3 && n != 7 {
+		return false
+	}
+	glued := s > 0 && findClass[data[s-1]] != 2 && data[s-1] != '\n' && data[s-1] != '\r'
+	return isTerminator(data[s:e], glued)
+}
+
+// lines counts the line breaks of data[i:e] as the Scanner does: "\r\n"
+// is one, and so is a '\r' or a '\n' alone.
+func (f *finder) lines(data []byte, base int64, i, e int) {
+	seg := data[i:e]
+	if len(seg) == 0 {
+		return
+	}
+	n := bytes.Count(seg, []byte{'\n'})
+	if cr := bytes.Count(seg, []byte{'\r'}); cr > 0 {
+		n += cr - bytes.Count(seg, []byte("\r\n"))
+	}
+	if f.cr && seg[0] == '\n' {
+		n-- // the '\n' of a "\r\n" cut between two calls
+	}
+	f.line += n
+	if k := bytes.LastIndexAny(seg, "\r\n"); k >= 0 {
+		f.lineStart = base + int64(i+k) + 1
+	}
+	f.cr = seg[len(seg)-1] == '\r'
 }
 
 // at returns the pdn.Boundary at offset off on the current line.
@@ -421,4 +526,5 @@ func (f *finder) stringByte(c byte) {
 // next piece.
 func (f *finder) cut() {
 	f.inTok, f.term, f.body, f.glued = false, false, false, false
+	f.cutLine, f.cutLineStart, f.cutCR = f.line, f.lineStart, f.cr
 }

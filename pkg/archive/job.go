@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rafle/rafle/pkg/pdn"
 )
@@ -45,8 +46,9 @@ type Job struct {
 	// Select, if not nil, is called with the number of each game read, from 0
 	// over all the inputs in order, one call at a time in that order; the
 	// games for which it returns false are read (so that the others keep
-	// their numbers) but not handed on, counted, replayed or written. It
-	// makes a shard of a job (see ShardSelect).
+	// their numbers) but not handed on, counted, replayed or written. It is
+	// called once per game, even for a game read twice. It makes a shard
+	// of a job (see ShardSelect).
 	Select func(i int) bool
 
 	// onReader, if set, is called with each PDN Reader that eachInput
@@ -57,6 +59,11 @@ type Job struct {
 	// naiveCuts makes the finder propose a boundary at every line break
 	// and every '[' that starts a line (tests: nearly all are wrong).
 	naiveCuts bool
+	// exactCuts makes the finder follow every byte from the start (tests).
+	exactCuts bool
+	// readWrong, if not nil, is called for each piece that was not read
+	// right in parallel (tests).
+	readWrong func()
 }
 
 func (j *Job) total() int64 {
@@ -349,6 +356,13 @@ type ValidateOptions struct {
 	// and reports illegal and ambiguous moves, bad FEN tags and the
 	// replay warnings.
 	Replay *pdn.Replayer
+	// Infer, with Replay, infers the variant of the games without a
+	// GameType tag of each input that has no Input.Inferred, as
+	// Job.InferVariants would, but without reading the input once more
+	// beforehand: its games are replayed with the inference from its start
+	// and validated again in the rare case that the whole input says
+	// otherwise. Each input must then open twice, as for InferVariants.
+	Infer bool
 
 	// stats, if not nil, also counts the games in it (CollectStats);
 	// with skipBad, those with an error are only counted as left out.
@@ -550,6 +564,14 @@ type gameBatch struct {
 	// piece holds the games read in parallel (Jobs > 1), released once
 	// they are replayed.
 	piece *piece
+	// inferred is the inference the games without a GameType tag are
+	// replayed with (Replayer.Inferred).
+	inferred *pdn.Inference
+	// end marks, instead of games, the end of a speculating input (see
+	// validateReplay).
+	end bool
+	// ev is the evidence of the games of a speculating input.
+	ev *pdn.Evidence
 }
 
 // batchSize is the number of games per batch: enough to make the
@@ -559,11 +581,22 @@ const batchSize = 64
 // validateReplay reads the inputs in order (in one goroutine, or in
 // pieces with Job.pieces when opt.Jobs > 1), replays batches of games in
 // opt.Jobs goroutines, and merges the results in input order.
+//
+// With opt.Infer, an input whose variant must be inferred is not scanned
+// twice (Job.InferVariants, then the replay): its games are replayed with
+// a guess, the inference from its first guessBytes, while an Evidence of
+// all its games is gathered (see speculation). When the input ends, the
+// results are reported if the inference from all its games is the guess;
+// otherwise they are dropped and the input is validated again with that
+// inference. So the results are those of InferVariants and Validate.
 func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summary, error) {
 	jobs := max(opt.Jobs, 1)
 	sums := make([]*Summary, len(job.Inputs))
 	errs := make([]error, len(job.Inputs))
+	specs := make([]*speculation, len(job.Inputs))
+	infs := make([]*pdn.Inference, len(job.Inputs)) // each input's Inferred, or its guess
 	for i := range job.Inputs {
+		infs[i] = job.Inputs[i].Inferred
 		sums[i] = newSummary(job.Inputs[i].Name)
 		sums[i].Variants = map[string]int{}
 	}
@@ -584,36 +617,60 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		}
 	}
 	sel := selector{sel: job.Select}
+	seq := 0
+	// begin prepares input i for reading: its inference, or speculation.
+	begin := func(i int) {
+		if opt.Infer && opt.Replay.Default == nil && infs[i] == nil {
+			specs[i], infs[i] = speculate(ctx, &job.Inputs[i], job.Reader)
+		}
+	}
+	// end sends the end of a speculating input i after its games.
+	end := func(i int) {
+		if specs[i] != nil {
+			tokens <- struct{}{}
+			work <- &gameBatch{seq: seq, input: i, end: true}
+			seq++
+		}
+	}
 	go func() {
 		defer close(work)
 		if jobs > 1 {
 			// Read in pieces, in parallel: one batch per piece.
-			seq := 0
+			cur := -1
 			job.pieces(ctx, jobs, true, func(p *piece) error {
+				if p.input != cur {
+					cur = p.input
+					begin(cur)
+				}
 				if opt.game != nil {
 					for k, g := range p.games {
 						opt.game(g, p.gerrs[k])
 					}
 				}
+				skip := sel.skips(nil, len(p.games))
+				if sp := specs[p.input]; sp != nil && skip != nil {
+					sp.skips = append(sp.skips, skip...)
+				}
 				tokens <- struct{}{}
 				work <- &gameBatch{seq: seq, input: p.input, first: p.first, games: p.games, gerrs: p.gerrs, piece: p,
-					skip: sel.skips(nil, len(p.games))}
+					skip: skip, inferred: infs[p.input]}
 				seq++
 				return nil
 			}, func(i int, err error) error {
 				errs[i] = err
+				end(i)
 				return nil
 			})
 			return
 		}
 		total := job.total()
 		var before int64
-		seq := 0
 		for i := range job.Inputs {
 			if ctx.Err() != nil {
 				return
 			}
 			in := &job.Inputs[i]
+			begin(i)
 			var b *gameBatch
 			var rd *pdn.Reader // the PDN reader of this input, if any
 			var ar *pdn.Arena  // the arena rd reads into: the next batch's
@@ -638,12 +695,16 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				}
 				if b == nil {
 					tokens <- struct{}{}
-					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*pdn.Game, 0, batchSize), gerrs: make([]error, 0, batchSize), arena: ar}
+					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*pdn.Game, 0, batchSize), gerrs: make([]error, 0, batchSize),
+						arena: ar, inferred: infs[i]}
 				}
 				b.games = append(b.games, g)
 				b.gerrs = append(b.gerrs, gerr)
 				if job.Select != nil {
 					b.skip = sel.skips(b.skip, 1)
+					if sp := specs[i]; sp != nil {
+						sp.skips = append(sp.skips, b.skip[len(b.skip)-1])
+					}
 				}
 				if len(b.games) == batchSize {
 					send()
@@ -657,6 +718,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				b = nil
 			}
 			send()
+			end(i)
 		}
 	}()
 	var wg sync.WaitGroup
@@ -667,8 +729,15 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			rp := newReplayer(opt.Replay)
 			rp.CountOnly = true // the verdict is all validation needs
 			for b := range work {
-				if ctx.Err() != nil {
-					// Stopped: hand the batch on unread, to be dropped.
+				if sp := specs[b.input]; sp != nil && !b.end && ctx.Err() == nil {
+					b.ev = new(pdn.Evidence) // of every game, Select or not
+					for _, g := range b.games {
+						b.ev.Add(g)
+					}
+				}
+				if ctx.Err() != nil || b.end || specs[b.input] != nil && specs[b.input].dropped.Load() {
+					// Stopped, the end of an input, or a speculation given
+					// up: hand the batch on unread, to be dropped.
 					b.games, b.gerrs = nil, nil
 					if b.piece != nil {
 						b.piece.release()
@@ -677,7 +746,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					continue
 				}
 				name := job.Inputs[b.input].Name
-				rp.Inferred = job.Inputs[b.input].Inferred
+				rp.Inferred = b.inferred
 				b.sum = newSummary(name)
 				b.sum.Variants = map[string]int{}
 				if opt.stats != nil {
@@ -717,6 +786,22 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		wg.Wait()
 		close(done)
 	}()
+	// report reports the results of one batch, or of an input validated
+	// again.
+	report := func(i int, sum *Summary, st *Stats, probs []Problem) {
+		if sum == nil {
+			return // nothing held
+		}
+		sums[i].Add(sum)
+		if st != nil {
+			opt.stats.merge(st)
+		}
+		if opt.Problem != nil {
+			for _, p := range probs {
+				opt.Problem(p)
+			}
+		}
+	}
 	pending := map[int]*gameBatch{}
 	next := 0
 	for b := range done {
@@ -732,18 +817,132 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			if ctx.Err() != nil {
 				continue // stopped: what is not reported yet is dropped
 			}
-			sums[b.input].Add(b.sum)
-			if b.stats != nil {
-				opt.stats.merge(b.stats)
-			}
-			if opt.Problem != nil {
-				for _, p := range b.probs {
-					opt.Problem(p)
-				}
+			sp := specs[b.input]
+			switch {
+			case sp == nil:
+				report(b.input, b.sum, b.stats, b.probs)
+			case !b.end:
+				sp.ev.Merge(b.ev)
+				sp.hold(b, opt.stats != nil)
+			case sp.held():
+				report(b.input, sp.sum, sp.stats, sp.probs)
+			default:
+				// The guess was wrong, or too much was held: validate
+				// the input again with the inference from all its games.
+				sum, st := sp.again(ctx, job, opt)
+				report(b.input, sum, st, nil)
 			}
 		}
 	}
 	return sums, validateError(ctx, sums, errs, nil)
+}
+
+// guessBytes is how much of an input speculative validation infers its
+// guess from (see validateReplay): about 4 ms of scanning. An input that
+// fits is inferred exactly.
+var guessBytes int64 = 1 << 20
+
+// maxHeld is the most problems a speculating input holds back before it
+// gives up the speculation and is validated again once it has been read.
+var maxHeld = 1 << 16
+
+// speculation is the state of an input validated with a guessed inference
+// (see validateReplay).
+type speculation struct {
+	in    *Input
+	guess *pdn.Inference
+	// skips are the input's games that Job.Select left out, for
+	// validating it again without calling Select again.
+	skips []bool
+	// ev is the evidence of the input's games, merged batch by batch
+	// in the merging goroutine.
+	ev pdn.Evidence
+	// dropped is set by the merging goroutine when it gives the guess up
+	// (too many problems held); the replaying goroutines then skip the
+	// input's games.
+	dropped atomic.Bool
+	// What the merging goroutine holds back.
+	sum   *Summary
+	stats *Stats
+	probs []Problem
+}
+
+// speculate returns the speculation of an input whose variant is to be
+// inferred, and the inference its games are replayed with: its guess; or
+// no speculation and the inference of the whole input, when its first
+// guessBytes are all of it. A guess that could not be made (the input
+// cannot be read) is nil: the games are then replayed each with the
+// variant inferred from itself, and the input validated again at its end
+// if that was wrong.
+func speculate(ctx context.Context, in *Input, opt pdn.ReaderOptions) (*speculation, *pdn.Inference) {
+	sp := &speculation{in: in}
+	rc, err := in.Open()
+	if err != nil {
+		return sp, nil
+	}
+	inf, whole, err := pdn.InferVariantPrefix(ctx, rc, opt, guessBytes)
+	rc.Close()
+	switch {
+	case err != nil:
+		return sp, nil
+	case whole:
+		return nil, inf
+	}
+	sp.guess = inf
+	return sp, inf
+}
+
+// hold holds the results of b back, or drops them when too many problems
+// are held.
+func (sp *speculation) hold(b *gameBatch, stats bool) {
+	if sp.dropped.Load() {
+		return
+	}
+	if len(sp.probs)+len(b.probs) > maxHeld {
+		sp.dropped.Store(true)
+		sp.sum, sp.stats, sp.probs = nil, nil, nil
+		return
+	}
+	if sp.sum == nil {
+		sp.sum = newSummary(b.sum.File)
+		sp.sum.Variants = map[string]int{}
+		if stats {
+			sp.stats = NewStats()
+		}
+	}
+	sp.sum.Add(b.sum)
+	if b.stats != nil {
+		sp.stats.merge(b.stats)
+	}
+	sp.probs = append(sp.probs, b.probs...)
+}
+
+// held reports whether the results held back are the input's: the guess
+// was right (or no game needed it) and nothing was dropped.
+func (sp *speculation) held() bool {
+	final := sp.ev.Infer()
+	return !sp.dropped.Load() && (final.Variant == nil || final.Same(sp.guess))
+}
+
+// again validates the input again, with the inference from all its
+// games, reporting its problems through opt.Problem; it returns its
+// summary and stats. (An error reading the input, the first reading
+// reported.)
+func (sp *speculation) again(ctx context.Context, job Job, opt ValidateOptions) (*Summary, *Stats) {
+	in := *sp.in
+	in.Inferred = sp.ev.Infer()
+	sub := Job{Inputs: []Input{in}, Reader: job.Reader}
+	if job.Select != nil {
+		sub.Select = func(k int) bool { return k < len(sp.skips) && !sp.skips[k] }
+	}
+	opt.Infer, opt.game = false, nil
+	var st *Stats
+	if opt.stats != nil {
+		st = NewStats()
+		opt.stats = st
+	}
+	sums, _ := validateReplay(ctx, sub, opt)
+	return sums[0], st
 }
 
 // countingReader counts the bytes read through it, for progress reports.

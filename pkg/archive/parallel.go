@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rafle/rafle/pkg/pdn"
 )
@@ -140,6 +141,9 @@ type pipeline struct {
 	order  chan *item // every item, in input order, for the merger
 	work   chan *item // the items to read
 	pool   arenaPool
+	// exact is set once the merger has found a piece read wrong: the
+	// finder then follows every byte (see finder.find).
+	exact atomic.Bool
 }
 
 // inFlight is the number of items that may wait for the merger.
@@ -250,7 +254,7 @@ func (p *pipeline) splitInput(i int) bool {
 	h := pdn.ReadHead(br, p.job.Reader.Encoding)
 	data, rerr, enc, bom := h.Data, h.Err, h.Encoding, h.BOM
 	f := newFinder(0, bom)
-	f.naive = p.job.naiveCuts
+	f.naive, f.exact = p.job.naiveCuts, p.job.exactCuts
 	size := int64(pieceSize)
 	if p.job.pieceSize > 0 {
 		size = int64(p.job.pieceSize)
@@ -261,7 +265,7 @@ func (p *pipeline) splitInput(i int) bool {
 	pos := bom                                     // where the finder goes on
 	empty := 0
 	for {
-		k, b, found := f.scan(data, base, pos, rerr != nil, base+size)
+		k, b, found := f.find(data, base, pos, rerr != nil, base+size, p.exact.Load())
 		pos = k
 		cut := -1
 		switch {
@@ -433,6 +437,10 @@ func (m *merger) run() error {
 		case it.err != nil:
 			err = m.finish(it, it.err)
 		case !it.ok:
+			m.p.exact.Store(true)
+			if m.p.job.readWrong != nil {
+				m.p.job.readWrong()
+			}
 			err = m.sequential(it)
 		default:
 			err = m.deliver(it.games, it.gerrs, it.arena)

@@ -53,13 +53,13 @@ func checkParallel(t *testing.T, name string, strict bool, sizes []int, texts ..
 	j := jobOf(texts...)
 	j.Reader.Strict = strict
 	want := dump(t, j)
-	for _, naive := range []bool{false, true} {
+	for _, mode := range []string{"jump", "exact", "naive"} {
 		for _, size := range sizes {
 			for _, jobs := range []int{2, 3} {
 				pj := j
-				pj.Jobs, pj.pieceSize, pj.naiveCuts = jobs, size, naive
+				pj.Jobs, pj.pieceSize, pj.naiveCuts, pj.exactCuts = jobs, size, mode == "naive", mode == "exact"
 				if got := dump(t, pj); got != want {
-					t.Fatalf("%s: strict %v, naive %v, piece size %d, %d jobs:\n%s", name, strict, naive, size, jobs, firstDiff(got, want))
+					t.Fatalf("%s: strict %v, %s cuts, piece size %d, %d jobs:\n%s", name, strict, mode, size, jobs, firstDiff(got, want))
 				}
 			}
 		}
@@ -311,4 +311,26 @@ func gamesText(n int, sep string) []string {
 			i+1, i%28+1, sep)
 	}
 	return gs
+}
+
+// TestJumpCuts: on archives as they are, the fast mode of the finder cuts
+// only where a game ends: no piece is read wrong (and read again in
+// order), with LF and CRLF line breaks and a byte order mark.
+func TestJumpCuts(t *testing.T) {
+	oca, err := os.ReadFile(corpusPath(t, "mzuluaga__checkers/OCA_2.0.pdn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oca = oca[:2<<20]
+	crlf := bytes.ReplaceAll(bytes.ReplaceAll(oca, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+	bom := append([]byte("\xef\xbb\xbf"), oca...)
+	for name, text := range map[string][]byte{"lf": oca, "crlf": crlf, "bom": bom} {
+		j := jobOf(text)
+		want := dump(t, j)
+		wrong := 0
+		j.Jobs, j.pieceSize, j.readWrong = 2, 16<<10, func() { wrong++ }
+		if got := dump(t, j); got != want || wrong != 0 {
+			t.Errorf("%s: %d pieces read wrong; same games: %v", name, wrong, got == want)
+		}
+	}
 }

@@ -464,6 +464,9 @@ type StatsOptions struct {
 	// that does not replay makes a game with an error. Without, games are
 	// counted by their GameType tag.
 	Replay *pdn.Replayer
+	// Infer, with Replay, infers the variants of inputs as
+	// ValidateOptions.Infer does.
+	Infer bool
 	// SkipBad leaves out the games read or replayed with an error.
 	SkipBad bool
 	// Problem, if not nil, is called for each problem found, as in
@@ -483,7 +486,7 @@ type StatsOptions struct {
 func CollectStats(ctx context.Context, job Job, opt StatsOptions) (*Stats, error) {
 	s := NewStats()
 	s.replay = opt.Replay != nil
-	_, err := Validate(ctx, job, ValidateOptions{Jobs: opt.Jobs, Replay: opt.Replay, Problem: opt.Problem,
+	_, err := Validate(ctx, job, ValidateOptions{Jobs: opt.Jobs, Replay: opt.Replay, Infer: opt.Infer, Problem: opt.Problem,
 		stats: s, skipBad: opt.SkipBad, game: opt.Game})
 	return s, err
 }

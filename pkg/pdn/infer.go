@@ -65,17 +65,37 @@ func (inf *Inference) String() string {
 // ctx.Err() when ctx is done, and the errors NewGameReader and Next return
 // for input that cannot be read.
 func InferVariant(ctx context.Context, r io.Reader, opt ReaderOptions) (*Inference, error) {
-	br, isJSON, err := OpenInput(r)
+	inf, _, err := inferVariant(ctx, r, opt, -1)
+	return inf, err
+}
+
+// InferVariantPrefix is InferVariant on about the first n bytes of the
+// input's text (of the input itself for JSON lines): a guess, for a caller
+// that cannot wait for the whole input and can check the guess later
+// against an Evidence of all its games. whole reports that the bytes read
+// were the whole input, so that inf is InferVariant's.
+func InferVariantPrefix(ctx context.Context, r io.Reader, opt ReaderOptions, n int64) (inf *Inference, whole bool, err error) {
+	return inferVariant(ctx, r, opt, max(n, 0))
+}
+
+// inferVariant is InferVariant reading at most about limit bytes (all of
+// them when limit < 0); whole reports that it read the whole input.
+func inferVariant(ctx context.Context, r io.Reader, opt ReaderOptions, limit int64) (*Inference, bool, error) {
+	cr := &countReader{r: r}
+	br, isJSON, err := OpenInput(cr)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var e evidence
 	if isJSON {
 		jr := NewJSONReader(br)
 		for n := 0; ; n++ {
+			if limit >= 0 && cr.n >= limit {
+				return e.decide(), false, nil
+			}
 			if n%64 == 0 { // look at ctx every 64 games
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					return nil, false, err
 				}
 			}
 			g, err := jr.Next()
@@ -83,20 +103,28 @@ func InferVariant(ctx context.Context, r io.Reader, opt ReaderOptions) (*Inferen
 				break
 			}
 			if err != nil && !isGameError(err) {
-				return nil, err
+				return nil, false, err
 			}
 			e.game(g)
 		}
-		return e.decide(), nil
+		return e.decide(), true, nil
 	}
 	s := &inferScan{e: &e, strict: opt.Strict}
 	buf := make([]byte, 64<<10)
+	if limit >= 0 && limit < int64(len(buf)) {
+		buf = buf[:max(limit, 1)]
+	}
 	first := true
-	for {
+	for read := int64(0); ; {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, false, err
+		}
+		if limit >= 0 && read >= limit {
+			s.end()
+			return e.decide(), false, nil
 		}
 		n, err := io.ReadFull(br, buf)
+		read += int64(n)
 		data := buf[:n]
 		if first && bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
 			data = data[3:]
@@ -107,11 +135,73 @@ func InferVariant(ctx context.Context, r io.Reader, opt ReaderOptions) (*Inferen
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	s.end()
-	return e.decide(), nil
+	return e.decide(), true, nil
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Evidence gathers, game by game, what the games of one input say about
+// the variant of those without a GameType tag: Infer then comes to the
+// inference InferVariant makes of an input of these games (InferVariant
+// scans the text instead of reading games; the tests check that both
+// agree on the corpus). The zero value holds no game.
+type Evidence struct{ e evidence }
+
+// Add adds the evidence of g, a game as the Reader returns it (with or
+// without an error).
+func (e *Evidence) Add(g *Game) { e.e.game(g) }
+
+// Merge adds the evidence of o's games (none if o is nil) to e's.
+func (e *Evidence) Merge(o *Evidence) {
+	if o == nil {
+		return
+	}
+	a, b := &e.e, &o.e
+	if b.tagged != nil {
+		if a.tagged == nil {
+			a.tagged = b.tagged
+		} else if a.tagged != b.tagged {
+			a.disagree = true
+		}
+	}
+	a.disagree = a.disagree || b.disagree
+	a.untagged += b.untagged
+	a.maxNum, a.maxFile, a.maxRank = max(a.maxNum, b.maxNum), max(a.maxFile, b.maxFile), max(a.maxRank, b.maxRank)
+	if b.openings != nil {
+		if a.openings == nil {
+			a.openings = make([]int, len(b.openings))
+		}
+		for i, n := range b.openings {
+			a.openings[i] += n
+		}
+	}
+}
+
+// Infer returns the inference from the games added.
+func (e *Evidence) Infer() *Inference { return e.e.decide() }
+
+// Same reports whether a Replayer replays games alike with inference a
+// as with b, as Replayer.Inferred: both have no variant (nil counts as
+// none), or the same variant, inferred for the same reason.
+func (a *Inference) Same(b *Inference) bool {
+	if a == nil || a.Variant == nil || b == nil || b.Variant == nil {
+		return (a == nil || a.Variant == nil) == (b == nil || b.Variant == nil)
+	}
+	return a.Variant == b.Variant && a.Reason == b.Reason
 }
 
 // evidence is what an input says about the variant of its games without a

@@ -217,10 +217,17 @@ func (c *manSearch[G]) kingLanding(x, landings, stop, captured bitboard, k int, 
 		c.kingLanding(stop, next, end, captured, k+1, d)
 		cont = true
 	}
-	if !cont {
-		for l := landings; l != 0; l &= l - 1 {
-			c.add(l&-l, captured, k)
-		}
+	if cont {
+		return
+	}
+	if !c.list && (!c.unique || k < 2) {
+		// counted, not listed, and none can repeat another (add): all at once
+		// (callgrind: kings position depth 6 40.9 -> 39.5 M instructions)
+		c.addCount(landings.Count(), k)
+		return
+	}
+	for l := landings; l != 0; l &= l - 1 {
+		c.add(l&-l, captured, k)
 	}
 }
 
@@ -238,11 +245,22 @@ func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kin
 		return k.countQuietOf(us, empty, men, kings), true, 0
 	}
 	a, b := k.steps()
-	reach := k.kingReach()
-	ul, ur := fillUp(kings, empty, a, reach), fillUp(kings, empty, b, reach)
-	dl, dr := fillDown(kings, empty, b, reach), fillDown(kings, empty, a, reach)
-	if ((ul>>a&opp)>>a|(ur>>b&opp)>>b|(dl<<b&opp)<<b|(dr<<a&opp)<<a)&empty != 0 {
-		return 0, false, kings
+	if kings&(kings-1) == 0 {
+		// One king: along its rays, to the nearest piece (callgrind, the kings position
+		// B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24, depth 6: -4.7%
+		// instructions; for two kings, the fills are cheaper)
+		var takes bool
+		if n, takes = k.kingAlone(kings.First(), opp, empty); takes {
+			return 0, false, kings
+		}
+	} else {
+		reach := k.kingReach()
+		ul, ur := fillUp(kings, empty, a, reach), fillUp(kings, empty, b, reach)
+		dl, dr := fillDown(kings, empty, b, reach), fillDown(kings, empty, a, reach)
+		if ((ul>>a&opp)>>a|(ur>>b&opp)>>b|(dl<<b&opp)<<b|(dr<<a&opp)<<a)&empty != 0 {
+			return 0, false, kings
+		}
+		n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
 	}
 	if men != 0 { // hasCapture's men, inline
 		manTargets := opp
@@ -253,6 +271,45 @@ func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kin
 			return 0, false, 0 // the kings' search is left out
 		}
 	}
-	n = ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count()
 	return n + menQuiet(us, a, b, empty, men), true, 0
+}
+
+// kingAlone returns the number of quiet moves of a flying king on i over the free squares
+// empty, and whether it can take a piece of opp: along each ray, the free squares up to the
+// nearest piece, and whether that piece is one of opp with a free square behind it. For
+// one king, it is cheaper than the fills of countQuietKings.
+func (k perftKernel[G]) kingAlone(i Index, opp, empty bitboard) (n int, takes bool) {
+	v := k.v
+	a, b := k.steps()
+	// up-left and up-right go towards the lower indices: the nearest piece is the highest
+	r := v.rays[upLeft][i]
+	if x := r &^ empty; x != 0 {
+		j := x.last()
+		x = bitOf(j)
+		r &^= x | v.rays[upLeft][j]
+		takes = x&opp != 0 && x>>a&empty != 0
+	}
+	n = r.Count()
+	r = v.rays[upRight][i]
+	if x := r &^ empty; x != 0 {
+		j := x.last()
+		x = bitOf(j)
+		r &^= x | v.rays[upRight][j]
+		takes = takes || x&opp != 0 && x>>b&empty != 0
+	}
+	n += r.Count()
+	r = v.rays[downLeft][i]
+	if x := r &^ empty; x != 0 {
+		x &= -x
+		r &^= x | v.rays[downLeft][x.First()]
+		takes = takes || x&opp != 0 && x<<b&empty != 0
+	}
+	n += r.Count()
+	r = v.rays[downRight][i]
+	if x := r &^ empty; x != 0 {
+		x &= -x
+		r &^= x | v.rays[downRight][x.First()]
+		takes = takes || x&opp != 0 && x<<a&empty != 0
+	}
+	return n + r.Count(), takes
 }
