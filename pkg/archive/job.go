@@ -564,9 +564,6 @@ type gameBatch struct {
 	// piece holds the games read in parallel (Jobs > 1), released once
 	// they are replayed.
 	piece *piece
-	// inferred is the inference the games without a GameType tag are
-	// replayed with (Replayer.Inferred).
-	inferred *pdn.Inference
 	// end marks, instead of games, the end of a speculating input (see
 	// validateReplay).
 	end bool
@@ -594,7 +591,10 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 	sums := make([]*Summary, len(job.Inputs))
 	errs := make([]error, len(job.Inputs))
 	specs := make([]*speculation, len(job.Inputs))
-	infs := make([]*pdn.Inference, len(job.Inputs)) // each input's Inferred, or its guess
+	// infs[i] is what input i's games without a GameType tag are replayed
+	// with: its Inferred, or its guess (set by begin before its games are
+	// sent)
+	infs := make([]*pdn.Inference, len(job.Inputs))
 	for i := range job.Inputs {
 		infs[i] = job.Inputs[i].Inferred
 		sums[i] = newSummary(job.Inputs[i].Name)
@@ -653,7 +653,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				}
 				tokens <- struct{}{}
 				work <- &gameBatch{seq: seq, input: p.input, first: p.first, games: p.games, gerrs: p.gerrs, piece: p,
-					skip: skip, inferred: infs[p.input]}
+					skip: skip}
 				seq++
 				return nil
 			}, func(i int, err error) error {
@@ -696,7 +696,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				if b == nil {
 					tokens <- struct{}{}
 					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*pdn.Game, 0, batchSize), gerrs: make([]error, 0, batchSize),
-						arena: ar, inferred: infs[i]}
+						arena: ar}
 				}
 				b.games = append(b.games, g)
 				b.gerrs = append(b.gerrs, gerr)
@@ -729,13 +729,14 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			rp := newReplayer(opt.Replay)
 			rp.CountOnly = true // the verdict is all validation needs
 			for b := range work {
-				if sp := specs[b.input]; sp != nil && !b.end && ctx.Err() == nil {
+				sp := specs[b.input]
+				if sp != nil && !b.end && ctx.Err() == nil {
 					b.ev = new(pdn.Evidence) // of every game, Select or not
 					for _, g := range b.games {
 						b.ev.Add(g)
 					}
 				}
-				if ctx.Err() != nil || b.end || specs[b.input] != nil && specs[b.input].dropped.Load() {
+				if ctx.Err() != nil || b.end || sp != nil && sp.dropped.Load() {
 					// Stopped, the end of an input, or a speculation given
 					// up: hand the batch on unread, to be dropped.
 					b.games, b.gerrs = nil, nil
@@ -746,7 +747,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					continue
 				}
 				name := job.Inputs[b.input].Name
-				rp.Inferred = b.inferred
+				rp.Inferred = infs[b.input] // set before the input's first batch was sent
 				b.sum = newSummary(name)
 				b.sum.Variants = map[string]int{}
 				if opt.stats != nil {
