@@ -214,6 +214,9 @@ var (
 	ErrAmbiguousMove = board.ErrAmbiguousMove
 )
 
+// NewVariant checks r and builds the tables the move generator reads; an error says what
+// is wrong, and wraps ErrUnsupported for rules the generator cannot play yet. The variant is
+// not registered (see Register).
 func NewVariant(r Rules) (*Variant, error) { return board.NewVariant(r) }
 
 // NewGame starts a game of v from start (v.Start() for the initial position). The start
