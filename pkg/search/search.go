@@ -23,11 +23,11 @@ import (
 const (
 	// MateScore is the score of a side to move that has already won (never reached: a win
 	// in n plies scores MateScore-n).
-	MateScore = 30000
+	MateScore = board.MateScore
 	// MaxDepth is the deepest nominal depth Search iterates to.
-	MaxDepth = 64
+	MaxDepth = board.MaxDepth
 	// MaxPly bounds the plies of the main search and the quiescence search together.
-	MaxPly = 128
+	MaxPly = board.MaxPly
 )
 
 // Limits bounds one search. The zero value has no limit other than MaxDepth. Depth and
