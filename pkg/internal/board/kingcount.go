@@ -313,3 +313,126 @@ func (k perftKernel[G]) kingAlone(i Index, opp, empty bitboard) (n int, takes bo
 	}
 	return n + r.Count(), takes
 }
+
+// kingMoves2 returns the number of leaves two plies below a position, us to move with the
+// pieces own, the other side's opp, the kings of both kings and the free squares empty,
+// through the quiet moves of us's kings: the sum of the moves of the other side after each.
+// Where that side has men and one flying king at most and captures only along the
+// diagonals, each child's count is found from the board without the king that moves,
+// computed once per king: a quiet move of the other side's men is lost when the king
+// lands where the man would step, one of its king's from the king's landing square on
+// along the diagonal it lands on; the king's landing square may open a capture or close
+// one, and a child with a capture is counted in full (countBoards).
+func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n uint64) {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
+	them := us.Other()
+	theirKing := opp & kings
+	if v.ShortKings || v.OrthogonalCaptures || v.PromotionWins || theirKing&(theirKing-1) != 0 {
+		for kk := own & kings; kk != 0; kk &= kk - 1 {
+			from := kk & -kk
+			for d := 0; d < 4; d++ {
+				for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
+					n += uint64(k.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
+					if v.ShortKings {
+						break
+					}
+				}
+			}
+		}
+		return n
+	}
+	a, b := k.steps()
+	men := opp &^ kings
+	for kk := own & kings; kk != 0; kk &= kk - 1 {
+		from := kk & -kk
+		free, rest := empty|from, own&^from // the board without the king that moves
+		// The other side's men: their quiet moves, the squares on which they land taking
+		// one of rest, and the free squares on which the king would be taken.
+		quiet := menQuiet(them, a, b, free, men)
+		targets := rest
+		if v.MenCannotCaptureKings {
+			targets &^= kings
+		}
+		ul, ur, dl, dr := jumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
+		lands := (ul&men)>>a>>a | (ur&men)>>b>>b | (dl&men)<<b<<b | (dr&men)<<a<<a
+		var exposed bitboard
+		if !v.MenCannotCaptureKings {
+			if v.manUp[them] {
+				exposed |= men>>a&(free<<a) | men>>b&(free<<b)
+			}
+			if v.manDown[them] {
+				exposed |= men<<b&(free>>b) | men<<a&(free>>a)
+			}
+		}
+		// The other side's king: the free squares it reaches along each diagonal (runs),
+		// and the squares on which it lands taking one of rest.
+		var runs [4]bitboard
+		var reach, kingLands bitboard
+		if theirKing != 0 {
+			s := theirKing.First()
+			for d := 0; d < 4; d++ {
+				r := v.rays[d][s]
+				if x := r &^ free; x != 0 {
+					x = nearest(x, d)
+					r &^= x | v.rays[d][x.First()]
+					if x&rest != 0 {
+						kingLands |= v.sh(x, d) & free
+					}
+				}
+				runs[d] = r
+				reach |= r
+			}
+			quiet += reach.Count()
+		}
+		// The king's landing squares. After most, the other side has no capture, and its
+		// king the moves it has without the king that moves: those are counted at once.
+		var to bitboard
+		fi := from.First()
+		for d := 0; d < 4; d++ {
+			r := v.rays[d][fi]
+			if x := r &^ empty; x != 0 {
+				x = nearest(x, d)
+				r &^= x | v.rays[d][x.First()]
+			}
+			to |= r
+		}
+		var plain bitboard
+		if l := lands | kingLands; l == 0 {
+			plain = to &^ exposed &^ reach
+		} else if l&(l-1) == 0 {
+			plain = to & l &^ exposed &^ reach // a capture, but after the king lands on its landing square
+		}
+		if us == White { // the other side's men step down the board
+			n += uint64(plain.Count()*quiet - (plain & (men << a)).Count() - (plain & (men << b)).Count())
+		} else {
+			n += uint64(plain.Count()*quiet - (plain & (men >> a)).Count() - (plain & (men >> b)).Count())
+		}
+		for r := to &^ plain; r != 0; r &= r - 1 {
+			t := r & -r
+			c := quiet
+			if us == White {
+				c -= (men&(t>>a) | men&(t>>b)).Count()
+			} else {
+				c -= (men&(t<<a) | men&(t<<b)).Count()
+			}
+			capture := lands&^t != 0 || exposed&t != 0
+			if t&reach == 0 {
+				capture = capture || kingLands&^t != 0
+			} else {
+				e := 0
+				for runs[e]&t == 0 {
+					e++
+				}
+				past := runs[e] & v.rays[e][t.First()]
+				c -= 1 + past.Count()
+				capture = capture || past != 0 || kingLands&^v.rays[e][theirKing.First()] != 0
+			}
+			if capture {
+				c = k.countBoards(g, them, opp, rest|t, kings&^from|t, dup, scratch)
+			}
+			n += uint64(c)
+		}
+	}
+	return n
+}

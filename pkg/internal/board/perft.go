@@ -1049,18 +1049,7 @@ func (pf *perfter[G]) quiet2(p *Position, empty bitboard) uint64 {
 			n += uint64(k.countBoards(g, them, opp, own&^v.sh(to, back)|to, kk, dup, scratch))
 		}
 	}
-	for kk := own & kings; kk != 0; kk &= kk - 1 {
-		from := kk & -kk
-		for d := 0; d < 4; d++ {
-			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
-				n += uint64(k.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
-				if v.ShortKings {
-					break
-				}
-			}
-		}
-	}
-	return n
+	return n + pf.kingMoves2(us, own, opp, kings, empty)
 }
 
 // Perft returns the number of leaf positions depth plies below p (perft(0) = 1). Draw

@@ -1446,18 +1446,7 @@ func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 			n += uint64(k.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), kk, dup, scratch))
 		}
 	}
-	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
-		from := kk.And(wide{}.Sub(kk))
-		for d := 0; d < 4; d++ {
-			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
-				n += uint64(k.countBoards(g, them, opp, own.AndNot(from).Or(to), kings.AndNot(from).Or(to), dup, scratch))
-				if v.ShortKings {
-					break
-				}
-			}
-		}
-	}
-	return n
+	return n + pf.kingMoves2(us, own, opp, kings, empty)
 }
 
 // divide is Divide on the board's own representation.
@@ -1850,6 +1839,128 @@ func (k widePerftKernel[G]) kingAlone(i Index, opp, empty wide) (n int, takes bo
 		takes = takes || !x.And(opp).IsZero() && !x.Shl(a).And(empty).IsZero()
 	}
 	return n + r.Count(), takes
+}
+
+// kingMoves2 returns the number of leaves two plies below a position, us to move with the
+// pieces own, the other side's opp, the kings of both kings and the free squares empty,
+// through the quiet moves of us's kings: the sum of the moves of the other side after each.
+// Where that side has men and one flying king at most and captures only along the
+// diagonals, each child's count is found from the board without the king that moves,
+// computed once per king: a quiet move of the other side's men is lost when the king
+// lands where the man would step, one of its king's from the king's landing square on
+// along the diagonal it lands on; the king's landing square may open a capture or close
+// one, and a child with a capture is counted in full (countBoards).
+func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n uint64) {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
+	them := us.Other()
+	theirKing := opp.And(kings)
+	if v.ShortKings || v.OrthogonalCaptures || v.PromotionWins || !theirKing.ClearFirst().IsZero() {
+		for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
+			from := kk.And(wide{}.Sub(kk))
+			for d := 0; d < 4; d++ {
+				for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
+					n += uint64(k.countBoards(g, them, opp, own.AndNot(from).Or(to), kings.AndNot(from).Or(to), dup, scratch))
+					if v.ShortKings {
+						break
+					}
+				}
+			}
+		}
+		return n
+	}
+	a, b := k.steps()
+	men := opp.AndNot(kings)
+	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
+		from := kk.And(wide{}.Sub(kk))
+		free, rest := empty.Or(from), own.AndNot(from)
+
+		quiet := wideMenQuiet(them, a, b, free, men)
+		targets := rest
+		if v.MenCannotCaptureKings {
+			targets = targets.AndNot(kings)
+		}
+		ul, ur, dl, dr := wideJumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
+		lands := ul.And(men).Shr(a).Shr(a).Or(ur.And(men).Shr(b).Shr(b)).Or(dl.And(men).Shl(b).Shl(b)).Or(dr.And(men).Shl(a).Shl(a))
+		var exposed wide
+		if !v.MenCannotCaptureKings {
+			if v.manUp[them] {
+				exposed = exposed.Or(men.Shr(a).And(free.Shl(a)).Or(men.Shr(b).And(free.Shl(b))))
+			}
+			if v.manDown[them] {
+				exposed = exposed.Or(men.Shl(b).And(free.Shr(b)).Or(men.Shl(a).And(free.Shr(a))))
+			}
+		}
+		// The other side's king: the free squares it reaches along each diagonal (runs),
+		// and the squares on which it lands taking one of rest.
+		var runs [4]wide
+		var reach, kingLands wide
+		if !theirKing.IsZero() {
+			s := theirKing.First()
+			for d := 0; d < 4; d++ {
+				r := v.rays[d][s]
+				if x := r.AndNot(free); !x.IsZero() {
+					x = wideNearest(x, d)
+					r = r.AndNot(x.Or(v.rays[d][x.First()]))
+					if !x.And(rest).IsZero() {
+						kingLands = kingLands.Or(v.sh(x, d).And(free))
+					}
+				}
+				runs[d] = r
+				reach = reach.Or(r)
+			}
+			quiet += reach.Count()
+		}
+		// The king's landing squares. After most, the other side has no capture, and its
+		// king the moves it has without the king that moves: those are counted at once.
+		var to wide
+		fi := from.First()
+		for d := 0; d < 4; d++ {
+			r := v.rays[d][fi]
+			if x := r.AndNot(empty); !x.IsZero() {
+				x = wideNearest(x, d)
+				r = r.AndNot(x.Or(v.rays[d][x.First()]))
+			}
+			to = to.Or(r)
+		}
+		var plain wide
+		if l := lands.Or(kingLands); l.IsZero() {
+			plain = to.AndNot(exposed).AndNot(reach)
+		} else if l.ClearFirst().IsZero() {
+			plain = to.And(l).AndNot(exposed).AndNot(reach)
+		}
+		if us == White {
+			n += uint64(plain.Count()*quiet - plain.And(men.Shl(a)).Count() - plain.And(men.Shl(b)).Count())
+		} else {
+			n += uint64(plain.Count()*quiet - plain.And(men.Shr(a)).Count() - plain.And(men.Shr(b)).Count())
+		}
+		for r := to.AndNot(plain); !r.IsZero(); r = r.ClearFirst() {
+			t := r.And(wide{}.Sub(r))
+			c := quiet
+			if us == White {
+				c -= men.And(t.Shr(a)).Or(men.And(t.Shr(b))).Count()
+			} else {
+				c -= men.And(t.Shl(a)).Or(men.And(t.Shl(b))).Count()
+			}
+			capture := !lands.AndNot(t).IsZero() || !exposed.And(t).IsZero()
+			if t.And(reach).IsZero() {
+				capture = capture || !kingLands.AndNot(t).IsZero()
+			} else {
+				e := 0
+				for runs[e].And(t).IsZero() {
+					e++
+				}
+				past := runs[e].And(v.rays[e][t.First()])
+				c -= 1 + past.Count()
+				capture = capture || !past.IsZero() || !kingLands.AndNot(v.rays[e][theirKing.First()]).IsZero()
+			}
+			if capture {
+				c = k.countBoards(g, them, opp, rest.Or(t), kings.AndNot(from).Or(t), dup, scratch)
+			}
+			n += uint64(c)
+		}
+	}
+	return n
 }
 
 // paths is Paths on the board's own representation.
