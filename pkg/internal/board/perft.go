@@ -1049,7 +1049,10 @@ func (pf *perfter[G]) quiet2(p *Position, empty bitboard) uint64 {
 			n += uint64(k.countBoards(g, them, opp, own&^v.sh(to, back)|to, kk, dup, scratch))
 		}
 	}
-	return n + pf.kingMoves2(us, own, opp, kings, empty)
+	if own&kings != 0 {
+		n += pf.kingMoves2(us, own, opp, kings, empty)
+	}
+	return n
 }
 
 // Perft returns the number of leaf positions depth plies below p (perft(0) = 1). Draw

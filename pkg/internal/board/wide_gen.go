@@ -1446,7 +1446,10 @@ func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 			n += uint64(k.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), kk, dup, scratch))
 		}
 	}
-	return n + pf.kingMoves2(us, own, opp, kings, empty)
+	if !own.And(kings).IsZero() {
+		n += pf.kingMoves2(us, own, opp, kings, empty)
+	}
+	return n
 }
 
 // divide is Divide on the board's own representation.
