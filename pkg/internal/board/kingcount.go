@@ -277,41 +277,42 @@ func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kin
 // kingAlone returns the number of quiet moves of a flying king on i over the free squares
 // empty, and whether it can take a piece of opp: along each ray, the free squares up to the
 // nearest piece, and whether that piece is one of opp with a free square behind it. For
-// one king, it is cheaper than the fills of countQuietKings.
+// one king, it is cheaper than the fills of countQuietKings. The rays' squares are counted
+// at once, and the squares behind their nearest pieces tested at once, without a branch
+// per ray (callgrind, international depth 8: the kings position 2664.9 -> 2623.2 M
+// instructions, B:WK4,34,35,36,37,38,41,42,43,44,46,48,49:B1,2,6,7,8,10,11,12,14,15,16,45
+// 4840.1 -> 4493.6 M).
 func (k perftKernel[G]) kingAlone(i Index, opp, empty bitboard) (n int, takes bool) {
 	v := k.v
 	a, b := k.steps()
+	// down-left and down-right go towards the higher indices: the nearest piece is the
+	// lowest, and the squares before it those below it (the whole ray when there is none)
+	dl := v.rays[downLeft][i]
+	x := dl &^ empty
+	x &= -x
+	dl &= x - 1
+	behind := (x & opp) << b
+	dr := v.rays[downRight][i]
+	y := dr &^ empty
+	y &= -y
+	dr &= y - 1
+	behind |= (y & opp) << a
 	// up-left and up-right go towards the lower indices: the nearest piece is the highest
-	r := v.rays[upLeft][i]
-	if x := r &^ empty; x != 0 {
+	ul := v.rays[upLeft][i]
+	if x := ul &^ empty; x != 0 {
 		j := x.last()
 		x = bitOf(j)
-		r &^= x | v.rays[upLeft][j]
-		takes = x&opp != 0 && x>>a&empty != 0
+		ul &^= x | v.rays[upLeft][j]
+		behind |= (x & opp) >> a
 	}
-	n = r.Count()
-	r = v.rays[upRight][i]
-	if x := r &^ empty; x != 0 {
+	ur := v.rays[upRight][i]
+	if x := ur &^ empty; x != 0 {
 		j := x.last()
 		x = bitOf(j)
-		r &^= x | v.rays[upRight][j]
-		takes = takes || x&opp != 0 && x>>b&empty != 0
+		ur &^= x | v.rays[upRight][j]
+		behind |= (x & opp) >> b
 	}
-	n += r.Count()
-	r = v.rays[downLeft][i]
-	if x := r &^ empty; x != 0 {
-		x &= -x
-		r &^= x | v.rays[downLeft][x.First()]
-		takes = takes || x&opp != 0 && x<<b&empty != 0
-	}
-	n += r.Count()
-	r = v.rays[downRight][i]
-	if x := r &^ empty; x != 0 {
-		x &= -x
-		r &^= x | v.rays[downRight][x.First()]
-		takes = takes || x&opp != 0 && x<<a&empty != 0
-	}
-	return n + r.Count(), takes
+	return (ul | ur | dl | dr).Count(), behind&empty != 0
 }
 
 // kingMoves2 returns the number of leaves two plies below a position, us to move with the

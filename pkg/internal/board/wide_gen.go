@@ -1807,41 +1807,41 @@ func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men,
 // kingAlone returns the number of quiet moves of a flying king on i over the free squares
 // empty, and whether it can take a piece of opp: along each ray, the free squares up to the
 // nearest piece, and whether that piece is one of opp with a free square behind it. For
-// one king, it is cheaper than the fills of countQuietKings.
+// one king, it is cheaper than the fills of countQuietKings. The rays' squares are counted
+// at once, and the squares behind their nearest pieces tested at once, without a branch
+// per ray (callgrind, international depth 8: the kings position 2664.9 -> 2623.2 M
+// instructions, B:WK4,34,35,36,37,38,41,42,43,44,46,48,49:B1,2,6,7,8,10,11,12,14,15,16,45
+// 4840.1 -> 4493.6 M).
 func (k widePerftKernel[G]) kingAlone(i Index, opp, empty wide) (n int, takes bool) {
 	v := k.v
 	a, b := k.steps()
 
-	r := v.rays[upLeft][i]
-	if x := r.AndNot(empty); !x.IsZero() {
+	dl := v.rays[downLeft][i]
+	x := dl.AndNot(empty)
+	x = x.And(wide{}.Sub(x))
+	dl = dl.And(x.Sub(wide{lo: 1}))
+	behind := x.And(opp).Shl(b)
+	dr := v.rays[downRight][i]
+	y := dr.AndNot(empty)
+	y = y.And(wide{}.Sub(y))
+	dr = dr.And(y.Sub(wide{lo: 1}))
+	behind = behind.Or(y.And(opp).Shl(a))
+
+	ul := v.rays[upLeft][i]
+	if x := ul.AndNot(empty); !x.IsZero() {
 		j := x.last()
 		x = wideBit(j)
-		r = r.AndNot(x.Or(v.rays[upLeft][j]))
-		takes = !x.And(opp).IsZero() && !x.Shr(a).And(empty).IsZero()
+		ul = ul.AndNot(x.Or(v.rays[upLeft][j]))
+		behind = behind.Or(x.And(opp).Shr(a))
 	}
-	n = r.Count()
-	r = v.rays[upRight][i]
-	if x := r.AndNot(empty); !x.IsZero() {
+	ur := v.rays[upRight][i]
+	if x := ur.AndNot(empty); !x.IsZero() {
 		j := x.last()
 		x = wideBit(j)
-		r = r.AndNot(x.Or(v.rays[upRight][j]))
-		takes = takes || !x.And(opp).IsZero() && !x.Shr(b).And(empty).IsZero()
+		ur = ur.AndNot(x.Or(v.rays[upRight][j]))
+		behind = behind.Or(x.And(opp).Shr(b))
 	}
-	n += r.Count()
-	r = v.rays[downLeft][i]
-	if x := r.AndNot(empty); !x.IsZero() {
-		x = x.And(wide{}.Sub(x))
-		r = r.AndNot(x.Or(v.rays[downLeft][x.First()]))
-		takes = takes || !x.And(opp).IsZero() && !x.Shl(b).And(empty).IsZero()
-	}
-	n += r.Count()
-	r = v.rays[downRight][i]
-	if x := r.AndNot(empty); !x.IsZero() {
-		x = x.And(wide{}.Sub(x))
-		r = r.AndNot(x.Or(v.rays[downRight][x.First()]))
-		takes = takes || !x.And(opp).IsZero() && !x.Shl(a).And(empty).IsZero()
-	}
-	return n + r.Count(), takes
+	return ul.Or(ur).Or(dl).Or(dr).Count(), !behind.And(empty).IsZero()
 }
 
 // kingMoves2 returns the number of leaves two plies below a position, us to move with the
