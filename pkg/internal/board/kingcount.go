@@ -417,9 +417,9 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 			} else {
 				c -= (men&(t<<a) | men&(t<<b)).Count()
 			}
-			capture := lands&^t != 0 || exposed&t != 0
+			var kingTakes bool
 			if t&reach == 0 {
-				capture = capture || kingLands&^t != 0
+				kingTakes = kingLands&^t != 0
 			} else {
 				e := 0
 				for runs[e]&t == 0 {
@@ -427,13 +427,36 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 				}
 				past := runs[e] & v.rays[e][t.First()]
 				c -= 1 + past.Count()
-				capture = capture || past != 0 || kingLands&^v.rays[e][theirKing.First()] != 0
+				kingTakes = past != 0 || kingLands&^v.rays[e][theirKing.First()] != 0
 			}
-			if capture {
-				c = k.countBoards(g, them, opp, rest|t, kings&^from|t, dup, scratch)
+			if kingTakes || lands&^t != 0 || exposed&t != 0 {
+				c = k.countTaking(g, them, opp, rest|t, kings&^from|t, kingTakes, dup, scratch)
 			}
 			n += uint64(c)
 		}
 	}
 	return n
+}
+
+// countTaking is countBoards for us, who has a capture, by its kings when kingTakes, by
+// its men only otherwise, where captures are only diagonal and the game does not end by
+// crowning: the tests of countQuietKings, which would find the capture again, are left out.
+func (k perftKernel[G]) countTaking(g *capGen, us Color, own, opp, allKings bitboard, kingTakes bool, dup Duplicates, scratch []Move) int {
+	v := k.v
+	if !v.kingSearch {
+		return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
+	}
+	empty := v.board &^ (own | opp)
+	if kingTakes {
+		var c manSearch[G]
+		k.searchInto(&c, us, opp, allKings, empty, own, own&allKings, dup, scratch[:0], false)
+		return c.n
+	}
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets &^= allKings
+	}
+	a, b := k.steps()
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	return k.countMen(us, targets, empty, own&^allKings, ul, ur, dl, dr, dup, scratch)
 }

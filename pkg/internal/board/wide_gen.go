@@ -1945,9 +1945,9 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 			} else {
 				c -= men.And(t.Shl(a)).Or(men.And(t.Shl(b))).Count()
 			}
-			capture := !lands.AndNot(t).IsZero() || !exposed.And(t).IsZero()
+			var kingTakes bool
 			if t.And(reach).IsZero() {
-				capture = capture || !kingLands.AndNot(t).IsZero()
+				kingTakes = !kingLands.AndNot(t).IsZero()
 			} else {
 				e := 0
 				for runs[e].And(t).IsZero() {
@@ -1955,15 +1955,38 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 				}
 				past := runs[e].And(v.rays[e][t.First()])
 				c -= 1 + past.Count()
-				capture = capture || !past.IsZero() || !kingLands.AndNot(v.rays[e][theirKing.First()]).IsZero()
+				kingTakes = !past.IsZero() || !kingLands.AndNot(v.rays[e][theirKing.First()]).IsZero()
 			}
-			if capture {
-				c = k.countBoards(g, them, opp, rest.Or(t), kings.AndNot(from).Or(t), dup, scratch)
+			if kingTakes || !lands.AndNot(t).IsZero() || !exposed.And(t).IsZero() {
+				c = k.countTaking(g, them, opp, rest.Or(t), kings.AndNot(from).Or(t), kingTakes, dup, scratch)
 			}
 			n += uint64(c)
 		}
 	}
 	return n
+}
+
+// countTaking is countBoards for us, who has a capture, by its kings when kingTakes, by
+// its men only otherwise, where captures are only diagonal and the game does not end by
+// crowning: the tests of countQuietKings, which would find the capture again, are left out.
+func (k widePerftKernel[G]) countTaking(g *wideCapGen, us Color, own, opp, allKings wide, kingTakes bool, dup Duplicates, scratch []wideMove) int {
+	v := k.v
+	if !v.kingSearch {
+		return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
+	}
+	empty := v.board.AndNot(own.Or(opp))
+	if kingTakes {
+		var c wideManSearch[G]
+		k.searchInto(&c, us, opp, allKings, empty, own, own.And(allKings), dup, scratch[:0], false)
+		return c.n
+	}
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets = targets.AndNot(allKings)
+	}
+	a, b := k.steps()
+	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	return k.countMen(us, targets, empty, own.AndNot(allKings), ul, ur, dl, dr, dup, scratch)
 }
 
 // paths is Paths on the board's own representation.
