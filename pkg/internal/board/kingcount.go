@@ -460,3 +460,76 @@ func (k perftKernel[G]) countTaking(g *capGen, us Color, own, opp, allKings bitb
 	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	return k.countMen(us, targets, empty, own&^allKings, ul, ur, dl, dr, dup, scratch)
 }
+
+// flyingDiagonal reports whether kings fly, every capture is along the diagonals and the
+// game does not end by crowning: the rules under which kingMoves2 and menMoves2 count a
+// child from what changes.
+func (v *Variant) flyingDiagonal() bool {
+	return !v.ShortKings && !v.OrthogonalCaptures && !v.PromotionWins
+}
+
+// kingsOf returns the number of quiet moves of the flying kings over the free squares
+// empty, and whether one of them can take a piece of opp (the captures along the
+// diagonals of countQuietKings).
+func (k perftKernel[G]) kingsOf(kings, opp, empty bitboard) (n int, takes bool) {
+	if kings&(kings-1) == 0 {
+		return k.kingAlone(kings.First(), opp, empty)
+	}
+	a, b := k.steps()
+	reach := k.kingReach()
+	ul, ur := fillUp(kings, empty, a, reach), fillUp(kings, empty, b, reach)
+	dl, dr := fillDown(kings, empty, b, reach), fillDown(kings, empty, a, reach)
+	takes = ((ul>>a&opp)>>a|(ur>>b&opp)>>b|(dl<<b&opp)<<b|(dr<<a&opp)<<a)&empty != 0
+	return ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count(), takes
+}
+
+// menMoves2 returns the number of leaves two plies below a position, us to move with the
+// pieces own, the other side's opp, which has kings, the kings of both kings and the
+// free squares empty, through the quiet moves of us's men (v.flyingDiagonal): the sum of
+// the moves of the other side after each. The other side's kings' moves, and whether they
+// can capture, are found once for all the men's moves that leave their diagonals alone.
+func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n uint64) {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
+	them := us.Other()
+	theirKings, men := opp&kings, opp&^kings
+	var lines bitboard // the diagonals of the other side's kings
+	for kk := theirKings; kk != 0; kk &= kk - 1 {
+		i := kk.First()
+		lines |= v.rays[upLeft][i] | v.rays[upRight][i] | v.rays[downLeft][i] | v.rays[downRight][i]
+	}
+	quiet0, takes0 := k.kingsOf(theirKings, own, empty)
+	a, b := k.steps()
+	ownMen, promo := own&^kings, v.promo[us]
+	for _, s := range [2]uint{a, b} {
+		var to bitboard
+		if us == White {
+			to = ownMen >> s & empty
+		} else {
+			to = ownMen << s & empty
+		}
+		for ; to != 0; to &= to - 1 {
+			t := to & -to
+			f := t >> s
+			if us == White {
+				f = t << s
+			}
+			mover, free, kk := own^f^t, empty^f^t, kings|t&promo
+			quiet, takes := quiet0, takes0
+			if (f|t)&lines != 0 {
+				quiet, takes = k.kingsOf(theirKings, mover, free)
+			}
+			targets := mover
+			if v.MenCannotCaptureKings {
+				targets &^= kk
+			}
+			ul, ur, dl, dr := jumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
+			if takes || men&(ul|ur|dl|dr) != 0 {
+				n += uint64(k.countTaking(g, them, opp, mover, kk, takes, dup, scratch))
+				continue
+			}
+			n += uint64(quiet + menQuiet(them, a, b, free, men))
+		}
+	}
+	return n
+}

@@ -1041,12 +1041,16 @@ func (pf *perfter[G]) quiet2(p *Position, empty bitboard) uint64 {
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 	var n uint64
-	for _, d := range v.fwd[us] {
-		back := opposite(d)
-		for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
-			to := t & -t
-			kk := kings | to&v.promo[us]
-			n += uint64(k.countBoards(g, them, opp, own&^v.sh(to, back)|to, kk, dup, scratch))
+	if opp&kings != 0 && own&^kings != 0 && v.flyingDiagonal() {
+		n = pf.menMoves2(us, own, opp, kings, empty)
+	} else {
+		for _, d := range v.fwd[us] {
+			back := opposite(d)
+			for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
+				to := t & -t
+				kk := kings | to&v.promo[us]
+				n += uint64(k.countBoards(g, them, opp, own&^v.sh(to, back)|to, kk, dup, scratch))
+			}
 		}
 	}
 	if own&kings != 0 {

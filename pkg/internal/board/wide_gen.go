@@ -1438,12 +1438,16 @@ func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
 	var n uint64
-	for _, d := range v.fwd[us] {
-		back := opposite(d)
-		for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
-			kk := kings.Or(to.And(v.promo[us]))
-			n += uint64(k.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), kk, dup, scratch))
+	if !opp.And(kings).IsZero() && !own.AndNot(kings).IsZero() && v.flyingDiagonal() {
+		n = pf.menMoves2(us, own, opp, kings, empty)
+	} else {
+		for _, d := range v.fwd[us] {
+			back := opposite(d)
+			for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
+				to := t.And(wide{}.Sub(t))
+				kk := kings.Or(to.And(v.promo[us]))
+				n += uint64(k.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), kk, dup, scratch))
+			}
 		}
 	}
 	if !own.And(kings).IsZero() {
@@ -1987,6 +1991,79 @@ func (k widePerftKernel[G]) countTaking(g *wideCapGen, us Color, own, opp, allKi
 	a, b := k.steps()
 	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 	return k.countMen(us, targets, empty, own.AndNot(allKings), ul, ur, dl, dr, dup, scratch)
+}
+
+// flyingDiagonal reports whether kings fly, every capture is along the diagonals and the
+// game does not end by crowning: the rules under which kingMoves2 and menMoves2 count a
+// child from what changes.
+func (v *wideVariant) flyingDiagonal() bool {
+	return !v.ShortKings && !v.OrthogonalCaptures && !v.PromotionWins
+}
+
+// kingsOf returns the number of quiet moves of the flying kings over the free squares
+// empty, and whether one of them can take a piece of opp (the captures along the
+// diagonals of countQuietKings).
+func (k widePerftKernel[G]) kingsOf(kings, opp, empty wide) (n int, takes bool) {
+	if kings.ClearFirst().IsZero() {
+		return k.kingAlone(kings.First(), opp, empty)
+	}
+	a, b := k.steps()
+	reach := k.kingReach()
+	ul, ur := wideFillUp(kings, empty, a, reach), wideFillUp(kings, empty, b, reach)
+	dl, dr := wideFillDown(kings, empty, b, reach), wideFillDown(kings, empty, a, reach)
+	takes = !ul.Shr(a).And(opp).Shr(a).Or(ur.Shr(b).And(opp).Shr(b)).Or(dl.Shl(b).And(opp).Shl(b)).Or(dr.Shl(a).And(opp).Shl(a)).And(empty).IsZero()
+	return ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count(), takes
+}
+
+// menMoves2 returns the number of leaves two plies below a position, us to move with the
+// pieces own, the other side's opp, which has kings, the kings of both kings and the
+// free squares empty, through the quiet moves of us's men (v.flyingDiagonal): the sum of
+// the moves of the other side after each. The other side's kings' moves, and whether they
+// can capture, are found once for all the men's moves that leave their diagonals alone.
+func (pf *widePerfter[G]) menMoves2(us Color, own, opp, kings, empty wide) (n uint64) {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
+	them := us.Other()
+	theirKings, men := opp.And(kings), opp.AndNot(kings)
+	var lines wide // the diagonals of the other side's kings
+	for kk := theirKings; !kk.IsZero(); kk = kk.ClearFirst() {
+		i := kk.First()
+		lines = lines.Or(v.rays[upLeft][i].Or(v.rays[upRight][i]).Or(v.rays[downLeft][i]).Or(v.rays[downRight][i]))
+	}
+	quiet0, takes0 := k.kingsOf(theirKings, own, empty)
+	a, b := k.steps()
+	ownMen, promo := own.AndNot(kings), v.promo[us]
+	for _, s := range [2]uint{a, b} {
+		var to wide
+		if us == White {
+			to = ownMen.Shr(s).And(empty)
+		} else {
+			to = ownMen.Shl(s).And(empty)
+		}
+		for ; !to.IsZero(); to = to.ClearFirst() {
+			t := to.And(wide{}.Sub(to))
+			f := t.Shr(s)
+			if us == White {
+				f = t.Shl(s)
+			}
+			mover, free, kk := own.Xor(f).Xor(t), empty.Xor(f).Xor(t), kings.Or(t.And(promo))
+			quiet, takes := quiet0, takes0
+			if !f.Or(t).And(lines).IsZero() {
+				quiet, takes = k.kingsOf(theirKings, mover, free)
+			}
+			targets := mover
+			if v.MenCannotCaptureKings {
+				targets = targets.AndNot(kk)
+			}
+			ul, ur, dl, dr := wideJumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
+			if takes || !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+				n += uint64(k.countTaking(g, them, opp, mover, kk, takes, dup, scratch))
+				continue
+			}
+			n += uint64(quiet + wideMenQuiet(them, a, b, free, men))
+		}
+	}
+	return n
 }
 
 // paths is Paths on the board's own representation.
