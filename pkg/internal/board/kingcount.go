@@ -329,7 +329,7 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 	v := k.v
 	them := us.Other()
 	theirKing := opp & kings
-	if v.ShortKings || v.OrthogonalCaptures || v.PromotionWins || theirKing&(theirKing-1) != 0 {
+	if !v.flyingDiagonal() {
 		for kk := own & kings; kk != 0; kk &= kk - 1 {
 			from := kk & -kk
 			for d := 0; d < 4; d++ {
@@ -367,10 +367,20 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 			}
 		}
 		// The other side's king: the free squares it reaches along each diagonal (runs),
-		// and the squares on which it lands taking one of rest.
+		// and the squares on which it lands taking one of rest. Its kings, when it has
+		// more than one: their moves and whether they can capture (kingsOf), which a
+		// landing square off their diagonals (reach) leaves as they are.
 		var runs [4]bitboard
 		var reach, kingLands bitboard
-		if theirKing != 0 {
+		kingsQuiet, kingsTake := 0, false
+		if many := theirKing&(theirKing-1) != 0; many {
+			for kk := theirKing; kk != 0; kk &= kk - 1 {
+				i := kk.First()
+				reach |= v.rays[upLeft][i] | v.rays[upRight][i] | v.rays[downLeft][i] | v.rays[downRight][i]
+			}
+			kingsQuiet, kingsTake = k.kingsOf(theirKing, rest, free)
+			quiet += kingsQuiet
+		} else if theirKing != 0 {
 			s := theirKing.First()
 			for d := 0; d < 4; d++ {
 				r := v.rays[d][s]
@@ -399,7 +409,10 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 			to |= r
 		}
 		var plain bitboard
-		if l := lands | kingLands; l == 0 {
+		if l := lands | kingLands; kingsTake {
+			// every child has a capture, but those whose landing square is on the kings'
+			// diagonals, counted one by one
+		} else if l == 0 {
 			plain = to &^ exposed &^ reach
 		} else if l&(l-1) == 0 {
 			plain = to & l &^ exposed &^ reach // a capture, but after the king lands on its landing square
@@ -419,7 +432,11 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 			}
 			var kingTakes bool
 			if t&reach == 0 {
-				kingTakes = kingLands&^t != 0
+				kingTakes = kingsTake || kingLands&^t != 0
+			} else if theirKing&(theirKing-1) != 0 {
+				n, takes := k.kingsOf(theirKing, rest|t, free&^t)
+				c += n - kingsQuiet
+				kingTakes = takes
 			} else {
 				e := 0
 				for runs[e]&t == 0 {

@@ -1862,7 +1862,7 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 	v := k.v
 	them := us.Other()
 	theirKing := opp.And(kings)
-	if v.ShortKings || v.OrthogonalCaptures || v.PromotionWins || !theirKing.ClearFirst().IsZero() {
+	if !v.flyingDiagonal() {
 		for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
 			from := kk.And(wide{}.Sub(kk))
 			for d := 0; d < 4; d++ {
@@ -1899,10 +1899,20 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 			}
 		}
 		// The other side's king: the free squares it reaches along each diagonal (runs),
-		// and the squares on which it lands taking one of rest.
+		// and the squares on which it lands taking one of rest. Its kings, when it has
+		// more than one: their moves and whether they can capture (kingsOf), which a
+		// landing square off their diagonals (reach) leaves as they are.
 		var runs [4]wide
 		var reach, kingLands wide
-		if !theirKing.IsZero() {
+		kingsQuiet, kingsTake := 0, false
+		if many := !theirKing.ClearFirst().IsZero(); many {
+			for kk := theirKing; !kk.IsZero(); kk = kk.ClearFirst() {
+				i := kk.First()
+				reach = reach.Or(v.rays[upLeft][i].Or(v.rays[upRight][i]).Or(v.rays[downLeft][i]).Or(v.rays[downRight][i]))
+			}
+			kingsQuiet, kingsTake = k.kingsOf(theirKing, rest, free)
+			quiet += kingsQuiet
+		} else if !theirKing.IsZero() {
 			s := theirKing.First()
 			for d := 0; d < 4; d++ {
 				r := v.rays[d][s]
@@ -1931,7 +1941,9 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 			to = to.Or(r)
 		}
 		var plain wide
-		if l := lands.Or(kingLands); l.IsZero() {
+		if l := lands.Or(kingLands); kingsTake {
+
+		} else if l.IsZero() {
 			plain = to.AndNot(exposed).AndNot(reach)
 		} else if l.ClearFirst().IsZero() {
 			plain = to.And(l).AndNot(exposed).AndNot(reach)
@@ -1951,7 +1963,11 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 			}
 			var kingTakes bool
 			if t.And(reach).IsZero() {
-				kingTakes = !kingLands.AndNot(t).IsZero()
+				kingTakes = kingsTake || !kingLands.AndNot(t).IsZero()
+			} else if !theirKing.ClearFirst().IsZero() {
+				n, takes := k.kingsOf(theirKing, rest.Or(t), free.AndNot(t))
+				c += n - kingsQuiet
+				kingTakes = takes
 			} else {
 				e := 0
 				for runs[e].And(t).IsZero() {
