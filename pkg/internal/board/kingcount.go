@@ -318,12 +318,12 @@ func (k perftKernel[G]) kingAlone(i Index, opp, empty bitboard) (n int, takes bo
 // kingMoves2 returns the number of leaves two plies below a position, us to move with the
 // pieces own, the other side's opp, the kings of both kings and the free squares empty,
 // through the quiet moves of us's kings: the sum of the moves of the other side after each.
-// Where that side has men and one flying king at most and captures only along the
-// diagonals, each child's count is found from the board without the king that moves,
-// computed once per king: a quiet move of the other side's men is lost when the king
-// lands where the man would step, one of its king's from the king's landing square on
-// along the diagonal it lands on; the king's landing square may open a capture or close
-// one, and a child with a capture is counted in full (countBoards).
+// Under v.flyingDiagonal, each child's count is found from the board without the king that
+// moves, computed once per king: a quiet move of the other side's men is lost when the
+// king lands where the man would step, and one of its king's from the king's landing
+// square on along the diagonal it lands on (its kings', when it has several, are found
+// again for a landing square on their diagonals); the landing square may open a capture
+// or close one, and a child with a capture is counted by countTaking.
 func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n uint64) {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
@@ -344,7 +344,7 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 		return n
 	}
 	a, b := k.steps()
-	men := opp &^ kings
+	men, many := opp&^kings, theirKing&(theirKing-1) != 0
 	for kk := own & kings; kk != 0; kk &= kk - 1 {
 		from := kk & -kk
 		free, rest := empty|from, own&^from // the board without the king that moves
@@ -373,7 +373,7 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 		var runs [4]bitboard
 		var reach, kingLands bitboard
 		kingsQuiet, kingsTake := 0, false
-		if many := theirKing&(theirKing-1) != 0; many {
+		if many {
 			for kk := theirKing; kk != 0; kk &= kk - 1 {
 				i := kk.First()
 				reach |= v.rays[upLeft][i] | v.rays[upRight][i] | v.rays[downLeft][i] | v.rays[downRight][i]
@@ -409,12 +409,11 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 			to |= r
 		}
 		var plain bitboard
-		if l := lands | kingLands; kingsTake {
-			// every child has a capture, but those whose landing square is on the kings'
-			// diagonals, counted one by one
-		} else if l == 0 {
+		switch l := lands | kingLands; {
+		case kingsTake: // a capture after every move but those onto the kings' diagonals
+		case l == 0:
 			plain = to &^ exposed &^ reach
-		} else if l&(l-1) == 0 {
+		case l&(l-1) == 0:
 			plain = to & l &^ exposed &^ reach // a capture, but after the king lands on its landing square
 		}
 		if us == White { // the other side's men step down the board
@@ -433,9 +432,9 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 			var kingTakes bool
 			if t&reach == 0 {
 				kingTakes = kingsTake || kingLands&^t != 0
-			} else if theirKing&(theirKing-1) != 0 {
-				n, takes := k.kingsOf(theirKing, rest|t, free&^t)
-				c += n - kingsQuiet
+			} else if many {
+				q, takes := k.kingsOf(theirKing, rest|t, free&^t)
+				c += q - kingsQuiet
 				kingTakes = takes
 			} else {
 				e := 0

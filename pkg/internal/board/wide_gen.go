@@ -1431,7 +1431,8 @@ func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wi
 }
 
 // quiet2 is perft2 for a position p without captures, whose free squares are empty, in
-// the general case: every child's leaves are counted by countBoards.
+// the general case: every child's leaves are counted by countBoards, or from what the
+// move changes by menMoves2 and kingMoves2.
 func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
@@ -1851,12 +1852,12 @@ func (k widePerftKernel[G]) kingAlone(i Index, opp, empty wide) (n int, takes bo
 // kingMoves2 returns the number of leaves two plies below a position, us to move with the
 // pieces own, the other side's opp, the kings of both kings and the free squares empty,
 // through the quiet moves of us's kings: the sum of the moves of the other side after each.
-// Where that side has men and one flying king at most and captures only along the
-// diagonals, each child's count is found from the board without the king that moves,
-// computed once per king: a quiet move of the other side's men is lost when the king
-// lands where the man would step, one of its king's from the king's landing square on
-// along the diagonal it lands on; the king's landing square may open a capture or close
-// one, and a child with a capture is counted in full (countBoards).
+// Under v.flyingDiagonal, each child's count is found from the board without the king that
+// moves, computed once per king: a quiet move of the other side's men is lost when the
+// king lands where the man would step, and one of its king's from the king's landing
+// square on along the diagonal it lands on (its kings', when it has several, are found
+// again for a landing square on their diagonals); the landing square may open a capture
+// or close one, and a child with a capture is counted by countTaking.
 func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n uint64) {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
@@ -1877,7 +1878,7 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 		return n
 	}
 	a, b := k.steps()
-	men := opp.AndNot(kings)
+	men, many := opp.AndNot(kings), !theirKing.ClearFirst().IsZero()
 	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
 		from := kk.And(wide{}.Sub(kk))
 		free, rest := empty.Or(from), own.AndNot(from)
@@ -1905,7 +1906,7 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 		var runs [4]wide
 		var reach, kingLands wide
 		kingsQuiet, kingsTake := 0, false
-		if many := !theirKing.ClearFirst().IsZero(); many {
+		if many {
 			for kk := theirKing; !kk.IsZero(); kk = kk.ClearFirst() {
 				i := kk.First()
 				reach = reach.Or(v.rays[upLeft][i].Or(v.rays[upRight][i]).Or(v.rays[downLeft][i]).Or(v.rays[downRight][i]))
@@ -1941,11 +1942,11 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 			to = to.Or(r)
 		}
 		var plain wide
-		if l := lands.Or(kingLands); kingsTake {
-
-		} else if l.IsZero() {
+		switch l := lands.Or(kingLands); {
+		case kingsTake:
+		case l.IsZero():
 			plain = to.AndNot(exposed).AndNot(reach)
-		} else if l.ClearFirst().IsZero() {
+		case l.ClearFirst().IsZero():
 			plain = to.And(l).AndNot(exposed).AndNot(reach)
 		}
 		if us == White {
@@ -1964,9 +1965,9 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 			var kingTakes bool
 			if t.And(reach).IsZero() {
 				kingTakes = kingsTake || !kingLands.AndNot(t).IsZero()
-			} else if !theirKing.ClearFirst().IsZero() {
-				n, takes := k.kingsOf(theirKing, rest.Or(t), free.AndNot(t))
-				c += n - kingsQuiet
+			} else if many {
+				q, takes := k.kingsOf(theirKing, rest.Or(t), free.AndNot(t))
+				c += q - kingsQuiet
 				kingTakes = takes
 			} else {
 				e := 0
