@@ -315,11 +315,25 @@ func (k perftKernel[G]) kingAlone(i Index, opp, empty bitboard) (n int, takes bo
 	return (ul | ur | dl | dr).Count(), behind&empty != 0
 }
 
+// moves2 is quiet2 where v.flyingDiagonal and the other side has kings: it returns the
+// number of leaves two plies below a position without captures, us to move with the
+// pieces own, the other side's opp, the kings of both kings and the free squares empty,
+// each child's counted from what the move changes (menMoves2, kingMoves2).
+func (pf *perfter[G]) moves2(us Color, own, opp, kings, empty bitboard) (n uint64) {
+	if own&^kings != 0 {
+		n = pf.menMoves2(us, own, opp, kings, empty)
+	}
+	if own&kings != 0 {
+		n += pf.kingMoves2(us, own, opp, kings, empty)
+	}
+	return n
+}
+
 // kingMoves2 returns the number of leaves two plies below a position, us to move with the
 // pieces own, the other side's opp, the kings of both kings and the free squares empty,
-// through the quiet moves of us's kings: the sum of the moves of the other side after each.
-// Under v.flyingDiagonal, each child's count is found from the board without the king that
-// moves, computed once per king: a quiet move of the other side's men is lost when the
+// through the quiet moves of us's kings (see moves2): the sum of the moves of the other side
+// after each. Each child's count is found from the board without the king that moves,
+// computed once per king: a quiet move of the other side's men is lost when the
 // king lands where the man would step, and one of its king's from the king's landing
 // square on along the diagonal it lands on (its kings', when it has several, are found
 // again for a landing square on their diagonals); the landing square may open a capture
@@ -329,20 +343,6 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 	v := k.v
 	them := us.Other()
 	theirKing := opp & kings
-	if !v.flyingDiagonal() {
-		for kk := own & kings; kk != 0; kk &= kk - 1 {
-			from := kk & -kk
-			for d := 0; d < 4; d++ {
-				for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
-					n += uint64(k.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
-					if v.ShortKings {
-						break
-					}
-				}
-			}
-		}
-		return n
-	}
 	a, b := k.steps()
 	men, many := opp&^kings, theirKing&(theirKing-1) != 0
 	for kk := own & kings; kk != 0; kk &= kk - 1 {
@@ -380,7 +380,7 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 			}
 			kingsQuiet, kingsTake = k.kingsOf(theirKing, rest, free)
 			quiet += kingsQuiet
-		} else if theirKing != 0 {
+		} else {
 			s := theirKing.First()
 			for d := 0; d < 4; d++ {
 				r := v.rays[d][s]
@@ -478,10 +478,10 @@ func (k perftKernel[G]) countTaking(g *capGen, us Color, own, opp, allKings bitb
 }
 
 // flyingDiagonal reports whether kings fly, every capture is along the diagonals and the
-// game does not end by crowning: the rules under which kingMoves2 and menMoves2 count a
-// child from what changes.
+// game does not end by crowning: the rules under which moves2 counts a child from what
+// changes.
 func (v *Variant) flyingDiagonal() bool {
-	return !v.ShortKings && !v.OrthogonalCaptures && !v.PromotionWins
+	return v.plainLeaves && !v.ShortKings // plainLeaves: no orthogonal capture, no win by crowning
 }
 
 // kingsOf returns the number of quiet moves of the flying kings over the free squares
@@ -501,9 +501,9 @@ func (k perftKernel[G]) kingsOf(kings, opp, empty bitboard) (n int, takes bool) 
 
 // menMoves2 returns the number of leaves two plies below a position, us to move with the
 // pieces own, the other side's opp, which has kings, the kings of both kings and the
-// free squares empty, through the quiet moves of us's men (v.flyingDiagonal): the sum of
-// the moves of the other side after each. The other side's kings' moves, and whether they
-// can capture, are found once for all the men's moves that leave their diagonals alone.
+// free squares empty, through the quiet moves of us's men (see moves2): the sum of the
+// moves of the other side after each. The other side's kings' moves, and whether they can
+// capture, are found once for all the men's moves that leave their diagonals alone.
 func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n uint64) {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v

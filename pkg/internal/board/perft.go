@@ -1034,28 +1034,35 @@ func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to bitboa
 }
 
 // quiet2 is perft2 for a position p without captures, whose free squares are empty, in
-// the general case: every child's leaves are counted by countBoards, or from what the
-// move changes by menMoves2 and kingMoves2.
+// the general case: every child's leaves are counted by countBoards (or by moves2, from
+// what each move changes, when the other side has flying kings).
 func (pf *perfter[G]) quiet2(p *Position, empty bitboard) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
+	if v.flyingDiagonal() && opp&kings != 0 {
+		return pf.moves2(us, own, opp, kings, empty)
+	}
 	var n uint64
-	if opp&kings != 0 && own&^kings != 0 && v.flyingDiagonal() {
-		n = pf.menMoves2(us, own, opp, kings, empty)
-	} else {
-		for _, d := range v.fwd[us] {
-			back := opposite(d)
-			for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
-				to := t & -t
-				kk := kings | to&v.promo[us]
-				n += uint64(k.countBoards(g, them, opp, own&^v.sh(to, back)|to, kk, dup, scratch))
-			}
+	for _, d := range v.fwd[us] {
+		back := opposite(d)
+		for t := v.sh(own&^kings, d) & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			kk := kings | to&v.promo[us]
+			n += uint64(k.countBoards(g, them, opp, own&^v.sh(to, back)|to, kk, dup, scratch))
 		}
 	}
-	if own&kings != 0 {
-		n += pf.kingMoves2(us, own, opp, kings, empty)
+	for kk := own & kings; kk != 0; kk &= kk - 1 {
+		from := kk & -kk
+		for d := 0; d < 4; d++ {
+			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
+				n += uint64(k.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
+				if v.ShortKings {
+					break
+				}
+			}
+		}
 	}
 	return n
 }

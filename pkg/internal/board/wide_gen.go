@@ -1431,28 +1431,35 @@ func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wi
 }
 
 // quiet2 is perft2 for a position p without captures, whose free squares are empty, in
-// the general case: every child's leaves are counted by countBoards, or from what the
-// move changes by menMoves2 and kingMoves2.
+// the general case: every child's leaves are counted by countBoards (or by moves2, from
+// what each move changes, when the other side has flying kings).
 func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
+	if v.flyingDiagonal() && !opp.And(kings).IsZero() {
+		return pf.moves2(us, own, opp, kings, empty)
+	}
 	var n uint64
-	if !opp.And(kings).IsZero() && !own.AndNot(kings).IsZero() && v.flyingDiagonal() {
-		n = pf.menMoves2(us, own, opp, kings, empty)
-	} else {
-		for _, d := range v.fwd[us] {
-			back := opposite(d)
-			for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
-				to := t.And(wide{}.Sub(t))
-				kk := kings.Or(to.And(v.promo[us]))
-				n += uint64(k.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), kk, dup, scratch))
-			}
+	for _, d := range v.fwd[us] {
+		back := opposite(d)
+		for t := v.sh(own.AndNot(kings), d).And(empty); !t.IsZero(); t = t.ClearFirst() {
+			to := t.And(wide{}.Sub(t))
+			kk := kings.Or(to.And(v.promo[us]))
+			n += uint64(k.countBoards(g, them, opp, own.AndNot(v.sh(to, back)).Or(to), kk, dup, scratch))
 		}
 	}
-	if !own.And(kings).IsZero() {
-		n += pf.kingMoves2(us, own, opp, kings, empty)
+	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
+		from := kk.And(wide{}.Sub(kk))
+		for d := 0; d < 4; d++ {
+			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
+				n += uint64(k.countBoards(g, them, opp, own.AndNot(from).Or(to), kings.AndNot(from).Or(to), dup, scratch))
+				if v.ShortKings {
+					break
+				}
+			}
+		}
 	}
 	return n
 }
@@ -1849,11 +1856,25 @@ func (k widePerftKernel[G]) kingAlone(i Index, opp, empty wide) (n int, takes bo
 	return ul.Or(ur).Or(dl).Or(dr).Count(), !behind.And(empty).IsZero()
 }
 
+// moves2 is quiet2 where v.flyingDiagonal and the other side has kings: it returns the
+// number of leaves two plies below a position without captures, us to move with the
+// pieces own, the other side's opp, the kings of both kings and the free squares empty,
+// each child's counted from what the move changes (menMoves2, kingMoves2).
+func (pf *widePerfter[G]) moves2(us Color, own, opp, kings, empty wide) (n uint64) {
+	if !own.AndNot(kings).IsZero() {
+		n = pf.menMoves2(us, own, opp, kings, empty)
+	}
+	if !own.And(kings).IsZero() {
+		n += pf.kingMoves2(us, own, opp, kings, empty)
+	}
+	return n
+}
+
 // kingMoves2 returns the number of leaves two plies below a position, us to move with the
 // pieces own, the other side's opp, the kings of both kings and the free squares empty,
-// through the quiet moves of us's kings: the sum of the moves of the other side after each.
-// Under v.flyingDiagonal, each child's count is found from the board without the king that
-// moves, computed once per king: a quiet move of the other side's men is lost when the
+// through the quiet moves of us's kings (see moves2): the sum of the moves of the other side
+// after each. Each child's count is found from the board without the king that moves,
+// computed once per king: a quiet move of the other side's men is lost when the
 // king lands where the man would step, and one of its king's from the king's landing
 // square on along the diagonal it lands on (its kings', when it has several, are found
 // again for a landing square on their diagonals); the landing square may open a capture
@@ -1863,20 +1884,6 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 	v := k.v
 	them := us.Other()
 	theirKing := opp.And(kings)
-	if !v.flyingDiagonal() {
-		for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
-			from := kk.And(wide{}.Sub(kk))
-			for d := 0; d < 4; d++ {
-				for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
-					n += uint64(k.countBoards(g, them, opp, own.AndNot(from).Or(to), kings.AndNot(from).Or(to), dup, scratch))
-					if v.ShortKings {
-						break
-					}
-				}
-			}
-		}
-		return n
-	}
 	a, b := k.steps()
 	men, many := opp.AndNot(kings), !theirKing.ClearFirst().IsZero()
 	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
@@ -1913,7 +1920,7 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 			}
 			kingsQuiet, kingsTake = k.kingsOf(theirKing, rest, free)
 			quiet += kingsQuiet
-		} else if !theirKing.IsZero() {
+		} else {
 			s := theirKing.First()
 			for d := 0; d < 4; d++ {
 				r := v.rays[d][s]
@@ -2011,10 +2018,10 @@ func (k widePerftKernel[G]) countTaking(g *wideCapGen, us Color, own, opp, allKi
 }
 
 // flyingDiagonal reports whether kings fly, every capture is along the diagonals and the
-// game does not end by crowning: the rules under which kingMoves2 and menMoves2 count a
-// child from what changes.
+// game does not end by crowning: the rules under which moves2 counts a child from what
+// changes.
 func (v *wideVariant) flyingDiagonal() bool {
-	return !v.ShortKings && !v.OrthogonalCaptures && !v.PromotionWins
+	return v.plainLeaves && !v.ShortKings
 }
 
 // kingsOf returns the number of quiet moves of the flying kings over the free squares
@@ -2034,9 +2041,9 @@ func (k widePerftKernel[G]) kingsOf(kings, opp, empty wide) (n int, takes bool) 
 
 // menMoves2 returns the number of leaves two plies below a position, us to move with the
 // pieces own, the other side's opp, which has kings, the kings of both kings and the
-// free squares empty, through the quiet moves of us's men (v.flyingDiagonal): the sum of
-// the moves of the other side after each. The other side's kings' moves, and whether they
-// can capture, are found once for all the men's moves that leave their diagonals alone.
+// free squares empty, through the quiet moves of us's men (see moves2): the sum of the
+// moves of the other side after each. The other side's kings' moves, and whether they can
+// capture, are found once for all the men's moves that leave their diagonals alone.
 func (pf *widePerfter[G]) menMoves2(us Color, own, opp, kings, empty wide) (n uint64) {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
