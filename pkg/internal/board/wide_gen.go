@@ -1858,8 +1858,8 @@ func (k widePerftKernel[G]) kingAlone(i Index, opp, empty wide) (n int, takes bo
 
 // moves2 is quiet2 where v.flyingDiagonal and the other side has kings: it returns the
 // number of leaves two plies below a position without captures, us to move with the
-// pieces own, the other side's opp, the kings of both kings and the free squares empty,
-// each child's counted from what the move changes (menMoves2, kingMoves2).
+// pieces own, the other side's opp, kings the kings of both sides and the free squares
+// empty, each child's counted from what the move changes (menMoves2, kingMoves2).
 func (pf *widePerfter[G]) moves2(us Color, own, opp, kings, empty wide) (n uint64) {
 	if !own.AndNot(kings).IsZero() {
 		n = pf.menMoves2(us, own, opp, kings, empty)
@@ -1871,10 +1871,10 @@ func (pf *widePerfter[G]) moves2(us Color, own, opp, kings, empty wide) (n uint6
 }
 
 // kingMoves2 returns the number of leaves two plies below a position, us to move with the
-// pieces own, the other side's opp, the kings of both kings and the free squares empty,
-// through the quiet moves of us's kings (see moves2): the sum of the moves of the other side
-// after each. Each child's count is found from the board without the king that moves,
-// computed once per king: a quiet move of the other side's men is lost when the
+// pieces own, the other side's opp, kings the kings of both sides and the free squares
+// empty, through the quiet moves of us's kings (see moves2): the sum of the moves of the
+// other side after each. Each child's count is found from the board without the king that
+// moves, computed once per king: a quiet move of the other side's men is lost when the
 // king lands where the man would step, and one of its king's from the king's landing
 // square on along the diagonal it lands on (its kings', when it has several, are found
 // again for a landing square on their diagonals); the landing square may open a capture
@@ -2024,9 +2024,9 @@ func (v *wideVariant) flyingDiagonal() bool {
 	return v.plainLeaves && !v.ShortKings
 }
 
-// kingsOf returns the number of quiet moves of the flying kings over the free squares
-// empty, and whether one of them can take a piece of opp (the captures along the
-// diagonals of countQuietKings).
+// kingsOf returns the number of quiet moves of the flying kings, at least one, over the
+// free squares empty, and whether one of them can take a piece of opp (the captures along
+// the diagonals of countQuietKings).
 func (k widePerftKernel[G]) kingsOf(kings, opp, empty wide) (n int, takes bool) {
 	if kings.ClearFirst().IsZero() {
 		return k.kingAlone(kings.First(), opp, empty)
@@ -2040,7 +2040,7 @@ func (k widePerftKernel[G]) kingsOf(kings, opp, empty wide) (n int, takes bool) 
 }
 
 // menMoves2 returns the number of leaves two plies below a position, us to move with the
-// pieces own, the other side's opp, which has kings, the kings of both kings and the
+// pieces own, the other side's opp, which has kings, kings the kings of both sides and the
 // free squares empty, through the quiet moves of us's men (see moves2): the sum of the
 // moves of the other side after each. The other side's kings' moves, and whether they can
 // capture, are found once for all the men's moves that leave their diagonals alone.
