@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Move errors keep three kinds apart.
@@ -76,6 +77,62 @@ func (v *Variant) paths(p *Position, m Move) [][]Square {
 	}
 	return out
 }
+
+// IsPath reports whether path (the start square, then the square the piece lands on after
+// each captured piece, as Paths gives them) is a capture path of m in p: whether Paths(p, m)
+// holds it, found without building the paths (replaying a game checks the paths written
+// in full this way).
+func (v *Variant) IsPath(p *Position, m Move, path []Square) bool {
+	return v.k.isPathOf(*p, m, path)
+}
+
+// isPath is IsPath on the board's own representation.
+func (v *Variant) isPath(p *Position, m Move, path []Square) bool {
+	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) || len(path) < 2 {
+		return false
+	}
+	// The search keeps what it is given in g (its slices escape): its memory is reused.
+	sc := pathScratches.Get().(*pathScratch)
+	defer pathScratches.Put(sc)
+	want := sc.want[:0]
+	for _, s := range path {
+		i, ok := v.Index(s)
+		if !ok {
+			return false
+		}
+		want = append(want, i)
+	}
+	if want[0] != m.From || want[len(want)-1] != m.To {
+		return false
+	}
+	g := &sc.g
+	*g = capGen{record: true, want: want, hits: sc.hits[:0], path: sc.path[:0]}
+	g.init(v, sc.dst[:0], p)
+	g.from, g.king = m.From, p.kings.Has(m.From)
+	g.empty = v.board&^p.occupied() | bit(m.From)
+	if g.king {
+		g.kingCaptures(bit(m.From), 0, 0, noDir)
+	} else {
+		g.manCaptures(bit(m.From), 0, 0, noDir)
+	}
+	for i, got := range g.dst {
+		if got == m && g.hits[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// pathScratch is the memory of isPath's search, kept in pathScratches.
+type pathScratch struct {
+	g    capGen
+	want [16]Index
+	path [16]Index
+	dst  [8]Move
+	hits [8]bool
+}
+
+var pathScratches = sync.Pool{New: func() any { return new(pathScratch) }}
 
 // separators returns the quiet and capture separators of the variant's notation.
 func (v *Variant) separators() (quiet, capture string) {

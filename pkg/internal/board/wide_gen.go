@@ -86,10 +86,14 @@ type wideCapGen struct {
 	promo      wide
 	best       uint64
 
-	// record mode (for notation): the landing squares so far, and one path per move in dst
+	// record mode (for notation): the landing squares so far, and one path per move in dst;
+	// with want set (isPath), instead of the paths, hits tells for each move in dst whether
+	// its path is want
 	record bool
 	path   []Index
 	paths  [][]Index
+	want   []Index
+	hits   []bool
 }
 
 // legalMoves is Generate on the board's own representation.
@@ -278,12 +282,30 @@ func (g *wideCapGen) add(to wide, captured wide, order uint64, promote bool) {
 			g.best = r
 			g.dst = g.dst[:g.start]
 			g.paths = g.paths[:0]
+			g.hits = g.hits[:0]
 		}
 	}
 	g.dst = append(g.dst, wideMove{From: g.from, To: to.First(), flags: promotes(promote || g.crowned), captured: captured})
 	if g.record {
-		g.paths = append(g.paths, append([]Index{g.from}, g.path...))
+		if g.want != nil {
+			g.hits = append(g.hits, g.onWantedPath())
+		} else {
+			g.paths = append(g.paths, append([]Index{g.from}, g.path...))
+		}
 	}
+}
+
+// onWantedPath reports whether the path so far, from g.from, is g.want.
+func (g *wideCapGen) onWantedPath() bool {
+	if len(g.want) != len(g.path)+1 || g.want[0] != g.from {
+		return false
+	}
+	for i, s := range g.path {
+		if g.want[i+1] != s {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *wideCapGen) push(s wide) {
@@ -1878,6 +1900,52 @@ func (v *wideVariant) paths(p *widePosition, m wideMove) [][]Square {
 		out = append(out, path)
 	}
 	return out
+}
+
+// isPath is IsPath on the board's own representation.
+func (v *wideVariant) isPath(p *widePosition, m wideMove, path []Square) bool {
+	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) || len(path) < 2 {
+		return false
+	}
+
+	sc := widePathScratches.Get().(*widePathScratch)
+	defer widePathScratches.Put(sc)
+	want := sc.want[:0]
+	for _, s := range path {
+		i, ok := v.Index(s)
+		if !ok {
+			return false
+		}
+		want = append(want, i)
+	}
+	if want[0] != m.From || want[len(want)-1] != m.To {
+		return false
+	}
+	g := &sc.g
+	*g = wideCapGen{record: true, want: want, hits: sc.hits[:0], path: sc.path[:0]}
+	g.init(v, sc.dst[:0], p)
+	g.from, g.king = m.From, p.kings.Has(m.From)
+	g.empty = v.board.AndNot(p.occupied()).Or(wideBit(m.From))
+	if g.king {
+		g.kingCaptures(wideBit(m.From), wide{}, 0, noDir)
+	} else {
+		g.manCaptures(wideBit(m.From), wide{}, 0, noDir)
+	}
+	for i, got := range g.dst {
+		if got == m && g.hits[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// widePathScratch is the memory of isPath's search, kept in pathScratches.
+type widePathScratch struct {
+	g    wideCapGen
+	want [16]Index
+	path [16]Index
+	dst  [8]wideMove
+	hits [8]bool
 }
 
 // quietMove is QuietMove on the board's own representation.
