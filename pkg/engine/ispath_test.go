@@ -39,6 +39,8 @@ func TestIsPath(t *testing.T) {
 						}
 					}
 				}
+				long := slices.Repeat(paths[0][:1], 20) // longer than IsPath looks for without Paths
+				tries = append(tries, append(long, paths[0]...))
 				for _, o := range moves {
 					tries = append(tries, v.Paths(&p, o)...)
 				}

@@ -83,30 +83,43 @@ func (v *Variant) paths(p *Position, m Move) [][]Square {
 // holds it, found without building the paths (replaying a game checks the paths written
 // in full this way).
 func (v *Variant) IsPath(p *Position, m Move, path []Square) bool {
-	return v.k.isPathOf(*p, m, path)
+	if len(path) > maxWantedPath {
+		return slices.ContainsFunc(v.Paths(p, m), func(q []Square) bool { return slices.Equal(q, path) })
+	}
+	// The path goes to the kernel as indices in an array: a slice passed to an interface
+	// method escapes, and would cost the caller an allocation.
+	var want wantedPath
+	for i, s := range path {
+		idx, ok := v.Index(s)
+		if !ok {
+			return false
+		}
+		want.idx[i] = idx
+	}
+	want.n = len(path)
+	return v.k.isPathOf(*p, m, want)
+}
+
+// maxWantedPath is the longest path IsPath looks for without Paths.
+const maxWantedPath = 16
+
+// wantedPath is the path IsPath looks for: idx[:n].
+type wantedPath struct {
+	idx [maxWantedPath]Index
+	n   int
 }
 
 // isPath is IsPath on the board's own representation.
-func (v *Variant) isPath(p *Position, m Move, path []Square) bool {
-	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) || len(path) < 2 {
+func (v *Variant) isPath(p *Position, m Move, want wantedPath) bool {
+	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) || want.n < 2 || want.idx[0] != m.From || want.idx[want.n-1] != m.To {
 		return false
 	}
 	// The search keeps what it is given in g (its slices escape): its memory is reused.
 	sc := pathScratches.Get().(*pathScratch)
 	defer pathScratches.Put(sc)
-	want := sc.want[:0]
-	for _, s := range path {
-		i, ok := v.Index(s)
-		if !ok {
-			return false
-		}
-		want = append(want, i)
-	}
-	if want[0] != m.From || want[len(want)-1] != m.To {
-		return false
-	}
+	sc.want = want.idx
 	g := &sc.g
-	*g = capGen{record: true, want: want, hits: sc.hits[:0], path: sc.path[:0]}
+	*g = capGen{record: true, want: sc.want[:want.n], hits: sc.hits[:0], path: sc.path[:0]}
 	g.init(v, sc.dst[:0], p)
 	g.from, g.king = m.From, p.kings.Has(m.From)
 	g.empty = v.board&^p.occupied() | bit(m.From)
@@ -126,8 +139,8 @@ func (v *Variant) isPath(p *Position, m Move, path []Square) bool {
 // pathScratch is the memory of isPath's search, kept in pathScratches.
 type pathScratch struct {
 	g    capGen
-	want [16]Index
-	path [16]Index
+	want [maxWantedPath]Index
+	path [maxWantedPath]Index
 	dst  [8]Move
 	hits [8]bool
 }

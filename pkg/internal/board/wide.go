@@ -254,9 +254,9 @@ func (w *wideVariant) pathsOf(p Position, m Move) [][]Square {
 // widePathScratches is pathScratches for the wide instance of isPath.
 var widePathScratches = sync.Pool{New: func() any { return new(widePathScratch) }}
 
-func (w *wideVariant) isPathOf(p Position, m Move, path []Square) bool {
+func (w *wideVariant) isPathOf(p Position, m Move, want wantedPath) bool {
 	wp := p.widen()
-	return w.isPath(&wp, m.widen(), path)
+	return w.isPath(&wp, m.widen(), want)
 }
 
 func (w *wideVariant) quietMoveOf(p Position, from, to Index) (Move, bool) {

@@ -1903,26 +1903,16 @@ func (v *wideVariant) paths(p *widePosition, m wideMove) [][]Square {
 }
 
 // isPath is IsPath on the board's own representation.
-func (v *wideVariant) isPath(p *widePosition, m wideMove, path []Square) bool {
-	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) || len(path) < 2 {
+func (v *wideVariant) isPath(p *widePosition, m wideMove, want wantedPath) bool {
+	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) || want.n < 2 || want.idx[0] != m.From || want.idx[want.n-1] != m.To {
 		return false
 	}
 
 	sc := widePathScratches.Get().(*widePathScratch)
 	defer widePathScratches.Put(sc)
-	want := sc.want[:0]
-	for _, s := range path {
-		i, ok := v.Index(s)
-		if !ok {
-			return false
-		}
-		want = append(want, i)
-	}
-	if want[0] != m.From || want[len(want)-1] != m.To {
-		return false
-	}
+	sc.want = want.idx
 	g := &sc.g
-	*g = wideCapGen{record: true, want: want, hits: sc.hits[:0], path: sc.path[:0]}
+	*g = wideCapGen{record: true, want: sc.want[:want.n], hits: sc.hits[:0], path: sc.path[:0]}
 	g.init(v, sc.dst[:0], p)
 	g.from, g.king = m.From, p.kings.Has(m.From)
 	g.empty = v.board.AndNot(p.occupied()).Or(wideBit(m.From))
@@ -1942,8 +1932,8 @@ func (v *wideVariant) isPath(p *widePosition, m wideMove, path []Square) bool {
 // widePathScratch is the memory of isPath's search, kept in pathScratches.
 type widePathScratch struct {
 	g    wideCapGen
-	want [16]Index
-	path [16]Index
+	want [maxWantedPath]Index
+	path [maxWantedPath]Index
 	dst  [8]wideMove
 	hits [8]bool
 }
