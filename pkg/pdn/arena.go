@@ -16,6 +16,11 @@ type arena struct {
 	vnodes []Node // variations
 	moves  []Move
 	sqs    []Square
+	// strs is the string cache of the Readers that read into the arena
+	// (see Reader.str): a Reader made for each piece of an input, as
+	// archive's parallel reading does, finds it warm instead of making
+	// its own (32 KB, and the strings again).
+	strs *strCache
 }
 
 // reset makes the arena's memory available again. Games handed out before
@@ -67,4 +72,10 @@ func (r *Reader) SetArena(a *Arena) {
 		return
 	}
 	r.arena = &a.a
+	if r.strs == nil {
+		if a.a.strs == nil {
+			a.a.strs = new(strCache)
+		}
+		r.strs = a.a.strs
+	}
 }
