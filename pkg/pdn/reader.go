@@ -560,7 +560,25 @@ func (r *Reader) move(t *Token) {
 	} else {
 		m.Text = "..."
 	}
-	r.add(Node{Kind: MoveNode, Move: m, Pos: t.Pos})
+	r.addMove(m, t.Pos)
+}
+
+// addMove is add for a move node: the commonest node, stored without
+// building a Node first.
+func (r *Reader) addMove(m *Move, pos Pos) {
+	if k := len(r.cur); k < cap(r.cur) && r.vis == nil {
+		r.cur = r.cur[:k+1]
+		p := &r.cur[k]
+		p.Kind, p.NAG, p.Pos, p.Move = MoveNode, 0, pos, m
+		if p.Text != "" {
+			p.Text = ""
+		}
+		if p.Variation != nil {
+			p.Variation = nil
+		}
+		return
+	}
+	r.add(Node{Kind: MoveNode, Move: m, Pos: pos})
 }
 
 // strength sets the strength of the move before it.
