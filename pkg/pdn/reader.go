@@ -265,6 +265,15 @@ func (r *Reader) newMove() *Move {
 
 func (r *Reader) squares(sq []Square) []Square {
 	if r.arena != nil {
+		if s := &r.arena.sqs; len(sq) == 2 && len(*s)+2 <= cap(*s) {
+			// The commonest move, two squares, with room in the slab: take
+			// without its call.
+			k := len(*s)
+			*s = (*s)[:k+2]
+			out := (*s)[k : k+2 : k+2]
+			out[0], out[1] = sq[0], sq[1]
+			return out
+		}
 		out := take(&r.arena.sqs, len(sq), 4096, true)
 		copy(out, sq)
 		return out
