@@ -253,6 +253,13 @@ func buildSimple() {
 
 func (r *Reader) newMove() *Move {
 	if r.arena != nil {
+		if s := &r.arena.moves; len(*s) < cap(*s) {
+			k := len(*s)
+			*s = (*s)[:k+1]
+			m := &(*s)[k]
+			*m = Move{}
+			return m
+		}
 		m := &take(&r.arena.moves, 1, 1024, true)[0]
 		*m = Move{}
 		return m
