@@ -141,6 +141,10 @@ type pipeline struct {
 	order  chan *item // every item, in input order, for the merger
 	work   chan *item // the items to read
 	pool   arenaPool
+	// bufs holds the data of items the merger is done with, for the
+	// splitter to cut the next items into: reused rather than allocated,
+	// the input's bytes do not grow the heap (and bring on the GC).
+	bufs chan []byte
 	// exact is set once the merger has found a piece read wrong: the
 	// finder then follows every byte (see finder.find).
 	exact atomic.Bool
@@ -163,7 +167,8 @@ func (j *Job) pieces(ctx context.Context, jobs int, arenas bool, fn func(*piece)
 	jobs = max(jobs, 1)
 	p := &pipeline{ctx: ctx, job: j, arenas: arenas, stop: make(chan struct{}),
 		order: make(chan *item, inFlight(jobs)), work: make(chan *item, inFlight(jobs)),
-		pool: arenaPool{free: make(chan *pdn.Arena, inFlight(jobs)+jobs+2)}}
+		pool: arenaPool{free: make(chan *pdn.Arena, inFlight(jobs)+jobs+2)},
+		bufs: make(chan []byte, inFlight(jobs)+jobs+2)}
 	var wg sync.WaitGroup
 	wg.Add(1 + jobs)
 	go func() {
@@ -289,7 +294,7 @@ func (p *pipeline) splitInput(i int) bool {
 				n++
 			}
 			it.data, it.off, it.read = data[:n], base, cr.N
-			next := make([]byte, len(data)-cut, max(2*pieceSize, len(data)-cut+readSize))
+			next := p.buffer(len(data)-cut, max(2*pieceSize, len(data)-cut+readSize))
 			copy(next, data[cut:])
 			if !p.send(it) {
 				return false
@@ -323,6 +328,32 @@ func (p *pipeline) splitInput(i int) bool {
 			}
 		}
 	}
+}
+
+// buffer returns a slice of n bytes and a capacity of at least c, for the
+// data of an item: one the merger is done with, if it is large enough.
+func (p *pipeline) buffer(n, c int) []byte {
+	select {
+	case b := <-p.bufs:
+		if cap(b) >= c {
+			return b[:n]
+		}
+	default:
+	}
+	return make([]byte, n, c)
+}
+
+// reuse hands the data of an item on to buffer: the item's games are
+// read (they keep nothing of its bytes), and no Reader reads it again.
+func (p *pipeline) reuse(it *item) {
+	if it.data == nil {
+		return
+	}
+	select {
+	case p.bufs <- it.data[:0]:
+	default:
+	}
+	it.data = nil
 }
 
 // splitJSON reads JSON lines input i in batches of games.
@@ -445,6 +476,7 @@ func (m *merger) run() error {
 		default:
 			err = m.deliver(it.games, it.gerrs, it.arena)
 			it.games, it.gerrs, it.arena = nil, nil, nil
+			m.p.reuse(it)
 			m.progress(it)
 			if err == nil && it.last {
 				err = m.finish(it, m.readError(it.readErr))

@@ -59,6 +59,7 @@ func inlineBodies() {
 	new(Variant).ParseMove(*new(*Position), *new(string))
 	new(Variant).ParseSquare(*new(string))
 	new(Variant).Paths(*new(*Position), *new(Move))
+	new(Variant).IsPath(*new(*Position), *new(Move), nil)
 	new(Variant).Perft(*new(context.Context), *new(Position), *new(int), *new(PerftOptions))
 	new(Variant).PositionOutcome(*new(*Position))
 	new(Variant).QuietMove(*new(*Position), *new(Index), *new(Index))

@@ -16,6 +16,11 @@ type arena struct {
 	vnodes []Node // variations
 	moves  []Move
 	sqs    []Square
+	// strs is the string cache of the Reader that reads into the arena
+	// (see Reader.str): a Reader made for each piece of an input, as
+	// archive's parallel reading does, finds it warm instead of making
+	// its own (32 KB, and the strings again).
+	strs *strCache
 }
 
 // reset makes the arena's memory available again. Games handed out before
@@ -63,8 +68,14 @@ func (a *Arena) Reset() { a.a.reset() }
 // call; nil (the default) returns games the caller may keep.
 func (r *Reader) SetArena(a *Arena) {
 	if a == nil {
-		r.arena = nil
+		r.arena, r.strs = nil, nil
 		return
 	}
 	r.arena = &a.a
+	// The Reader uses the arena's string cache while it reads into it:
+	// the arena, not safe for concurrent use, then covers its cache too.
+	if a.a.strs == nil {
+		a.a.strs = new(strCache)
+	}
+	r.strs = a.a.strs
 }

@@ -318,8 +318,10 @@ func (e *evidence) add(g *gameEvidence) {
 func (e *evidence) game(g *Game) {
 	var ge gameEvidence
 	ge.gameType = g.Get("GameType")
-	ge.fen(g.Get("FEN"))
-	ge.nodes(g.Moves, true)
+	if strings.TrimSpace(ge.gameType) == "" { // (add uses the squares of untagged games alone)
+		ge.fen(g.Get("FEN"))
+		ge.nodes(g.Moves, true)
+	}
 	e.add(&ge)
 }
 
@@ -327,7 +329,11 @@ func (g *gameEvidence) nodes(ns []Node, main bool) {
 	for i := range ns {
 		switch n := &ns[i]; n.Kind {
 		case MoveNode:
-			if !n.Move.IsPlaceholder() {
+			// The commonest move, two numeric squares after the first
+			// move of the main line, without a call.
+			if sq := n.Move.Squares; len(sq) == 2 && (sq[0]|sq[1])&algebraicBit == 0 && (g.moved || !main) {
+				g.maxNum = max(g.maxNum, int(sq[0]), int(sq[1]))
+			} else if !n.Move.IsPlaceholder() {
 				g.move(n.Move.Squares, main)
 			}
 		case SetupNode:

@@ -253,6 +253,13 @@ func buildSimple() {
 
 func (r *Reader) newMove() *Move {
 	if r.arena != nil {
+		if s := &r.arena.moves; len(*s) < cap(*s) {
+			k := len(*s)
+			*s = (*s)[:k+1]
+			m := &(*s)[k]
+			*m = Move{}
+			return m
+		}
 		m := &take(&r.arena.moves, 1, 1024, true)[0]
 		*m = Move{}
 		return m
@@ -265,6 +272,15 @@ func (r *Reader) newMove() *Move {
 
 func (r *Reader) squares(sq []Square) []Square {
 	if r.arena != nil {
+		if s := &r.arena.sqs; len(sq) == 2 && len(*s)+2 <= cap(*s) {
+			// The commonest move, two squares, with room in the slab: take
+			// without its call.
+			k := len(*s)
+			*s = (*s)[:k+2]
+			out := (*s)[k : k+2 : k+2]
+			out[0], out[1] = sq[0], sq[1]
+			return out
+		}
 		out := take(&r.arena.sqs, len(sq), 4096, true)
 		copy(out, sq)
 		return out
@@ -560,7 +576,25 @@ func (r *Reader) move(t *Token) {
 	} else {
 		m.Text = "..."
 	}
-	r.add(Node{Kind: MoveNode, Move: m, Pos: t.Pos})
+	r.addMove(m, t.Pos)
+}
+
+// addMove is add for a move node: the commonest node, stored without
+// building a Node first.
+func (r *Reader) addMove(m *Move, pos Pos) {
+	if k := len(r.cur); k < cap(r.cur) && r.vis == nil {
+		r.cur = r.cur[:k+1]
+		p := &r.cur[k]
+		p.Kind, p.NAG, p.Pos, p.Move = MoveNode, 0, pos, m
+		if p.Text != "" {
+			p.Text = ""
+		}
+		if p.Variation != nil {
+			p.Variation = nil
+		}
+		return
+	}
+	r.add(Node{Kind: MoveNode, Move: m, Pos: pos})
 }
 
 // strength sets the strength of the move before it.

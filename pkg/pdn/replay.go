@@ -446,10 +446,8 @@ func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (eng
 			case n == 1 && found.IsCapture() && k == found.CaptureCount()+1:
 				// A full path (28x19x10): accept it when it is exactly a
 				// path of the only candidate; ParseMove handles the rest.
-				for _, path := range v.Paths(p, found) {
-					if samePath(v, path, m.Squares) {
-						return found, nil
-					}
+				if isPath(v, p, found, m.Squares) {
+					return found, nil
 				}
 			}
 		}
@@ -457,21 +455,21 @@ func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (eng
 	return v.ParseMove(p, m.Text)
 }
 
-// samePath reports whether the written squares are the path's squares.
-func samePath(v *engine.Variant, path []engine.Square, sq []Square) bool {
-	if len(path) != len(sq) {
-		return false
-	}
-	for i, s := range sq {
+// isPath reports whether the written squares are a capture path of m in
+// p (see engine.Variant.IsPath).
+func isPath(v *engine.Variant, p *engine.Position, m engine.Move, sq []Square) bool {
+	var buf [16]engine.Square
+	path := buf[:0]
+	for _, s := range sq {
 		if !s.IsAlgebraic() {
-			if engine.Square(s.Num()) != path[i] {
-				return false
-			}
-		} else if idx, ok := boardIndex(v, s); !ok || v.Square(idx) != path[i] {
+			path = append(path, engine.Square(s.Num()))
+		} else if idx, ok := boardIndex(v, s); ok {
+			path = append(path, v.Square(idx))
+		} else {
 			return false
 		}
 	}
-	return true
+	return v.IsPath(p, m, path)
 }
 
 // boardIndex returns the board index of a written square.

@@ -203,6 +203,14 @@ func (s *Scanner) Next() (*Token, error) {
 		t.ext = nil
 	}
 	glued := true
+	// The commonest case first: one blank, then a token's first byte.
+	if k := s.i + 1; k < s.n && s.buf[s.i] == ' ' {
+		if c := s.buf[k]; c > ' ' && c != '%' && c != '\\' {
+			s.i = k
+			glued = false
+			goto token
+		}
+	}
 	// Skip whitespace and % comments.
 	for {
 		if s.i >= s.n && !s.fill(1) {

@@ -20,6 +20,7 @@ type kernel interface {
 	hasMovesOf(p Position) bool
 	divideOf(ctx context.Context, p Position, depth int, opt PerftOptions) ([]DivideEntry, error)
 	pathsOf(p Position, m Move) [][]Square
+	isPathOf(p Position, m Move, want wantedPath) bool
 	quietMoveOf(p Position, from, to Index) (Move, bool)
 	// advanceDrawOf turns d, the draw state of p, into that of c, where m leads from p.
 	advanceDrawOf(d *drawState, p Position, m Move, c Position)
@@ -59,6 +60,10 @@ func (k narrowKernel) divideOf(ctx context.Context, p Position, depth int, opt P
 }
 
 func (k narrowKernel) pathsOf(p Position, m Move) [][]Square { return k.v.paths(&p, m) }
+
+func (k narrowKernel) isPathOf(p Position, m Move, want wantedPath) bool {
+	return k.v.isPath(&p, m, want)
+}
 
 func (k narrowKernel) quietMoveOf(p Position, from, to Index) (Move, bool) {
 	return k.v.quietMove(&p, from, to)

@@ -39,10 +39,14 @@ type capGen struct {
 	promo      bitboard
 	best       uint64
 
-	// record mode (for notation): the landing squares so far, and one path per move in dst
+	// record mode (for notation): the landing squares so far, and one path per move in dst;
+	// with want set (isPath), instead of the paths, hits tells for each move in dst whether
+	// its path is want
 	record bool
 	path   []Index
 	paths  [][]Index
+	want   []Index
+	hits   []bool
 }
 
 // Generate appends the legal moves of p to dst and returns the extended slice. Captures are
@@ -243,12 +247,30 @@ func (g *capGen) add(to bitboard, captured bitboard, order uint64, promote bool)
 			g.best = r
 			g.dst = g.dst[:g.start]
 			g.paths = g.paths[:0]
+			g.hits = g.hits[:0]
 		}
 	}
 	g.dst = append(g.dst, Move{From: g.from, To: to.First(), flags: promotes(promote || g.crowned), captured: captured})
 	if g.record {
-		g.paths = append(g.paths, append([]Index{g.from}, g.path...))
+		if g.want != nil {
+			g.hits = append(g.hits, g.onWantedPath())
+		} else {
+			g.paths = append(g.paths, append([]Index{g.from}, g.path...))
+		}
 	}
+}
+
+// onWantedPath reports whether the path so far, from g.from, is g.want.
+func (g *capGen) onWantedPath() bool {
+	if len(g.want) != len(g.path)+1 || g.want[0] != g.from {
+		return false
+	}
+	for i, s := range g.path {
+		if g.want[i+1] != s {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *capGen) push(s bitboard) {

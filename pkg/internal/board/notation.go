@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Move errors keep three kinds apart.
@@ -76,6 +77,75 @@ func (v *Variant) paths(p *Position, m Move) [][]Square {
 	}
 	return out
 }
+
+// IsPath reports whether path (the start square, then the square the piece lands on after
+// each captured piece, as Paths gives them) is a capture path of m in p: whether Paths(p, m)
+// holds it, found without building the paths (replaying a game checks the paths written
+// in full this way).
+func (v *Variant) IsPath(p *Position, m Move, path []Square) bool {
+	if len(path) > maxWantedPath {
+		return slices.ContainsFunc(v.Paths(p, m), func(q []Square) bool { return slices.Equal(q, path) })
+	}
+	// The path goes to the kernel as indices in an array: a slice passed to an interface
+	// method escapes, and would cost the caller an allocation.
+	var want wantedPath
+	for i, s := range path {
+		idx, ok := v.Index(s)
+		if !ok {
+			return false
+		}
+		want.idx[i] = idx
+	}
+	want.n = len(path)
+	return v.k.isPathOf(*p, m, want)
+}
+
+// maxWantedPath is the longest path IsPath looks for without Paths.
+const maxWantedPath = 16
+
+// wantedPath is the path IsPath looks for: idx[:n].
+type wantedPath struct {
+	idx [maxWantedPath]Index
+	n   int
+}
+
+// isPath is IsPath on the board's own representation.
+func (v *Variant) isPath(p *Position, m Move, want wantedPath) bool {
+	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) || want.n < 2 || want.idx[0] != m.From || want.idx[want.n-1] != m.To {
+		return false
+	}
+	// The search keeps what it is given in g (its slices escape): its memory is reused.
+	sc := pathScratches.Get().(*pathScratch)
+	defer pathScratches.Put(sc)
+	sc.want = want.idx
+	g := &sc.g
+	*g = capGen{record: true, want: sc.want[:want.n], hits: sc.hits[:0], path: sc.path[:0]}
+	g.init(v, sc.dst[:0], p)
+	g.from, g.king = m.From, p.kings.Has(m.From)
+	g.empty = v.board&^p.occupied() | bit(m.From)
+	if g.king {
+		g.kingCaptures(bit(m.From), 0, 0, noDir)
+	} else {
+		g.manCaptures(bit(m.From), 0, 0, noDir)
+	}
+	for i, got := range g.dst {
+		if got == m && g.hits[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// pathScratch is the memory of isPath's search, kept in pathScratches.
+type pathScratch struct {
+	g    capGen
+	want [maxWantedPath]Index
+	path [maxWantedPath]Index
+	dst  [8]Move
+	hits [8]bool
+}
+
+var pathScratches = sync.Pool{New: func() any { return new(pathScratch) }}
 
 // separators returns the quiet and capture separators of the variant's notation.
 func (v *Variant) separators() (quiet, capture string) {

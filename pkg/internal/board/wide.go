@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"math/bits"
+	"sync"
 	"time"
 )
 
@@ -248,6 +249,14 @@ func (w *wideVariant) divideOf(ctx context.Context, p Position, depth int, opt P
 func (w *wideVariant) pathsOf(p Position, m Move) [][]Square {
 	wp := p.widen()
 	return w.paths(&wp, m.widen())
+}
+
+// widePathScratches is pathScratches for the wide instance of isPath.
+var widePathScratches = sync.Pool{New: func() any { return new(widePathScratch) }}
+
+func (w *wideVariant) isPathOf(p Position, m Move, want wantedPath) bool {
+	wp := p.widen()
+	return w.isPath(&wp, m.widen(), want)
 }
 
 func (w *wideVariant) quietMoveOf(p Position, from, to Index) (Move, bool) {

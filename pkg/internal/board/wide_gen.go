@@ -86,10 +86,14 @@ type wideCapGen struct {
 	promo      wide
 	best       uint64
 
-	// record mode (for notation): the landing squares so far, and one path per move in dst
+	// record mode (for notation): the landing squares so far, and one path per move in dst;
+	// with want set (isPath), instead of the paths, hits tells for each move in dst whether
+	// its path is want
 	record bool
 	path   []Index
 	paths  [][]Index
+	want   []Index
+	hits   []bool
 }
 
 // legalMoves is Generate on the board's own representation.
@@ -278,12 +282,30 @@ func (g *wideCapGen) add(to wide, captured wide, order uint64, promote bool) {
 			g.best = r
 			g.dst = g.dst[:g.start]
 			g.paths = g.paths[:0]
+			g.hits = g.hits[:0]
 		}
 	}
 	g.dst = append(g.dst, wideMove{From: g.from, To: to.First(), flags: promotes(promote || g.crowned), captured: captured})
 	if g.record {
-		g.paths = append(g.paths, append([]Index{g.from}, g.path...))
+		if g.want != nil {
+			g.hits = append(g.hits, g.onWantedPath())
+		} else {
+			g.paths = append(g.paths, append([]Index{g.from}, g.path...))
+		}
 	}
+}
+
+// onWantedPath reports whether the path so far, from g.from, is g.want.
+func (g *wideCapGen) onWantedPath() bool {
+	if len(g.want) != len(g.path)+1 || g.want[0] != g.from {
+		return false
+	}
+	for i, s := range g.path {
+		if g.want[i+1] != s {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *wideCapGen) push(s wide) {
@@ -2116,6 +2138,42 @@ func (v *wideVariant) paths(p *widePosition, m wideMove) [][]Square {
 		out = append(out, path)
 	}
 	return out
+}
+
+// isPath is IsPath on the board's own representation.
+func (v *wideVariant) isPath(p *widePosition, m wideMove, want wantedPath) bool {
+	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) || want.n < 2 || want.idx[0] != m.From || want.idx[want.n-1] != m.To {
+		return false
+	}
+
+	sc := widePathScratches.Get().(*widePathScratch)
+	defer widePathScratches.Put(sc)
+	sc.want = want.idx
+	g := &sc.g
+	*g = wideCapGen{record: true, want: sc.want[:want.n], hits: sc.hits[:0], path: sc.path[:0]}
+	g.init(v, sc.dst[:0], p)
+	g.from, g.king = m.From, p.kings.Has(m.From)
+	g.empty = v.board.AndNot(p.occupied()).Or(wideBit(m.From))
+	if g.king {
+		g.kingCaptures(wideBit(m.From), wide{}, 0, noDir)
+	} else {
+		g.manCaptures(wideBit(m.From), wide{}, 0, noDir)
+	}
+	for i, got := range g.dst {
+		if got == m && g.hits[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// widePathScratch is the memory of isPath's search, kept in pathScratches.
+type widePathScratch struct {
+	g    wideCapGen
+	want [maxWantedPath]Index
+	path [maxWantedPath]Index
+	dst  [8]wideMove
+	hits [8]bool
 }
 
 // quietMove is QuietMove on the board's own representation.
