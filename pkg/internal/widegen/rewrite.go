@@ -49,12 +49,25 @@ type plan struct {
 type rewriter struct {
 	g     *generator
 	plans map[ast.Node]plan
+	// unwritable holds the literals the wide type of another package cannot express,
+	// with the error to report, at pos, if they end up in the output
+	unwritable map[ast.Expr]string
+	pos        map[ast.Expr]token.Pos
 }
 
 // rewriteDecl returns the wide copy of d. Errors are recorded in g.
 func (g *generator) rewriteDecl(d ast.Decl) ast.Decl {
-	r := &rewriter{g: g, plans: map[ast.Node]plan{}}
-	return astutil.Apply(d, r.pre, r.post).(ast.Decl)
+	r := &rewriter{g: g, plans: map[ast.Node]plan{}, unwritable: map[ast.Expr]string{}, pos: map[ast.Expr]token.Pos{}}
+	out := astutil.Apply(d, r.pre, r.post).(ast.Decl)
+	if len(r.unwritable) > 0 {
+		ast.Inspect(out, func(n ast.Node) bool {
+			if e, ok := n.(ast.Expr); ok && r.unwritable[e] != "" {
+				g.errorf(r.pos[e], "%s", r.unwritable[e])
+			}
+			return true
+		})
+	}
+	return out
 }
 
 var methods = map[token.Token]string{
@@ -276,10 +289,13 @@ func (r *rewriter) constant(e ast.Expr) ast.Expr {
 		g.errorf(e.Pos(), "constant %s of type %s is not a uint64", tv.Value, g.cfg.narrow)
 		return nil
 	}
+	lit := r.lit(u)
 	if u != 0 && isQualified(g.cfg.wide) {
-		g.errorf(e.Pos(), "cannot rewrite constant %s of type %s: %s has no exported low word (only 0 can be written)", tv.Value, g.cfg.narrow, g.cfg.wide)
+		// an error if the literal is in the output (x & (x - 1) drops its 1)
+		r.unwritable[lit] = fmt.Sprintf("cannot rewrite constant %s of type %s: %s has no exported low word (only 0 can be written)", tv.Value, g.cfg.narrow, g.cfg.wide)
+		r.pos[lit] = e.Pos()
 	}
-	return r.lit(u)
+	return lit
 }
 
 // lit returns the wide constant with low word u.
@@ -568,8 +584,8 @@ func (g *generator) mentionsN(t types.Type, seen map[types.Type]bool) bool {
 		if g.isN(t) {
 			return true
 		}
-		if t.Obj().Pkg() != g.pkg.Types {
-			return g.foreignRenamed(t.Obj()) // the other package's twin is the wide type
+		if g.foreignRenamed(t.Obj()) {
+			return true // another package's type with a wide twin
 		}
 		return g.mentionsN(t.Underlying(), seen)
 	case *types.Pointer:
