@@ -138,7 +138,8 @@ var allowed = map[string]string{
 
 // TestPublicPackagesWidthFree checks that pkg/engine and pkg/search, which name the public
 // API, never see the width of a board: they hand every call to this package, whose
-// exported functions and methods TestPublicAPIUsesKernel checks. An identifier of theirs
+// exported functions and methods TestPublicAPIUsesKernel checks, or to
+// pkg/search/internal/core, which picks its kernel once (kernelOf). An identifier of theirs
 // that names the wide instance (wide, isWide, wideVariant, ...) would be a width test.
 func TestPublicPackagesWidthFree(t *testing.T) {
 	for _, dir := range []string{"../../engine", "../../search"} {
