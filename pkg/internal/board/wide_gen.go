@@ -1951,7 +1951,8 @@ func WideApply(p *widePosition, m wideMove) { p.apply(m) }
 
 // WideMoves appends the legal moves of p to dst, without the king-move limit (Restrict).
 func WideMoves(v *wideVariant, dst []wideMove, p *widePosition) []wideMove {
-	return v.legalMoves(dst, p)
+	var g wideCapGen
+	return v.generate(&g, dst, p, Unique)
 }
 
 // WideRestrict removes from moves, generated in p, those the king-move limit forbids after d.
@@ -1993,7 +1994,7 @@ func WideHasQuiet(v *wideVariant, p *widePosition) bool {
 // WideCrowned reports whether the side that just moved in p has won by crowning a man
 // (Rules.PromotionWins): the side to move then has no move.
 func WideCrowned(v *wideVariant, p *widePosition) bool {
-	return v.crowned(p.pieces[p.Side.Other()], p.kings)
+	return v.PromotionWins && !p.pieces[p.Side.Other()].And(p.kings).IsZero()
 }
 
 // WideAdvanceDraw turns d, the draw state of p, into that of c, where m leads from p. It
@@ -2024,7 +2025,9 @@ func WideAdvanceDraw(d *DrawState, v *wideVariant, p *widePosition, m wideMove, 
 
 // WideIrreversible reports whether m (played in p) can never be undone: a capture or a man
 // move.
-func WideIrreversible(p *widePosition, m wideMove) bool { return m.captures() || !p.kings.Has(m.From) }
+func WideIrreversible(p *widePosition, m wideMove) bool {
+	return !m.captured.IsZero() || !p.kings.Has(m.From)
+}
 
 // WideCaptured returns the pieces m captures.
 func WideCaptured(m wideMove) wide { return m.captured }
@@ -2033,16 +2036,16 @@ func WideCaptured(m wideMove) wide { return m.captured }
 func WideKings(p *widePosition) wide { return p.kings }
 
 // WideMen returns c's men in p.
-func WideMen(p *widePosition, c Color) wide { return p.men(c) }
+func WideMen(p *widePosition, c Color) wide { return p.pieces[c].AndNot(p.kings) }
 
 // WideKingsOf returns c's kings in p.
-func WideKingsOf(p *widePosition, c Color) wide { return p.kingsOf(c) }
+func WideKingsOf(p *widePosition, c Color) wide { return p.pieces[c].And(p.kings) }
 
 // WideOccupied returns the squares of p that hold a piece.
-func WideOccupied(p *widePosition) wide { return p.occupied() }
+func WideOccupied(p *widePosition) wide { return p.pieces[White].Or(p.pieces[Black]) }
 
 // WideBit returns the set of index i alone.
-func WideBit(i Index) wide { return wideBit(i) }
+func WideBit(i Index) wide { return wide{lo: 1}.Shl(uint(i)) }
 
 // WideBoard returns the squares of v's board.
 func WideBoard(v *wideVariant) wide { return v.board }
@@ -2052,12 +2055,12 @@ func WidePromo(v *wideVariant, c Color) wide { return v.promo[c] }
 
 // WideShift moves every square of b one step in direction d (0-3: the diagonals), dropping
 // those that leave the board.
-func WideShift(v *wideVariant, b wide, d int) wide { return v.shift(b, d) }
+func WideShift(v *wideVariant, b wide, d int) wide { return v.sh(b, d).And(v.board) }
 
 // WideCountMenQuiet returns the number of quiet moves of c's men (men) onto the free squares
 // empty.
 func WideCountMenQuiet(v *wideVariant, c Color, empty, men wide) int {
-	return v.countMenQuiet(c, empty, men)
+	return wideMenQuiet(c, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
 }
 
 // WideUpSteps returns the shifts of one step up-left and up-right on v's board: men of White
