@@ -278,8 +278,8 @@ func WideVariantOf(v *Variant) (*WideVariant, bool) {
 // same rules and squares, played by the generated code (tests compare the two).
 func NewWideVariant(v *Variant) *WideVariant { return newWideVariant(v) }
 
-// Widen returns p as a WidePosition.
-func Widen(p Position) WidePosition { return p.widen() }
+// Widen returns *p as a WidePosition.
+func Widen(p *Position) WidePosition { return p.widen() }
 
 // NarrowMove returns m as a Move.
 func NarrowMove(m WideMove) Move { return m.narrow() }

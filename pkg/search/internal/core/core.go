@@ -37,7 +37,7 @@ func kernelOf(v *board.Variant) kernel {
 	if w, ok := board.WideVariantOf(v); ok {
 		return (*wideKernel)(w)
 	}
-	return narrowKernel{v}
+	return (*narrowKernel)(v)
 }
 
 // Searcher searches positions of one variant with one set of weights. It keeps its
@@ -73,19 +73,20 @@ func (s *Searcher) Search(ctx context.Context, g *board.Game, lim Limits) Search
 }
 
 // narrowKernel is the kernel of a board of up to 64 bits: the hot code itself.
-type narrowKernel struct{ v *board.Variant }
+type narrowKernel board.Variant
 
-func (k narrowKernel) featureVector(p board.Position, out []float64) []float64 {
-	return features(k.v, &p, out)
+func (k *narrowKernel) featureVector(p board.Position, out []float64) []float64 {
+	return features((*board.Variant)(k), &p, out)
 }
 
-func (k narrowKernel) evaluateOf(w [numFeatures]float64, p board.Position) float64 {
-	return tablesFor(k.v).evaluate(k.v, &w, &p)
+func (k *narrowKernel) evaluateOf(w [numFeatures]float64, p board.Position) float64 {
+	v := (*board.Variant)(k)
+	return tablesFor(v).evaluate(v, &w, &p)
 }
 
-func (k narrowKernel) newSearcher(values map[string]float64, hashMB int) searchKernel {
+func (k *narrowKernel) newSearcher(values map[string]float64, hashMB int) searchKernel {
 	s := &searcher{}
-	s.init(k.v, values, hashMB)
+	s.init((*board.Variant)(k), values, hashMB)
 	return s
 }
 

@@ -104,6 +104,8 @@ type evalTables struct {
 	diagonal board.Bitboard // the long diagonal
 	flying   bool
 	front    bool // the front feature is computed
+	// the shifts of one step up-left and up-right (board.UpSteps)
+	upLeft, upRight uint
 }
 
 var evalCache sync.Map // *board.Variant -> *evalTables
@@ -146,6 +148,7 @@ func buildEvalTables(v *board.Variant) *evalTables {
 	if diagB.Count() > diagA.Count() {
 		t.diagonal = diagB
 	}
+	t.upLeft, t.upRight = board.UpSteps(v)
 	t.back[board.White] = board.Promo(v, board.Black)
 	t.back[board.Black] = board.Promo(v, board.White)
 	return t
@@ -284,7 +287,7 @@ func (t *evalTables) side(v *board.Variant, c board.Color, men, kings, occ, empt
 	// occupied squares until every man is behind one or the fill stops (men of White move
 	// to lower indices: see countMenQuiet)
 	behind, front := board.Bitboard(0), occ
-	l, r := board.UpSteps(v)
+	l, r := t.upLeft, t.upRight
 	if c == board.White {
 		for front != 0 && men&^behind != 0 {
 			front = (front<<l | front<<r) & board.Board(v) &^ behind

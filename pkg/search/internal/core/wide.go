@@ -19,12 +19,12 @@ import (
 type wideKernel board.WideVariant
 
 func (k *wideKernel) featureVector(p board.Position, out []float64) []float64 {
-	wp := board.Widen(p)
+	wp := board.Widen(&p)
 	return wideFeatures((*board.WideVariant)(k), &wp, out)
 }
 
 func (k *wideKernel) evaluateOf(vec [numFeatures]float64, p board.Position) float64 {
-	w, wp := (*board.WideVariant)(k), board.Widen(p)
+	w, wp := (*board.WideVariant)(k), board.Widen(&p)
 	return wideTablesFor(w).evaluate(w, &vec, &wp)
 }
 
@@ -35,13 +35,14 @@ func (k *wideKernel) newSearcher(values map[string]float64, hashMB int) searchKe
 }
 
 func (s *wideSearcher) evaluateOf(p board.Position) int {
-	w := board.Widen(p)
+	w := board.Widen(&p)
 	return s.evaluate(&w)
 }
 
 func (s *wideSearcher) searchGame(ctx context.Context, start time.Time, g *board.Game, lim Limits) SearchResult {
 	s.hist = board.ReversibleHashes(g, s.hist)
-	return s.run(ctx, start, board.Widen(g.Position()), board.GameState(g), lim).narrow()
+	root := g.Position()
+	return s.run(ctx, start, board.Widen(&root), board.GameState(g), lim).narrow()
 }
 
 // narrow returns r as a SearchResult.

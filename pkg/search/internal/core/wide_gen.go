@@ -468,6 +468,8 @@ type wideEvalTables struct {
 	diagonal board.Wide // the long diagonal
 	flying   bool
 	front    bool // the front feature is computed
+	// the shifts of one step up-left and up-right (board.UpSteps)
+	upLeft, upRight uint
 }
 
 // wideTablesFor returns the evaluation tables of v, building them on first use.
@@ -508,6 +510,7 @@ func wideBuildEvalTables(v *board.WideVariant) *wideEvalTables {
 	if diagB.Count() > diagA.Count() {
 		t.diagonal = diagB
 	}
+	t.upLeft, t.upRight = board.WideUpSteps(v)
 	t.back[board.White] = board.WidePromo(v, board.Black)
 	t.back[board.Black] = board.WidePromo(v, board.White)
 	return t
@@ -608,7 +611,7 @@ func (t *wideEvalTables) side(v *board.WideVariant, c board.Color, men, kings, o
 	}
 
 	behind, front := board.Wide{}, occ
-	l, r := board.WideUpSteps(v)
+	l, r := t.upLeft, t.upRight
 	if c == board.White {
 		for !front.IsZero() && !men.AndNot(behind).IsZero() {
 			front = front.Shl(l).Or(front.Shl(r)).And(board.WideBoard(v)).AndNot(behind)

@@ -24,7 +24,7 @@ func TestWideFeaturesMatchNarrow(t *testing.T) {
 		for game := 0; game < 20; game++ {
 			p := v.Start()
 			for ply := 0; ply < 150; ply++ {
-				wp := board.Widen(p)
+				wp := board.Widen(&p)
 				if got, want := wideFeatures(w, &wp, nil), features(v, &p, nil); !slices.Equal(got, want) {
 					t.Fatalf("%s %s: wide features %v, narrow %v", v.Name, v.FEN(p), got, want)
 				}
