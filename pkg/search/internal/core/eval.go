@@ -287,7 +287,7 @@ func (t *evalTables) side(v *board.Variant, c board.Color, men, kings, occ, empt
 	// occupied squares until every man is behind one or the fill stops (men of White move
 	// to lower indices: see countMenQuiet)
 	behind, front := board.Bitboard(0), occ
-	l, r := t.upLeft, t.upRight
+	l, r := t.upLeft&63, t.upRight&63 // the mask spares the shifts their test for counts of 64 or more
 	if c == board.White {
 		for front != 0 && men&^behind != 0 {
 			front = (front<<l | front<<r) & board.Board(v) &^ behind

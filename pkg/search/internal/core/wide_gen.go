@@ -611,7 +611,7 @@ func (t *wideEvalTables) side(v *board.WideVariant, c board.Color, men, kings, o
 	}
 
 	behind, front := board.Wide{}, occ
-	l, r := t.upLeft, t.upRight
+	l, r := t.upLeft&63, t.upRight&63
 	if c == board.White {
 		for !front.IsZero() && !men.AndNot(behind).IsZero() {
 			front = front.Shl(l).Or(front.Shl(r)).And(board.WideBoard(v)).AndNot(behind)
