@@ -286,8 +286,9 @@ func (g *generator) selectDecls() []decl {
 					skip[key] = true
 					continue
 				}
-				if _, renamed := g.cfg.rename[key]; ast.IsExported(d.Name.Name) && !(recv == "" && renamed) || g.shared(recv) {
-					continue // the public API, and the methods of shared types
+				_, renamed := g.cfg.rename[key]
+				if ast.IsExported(d.Name.Name) && !(recv == "" && renamed) || g.shared(recv) {
+					continue // the public API (but the functions -rename names), and the methods of shared types
 				}
 				if key == "init" {
 					g.errorf(d.Pos(), "cannot copy an init function: list it in -skip")

@@ -49,20 +49,20 @@ type plan struct {
 type rewriter struct {
 	g     *generator
 	plans map[ast.Node]plan
-	// unwritable holds the literals the wide type of another package cannot express,
-	// with the error to report, at pos, if they end up in the output
-	unwritable map[ast.Expr]string
-	pos        map[ast.Expr]token.Pos
+	// unwritable holds the literals the wide type of another package cannot express:
+	// the position of their constant, an error if they end up in the output
+	unwritable map[ast.Expr]token.Pos
 }
 
 // rewriteDecl returns the wide copy of d. Errors are recorded in g.
 func (g *generator) rewriteDecl(d ast.Decl) ast.Decl {
-	r := &rewriter{g: g, plans: map[ast.Node]plan{}, unwritable: map[ast.Expr]string{}, pos: map[ast.Expr]token.Pos{}}
+	r := &rewriter{g: g, plans: map[ast.Node]plan{}, unwritable: map[ast.Expr]token.Pos{}}
 	out := astutil.Apply(d, r.pre, r.post).(ast.Decl)
 	if len(r.unwritable) > 0 {
 		ast.Inspect(out, func(n ast.Node) bool {
-			if e, ok := n.(ast.Expr); ok && r.unwritable[e] != "" {
-				g.errorf(r.pos[e], "%s", r.unwritable[e])
+			if e, ok := n.(ast.Expr); ok && r.unwritable[e].IsValid() {
+				g.errorf(r.unwritable[e], "cannot rewrite constant %s of type %s: %s has no exported low word (only 0 can be written)",
+					types.ExprString(e.(*ast.CompositeLit).Elts[0].(*ast.KeyValueExpr).Value), g.cfg.narrow, g.cfg.wide)
 			}
 			return true
 		})
@@ -291,9 +291,7 @@ func (r *rewriter) constant(e ast.Expr) ast.Expr {
 	}
 	lit := r.lit(u)
 	if u != 0 && isQualified(g.cfg.wide) {
-		// an error if the literal is in the output (x & (x - 1) drops its 1)
-		r.unwritable[lit] = fmt.Sprintf("cannot rewrite constant %s of type %s: %s has no exported low word (only 0 can be written)", tv.Value, g.cfg.narrow, g.cfg.wide)
-		r.pos[lit] = e.Pos()
+		r.unwritable[lit] = e.Pos() // an error if it stays in the output (x & (x - 1) drops its 1)
 	}
 	return lit
 }
