@@ -3,10 +3,11 @@ package board
 import "context"
 
 // kernel is the part of a Variant that depends on the width of its board: move
-// generation, perft, capture paths and the update of the draw state (the search picks its
-// own, in pkg/search/internal/core). NewVariant picks its implementation once: narrowKernel for a board of up to 64
-// bits, the generated wide instance (*wideVariant, wide.go) for a larger one. The public
-// methods hand their work to it and never test the width themselves.
+// generation, perft, capture paths and the update of the draw state (the search has its
+// own, in pkg/search/internal/core). NewVariant picks its implementation once:
+// narrowKernel for a board of up to 64 bits, the generated wide instance (*wideVariant,
+// wide.go) for a larger one. The public methods hand their work to it and never test the
+// width themselves.
 //
 // Positions are passed by value: a pointer passed to an interface method escapes, and
 // would move the caller's Position to the heap on every call.

@@ -8,12 +8,12 @@ import (
 // Boards of more than 64 bits (canadian, 12x12: 77 bits in the padded layout) are played by
 // a second instance of the hot code, generated from the same source: widegen copies move
 // generation, perft and the functions the search uses (shared.go) with bitboard replaced
-// by wide, a 128-bit set, and Position, Move and Variant by widePosition, wideMove and wideVariant (see
-// wide_gen.go and internal/widegen). The 64-bit code is untouched by it, so the variants
-// that fit 64 bits keep their speed. A Position keeps the squares of index 64 and above in
-// its high part; a Variant with a board that needs them has a wideVariant for its kernel
-// (kernel.go), which converts at its edges. The search's own wide instance is generated the
-// same way in pkg/search/internal/core.
+// by wide, a 128-bit set, and Position, Move and Variant by widePosition, wideMove and
+// wideVariant (see wide_gen.go and internal/widegen). The 64-bit code is untouched by it,
+// so the variants that fit 64 bits keep their speed. A Position keeps the squares of index
+// 64 and above in its high part; a Variant with a board that needs them has a wideVariant
+// for its kernel (kernel.go), which converts at its edges. The search's own wide instance
+// is generated the same way in pkg/search/internal/core.
 
 //go:generate go run ../widegen -config widegen.conf
 
