@@ -1,9 +1,8 @@
 // Package engine is rafle's rules engine: variants, positions, move generation, FEN and
 // move notation, perft and the end of a game. The search, the evaluation and the computer
 // levels are in pkg/search, above it. It imports only the standard library and its own
-// implementation, pkg/internal/board, which pkg/search shares: the types here are aliases
-// of board's, whose methods and fields are documented there
-// (go doc ./pkg/internal/board Variant).
+// implementation, pkg/internal/board: the types here are aliases of board's, whose methods
+// and fields are documented there (go doc ./pkg/internal/board Variant).
 //
 // # Variants
 //
@@ -37,11 +36,11 @@
 // rules, and [Variant.Paths] recovers the paths for notation. Every method works on every
 // board.
 //
-// The hot code (move generation, perft, evaluation, search) works on 64-bit sets. A board
-// that needs more than 64 bits (canadian, 12x12: 77) is played by a second instance of it
-// over a 128-bit set, which pkg/internal/widegen generates from the 64-bit source: one
-// source, and no cost to the boards that fit 64 bits. [NewVariant] picks the instance
-// once.
+// The hot code (move generation, perft, and pkg/search's evaluation and search) works on
+// 64-bit sets. A board that needs more than 64 bits (canadian, 12x12: 77) is played by a
+// second instance of it over a 128-bit set, which pkg/internal/widegen generates from the
+// 64-bit source: one source, and no cost to the boards that fit 64 bits. [NewVariant]
+// picks the instance once.
 //
 // [Variant.Generate] appends the legal moves to a caller's buffer: the captures the
 // precedence allows when there is one (a sequence must be completed, and a flying king

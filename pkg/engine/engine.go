@@ -6,8 +6,8 @@ import (
 	"github.com/rafle/rafle/pkg/internal/board"
 )
 
-// The rules engine is implemented in pkg/internal/board, which pkg/search shares for its
-// hot code; this package names its public API. The types are aliases, so their methods
+// The rules engine is implemented in pkg/internal/board, on whose representation the
+// search (pkg/search/internal/core) works; this package names its public API. The types are aliases, so their methods
 // and fields are board's, documented there (go doc ./pkg/internal/board Variant).
 
 // Index is a square's bit position in the board's padded layout (0-79; see the package

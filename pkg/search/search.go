@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/rafle/rafle/pkg/engine"
-	"github.com/rafle/rafle/pkg/internal/board"
+	"github.com/rafle/rafle/pkg/search/internal/core"
 )
 
 // Score bounds. A score above MateScore-MaxPly is a win in MateScore-score plies; below
@@ -23,11 +23,11 @@ import (
 const (
 	// MateScore is the score of a side to move that has already won (never reached: a win
 	// in n plies scores MateScore-n).
-	MateScore = board.MateScore
+	MateScore = core.MateScore
 	// MaxDepth is the deepest nominal depth Search iterates to.
-	MaxDepth = board.MaxDepth
+	MaxDepth = core.MaxDepth
 	// MaxPly bounds the plies of the main search and the quiescence search together.
-	MaxPly = board.MaxPly
+	MaxPly = core.MaxPly
 )
 
 // Limits bounds one search. The zero value has no limit other than MaxDepth. Depth and
@@ -66,7 +66,7 @@ type Result struct {
 // Searcher searches positions of one variant with one set of weights. It keeps its
 // transposition table, killers and history between searches; call Clear between games for
 // reproducible games. A Searcher is not safe for concurrent use.
-type Searcher struct{ s *board.Searcher }
+type Searcher struct{ s *core.Searcher }
 
 // New returns a searcher for v using weights w (DefaultWeights(v) when nil) and a
 // transposition table of about hashMB MiB (at least 1). It panics when w does not fit v
@@ -78,7 +78,7 @@ func New(v *engine.Variant, w *Weights, hashMB int) *Searcher {
 	if err := w.Check(v); err != nil {
 		panic(err)
 	}
-	return &Searcher{board.NewSearcher(v, w.Values, hashMB)}
+	return &Searcher{core.NewSearcher(v, w.Values, hashMB)}
 }
 
 // Variant returns the searcher's variant.
@@ -95,24 +95,24 @@ func (s *Searcher) Evaluate(p *engine.Position) int { return s.s.Evaluate(p) }
 // nothing completed, Move is the first legal move in the searcher's order. When the game
 // has a single legal move, Search returns it at once with Depth 0 and a static score.
 func (s *Searcher) Search(ctx context.Context, g *engine.Game, lim Limits) Result {
-	return Result(s.s.Search(ctx, g, board.Limits(lim)))
+	return Result(s.s.Search(ctx, g, core.Limits(lim)))
 }
 
 // FeatureNames returns the names of v's evaluation features, in the order Features fills
 // them. The caller may modify the returned slice.
-func FeatureNames(v *engine.Variant) []string { return board.FeatureNames(v) }
+func FeatureNames(v *engine.Variant) []string { return core.FeatureNames(v) }
 
 // Features appends the raw feature vector of p to out[:0] and returns it, in the order of
 // FeatureNames(v). Each feature is the side to move's count minus the opponent's (tempo is
 // 1), so Evaluate(v, w, p) = Σ w.Values[FeatureNames(v)[i]] × Features(v, p, nil)[i] is
 // the evaluation from the side to move's point of view.
 func Features(v *engine.Variant, p *engine.Position, out []float64) []float64 {
-	return board.Features(v, p, out)
+	return core.Features(v, p, out)
 }
 
 // Evaluate returns dot(w, Features(v, p)): the evaluation of p from the side to move's point
 // of view, in the units of the weights, before the search rounds it. It panics if w lacks a
 // feature of v (a programming error: LoadWeights and DefaultWeights return complete sets).
 func Evaluate(v *engine.Variant, w *Weights, p *engine.Position) float64 {
-	return board.Evaluate(v, w.Values, p)
+	return core.Evaluate(v, w.Values, p)
 }

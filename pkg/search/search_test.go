@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/rafle/rafle/pkg/engine"
-	"github.com/rafle/rafle/pkg/internal/board"
 	"github.com/rafle/rafle/pkg/search"
+	"github.com/rafle/rafle/pkg/search/internal/core"
 )
 
 // gameFrom starts a game of variant name from fen (the start position when fen is empty).
@@ -370,8 +370,8 @@ func TestSearchGoals(t *testing.T) {
 
 // TestScoreBounds: the bounds pkg/search documents are those the search uses.
 func TestScoreBounds(t *testing.T) {
-	if search.MateScore != board.MateScore || search.MaxDepth != board.MaxDepth || search.MaxPly != board.MaxPly {
+	if search.MateScore != core.MateScore || search.MaxDepth != core.MaxDepth || search.MaxPly != core.MaxPly {
 		t.Errorf("search's bounds %d, %d, %d; board's %d, %d, %d", search.MateScore, search.MaxDepth, search.MaxPly,
-			board.MateScore, board.MaxDepth, board.MaxPly)
+			core.MateScore, core.MaxDepth, core.MaxPly)
 	}
 }

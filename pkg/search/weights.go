@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/rafle/rafle/pkg/engine"
-	"github.com/rafle/rafle/pkg/internal/board"
+	"github.com/rafle/rafle/pkg/search/internal/core"
 )
 
 // Weights are the evaluation weights of one variant: one value per feature name.
@@ -51,7 +51,7 @@ func (w *Weights) Check(v *engine.Variant) error {
 			return fmt.Errorf("engine: weights are for variant %q, not %s", w.Variant, v.Name)
 		}
 	}
-	names := board.FeatureNames(v)
+	names := core.FeatureNames(v)
 	var missing, unknown []string
 	for _, n := range names {
 		if _, ok := w.Values[n]; !ok {

@@ -4,17 +4,17 @@ import (
 	"context"
 	"math/bits"
 	"sync"
-	"time"
 )
 
 // Boards of more than 64 bits (canadian, 12x12: 77 bits in the padded layout) are played by
 // a second instance of the hot code, generated from the same source: widegen copies move
-// generation, perft, evaluation and the search with bitboard replaced by wide, a 128-bit
-// set, and Position, Move and Variant by widePosition, wideMove and wideVariant (see
-// wide_gen.go and internal/widegen). The 64-bit code is untouched by it, so the variants
-// that fit 64 bits keep their speed. A Position keeps the squares of index 64 and above in
-// its high part; a Variant with a board that needs them has a wideVariant for its kernel
-// (kernel.go), which converts at its edges.
+// generation, perft and the functions the search uses (shared.go) with bitboard replaced
+// by wide, a 128-bit set, and Position, Move and Variant by widePosition, wideMove and
+// wideVariant (see wide_gen.go and internal/widegen). The 64-bit code is untouched by it,
+// so the variants that fit 64 bits keep their speed. A Position keeps the squares of index
+// 64 and above in its high part; a Variant with a board that needs them has a wideVariant
+// for its kernel (kernel.go), which converts at its edges. The search's own wide instance
+// is generated the same way in pkg/search/internal/core.
 
 //go:generate go run ../widegen -config widegen.conf
 
@@ -267,45 +267,31 @@ func (w *wideVariant) quietMoveOf(p Position, from, to Index) (Move, bool) {
 
 func (w *wideVariant) advanceDrawOf(d *drawState, p Position, m Move, c Position) {
 	wp, wc := p.widen(), c.widen()
-	wideAdvanceDraw(d, w, &wp, m.widen(), &wc)
-}
-
-func (w *wideVariant) featureVector(p Position, out []float64) []float64 {
-	wp := p.widen()
-	return wideFeatures(w, &wp, out)
-}
-
-func (w *wideVariant) evaluateOf(vec [numFeatures]float64, p Position) float64 {
-	wp := p.widen()
-	return wideTablesFor(w).evaluate(w, &vec, &wp)
-}
-
-func (w *wideVariant) newSearcher(values map[string]float64, hashMB int) searchKernel {
-	s := &wideSearcher{}
-	s.init(w, values, hashMB)
-	return s
-}
-
-func (s *wideSearcher) evaluateOf(p Position) int {
-	w := p.widen()
-	return s.evaluate(&w)
-}
-
-func (s *wideSearcher) searchGame(ctx context.Context, start time.Time, g *Game, lim Limits) SearchResult {
-	s.hist = gameHistory(g, s.hist)
-	root := g.Position()
-	return s.run(ctx, start, root.widen(), g.draw, lim).narrow()
+	WideAdvanceDraw(d, w, &wp, m.widen(), &wc)
 }
 
 // hasMen reports whether c has a man.
 func (p *widePosition) hasMen(c Color) bool { return !p.men(c).IsZero() }
 
-// narrow returns r as a SearchResult.
-func (r wideSearchResult) narrow() SearchResult {
-	out := SearchResult{Move: r.Move.narrow(), Score: r.Score, Depth: r.Depth, Nodes: r.Nodes,
-		Elapsed: r.Elapsed, Random: r.Random}
-	if r.PV != nil {
-		out.PV = narrowMoves(make([]Move, 0, len(r.PV)), r.PV)
-	}
-	return out
+// The conversions and the choice of width of the search's wide instance
+// (pkg/search/internal/core), which has no access to the representation.
+
+// WideVariantOf returns the wide instance of v, and whether v plays on it (a board of
+// more than 64 bits).
+func WideVariantOf(v *Variant) (*WideVariant, bool) {
+	w, ok := v.k.(*wideVariant)
+	return w, ok
 }
+
+// NewWideVariant returns a wide instance of v, even for a board that fits 64 bits: the
+// same rules and squares, played by the generated code (tests compare the two).
+func NewWideVariant(v *Variant) *WideVariant { return newWideVariant(v) }
+
+// Widen returns *p as a WidePosition.
+func Widen(p *Position) WidePosition { return p.widen() }
+
+// NarrowMove returns m as a Move.
+func NarrowMove(m WideMove) Move { return m.narrow() }
+
+// NarrowMoves appends ms to dst as Moves.
+func NarrowMoves(dst []Move, ms []WideMove) []Move { return narrowMoves(dst, ms) }

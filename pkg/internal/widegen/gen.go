@@ -28,7 +28,10 @@ type generator struct {
 	scope  *types.Scope
 	narrow *types.Named            // the narrow type N
 	names  map[types.Object]string // package-level objects referred to by a new name
-	copied map[types.Object]bool   // package-level objects declared by the copy
+	// foreign holds the objects of imported packages referred to by another name of
+	// their package (-rename pkg.Old=pkg.New, -narrow pkg.N -wide pkg.W): the new name
+	foreign map[types.Object]string
+	copied  map[types.Object]bool // package-level objects declared by the copy
 
 	constExprs map[*types.Const]ast.Expr // the defining expression of each package-level const
 	constDeps  map[*types.Const]bool     // memo of constDependsOnRenamed
@@ -99,6 +102,7 @@ func generate(cfg *config) ([]byte, error) {
 		cfg:        cfg,
 		fset:       token.NewFileSet(),
 		names:      map[types.Object]string{},
+		foreign:    map[types.Object]string{},
 		copied:     map[types.Object]bool{},
 		constDeps:  map[*types.Const]bool{},
 		constExprs: map[*types.Const]ast.Expr{},
@@ -155,7 +159,13 @@ func (g *generator) load() error {
 	}
 	g.info, g.scope = g.pkg.TypesInfo, g.pkg.Types.Scope()
 
+	if err := g.loadForeign(); err != nil {
+		return err
+	}
 	tn, _ := g.scope.Lookup(g.cfg.narrow).(*types.TypeName)
+	if isQualified(g.cfg.narrow) {
+		tn, _ = g.lookupForeign(g.cfg.narrow).(*types.TypeName)
+	}
 	if tn == nil {
 		return fmt.Errorf("%s: no type %s in package %s", g.cfg.dir, g.cfg.narrow, g.pkg.Name)
 	}
@@ -164,7 +174,9 @@ func (g *generator) load() error {
 		return fmt.Errorf("%s: the narrow type %s must be a named type with underlying uint64", g.pos(tn.Pos()), g.cfg.narrow)
 	}
 	g.narrow = named
-	g.names[tn] = g.cfg.wide
+	if !isQualified(g.cfg.narrow) {
+		g.names[tn] = g.cfg.wide
+	}
 
 	// the defining expressions of the package-level constants, for constDependsOnRenamed
 	for _, f := range g.pkg.Syntax {
@@ -188,6 +200,46 @@ func (g *generator) load() error {
 		}
 	}
 	return nil
+}
+
+// lookupForeign returns the object named by the qualified identifier pkg.Name, pkg being
+// a package the loaded one imports, or nil.
+func (g *generator) lookupForeign(qualified string) types.Object {
+	pkg, name, _ := strings.Cut(qualified, ".")
+	for _, imp := range g.pkg.Types.Imports() {
+		if imp.Name() == pkg {
+			return imp.Scope().Lookup(name)
+		}
+	}
+	return nil
+}
+
+// loadForeign fills g.foreign from cfg.foreign.
+func (g *generator) loadForeign() error {
+	var errs []string
+	for old, new := range g.cfg.foreign {
+		obj := g.lookupForeign(old)
+		if obj == nil {
+			errs = append(errs, fmt.Sprintf("-rename %s=%s: package %s imports no %s", old, new, g.pkg.Name, old))
+			continue
+		}
+		// new may be generated itself (excluded from the load by -tags=widegen): the
+		// compiler checks it
+		_, name, _ := strings.Cut(new, ".")
+		g.foreign[obj] = name
+	}
+	sort.Strings(errs)
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// foreignRenamed reports whether obj is an object of another package that the copy
+// refers to by another name.
+func (g *generator) foreignRenamed(obj types.Object) bool {
+	_, ok := g.foreign[obj]
+	return ok
 }
 
 // pos formats pos for a message.
@@ -234,8 +286,9 @@ func (g *generator) selectDecls() []decl {
 					skip[key] = true
 					continue
 				}
-				if ast.IsExported(d.Name.Name) || g.shared(recv) {
-					continue // the public API, and the methods of shared types
+				_, renamed := g.cfg.rename[key]
+				if ast.IsExported(d.Name.Name) && !(recv == "" && renamed) || g.shared(recv) {
+					continue // the public API (but the functions -rename names), and the methods of shared types
 				}
 				if key == "init" {
 					g.errorf(d.Pos(), "cannot copy an init function: list it in -skip")
@@ -440,13 +493,27 @@ func (g *generator) print(decls []decl) ([]byte, error) {
 		}
 		imports = append(imports, spec)
 	}
-	sort.Strings(imports)
+	// the standard library first, then the others (a path with a dot in its first
+	// element), as goimports groups them
+	sort.Slice(imports, func(i, j int) bool {
+		if a, b := notStd(imports[i]), notStd(imports[j]); a != b {
+			return b
+		}
+		return imports[i] < imports[j]
+	})
 	switch len(imports) {
 	case 0:
 	case 1:
 		fmt.Fprintf(&buf, "import %s\n\n", imports[0])
 	default:
-		fmt.Fprintf(&buf, "import (\n\t%s\n)\n\n", strings.Join(imports, "\n\t"))
+		buf.WriteString("import (\n")
+		for i, spec := range imports {
+			if i > 0 && notStd(spec) && !notStd(imports[i-1]) {
+				buf.WriteString("\n")
+			}
+			fmt.Fprintf(&buf, "\t%s\n", spec)
+		}
+		buf.WriteString(")\n\n")
 	}
 	for _, d := range decls {
 		g.renameDoc(d)
@@ -490,6 +557,14 @@ func (g *generator) renameDoc(d decl) {
 	list := slices.Clone((*doc).List)
 	list[0] = &ast.Comment{Slash: first.Slash, Text: "// " + g.names[d.obj] + " " + strings.TrimPrefix(first.Text, old)}
 	*doc = &ast.CommentGroup{List: list}
+}
+
+// notStd reports whether the import spec (a quoted path, perhaps after a name) is of a
+// package outside the standard library: the first element of its path has a dot.
+func notStd(spec string) bool {
+	path := spec[strings.IndexByte(spec, '"')+1:]
+	first, _, _ := strings.Cut(path, "/")
+	return strings.Contains(first, ".")
 }
 
 // upperFirst returns s with its first letter upper-cased.

@@ -35,7 +35,17 @@
 //
 // Only the unexported code is copied: exported functions and methods are the public API,
 // which works on every width and hands the work to one instance or the other, so they
-// are shared; so are exported types, with their methods, unless -rename names them.
+// are shared; so are exported types, with their methods, and exported functions, unless
+// -rename names them (an exported function so named is copied under its new name).
+//
+// The hot code may also live in another package than the representation it works on:
+// with -narrow pkg.N -wide pkg.W, the bitboard types are those of the imported package
+// pkg, and -rename pkg.Old=pkg.New entries give the wide twins of its objects that the
+// copy uses (types, functions, constants). An object of pkg the copy refers to whose type
+// is made with pkg.N or with a renamed type must be renamed so; the rest (pkg.Color,
+// pkg.Game, ...) is shared. The wide type of another package has no exported low word,
+// so the copy may use its zero value only (pkg.W{}): other constants, conversions of
+// integers to N and ++/-- on N are errors there.
 //
 // Usage, from pkg/internal/board:
 //
@@ -45,12 +55,13 @@
 // Flags (the list flags may be repeated; their values add up):
 //
 //	-dir DIR          the package directory (default ".")
-//	-narrow NAME      the narrow bitboard type (default Bitboard)
-//	-wide NAME        the hand-written 128-bit type (default wide)
+//	-narrow NAME      the narrow bitboard type (default Bitboard), or p.NAME: imported
+//	-wide NAME        the hand-written 128-bit type (default wide), or p.NAME
 //	-files a.go,...   the files whose top-level declarations are copied
 //	-skip f,T,T.m,... unexported declarations of those files that stay shared (not copied)
 //	-copy c,v,...     package-level consts and vars of those files to copy (shared otherwise)
 //	-rename old=new   package-level objects to rename in the copy, copied or not
+//	-rename p.Old=p.New  objects of the imported package p to refer to by another name
 //	-prefix wide      the prefix of copied objects not in -rename (dedupe -> wideDedupe)
 //	-o FILE           the output file, relative to -dir (default wide_gen.go)
 //	-check            compare with FILE instead of writing it; exit status 1 if stale
@@ -95,8 +106,12 @@ type config struct {
 	skip   []string
 	copy   []string
 	rename map[string]string
-	out    string
-	check  bool
+	// foreign maps the qualified names of objects of imported packages to those the copy
+	// uses instead (pkg.Old -> pkg.New): -rename entries, and -narrow to -wide when the
+	// bitboard types are another package's
+	foreign map[string]string
+	out     string
+	check   bool
 }
 
 // run runs widegen with args and returns the exit status: 0 on success, 1 when
@@ -169,20 +184,41 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if len(cfg.files) == 0 {
 		return nil, errors.New("no -files given")
 	}
-	cfg.rename = map[string]string{}
+	cfg.rename, cfg.foreign = map[string]string{}, map[string]string{}
 	for _, kv := range rename {
 		old, new, ok := strings.Cut(kv, "=")
-		if !ok || !isIdent(old) || !isIdent(new) {
-			return nil, fmt.Errorf("bad -rename entry %q: want old=new", kv)
+		switch {
+		case ok && isIdent(old) && isIdent(new):
+			cfg.rename[old] = new
+		case ok && isQualified(old) && isQualified(new) && pkgOf(old) == pkgOf(new):
+			cfg.foreign[old] = new
+		default:
+			return nil, fmt.Errorf("bad -rename entry %q: want old=new or pkg.Old=pkg.New", kv)
 		}
-		cfg.rename[old] = new
 	}
-	for _, name := range []string{cfg.narrow, cfg.wide, cfg.prefix} {
-		if !isIdent(name) {
-			return nil, fmt.Errorf("%q is not an identifier", name)
-		}
+	if !isIdent(cfg.prefix) {
+		return nil, fmt.Errorf("%q is not an identifier", cfg.prefix)
+	}
+	switch {
+	case isIdent(cfg.narrow) && isIdent(cfg.wide):
+	case isQualified(cfg.narrow) && isQualified(cfg.wide) && pkgOf(cfg.narrow) == pkgOf(cfg.wide):
+		cfg.foreign[cfg.narrow] = cfg.wide
+	default:
+		return nil, fmt.Errorf("-narrow %s -wide %s: want two identifiers, or two names of one imported package (pkg.N, pkg.W)", cfg.narrow, cfg.wide)
 	}
 	return cfg, nil
+}
+
+// isQualified reports whether s is a qualified identifier, pkg.Name.
+func isQualified(s string) bool {
+	pkg, name, ok := strings.Cut(s, ".")
+	return ok && isIdent(pkg) && isIdent(name)
+}
+
+// pkgOf returns the package name of the qualified identifier s.
+func pkgOf(s string) string {
+	pkg, _, _ := strings.Cut(s, ".")
+	return pkg
 }
 
 // expandConfig replaces each -config FILE in args by the words of FILE (# to the end of

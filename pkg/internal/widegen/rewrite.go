@@ -49,12 +49,25 @@ type plan struct {
 type rewriter struct {
 	g     *generator
 	plans map[ast.Node]plan
+	// unwritable holds the literals the wide type of another package cannot express:
+	// the position of their constant, an error if they end up in the output
+	unwritable map[ast.Expr]token.Pos
 }
 
 // rewriteDecl returns the wide copy of d. Errors are recorded in g.
 func (g *generator) rewriteDecl(d ast.Decl) ast.Decl {
-	r := &rewriter{g: g, plans: map[ast.Node]plan{}}
-	return astutil.Apply(d, r.pre, r.post).(ast.Decl)
+	r := &rewriter{g: g, plans: map[ast.Node]plan{}, unwritable: map[ast.Expr]token.Pos{}}
+	out := astutil.Apply(d, r.pre, r.post).(ast.Decl)
+	if len(r.unwritable) > 0 {
+		ast.Inspect(out, func(n ast.Node) bool {
+			if e, ok := n.(ast.Expr); ok && r.unwritable[e].IsValid() {
+				g.errorf(r.unwritable[e], "cannot rewrite constant %s of type %s: %s has no exported low word (only 0 can be written)",
+					types.ExprString(e.(*ast.CompositeLit).Elts[0].(*ast.KeyValueExpr).Value), g.cfg.narrow, g.cfg.wide)
+			}
+			return true
+		})
+	}
+	return out
 }
 
 var methods = map[token.Token]string{
@@ -79,6 +92,7 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		if id, ok := n.X.(*ast.Ident); ok {
 			if pn, ok := g.info.Uses[id].(*types.PkgName); ok {
 				g.imports[pn] = true
+				r.qualified(c, n)
 				return false
 			}
 		}
@@ -92,7 +106,9 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.assign(n)
 	case *ast.IncDecStmt:
 		if g.isN(g.info.TypeOf(n.X)) {
-			if r.sideEffectFree(n.X) {
+			if isQualified(g.cfg.wide) {
+				g.errorf(n.Pos(), "cannot rewrite %s%s: %s has no exported low word", types.ExprString(n.X), n.Tok, g.cfg.wide)
+			} else if r.sideEffectFree(n.X) {
 				r.plans[n] = plan{kind: incDec}
 			} else {
 				g.errorf(n.Pos(), "cannot rewrite %s%s: the operand may have side effects and would be evaluated twice", types.ExprString(n.X), n.Tok)
@@ -273,7 +289,11 @@ func (r *rewriter) constant(e ast.Expr) ast.Expr {
 		g.errorf(e.Pos(), "constant %s of type %s is not a uint64", tv.Value, g.cfg.narrow)
 		return nil
 	}
-	return r.lit(u)
+	lit := r.lit(u)
+	if u != 0 && isQualified(g.cfg.wide) {
+		r.unwritable[lit] = e.Pos() // an error if it stays in the output (x & (x - 1) drops its 1)
+	}
+	return lit
 }
 
 // lit returns the wide constant with low word u.
@@ -287,6 +307,27 @@ func (r *rewriter) lit(u uint64) ast.Expr {
 		lit.Elts = []ast.Expr{&ast.KeyValueExpr{Key: ast.NewIdent("lo"), Value: &ast.BasicLit{Kind: token.INT, Value: v}}}
 	}
 	return lit
+}
+
+// qualified rewrites pkg.Name, a reference to an object of an imported package: to
+// pkg.New where -rename (or -narrow/-wide) gives it another name, which it must when its
+// type is made with the narrow type or with a renamed type.
+func (r *rewriter) qualified(c *astutil.Cursor, n *ast.SelectorExpr) {
+	g := r.g
+	obj := g.info.Uses[n.Sel]
+	if obj == nil {
+		return
+	}
+	if name, ok := g.foreign[obj]; ok {
+		c.Replace(&ast.SelectorExpr{X: n.X, Sel: &ast.Ident{NamePos: n.Sel.NamePos, Name: name}})
+		return
+	}
+	switch obj.(type) {
+	case *types.Func, *types.Var, *types.TypeName, *types.Const:
+		if g.mentionsN(obj.Type(), map[types.Type]bool{}) {
+			g.errorf(n.Pos(), "%s is shared with the narrow code but its type mentions %s or a renamed type: -rename %s=%s.<its wide twin>", types.ExprString(n), g.cfg.narrow, types.ExprString(n), types.ExprString(n.X))
+		}
+	}
 }
 
 // ident plans the renaming of an identifier and checks that a shared object it refers to
@@ -391,6 +432,10 @@ func (r *rewriter) call(n *ast.CallExpr) {
 		b, ok := from.Underlying().(*types.Basic)
 		if !ok || b.Info()&types.IsInteger == 0 {
 			g.errorf(n.Pos(), "cannot rewrite the conversion of %s of type %s to %s", types.ExprString(n.Args[0]), from, g.cfg.narrow)
+			return
+		}
+		if isQualified(g.cfg.wide) {
+			g.errorf(n.Pos(), "cannot rewrite the conversion of %s to %s: %s has no exported low word", types.ExprString(n.Args[0]), g.cfg.narrow, g.cfg.wide)
 			return
 		}
 		r.plans[n] = plan{kind: widen, convert: !types.Identical(from, types.Typ[types.Uint64])}
@@ -537,8 +582,8 @@ func (g *generator) mentionsN(t types.Type, seen map[types.Type]bool) bool {
 		if g.isN(t) {
 			return true
 		}
-		if t.Obj().Pkg() != g.pkg.Types {
-			return false
+		if g.foreignRenamed(t.Obj()) {
+			return true // another package's type with a wide twin
 		}
 		return g.mentionsN(t.Underlying(), seen)
 	case *types.Pointer:

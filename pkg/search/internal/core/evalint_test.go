@@ -1,8 +1,10 @@
-package board
+package core
 
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/rafle/rafle/pkg/internal/board"
 )
 
 // TestEvaluateIntegerWeights: with integer weights the searcher's evaluation takes the
@@ -10,8 +12,8 @@ import (
 // for fixed and random weights up to the limit of intWeights, in every variant.
 func TestEvaluateIntegerWeights(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
-	for _, v := range Variants() {
-		if isWide(v) {
+	for _, v := range board.Variants() {
+		if _, wide := board.WideVariantOf(v); wide {
 			continue // the same code, generated: TestWideSearchMatchesNarrow
 		}
 		ps := randomGamePositions(v, rng, 400)
@@ -45,16 +47,16 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 			}
 		}
 	}
-	w := testWeights(MustLookup("english"))
+	w := testWeights(board.MustLookup("english"))
 	w["man"] = 100.5
-	if NewSearcher(MustLookup("english"), w, 1).k.(*searcher).intW {
+	if NewSearcher(board.MustLookup("english"), w, 1).k.(*searcher).intW {
 		t.Error("a fractional weight taken as an integer")
 	}
 }
 
 // testWeights returns integer weights for every feature of v, of the sizes of the default
 // ones (pkg/search/weights): a man 100, a king 250, the positional terms 1 to 30.
-func testWeights(v *Variant) map[string]float64 {
+func testWeights(v *board.Variant) map[string]float64 {
 	w := map[string]float64{}
 	for i, name := range FeatureNames(v) {
 		w[name] = float64(1 + 7*i%30)
@@ -67,9 +69,9 @@ func testWeights(v *Variant) map[string]float64 {
 }
 
 // randomGamePositions returns n positions of random games of v.
-func randomGamePositions(v *Variant, rng *rand.Rand, n int) []Position {
-	var out []Position
-	var moves []Move
+func randomGamePositions(v *board.Variant, rng *rand.Rand, n int) []board.Position {
+	var out []board.Position
+	var moves []board.Move
 	for len(out) < n {
 		p := v.Start()
 		for ply := 0; ply < 120 && len(out) < n; ply++ {

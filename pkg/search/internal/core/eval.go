@@ -1,8 +1,10 @@
-package board
+package core
 
 import (
 	"math"
 	"sync"
+
+	"github.com/rafle/rafle/pkg/internal/board"
 )
 
 // The evaluation is a weighted sum of named features, exactly linear in the weights:
@@ -68,7 +70,7 @@ type featureSet struct {
 // featuresOf returns the features of a variant with rules r: all of them, but
 // king_diagonal without flying kings, and front only where the first king wins, which has
 // no king features.
-func featuresOf(r *Rules) featureSet {
+func featuresOf(r *board.Rules) featureSet {
 	var fs featureSet
 	for f := 0; f < numFeatures; f++ {
 		switch f {
@@ -96,18 +98,20 @@ type evalTables struct {
 	featureSet
 	// advance[c][j]: the squares k rows ahead of c's back row with bit j of k set (a
 	// board that fits 64 bits has at most 24 rows)
-	advance  [2][5]bitboard
-	back     [2]bitboard // each side's own back row
-	centre   bitboard
-	diagonal bitboard // the long diagonal
+	advance  [2][5]board.Bitboard
+	back     [2]board.Bitboard // each side's own back row
+	centre   board.Bitboard
+	diagonal board.Bitboard // the long diagonal
 	flying   bool
 	front    bool // the front feature is computed
+	// the shifts of one step up-left and up-right (board.UpSteps)
+	upLeft, upRight uint
 }
 
-var evalCache sync.Map // *Variant -> *evalTables
+var evalCache sync.Map // *board.Variant -> *evalTables
 
 // tablesFor returns the evaluation tables of v, building them on first use.
-func tablesFor(v *Variant) *evalTables {
+func tablesFor(v *board.Variant) *evalTables {
 	if t, ok := evalCache.Load(v); ok {
 		return t.(*evalTables)
 	}
@@ -115,43 +119,44 @@ func tablesFor(v *Variant) *evalTables {
 	return t.(*evalTables)
 }
 
-func buildEvalTables(v *Variant) *evalTables {
+func buildEvalTables(v *board.Variant) *evalTables {
 	t := &evalTables{featureSet: featuresOf(&v.Rules), flying: !v.ShortKings, front: v.PromotionWins}
 	h, w := v.Height, v.Width
-	var diagA, diagB bitboard
+	var diagA, diagB board.Bitboard
 	for s := 1; s <= v.Squares(); s++ {
-		i, _ := v.Index(Square(s))
-		file, rank := v.coords(Square(s)) // file 0.., rank 1 = White's back row
-		for j := range t.advance[White] {
+		i, _ := v.Index(board.Square(s))
+		file, rank := board.Coords(v, board.Square(s)) // file 0.., rank 1 = White's back row
+		for j := range t.advance[board.White] {
 			if (rank-1)>>j&1 != 0 {
-				t.advance[White][j] |= bit(i)
+				t.advance[board.White][j] |= board.Bit(i)
 			}
 			if (h-rank)>>j&1 != 0 {
-				t.advance[Black][j] |= bit(i)
+				t.advance[board.Black][j] |= board.Bit(i)
 			}
 		}
 		if file >= w/2-2 && file <= w/2+1 && rank >= h/2-1 && rank <= h/2+2 {
-			t.centre |= bit(i)
+			t.centre |= board.Bit(i)
 		}
 		if file == rank-1 {
-			diagA |= bit(i)
+			diagA |= board.Bit(i)
 		}
 		if file+rank == w {
-			diagB |= bit(i)
+			diagB |= board.Bit(i)
 		}
 	}
 	t.diagonal = diagA
 	if diagB.Count() > diagA.Count() {
 		t.diagonal = diagB
 	}
-	t.back[White] = v.promo[Black]
-	t.back[Black] = v.promo[White]
+	t.upLeft, t.upRight = board.UpSteps(v)
+	t.back[board.White] = board.Promo(v, board.Black)
+	t.back[board.Black] = board.Promo(v, board.White)
 	return t
 }
 
 // FeatureNames returns the names of v's evaluation features, in the order Features fills
 // them. The caller may modify the returned slice.
-func FeatureNames(v *Variant) []string {
+func FeatureNames(v *board.Variant) []string {
 	return featuresOf(&v.Rules).names
 }
 
@@ -159,12 +164,12 @@ func FeatureNames(v *Variant) []string {
 // FeatureNames(v). Each feature is the side to move's count minus the opponent's (tempo is
 // 1), so Evaluate(v, w, p) = Σ w.Values[FeatureNames(v)[i]] × Features(v, p, nil)[i] is
 // the evaluation from the side to move's point of view.
-func Features(v *Variant, p *Position, out []float64) []float64 {
-	return v.k.featureVector(*p, out)
+func Features(v *board.Variant, p *board.Position, out []float64) []float64 {
+	return kernelOf(v).featureVector(*p, out)
 }
 
 // features is Features on the board's own representation.
-func features(v *Variant, p *Position, out []float64) []float64 {
+func features(v *board.Variant, p *board.Position, out []float64) []float64 {
 	t := tablesFor(v)
 	var all [numFeatures]float64
 	t.compute(v, p, &all)
@@ -178,14 +183,14 @@ func features(v *Variant, p *Position, out []float64) []float64 {
 // Evaluate returns the dot product of values (weights by feature name) and Features(v, p):
 // the evaluation of p from the side to move's point of view, in the units of the weights,
 // before the search rounds it. It panics if values lack a feature of v.
-func Evaluate(v *Variant, values map[string]float64, p *Position) float64 {
+func Evaluate(v *board.Variant, values map[string]float64, p *board.Position) float64 {
 	vec := weightVector(values, featuresOf(&v.Rules))
-	return v.k.evaluateOf(vec, *p)
+	return kernelOf(v).evaluateOf(vec, *p)
 }
 
 // evaluate returns the dot product of the weight vector w (indexed by feature number) and
 // the features of p.
-func (t *evalTables) evaluate(v *Variant, w *[numFeatures]float64, p *Position) float64 {
+func (t *evalTables) evaluate(v *board.Variant, w *[numFeatures]float64, p *board.Position) float64 {
 	var f [numFeatures]float64
 	t.compute(v, p, &f)
 	var sum float64
@@ -196,7 +201,7 @@ func (t *evalTables) evaluate(v *Variant, w *[numFeatures]float64, p *Position) 
 }
 
 // compute fills every feature, from the side to move's point of view.
-func (t *evalTables) compute(v *Variant, p *Position, out *[numFeatures]float64) {
+func (t *evalTables) compute(v *board.Variant, p *board.Position, out *[numFeatures]float64) {
 	var f, g [numFeatures]int
 	t.sides(v, p, &f, &g)
 	for i := range out {
@@ -221,7 +226,7 @@ func intWeights(w *[numFeatures]float64) (iw [numFeatures]int, ok bool) {
 
 // evaluateInt is evaluate with integer weights (see intWeights): the same value, without
 // a chain of dependent float additions.
-func (t *evalTables) evaluateInt(v *Variant, w *[numFeatures]int, p *Position) int {
+func (t *evalTables) evaluateInt(v *board.Variant, w *[numFeatures]int, p *board.Position) int {
 	var f, g [numFeatures]int
 	t.sides(v, p, &f, &g)
 	sum := w[featTempo] // the tempo feature is 1
@@ -232,17 +237,17 @@ func (t *evalTables) evaluateInt(v *Variant, w *[numFeatures]int, p *Position) i
 }
 
 // sides fills f and g with the features of the side to move and of the other side.
-func (t *evalTables) sides(v *Variant, p *Position, f, g *[numFeatures]int) {
+func (t *evalTables) sides(v *board.Variant, p *board.Position, f, g *[numFeatures]int) {
 	us, them := p.Side, p.Side.Other()
-	occ := p.occupied()
-	empty := v.board &^ occ
-	t.side(v, us, p.men(us), p.kingsOf(us), occ, empty, f)
-	t.side(v, them, p.men(them), p.kingsOf(them), occ, empty, g)
+	occ := board.Occupied(p)
+	empty := board.Board(v) &^ occ
+	t.side(v, us, board.Men(p, us), board.KingsOf(p, us), occ, empty, f)
+	t.side(v, them, board.Men(p, them), board.KingsOf(p, them), occ, empty, g)
 }
 
 // side fills f with the features of c's men and kings (occ the occupied squares, empty
 // the free ones); tempo is left at 0.
-func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty bitboard, f *[numFeatures]int) {
+func (t *evalTables) side(v *board.Variant, c board.Color, men, kings, occ, empty board.Bitboard, f *[numFeatures]int) {
 	f[featMan] = men.Count()
 	f[featKing] = kings.Count()
 	// Σ rows × men on the row, one bit of the row number at a time
@@ -261,15 +266,15 @@ func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty bitboard, 
 	}
 	f[featBackRank] = (men & t.back[c]).Count()
 	f[featCentre] = (men & t.centre).Count()
-	f[featMobility] = v.countMenQuiet(c, empty, men)
+	f[featMobility] = board.CountMenQuiet(v, c, empty, men)
 	if kings != 0 {
 		km := 0
 		for d := 0; d < 4; d++ {
 			if !t.flying {
-				km += (v.shift(kings, d) & empty).Count()
+				km += (board.Shift(v, kings, d) & empty).Count()
 				continue
 			}
-			for g := v.shift(kings, d) & empty; g != 0; g = v.shift(g, d) & empty {
+			for g := board.Shift(v, kings, d) & empty; g != 0; g = board.Shift(v, g, d) & empty {
 				km += g.Count()
 			}
 		}
@@ -281,16 +286,16 @@ func (t *evalTables) side(v *Variant, c Color, men, kings, occ, empty bitboard, 
 	// a man whose cone holds a piece stands behind that piece: fill backwards from the
 	// occupied squares until every man is behind one or the fill stops (men of White move
 	// to lower indices: see countMenQuiet)
-	behind, front := bitboard(0), occ
-	l, r := v.step[upLeft]&63, v.step[upRight]&63
-	if c == White {
+	behind, front := board.Bitboard(0), occ
+	l, r := t.upLeft&63, t.upRight&63 // the mask spares the shifts their test for counts of 64 or more
+	if c == board.White {
 		for front != 0 && men&^behind != 0 {
-			front = (front<<l | front<<r) & v.board &^ behind
+			front = (front<<l | front<<r) & board.Board(v) &^ behind
 			behind |= front
 		}
 	} else {
 		for front != 0 && men&^behind != 0 {
-			front = (front>>l | front>>r) & v.board &^ behind
+			front = (front>>l | front>>r) & board.Board(v) &^ behind
 			behind |= front
 		}
 	}

@@ -1,9 +1,11 @@
-package board
+package core
 
 import (
 	"context"
 	"time"
 	"unsafe"
+
+	"github.com/rafle/rafle/pkg/internal/board"
 )
 
 // The search is an iterative-deepening negamax alpha-beta with principal variation search,
@@ -47,7 +49,7 @@ type Limits struct {
 // SearchResult is the outcome of a search.
 type SearchResult struct {
 	// Move is the move chosen; the zero Move when the side to move has no legal move.
-	Move Move
+	Move board.Move
 	// Score is the score of Move for the side to move, in hundredths of a man (see MateScore).
 	Score int
 	// Depth is the last depth completed (0 when the root had a single legal move, or when
@@ -56,7 +58,7 @@ type SearchResult struct {
 	// Nodes is the number of nodes visited (main and quiescence search).
 	Nodes int64
 	// PV is the principal variation, starting with Move.
-	PV []Move
+	PV []board.Move
 	// Elapsed is the time the search took.
 	Elapsed time.Duration
 	// Random is set when a player chose Move at random instead of searching.
@@ -72,7 +74,7 @@ const (
 
 type ttEntry struct {
 	key   uint64
-	move  Move
+	move  board.Move
 	score int32
 	depth int8
 	bound uint8
@@ -81,7 +83,7 @@ type ttEntry struct {
 // searcher is the search's state on a board of up to 64 bits; widegen makes its wide
 // instance, wideSearcher.
 type searcher struct {
-	v      *Variant
+	v      *board.Variant
 	t      *evalTables
 	w      [numFeatures]float64
 	iw     [numFeatures]int // w as integers, when intW (see intWeights)
@@ -89,8 +91,8 @@ type searcher struct {
 	tt     []ttEntry
 	ttMask uint64
 
-	killers [MaxPly][2]Move
-	history [2][narrowIndices][narrowIndices]int32
+	killers [MaxPly][2]board.Move
+	history [2][board.NarrowIndices][board.NarrowIndices]int32
 
 	// the current search
 	ctx       context.Context
@@ -102,38 +104,23 @@ type searcher struct {
 	stopped   bool
 	noQS      bool
 	hist      []uint64 // hashes of the game since its last irreversible move, then the path
-	moves     [MaxPly][]Move
+	moves     [MaxPly][]board.Move
 	scores    [MaxPly][]int32
 	// child[ply] is the position searched at ply (ply > 0), played in place from its
 	// parent's: a child that is a local of the recursive search would go to the heap
-	child     [MaxPly]Position
-	draw      [MaxPly]drawState // the draw state of the position at each ply, likewise
-	pv        [MaxPly][MaxPly]Move
+	child     [MaxPly]board.Position
+	draw      [MaxPly]board.DrawState // the draw state of the position at each ply, likewise
+	pv        [MaxPly][MaxPly]board.Move
 	pvLen     [MaxPly]int
-	rootBest  Move
+	rootBest  board.Move
 	rootScore int
 	rootFound bool
-	rootHint  Move // the best move of the last completed iteration, searched first
+	rootHint  board.Move // the best move of the last completed iteration, searched first
 	hasHint   bool
 }
 
-// Searcher searches positions of one variant with one set of weights. It keeps its
-// transposition table, killers and history between searches; call Clear between games for
-// reproducible games. A Searcher is not safe for concurrent use.
-type Searcher struct {
-	v *Variant
-	k searchKernel // the search on the variant's board: *searcher, or *wideSearcher
-}
-
-// NewSearcher returns a searcher for v using the weights values (by feature name, a value
-// for each of FeatureNames(v)) and a transposition table of about hashMB MiB (at least 1).
-// It panics when values lack a feature of v.
-func NewSearcher(v *Variant, values map[string]float64, hashMB int) *Searcher {
-	return &Searcher{v: v, k: v.k.newSearcher(values, hashMB)}
-}
-
 // init prepares s for v with the weights values and a table of about hashMB MiB.
-func (s *searcher) init(v *Variant, values map[string]float64, hashMB int) {
+func (s *searcher) init(v *board.Variant, values map[string]float64, hashMB int) {
 	s.v, s.t = v, tablesFor(v)
 	s.w = weightVector(values, s.t.featureSet)
 	s.iw, s.intW = intWeights(&s.w)
@@ -147,29 +134,20 @@ func (s *searcher) init(v *Variant, values map[string]float64, hashMB int) {
 	s.tt = make([]ttEntry, n)
 	s.ttMask = n - 1
 	for i := range s.moves {
-		s.moves[i] = make([]Move, 0, 64)
+		s.moves[i] = make([]board.Move, 0, 64)
 		s.scores[i] = make([]int32, 0, 64)
 	}
 }
 
-// Variant returns the searcher's variant.
-func (s *Searcher) Variant() *Variant { return s.v }
-
-// Clear empties the transposition table, the killers and the history.
-func (s *Searcher) Clear() { s.k.clear() }
-
 // clear is Clear on the board's own representation.
 func (s *searcher) clear() {
 	clear(s.tt)
-	s.killers = [MaxPly][2]Move{}
-	s.history = [2][narrowIndices][narrowIndices]int32{}
+	s.killers = [MaxPly][2]board.Move{}
+	s.history = [2][board.NarrowIndices][board.NarrowIndices]int32{}
 }
 
-// Evaluate returns the static evaluation of p for the side to move, rounded to an integer.
-func (s *Searcher) Evaluate(p *Position) int { return s.k.evaluateOf(*p) }
-
 // evaluate is Evaluate on the board's own representation.
-func (s *searcher) evaluate(p *Position) int {
+func (s *searcher) evaluate(p *board.Position) int {
 	const bound = MateScore - 2*MaxPly
 	if s.intW {
 		// the float sum below would be this integer exactly, and round to itself
@@ -185,60 +163,8 @@ func (s *searcher) evaluate(p *Position) int {
 	return max(-bound, min(bound, e))
 }
 
-// advanceDraw turns d, the draw state of p, into that of c, where m leads from p. It works
-// in place: the search keeps one state per ply.
-func advanceDraw(d *drawState, v *Variant, p *Position, m Move, c *Position) {
-	capture, king := m.captures(), p.kings.Has(m.From)
-	if v.KingMoveLimit > 0 {
-		d.run = d.run.next(p.Side, m.From, m.To, king, capture)
-	}
-	if capture {
-		d.noCapture, d.kingMoves = 0, 0
-	} else {
-		d.noCapture++
-		if king {
-			d.kingMoves++
-		} else {
-			d.kingMoves = 0
-		}
-	}
-	if len(v.Draw.Endgames) > 0 {
-		if capture || m.Promotes() {
-			d.endings(&v.Rules, p.Side, c.material())
-		} else {
-			d.countEndings(&v.Rules, p.Side) // the material, and so each condition, is unchanged
-		}
-	}
-}
-
-// irreversible reports whether m (played in p) can never be undone: a capture or a man move.
-func irreversible(p *Position, m Move) bool {
-	return m.captures() || !p.kings.Has(m.From)
-}
-
-// gameHistory returns the hashes of g's positions since its last irreversible move (a
-// capture or a man's move), to which the search appends those of its path for the
-// repetition rule. The draw state already counts the plies since that move: kingMoves,
-// the king moves in a row without a capture.
-func gameHistory(g *Game, hist []uint64) []uint64 {
-	positions := g.Positions()
-	hist = hist[:0]
-	for _, p := range positions[len(positions)-1-g.draw.kingMoves:] {
-		hist = append(hist, p.Hash)
-	}
-	return hist
-}
-
-// Search searches the current position of g within lim and returns the best move found. A
-// depth-1 search always completes unless the node limit, the time or ctx stop it first; if
-// nothing completed, Move is the first legal move in the searcher's order. When the game
-// has a single legal move, Search returns it at once with Depth 0 and a static score.
-func (s *Searcher) Search(ctx context.Context, g *Game, lim Limits) SearchResult {
-	return s.k.searchGame(ctx, time.Now(), g, lim)
-}
-
 // run searches root, whose draw state is draw, after the game whose hashes are in s.hist.
-func (s *searcher) run(ctx context.Context, start time.Time, root Position, draw drawState, lim Limits) SearchResult {
+func (s *searcher) run(ctx context.Context, start time.Time, root board.Position, draw board.DrawState, lim Limits) SearchResult {
 	s.ctx, s.done = ctx, ctx.Done()
 	s.timed = false
 	if lim.MoveTime > 0 {
@@ -254,14 +180,14 @@ func (s *searcher) run(ctx context.Context, start time.Time, root Position, draw
 	s.draw[0] = draw
 
 	res := SearchResult{}
-	legal := s.v.restrict(s.v.legalMoves(nil, &root), s.draw[0].run, &root)
+	legal := board.Restrict(s.v, board.Moves(s.v, nil, &root), &s.draw[0], &root)
 	if len(legal) == 0 {
-		res.Score = s.v.noMoveScore(0)
+		res.Score = noMoveScore(&s.v.Rules, 0)
 		res.Elapsed = time.Since(start)
 		return res
 	}
 	res.Move = legal[0]
-	res.PV = []Move{legal[0]}
+	res.PV = []board.Move{legal[0]}
 	if len(legal) == 1 {
 		res.Score = s.evaluate(&root)
 		res.Elapsed = time.Since(start)
@@ -281,7 +207,7 @@ func (s *searcher) run(ctx context.Context, start time.Time, root Position, draw
 				// so a move that beat it in the unfinished iteration is better still
 				res.Move, res.Score = s.rootBest, s.rootScore
 				if len(res.PV) == 0 || res.PV[0] != res.Move {
-					res.PV = []Move{res.Move}
+					res.PV = []board.Move{res.Move}
 				}
 			}
 			break
@@ -309,8 +235,8 @@ func (s *searcher) run(ctx context.Context, start time.Time, root Position, draw
 
 // noMoveScore is the score at ply of a side to move without a legal move: a loss, or a
 // win where having no move wins (Rules.NoMoveWins).
-func (v *Variant) noMoveScore(ply int) int {
-	if v.NoMoveWins {
+func noMoveScore(r *board.Rules, ply int) int {
+	if r.NoMoveWins {
 		return MateScore - ply
 	}
 	return -(MateScore - ply)
@@ -385,7 +311,7 @@ func fromTT(score int32, ply int) int {
 // search is the main alpha-beta search of p, whose draw state is s.draw[ply]; from is the
 // index in s.hist of the first position after the last irreversible move (p itself is
 // s.hist's last entry).
-func (s *searcher) search(p *Position, depth, ply, alpha, beta int, from int) int {
+func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from int) int {
 	ds := &s.draw[ply]
 	s.pvLen[ply] = ply
 	if s.visit() {
@@ -394,20 +320,20 @@ func (s *searcher) search(p *Position, depth, ply, alpha, beta int, from int) in
 	if ply > 0 {
 		// a repeated position had a move when it occurred before; the counted draws
 		// come after the loss of a side without a move
-		if s.v.Draw.Repetition > 0 && s.repeated(from) || ds.drawn(&s.v.Rules) && s.v.hasMoves(p) {
+		if s.v.Draw.Repetition > 0 && s.repeated(from) || board.Drawn(ds, &s.v.Rules) && board.HasMoves(s.v, p) {
 			return 0
 		}
 	}
 	if depth <= 0 {
-		if s.v.held(ds.run, p) && !s.v.hasCaptureIn(p) && len(s.v.restrict(s.v.legalMoves(s.moves[ply][:0], p), ds.run, p)) == 0 {
-			return s.v.noMoveScore(ply) // the held king was the only piece that could move
+		if board.Held(s.v, ds, p) && !board.HasCapture(s.v, p) && len(board.Restrict(s.v, board.Moves(s.v, s.moves[ply][:0], p), ds, p)) == 0 {
+			return noMoveScore(&s.v.Rules, ply) // the held king was the only piece that could move
 		}
 		return s.qbody(p, ply, alpha, beta)
 	}
-	moves := s.v.restrict(s.v.legalMoves(s.moves[ply][:0], p), ds.run, p)
+	moves := board.Restrict(s.v, board.Moves(s.v, s.moves[ply][:0], p), ds, p)
 	s.moves[ply] = moves
 	if len(moves) == 0 {
-		return s.v.noMoveScore(ply)
+		return noMoveScore(&s.v.Rules, ply)
 	}
 	if ply >= MaxPly-1 {
 		return s.evaluate(p)
@@ -415,7 +341,7 @@ func (s *searcher) search(p *Position, depth, ply, alpha, beta int, from int) in
 	pvNode := beta-alpha > 1
 
 	// transposition table
-	var ttMove Move
+	var ttMove board.Move
 	hasTT := false
 	e := &s.tt[p.Hash&s.ttMask]
 	if e.key == p.Hash && e.bound != 0 {
@@ -445,11 +371,11 @@ func (s *searcher) search(p *Position, depth, ply, alpha, beta int, from int) in
 	c, nds := &s.child[ply+1], &s.draw[ply+1]
 	for i, m := range moves {
 		*c = *p
-		c.apply(m)
+		board.Apply(c, m)
 		*nds = *ds
-		advanceDraw(nds, s.v, p, m, c)
+		board.AdvanceDraw(nds, s.v, p, m, c)
 		cfrom := from
-		if irreversible(p, m) {
+		if board.Irreversible(p, m) {
 			cfrom = len(s.hist)
 		}
 		s.hist = append(s.hist, c.Hash)
@@ -477,7 +403,7 @@ func (s *searcher) search(p *Position, depth, ply, alpha, beta int, from int) in
 					s.rootBest, s.rootScore, s.rootFound = m, score, true
 				}
 				if alpha >= beta {
-					if !m.captures() {
+					if board.Captured(m) == 0 {
 						if s.killers[ply][0] != m {
 							s.killers[ply][1] = s.killers[ply][0]
 							s.killers[ply][0] = m
@@ -518,7 +444,7 @@ func (s *searcher) ageHistory() {
 
 // quiesce searches captures to the end: a side with a capture must take, so it does not
 // stand pat; a side without one stands on the static evaluation.
-func (s *searcher) quiesce(p *Position, ply, alpha, beta int) int {
+func (s *searcher) quiesce(p *board.Position, ply, alpha, beta int) int {
 	s.pvLen[ply] = ply
 	if s.visit() {
 		return 0
@@ -527,28 +453,28 @@ func (s *searcher) quiesce(p *Position, ply, alpha, beta int) int {
 }
 
 // qbody is quiesce after the node is counted.
-func (s *searcher) qbody(p *Position, ply, alpha, beta int) int {
-	if s.v.crowned(p.pieces[p.Side.Other()], p.kings) {
-		return s.v.noMoveScore(ply)
+func (s *searcher) qbody(p *board.Position, ply, alpha, beta int) int {
+	if board.Crowned(s.v, p) {
+		return noMoveScore(&s.v.Rules, ply)
 	}
-	capture := s.v.hasCaptureIn(p)
+	capture := board.HasCapture(s.v, p)
 	if s.noQS || !capture {
-		if !capture && !hasQuiet(s.v, p) {
-			return s.v.noMoveScore(ply)
+		if !capture && !board.HasQuiet(s.v, p) {
+			return noMoveScore(&s.v.Rules, ply)
 		}
 		return s.evaluate(p)
 	}
 	if ply >= MaxPly-1 {
 		return s.evaluate(p)
 	}
-	moves := s.v.legalMoves(s.moves[ply][:0], p)
+	moves := board.Moves(s.v, s.moves[ply][:0], p)
 	s.moves[ply] = moves
-	s.order(p, moves, ply, Move{}, false)
+	s.order(p, moves, ply, board.Move{}, false)
 	best := -infinity
 	c := &s.child[ply+1]
 	for _, m := range moves {
 		*c = *p
-		c.apply(m)
+		board.Apply(c, m)
 		score := -s.quiesce(c, ply+1, -beta, -alpha)
 		if s.stopped {
 			return 0
@@ -569,41 +495,21 @@ func (s *searcher) qbody(p *Position, ply, alpha, beta int) int {
 	return best
 }
 
-// hasQuiet reports whether the side to move in p has a quiet move: v.HasMoves(p) for a
-// position without a capture, without looking for the capture again. A man has one when
-// a square in front of it is free, a king when a square next to it is (countQuietOf).
-func hasQuiet(v *Variant, p *Position) bool {
-	us := p.Side
-	empty := v.board &^ p.occupied()
-	if v.countMenQuiet(us, empty, p.men(us)) > 0 {
-		return true
-	}
-	kings := p.kingsOf(us)
-	if kings == 0 {
-		return false
-	}
-	for d := 0; d < 4; d++ {
-		if v.sh(kings, d)&empty != 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // order sorts moves (s.moves[ply]) best first: the table's move, captures by the number of
 // pieces (kings first among equals), promotions, killers, then by history.
-func (s *searcher) order(p *Position, moves []Move, ply int, ttMove Move, hasTT bool) {
+func (s *searcher) order(p *board.Position, moves []board.Move, ply int, ttMove board.Move, hasTT bool) {
 	if len(moves) < 2 {
 		return
 	}
 	sc := s.scores[ply][:0]
 	for _, m := range moves {
 		var x int32
+		captured := board.Captured(m)
 		switch {
 		case hasTT && m == ttMove:
 			x = 1 << 30
-		case m.captures():
-			x = 1<<26 + int32(m.captured.Count())<<8 + int32((m.captured&p.kings).Count())<<4
+		case captured != 0:
+			x = 1<<26 + int32(captured.Count())<<8 + int32((captured&board.Kings(p)).Count())<<4
 			if m.Promotes() {
 				x += 2
 			}
