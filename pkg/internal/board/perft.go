@@ -817,7 +817,7 @@ func after(own, opp, kings bitboard, m Move) (bitboard, bitboard, bitboard) {
 // count, the child is never written, and quiet moves are taken from the bitboards, as
 // generateQuiet finds them, without being listed.
 func (pf *perfter[G]) perft2(p *Position) uint64 {
-	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	k := pf.k
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
@@ -826,10 +826,14 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 	}
 	var n uint64
 	empty := v.board &^ (own | opp)
-	if moves := k.captures(g, p, empty, dup, pf.bufs[2][:0]); len(moves) > 0 {
+	if own&kings == 0 && v.menCount != ranksOther {
+		if n, ok := pf.menCaptures2(us, own, opp, kings, empty); ok {
+			return n
+		}
+	} else if moves := k.captures(&pf.gen, p, empty, pf.dup, pf.bufs[2][:0]); len(moves) > 0 {
 		for _, m := range moves {
 			mover, other, kk := after(own, opp, kings, m)
-			n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
+			n += uint64(k.countBoards(&pf.gen, them, other, mover, kk, pf.dup, pf.bufs[0]))
 		}
 		return n
 	}
@@ -870,6 +874,65 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 		}
 	}
 	return n
+}
+
+// menCaptures2 returns the number of leaves two plies below a position of us, who has the
+// men own and no king, and the other side the pieces opp (kings are the kings of both
+// sides, empty the free squares), when us has a capture (ok; otherwise 0 and false), and
+// v.menCount is not ranksOther: each capture's boards go to the leaf count. A single jump
+// that cannot go on is counted straight from the bitboards, as menCaptures finds it,
+// without being listed; the other captures are listed by a manSearch.
+func (pf *perfter[G]) menCaptures2(us Color, own, opp, kings, empty bitboard) (n uint64, ok bool) {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
+	them := us.Other()
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets &^= kings
+	}
+	a, b := k.steps()
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	jumps := ul | ur | dl | dr
+	if own&jumps == 0 {
+		return 0, false
+	}
+	ul, ur, dl, dr = ul&own, ur&own, dl&own, dr&own
+	ends := k.menEnds(us, jumps)
+	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
+	if gs := gul | gur | gdl | gdr; v.menCount == ranksNone || gs == 0 {
+		// every single jump is a move (see menCaptures)
+		promo := v.promo[us]
+		for f := ul &^ gul; f != 0; f &= f - 1 {
+			from := f & -f
+			mid, to := from>>a, from>>a>>a
+			n += uint64(k.countBoards(g, them, opp^mid, own^from^to, kings&^mid|to&promo, dup, scratch))
+		}
+		for f := ur &^ gur; f != 0; f &= f - 1 {
+			from := f & -f
+			mid, to := from>>b, from>>b>>b
+			n += uint64(k.countBoards(g, them, opp^mid, own^from^to, kings&^mid|to&promo, dup, scratch))
+		}
+		for f := dl &^ gdl; f != 0; f &= f - 1 {
+			from := f & -f
+			mid, to := from<<b, from<<b<<b
+			n += uint64(k.countBoards(g, them, opp^mid, own^from^to, kings&^mid|to&promo, dup, scratch))
+		}
+		for f := dr &^ gdr; f != 0; f &= f - 1 {
+			from := f & -f
+			mid, to := from<<a, from<<a<<a
+			n += uint64(k.countBoards(g, them, opp^mid, own^from^to, kings&^mid|to&promo, dup, scratch))
+		}
+		if gs == 0 {
+			return n, true
+		}
+	}
+	c := k.searchMen(us, targets, dup, pf.bufs[2][:0], true)
+	c.run(empty, gul, gur, gdl, gdr)
+	for _, m := range c.moves {
+		mover, other, kk := after(own, opp, kings, m)
+		n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
+	}
+	return n, true
 }
 
 // generate is Variant.generate, but for the captures of a side that has men only, which

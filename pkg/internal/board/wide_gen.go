@@ -1219,7 +1219,7 @@ func wideAfter(own, opp, kings wide, m wideMove) (wide, wide, wide) {
 // count, the child is never written, and quiet moves are taken from the bitboards, as
 // generateQuiet finds them, without being listed.
 func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
-	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	k := pf.k
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
@@ -1228,10 +1228,14 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 	}
 	var n uint64
 	empty := v.board.AndNot(own.Or(opp))
-	if moves := k.captures(g, p, empty, dup, pf.bufs[2][:0]); len(moves) > 0 {
+	if own.And(kings).IsZero() && v.menCount != ranksOther {
+		if n, ok := pf.menCaptures2(us, own, opp, kings, empty); ok {
+			return n
+		}
+	} else if moves := k.captures(&pf.gen, p, empty, pf.dup, pf.bufs[2][:0]); len(moves) > 0 {
 		for _, m := range moves {
 			mover, other, kk := wideAfter(own, opp, kings, m)
-			n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
+			n += uint64(k.countBoards(&pf.gen, them, other, mover, kk, pf.dup, pf.bufs[0]))
 		}
 		return n
 	}
@@ -1272,6 +1276,65 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 		}
 	}
 	return n
+}
+
+// menCaptures2 returns the number of leaves two plies below a position of us, who has the
+// men own and no king, and the other side the pieces opp (kings are the kings of both
+// sides, empty the free squares), when us has a capture (ok; otherwise 0 and false), and
+// v.menCount is not ranksOther: each capture's boards go to the leaf count. A single jump
+// that cannot go on is counted straight from the bitboards, as menCaptures finds it,
+// without being listed; the other captures are listed by a manSearch.
+func (pf *widePerfter[G]) menCaptures2(us Color, own, opp, kings, empty wide) (n uint64, ok bool) {
+	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
+	v := k.v
+	them := us.Other()
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets = targets.AndNot(kings)
+	}
+	a, b := k.steps()
+	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	jumps := ul.Or(ur).Or(dl).Or(dr)
+	if own.And(jumps).IsZero() {
+		return 0, false
+	}
+	ul, ur, dl, dr = ul.And(own), ur.And(own), dl.And(own), dr.And(own)
+	ends := k.menEnds(us, jumps)
+	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
+	if gs := gul.Or(gur).Or(gdl).Or(gdr); v.menCount == ranksNone || gs.IsZero() {
+
+		promo := v.promo[us]
+		for f := ul.AndNot(gul); !f.IsZero(); f = f.ClearFirst() {
+			from := f.And(wide{}.Sub(f))
+			mid, to := from.Shr(a), from.Shr(a).Shr(a)
+			n += uint64(k.countBoards(g, them, opp.Xor(mid), own.Xor(from).Xor(to), kings.AndNot(mid).Or(to.And(promo)), dup, scratch))
+		}
+		for f := ur.AndNot(gur); !f.IsZero(); f = f.ClearFirst() {
+			from := f.And(wide{}.Sub(f))
+			mid, to := from.Shr(b), from.Shr(b).Shr(b)
+			n += uint64(k.countBoards(g, them, opp.Xor(mid), own.Xor(from).Xor(to), kings.AndNot(mid).Or(to.And(promo)), dup, scratch))
+		}
+		for f := dl.AndNot(gdl); !f.IsZero(); f = f.ClearFirst() {
+			from := f.And(wide{}.Sub(f))
+			mid, to := from.Shl(b), from.Shl(b).Shl(b)
+			n += uint64(k.countBoards(g, them, opp.Xor(mid), own.Xor(from).Xor(to), kings.AndNot(mid).Or(to.And(promo)), dup, scratch))
+		}
+		for f := dr.AndNot(gdr); !f.IsZero(); f = f.ClearFirst() {
+			from := f.And(wide{}.Sub(f))
+			mid, to := from.Shl(a), from.Shl(a).Shl(a)
+			n += uint64(k.countBoards(g, them, opp.Xor(mid), own.Xor(from).Xor(to), kings.AndNot(mid).Or(to.And(promo)), dup, scratch))
+		}
+		if gs.IsZero() {
+			return n, true
+		}
+	}
+	c := k.searchMen(us, targets, dup, pf.bufs[2][:0], true)
+	c.run(empty, gul, gur, gdl, gdr)
+	for _, m := range c.moves {
+		mover, other, kk := wideAfter(own, opp, kings, m)
+		n += uint64(k.countBoards(g, them, other, mover, kk, dup, scratch))
+	}
+	return n, true
 }
 
 // generate is Variant.generate, but for the captures of a side that has men only, which
