@@ -359,6 +359,26 @@ func (k perftKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, d
 // manSearch, listing them, finds.
 func (k perftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr bitboard, dup Duplicates) (n int, ok bool) {
 	a, b := k.steps()
+	// Sequences of two jumps, found for all the men at once. The men's first jumps land on
+	// lul, lur, ldl and ldr, from which they go on (countMen). The second jump may not go
+	// back, and neither it nor a third takes the piece of the first or lands on the man's
+	// square, which only a sequence of four jumps can: so the diagonal jumps over the
+	// board as it stands (jumpsAlong) are those of the second and the third jump. When no
+	// second jump can go on, every capture that counts takes two pieces, and they are
+	// counted by direction (a square may be reached from two directions). On 128-bit boards
+	// the sets cost twice as much: canadian depth 7 +3.9% instructions.
+	if unsafe.Sizeof(ul) == 8 {
+		jul, jur, jdl, jdr := jumpsAlong(true, true, a, b, targets, empty)
+		lul, lur, ldl, ldr := ul>>a>>a, ur>>b>>b, dl<<b<<b, dr<<a<<a
+		if ((lul|lur|ldl)&jul)>>a>>a&(jul|jur|jdl)|((lul|lur|ldr)&jur)>>b>>b&(jul|jur|jdr)|
+			((lul|ldl|ldr)&jdl)<<b<<b&(jul|jdl|jdr)|((lur|ldl|ldr)&jdr)<<a<<a&(jur|jdl|jdr) == 0 {
+			n = (lul & jul).Count() + (lur & jul).Count() + (ldl & jul).Count() +
+				(lul & jur).Count() + (lur & jur).Count() + (ldr & jur).Count() +
+				(lul & jdl).Count() + (ldl & jdl).Count() + (ldr & jdl).Count() +
+				(lur & jdr).Count() + (ldl & jdr).Count() + (ldr & jdr).Count()
+			return n, true
+		}
+	}
 	most := 0
 	for ; ul != 0; ul &= ul - 1 {
 		from := ul & -ul

@@ -809,6 +809,18 @@ func (k widePerftKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, d
 // manSearch, listing them, finds.
 func (k widePerftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr wide, dup Duplicates) (n int, ok bool) {
 	a, b := k.steps()
+
+	if unsafe.Sizeof(ul) == 8 {
+		jul, jur, jdl, jdr := wideJumpsAlong(true, true, a, b, targets, empty)
+		lul, lur, ldl, ldr := ul.Shr(a).Shr(a), ur.Shr(b).Shr(b), dl.Shl(b).Shl(b), dr.Shl(a).Shl(a)
+		if lul.Or(lur).Or(ldl).And(jul).Shr(a).Shr(a).And(jul.Or(jur).Or(jdl)).Or(lul.Or(lur).Or(ldr).And(jur).Shr(b).Shr(b).And(jul.Or(jur).Or(jdr))).Or(lul.Or(ldl).Or(ldr).And(jdl).Shl(b).Shl(b).And(jul.Or(jdl).Or(jdr))).Or(lur.Or(ldl).Or(ldr).And(jdr).Shl(a).Shl(a).And(jur.Or(jdl).Or(jdr))).IsZero() {
+			n = lul.And(jul).Count() + lur.And(jul).Count() + ldl.And(jul).Count() +
+				lul.And(jur).Count() + lur.And(jur).Count() + ldr.And(jur).Count() +
+				lul.And(jdl).Count() + ldl.And(jdl).Count() + ldr.And(jdl).Count() +
+				lur.And(jdr).Count() + ldl.And(jdr).Count() + ldr.And(jdr).Count()
+			return n, true
+		}
+	}
 	most := 0
 	for ; !ul.IsZero(); ul = ul.ClearFirst() {
 		from := ul.And(wide{}.Sub(ul))
