@@ -655,6 +655,35 @@ func (c *manSearch[G]) add(s, captured bitboard, k int) {
 	c.n++
 }
 
+// addLandings adds the sequences of a king that end on each of landings having taken the k
+// pieces of captured, as add would one by one. They differ from one another by where they
+// end, so that one may only repeat a sequence listed before that takes the same pieces:
+// when there is none, they are all written without add's search for a repetition.
+func (c *manSearch[G]) addLandings(landings, captured bitboard, k int) {
+	if c.most {
+		if k < c.best {
+			return
+		}
+		if k > c.best {
+			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+		}
+	}
+	if c.unique && k >= 2 {
+		for _, o := range c.moves[c.base:] {
+			if o.captured == captured && o.From == c.from {
+				for l := landings; l != 0; l &= l - 1 {
+					c.add(l&-l, captured, k)
+				}
+				return
+			}
+		}
+	}
+	for l := landings; l != 0; l &= l - 1 {
+		c.moves = append(c.moves, Move{From: c.from, To: l.First(), captured: captured})
+	}
+	c.n += landings.Count()
+}
+
 // addCount counts n complete sequences of k pieces, as add would, when they are neither
 // listed nor checked for repetitions.
 func (c *manSearch[G]) addCount(n, k int) {

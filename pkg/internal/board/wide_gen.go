@@ -1094,6 +1094,35 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 	c.n++
 }
 
+// addLandings adds the sequences of a king that end on each of landings having taken the k
+// pieces of captured, as add would one by one. They differ from one another by where they
+// end, so that one may only repeat a sequence listed before that takes the same pieces:
+// when there is none, they are all written without add's search for a repetition.
+func (c *wideManSearch[G]) addLandings(landings, captured wide, k int) {
+	if c.most {
+		if k < c.best {
+			return
+		}
+		if k > c.best {
+			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+		}
+	}
+	if c.unique && k >= 2 {
+		for _, o := range c.moves[c.base:] {
+			if o.captured == captured && o.From == c.from {
+				for l := landings; !l.IsZero(); l = l.ClearFirst() {
+					c.add(l.And(wide{}.Sub(l)), captured, k)
+				}
+				return
+			}
+		}
+	}
+	for l := landings; !l.IsZero(); l = l.ClearFirst() {
+		c.moves = append(c.moves, wideMove{From: c.from, To: l.First(), captured: captured})
+	}
+	c.n += landings.Count()
+}
+
 // addCount counts n complete sequences of k pieces, as add would, when they are neither
 // listed nor checked for repetitions.
 func (c *wideManSearch[G]) addCount(n, k int) {
@@ -1962,9 +1991,7 @@ func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, 
 		c.addCount(landings.Count(), k)
 		return
 	}
-	for l := landings; !l.IsZero(); l = l.ClearFirst() {
-		c.add(l.And(wide{}.Sub(l)), captured, k)
-	}
+	c.addLandings(landings, captured, k)
 }
 
 // countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
