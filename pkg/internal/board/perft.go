@@ -320,6 +320,9 @@ type manSearch[G geometry] struct {
 	// of four pieces or more (unique), the only ones that can come twice.
 	moves []Move
 	base  int
+	// taken has the bit (takenBit) of each sequence written since base that might come
+	// twice (see add): one whose bit is not in it repeats none of them.
+	taken uint64
 	k     perftKernel[G]
 
 	// jumps: the squares from which the king searched can capture along each diagonal
@@ -635,7 +638,7 @@ func (c *manSearch[G]) add(s, captured bitboard, k int) {
 			return
 		}
 		if k > c.best {
-			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
 		}
 	}
 	// Two sequences of a man that take the same pieces in another order take four pieces
@@ -644,15 +647,28 @@ func (c *manSearch[G]) add(s, captured bitboard, k int) {
 	if c.list || long {
 		m := Move{From: c.from, To: s.First(), flags: promotes(!c.king && s&c.promo != 0), captured: captured}
 		if long {
-			for _, o := range c.moves[c.base:] {
-				if o == m {
-					return
+			bit := takenBit(captured)
+			if c.taken&bit != 0 {
+				for _, o := range c.moves[c.base:] {
+					if o == m {
+						return
+					}
 				}
 			}
+			c.taken |= bit
 		}
 		c.moves = append(c.moves, m)
 	}
 	c.n++
+}
+
+// takenBit returns a bit of 64 that depends on the pieces of captured only (see
+// manSearch.taken): a repetition takes the same pieces. Searching the sequences written
+// for one only when its bit is already set spares the search (with its mispredicted exit)
+// in most positions (callgrind --branch-sim=yes, Woldouby depth 13: 7.06 -> 6.74 M
+// mispredicted branches, for 945.3 -> 944.4 M instructions).
+func takenBit(captured bitboard) uint64 {
+	return 1 << ((captured.First() + captured.last()) & 63)
 }
 
 // addLandings adds the sequences of a king that end on each of landings having taken the k
@@ -665,18 +681,22 @@ func (c *manSearch[G]) addLandings(landings, captured bitboard, k int) {
 			return
 		}
 		if k > c.best {
-			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
 		}
 	}
 	if c.unique && k >= 2 {
-		for _, o := range c.moves[c.base:] {
-			if o.captured == captured && o.From == c.from {
-				for l := landings; l != 0; l &= l - 1 {
-					c.add(l&-l, captured, k)
+		bit := takenBit(captured)
+		if c.taken&bit != 0 {
+			for _, o := range c.moves[c.base:] {
+				if o.captured == captured && o.From == c.from {
+					for l := landings; l != 0; l &= l - 1 {
+						c.add(l&-l, captured, k)
+					}
+					return
 				}
-				return
 			}
 		}
+		c.taken |= bit
 	}
 	for l := landings; l != 0; l &= l - 1 {
 		c.moves = append(c.moves, Move{From: c.from, To: l.First(), captured: captured})
@@ -692,7 +712,7 @@ func (c *manSearch[G]) addCount(n, k int) {
 			return
 		}
 		if k > c.best {
-			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
 		}
 	}
 	c.n += n

@@ -770,6 +770,9 @@ type wideManSearch[G geometry] struct {
 	// of four pieces or more (unique), the only ones that can come twice.
 	moves []wideMove
 	base  int
+	// taken has the bit (takenBit) of each sequence written since base that might come
+	// twice (see add): one whose bit is not in it repeats none of them.
+	taken uint64
 	k     widePerftKernel[G]
 
 	// jumps: the squares from which the king searched can capture along each diagonal
@@ -1075,7 +1078,7 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 			return
 		}
 		if k > c.best {
-			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
 		}
 	}
 
@@ -1083,15 +1086,28 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 	if c.list || long {
 		m := wideMove{From: c.from, To: s.First(), flags: promotes(!c.king && !s.And(c.promo).IsZero()), captured: captured}
 		if long {
-			for _, o := range c.moves[c.base:] {
-				if o == m {
-					return
+			bit := wideTakenBit(captured)
+			if c.taken&bit != 0 {
+				for _, o := range c.moves[c.base:] {
+					if o == m {
+						return
+					}
 				}
 			}
+			c.taken |= bit
 		}
 		c.moves = append(c.moves, m)
 	}
 	c.n++
+}
+
+// wideTakenBit returns a bit of 64 that depends on the pieces of captured only (see
+// manSearch.taken): a repetition takes the same pieces. Searching the sequences written
+// for one only when its bit is already set spares the search (with its mispredicted exit)
+// in most positions (callgrind --branch-sim=yes, Woldouby depth 13: 7.06 -> 6.74 M
+// mispredicted branches, for 945.3 -> 944.4 M instructions).
+func wideTakenBit(captured wide) uint64 {
+	return 1 << ((captured.First() + captured.last()) & 63)
 }
 
 // addLandings adds the sequences of a king that end on each of landings having taken the k
@@ -1104,18 +1120,22 @@ func (c *wideManSearch[G]) addLandings(landings, captured wide, k int) {
 			return
 		}
 		if k > c.best {
-			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
 		}
 	}
 	if c.unique && k >= 2 {
-		for _, o := range c.moves[c.base:] {
-			if o.captured == captured && o.From == c.from {
-				for l := landings; !l.IsZero(); l = l.ClearFirst() {
-					c.add(l.And(wide{}.Sub(l)), captured, k)
+		bit := wideTakenBit(captured)
+		if c.taken&bit != 0 {
+			for _, o := range c.moves[c.base:] {
+				if o.captured == captured && o.From == c.from {
+					for l := landings; !l.IsZero(); l = l.ClearFirst() {
+						c.add(l.And(wide{}.Sub(l)), captured, k)
+					}
+					return
 				}
-				return
 			}
 		}
+		c.taken |= bit
 	}
 	for l := landings; !l.IsZero(); l = l.ClearFirst() {
 		c.moves = append(c.moves, wideMove{From: c.from, To: l.First(), captured: captured})
@@ -1131,7 +1151,7 @@ func (c *wideManSearch[G]) addCount(n, k int) {
 			return
 		}
 		if k > c.best {
-			c.best, c.n, c.moves = k, 0, c.moves[:c.base]
+			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
 		}
 	}
 	c.n += n
