@@ -1555,7 +1555,8 @@ func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wi
 }
 
 // quiet2 is perft2 for a position p without captures, whose free squares are empty, in
-// the general case: every child's leaves are counted by countBoards.
+// the general case: every child's leaves are counted by countBoards, but by quietKing2
+// when the other side has one flying king.
 func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
