@@ -1166,16 +1166,12 @@ func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to bitboa
 }
 
 // quiet2 is perft2 for a position p without captures, whose free squares are empty, in
-// the general case: every child's leaves are counted by countBoards, but by quietKing2
-// when the other side has one flying king.
+// the general case: every child's leaves are counted by countBoards.
 func (pf *perfter[G]) quiet2(p *Position, empty bitboard) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-	if king := opp & kings; v.kingSearch && v.plainLeaves && king&(king-1) == 0 {
-		return pf.quietKing2(us, own, opp, kings, empty)
-	}
 	var n uint64
 	for _, d := range v.fwd[us] {
 		back := opposite(d)
@@ -1197,126 +1193,6 @@ func (pf *perfter[G]) quiet2(p *Position, empty bitboard) uint64 {
 		}
 	}
 	return n
-}
-
-// kingLeaves is what the leaf count of quietKing2 keeps of the position before the quiet
-// move: the other side, them, its pieces opp and men, and the moves and capture of its
-// king on i, which the move leaves as they were when it moves no piece from or to a square
-// of sight.
-type kingLeaves struct {
-	them            Color
-	opp, men, sight bitboard
-	i               Index
-	n               int
-	takes           bool
-}
-
-// quietKing2 is quiet2 when the other side has one king, which flies, and v.kingSearch and
-// v.plainLeaves hold (us to move, own and opp the pieces of us and of the other side,
-// kings the kings of both): the king's quiet moves and whether it can capture are found
-// once, and again only for the children where the move changes a square the king sees
-// (kingSight). In perft to depth 14 from Woldouby's position
-// (W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38), the other side has
-// one king in 99.7% of the positions quiet2 is given (callgrind, depth 12: 223.8 -> 214.3 M
-// instructions).
-func (pf *perfter[G]) quietKing2(us Color, own, opp, kings, empty bitboard) uint64 {
-	k := pf.k
-	v := k.v
-	them := us.Other()
-	i := (opp & kings).First()
-	s := kingLeaves{them: them, opp: opp, men: opp &^ kings, sight: k.kingSight(i, empty), i: i}
-	s.n, s.takes = k.kingAlone(i, own, empty)
-	a, b := k.steps()
-	men, promo := own&^kings, v.promo[us]
-	var n uint64
-	if us == White {
-		for t := men >> a & empty; t != 0; t &= t - 1 {
-			to := t & -t
-			from := to << a
-			n += pf.kingLeaves(&s, own^from^to, kings|to&promo, empty^from^to, from|to)
-		}
-		for t := men >> b & empty; t != 0; t &= t - 1 {
-			to := t & -t
-			from := to << b
-			n += pf.kingLeaves(&s, own^from^to, kings|to&promo, empty^from^to, from|to)
-		}
-	} else {
-		for t := men << b & empty; t != 0; t &= t - 1 {
-			to := t & -t
-			from := to >> b
-			n += pf.kingLeaves(&s, own^from^to, kings|to&promo, empty^from^to, from|to)
-		}
-		for t := men << a & empty; t != 0; t &= t - 1 {
-			to := t & -t
-			from := to >> a
-			n += pf.kingLeaves(&s, own^from^to, kings|to&promo, empty^from^to, from|to)
-		}
-	}
-	for kk := own & kings; kk != 0; kk &= kk - 1 {
-		from := kk & -kk
-		for d := 0; d < 4; d++ {
-			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
-				n += pf.kingLeaves(&s, own^from^to, kings^from^to, empty^from^to, from|to)
-			}
-		}
-	}
-	return n
-}
-
-// kingLeaves returns the number of moves of s.them after a quiet move of the other side
-// that leaves it the pieces own on the free squares empty, kings being the kings of both
-// sides and moved the squares the move left and reached: countBoards, but for the king's
-// moves and capture, known from s unless the move changed what it sees.
-func (pf *perfter[G]) kingLeaves(s *kingLeaves, own, kings, empty, moved bitboard) uint64 {
-	k := pf.k
-	n, takes := s.n, s.takes
-	if moved&s.sight != 0 {
-		n, takes = k.kingAlone(s.i, own, empty)
-	}
-	if takes {
-		var c manSearch[G]
-		k.searchInto(&c, s.them, own, kings, empty, s.opp, s.opp&kings, pf.dup, pf.bufs[0][:0], false)
-		return uint64(c.n)
-	}
-	a, b := k.steps()
-	if s.men != 0 {
-		targets := own
-		if k.v.MenCannotCaptureKings {
-			targets &^= kings
-		}
-		ul, ur, dl, dr := jumpsAlong(k.v.manUp[s.them], k.v.manDown[s.them], a, b, targets, empty)
-		if s.men&(ul|ur|dl|dr) != 0 {
-			// the men capture, the king being in their way only (see countBoards)
-			return uint64(k.countMen(s.them, targets, empty, s.men, ul, ur, dl, dr, pf.dup, pf.bufs[0]))
-		}
-	}
-	return uint64(n + menQuiet(s.them, a, b, empty, s.men))
-}
-
-// kingSight returns the squares whose contents kingAlone reads for a king on i over the
-// free squares empty: along each ray, the free squares up to the nearest piece, that
-// piece and the square behind it.
-func (k perftKernel[G]) kingSight(i Index, empty bitboard) bitboard {
-	v := k.v
-	a, b := k.steps()
-	sight := v.rays[upLeft][i] | v.rays[upRight][i] | v.rays[downLeft][i] | v.rays[downRight][i]
-	if x := v.rays[upLeft][i] &^ empty; x != 0 {
-		j := x.last()
-		sight &^= v.rays[upLeft][j] &^ (bitOf(j) >> a)
-	}
-	if x := v.rays[upRight][i] &^ empty; x != 0 {
-		j := x.last()
-		sight &^= v.rays[upRight][j] &^ (bitOf(j) >> b)
-	}
-	if x := v.rays[downLeft][i] &^ empty; x != 0 {
-		j := x.First()
-		sight &^= v.rays[downLeft][j] &^ (bitOf(j) << b)
-	}
-	if x := v.rays[downRight][i] &^ empty; x != 0 {
-		j := x.First()
-		sight &^= v.rays[downRight][j] &^ (bitOf(j) << a)
-	}
-	return sight
 }
 
 // Perft returns the number of leaf positions depth plies below p (perft(0) = 1). Draw

@@ -1555,16 +1555,12 @@ func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wi
 }
 
 // quiet2 is perft2 for a position p without captures, whose free squares are empty, in
-// the general case: every child's leaves are counted by countBoards, but by quietKing2
-// when the other side has one flying king.
+// the general case: every child's leaves are counted by countBoards.
 func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 	k, g, dup, scratch := pf.k, &pf.gen, pf.dup, pf.bufs[0]
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-	if king := opp.And(kings); v.kingSearch && v.plainLeaves && king.ClearFirst().IsZero() {
-		return pf.quietKing2(us, own, opp, kings, empty)
-	}
 	var n uint64
 	for _, d := range v.fwd[us] {
 		back := opposite(d)
@@ -1586,126 +1582,6 @@ func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 		}
 	}
 	return n
-}
-
-// wideKingLeaves is what the leaf count of quietKing2 keeps of the position before the quiet
-// move: the other side, them, its pieces opp and men, and the moves and capture of its
-// king on i, which the move leaves as they were when it moves no piece from or to a square
-// of sight.
-type wideKingLeaves struct {
-	them            Color
-	opp, men, sight wide
-	i               Index
-	n               int
-	takes           bool
-}
-
-// quietKing2 is quiet2 when the other side has one king, which flies, and v.kingSearch and
-// v.plainLeaves hold (us to move, own and opp the pieces of us and of the other side,
-// kings the kings of both): the king's quiet moves and whether it can capture are found
-// once, and again only for the children where the move changes a square the king sees
-// (kingSight). In perft to depth 14 from Woldouby's position
-// (W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38), the other side has
-// one king in 99.7% of the positions quiet2 is given (callgrind, depth 12: 223.8 -> 214.3 M
-// instructions).
-func (pf *widePerfter[G]) quietKing2(us Color, own, opp, kings, empty wide) uint64 {
-	k := pf.k
-	v := k.v
-	them := us.Other()
-	i := opp.And(kings).First()
-	s := wideKingLeaves{them: them, opp: opp, men: opp.AndNot(kings), sight: k.kingSight(i, empty), i: i}
-	s.n, s.takes = k.kingAlone(i, own, empty)
-	a, b := k.steps()
-	men, promo := own.AndNot(kings), v.promo[us]
-	var n uint64
-	if us == White {
-		for t := men.Shr(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
-			from := to.Shl(a)
-			n += pf.kingLeaves(&s, own.Xor(from).Xor(to), kings.Or(to.And(promo)), empty.Xor(from).Xor(to), from.Or(to))
-		}
-		for t := men.Shr(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
-			from := to.Shl(b)
-			n += pf.kingLeaves(&s, own.Xor(from).Xor(to), kings.Or(to.And(promo)), empty.Xor(from).Xor(to), from.Or(to))
-		}
-	} else {
-		for t := men.Shl(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
-			from := to.Shr(b)
-			n += pf.kingLeaves(&s, own.Xor(from).Xor(to), kings.Or(to.And(promo)), empty.Xor(from).Xor(to), from.Or(to))
-		}
-		for t := men.Shl(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
-			from := to.Shr(a)
-			n += pf.kingLeaves(&s, own.Xor(from).Xor(to), kings.Or(to.And(promo)), empty.Xor(from).Xor(to), from.Or(to))
-		}
-	}
-	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
-		from := kk.And(wide{}.Sub(kk))
-		for d := 0; d < 4; d++ {
-			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
-				n += pf.kingLeaves(&s, own.Xor(from).Xor(to), kings.Xor(from).Xor(to), empty.Xor(from).Xor(to), from.Or(to))
-			}
-		}
-	}
-	return n
-}
-
-// kingLeaves returns the number of moves of s.them after a quiet move of the other side
-// that leaves it the pieces own on the free squares empty, kings being the kings of both
-// sides and moved the squares the move left and reached: countBoards, but for the king's
-// moves and capture, known from s unless the move changed what it sees.
-func (pf *widePerfter[G]) kingLeaves(s *wideKingLeaves, own, kings, empty, moved wide) uint64 {
-	k := pf.k
-	n, takes := s.n, s.takes
-	if !moved.And(s.sight).IsZero() {
-		n, takes = k.kingAlone(s.i, own, empty)
-	}
-	if takes {
-		var c wideManSearch[G]
-		k.searchInto(&c, s.them, own, kings, empty, s.opp, s.opp.And(kings), pf.dup, pf.bufs[0][:0], false)
-		return uint64(c.n)
-	}
-	a, b := k.steps()
-	if !s.men.IsZero() {
-		targets := own
-		if k.v.MenCannotCaptureKings {
-			targets = targets.AndNot(kings)
-		}
-		ul, ur, dl, dr := wideJumpsAlong(k.v.manUp[s.them], k.v.manDown[s.them], a, b, targets, empty)
-		if !s.men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
-
-			return uint64(k.countMen(s.them, targets, empty, s.men, ul, ur, dl, dr, pf.dup, pf.bufs[0]))
-		}
-	}
-	return uint64(n + wideMenQuiet(s.them, a, b, empty, s.men))
-}
-
-// kingSight returns the squares whose contents kingAlone reads for a king on i over the
-// free squares empty: along each ray, the free squares up to the nearest piece, that
-// piece and the square behind it.
-func (k widePerftKernel[G]) kingSight(i Index, empty wide) wide {
-	v := k.v
-	a, b := k.steps()
-	sight := v.rays[upLeft][i].Or(v.rays[upRight][i]).Or(v.rays[downLeft][i]).Or(v.rays[downRight][i])
-	if x := v.rays[upLeft][i].AndNot(empty); !x.IsZero() {
-		j := x.last()
-		sight = sight.AndNot(v.rays[upLeft][j].AndNot(wideBit(j).Shr(a)))
-	}
-	if x := v.rays[upRight][i].AndNot(empty); !x.IsZero() {
-		j := x.last()
-		sight = sight.AndNot(v.rays[upRight][j].AndNot(wideBit(j).Shr(b)))
-	}
-	if x := v.rays[downLeft][i].AndNot(empty); !x.IsZero() {
-		j := x.First()
-		sight = sight.AndNot(v.rays[downLeft][j].AndNot(wideBit(j).Shl(b)))
-	}
-	if x := v.rays[downRight][i].AndNot(empty); !x.IsZero() {
-		j := x.First()
-		sight = sight.AndNot(v.rays[downRight][j].AndNot(wideBit(j).Shl(a)))
-	}
-	return sight
 }
 
 // divide is Divide on the board's own representation.
