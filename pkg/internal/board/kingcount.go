@@ -226,9 +226,7 @@ func (c *manSearch[G]) kingLanding(x, landings, stop, captured bitboard, k int, 
 		c.addCount(landings.Count(), k)
 		return
 	}
-	for l := landings; l != 0; l &= l - 1 {
-		c.add(l&-l, captured, k)
-	}
+	c.addLandings(landings, captured, k)
 }
 
 // countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
