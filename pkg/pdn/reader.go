@@ -352,7 +352,7 @@ func (r *Reader) mainLine() []Node {
 	s := r.mainSlab()
 	if cap(*s)-len(*s) < mainRoom {
 		if r.arena != nil {
-			r.arena.nodes.next(mainRoom, 4096)
+			r.arena.nodes.next(mainRoom, 1024)
 		} else {
 			*s = make([]Node, 0, 1024)
 		}
