@@ -73,6 +73,7 @@ func (s *slab[T]) next(n, size int) {
 	s.cur = make([]T, 0, max(size, n))
 }
 
+// reset makes all the chunks available again, cur first.
 func (s *slab[T]) reset() {
 	s.spare = append(s.spare, s.used...)
 	clear(s.used)
