@@ -600,7 +600,14 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		sums[i] = newSummary(job.Inputs[i].Name)
 		sums[i].Variants = map[string]int{}
 	}
-	work := make(chan *gameBatch, jobs)
+	// With jobs > 1 the pieces' pipeline holds the games read ahead: a
+	// piece waits there, not in work, for a worker, so that its arena is
+	// one fewer in use.
+	workCap := jobs
+	if jobs > 1 {
+		workCap = 0
+	}
+	work := make(chan *gameBatch, workCap)
 	done := make(chan *gameBatch, jobs)
 	tokens := make(chan struct{}, 4*jobs) // batches in flight
 	// The games of a batch are read into an arena that the worker gives

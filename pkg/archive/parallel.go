@@ -151,7 +151,7 @@ type pipeline struct {
 }
 
 // inFlight is the number of items that may wait for the merger.
-func inFlight(jobs int) int { return 2 * jobs }
+func inFlight(jobs int) int { return jobs + 1 }
 
 // pieces reads the job's inputs with up to jobs goroutines and calls fn
 // with their games in input order, piece by piece, in the calling

@@ -10,12 +10,12 @@ package pdn
 // arena is reset; Reader.Next without an arena (the default) returns games
 // the caller may keep.
 type arena struct {
-	games  []Game
-	tags   []Tag
-	nodes  []Node // main lines
-	vnodes []Node // variations
-	moves  []Move
-	sqs    []Square
+	games  slab[Game]
+	tags   slab[Tag]
+	nodes  slab[Node] // main lines
+	vnodes slab[Node] // variations
+	moves  slab[Move]
+	sqs    slab[Square]
 	// strs is the string cache of the Reader that reads into the arena
 	// (see Reader.str): a Reader made for each piece of an input, as
 	// archive's parallel reading does, finds it warm instead of making
@@ -26,26 +26,68 @@ type arena struct {
 // reset makes the arena's memory available again. Games handed out before
 // must no longer be used.
 func (a *arena) reset() {
-	a.games = a.games[:0]
-	a.tags = a.tags[:0]
-	a.nodes = a.nodes[:0]
-	a.vnodes = a.vnodes[:0]
-	a.moves = a.moves[:0]
-	a.sqs = a.sqs[:0]
+	a.games.reset()
+	a.tags.reset()
+	a.nodes.reset()
+	a.vnodes.reset()
+	a.moves.reset()
+	a.sqs.reset()
 }
 
-// take returns n elements of *s (not cleared), growing it into a new slab
-// when it is full; the old slab stays with the games that use it. An
-// arena's slabs double (the arena is reused, so they reach the size of a
-// batch); other slabs are fixed chunks of minCap elements.
-func take[T any](s *[]T, n, minCap int, grow bool) []T {
+// slab is one kind of an arena's memory: fixed chunks, cur the one being
+// filled, that reset keeps for the next batch. A fresh arena thus
+// allocates what its first batch needs, in chunks, rather than doubling
+// a slab up to it and leaving the smaller ones to the GC (with a few
+// fresh arenas in flight at once, as parallel reading has, that garbage
+// alone brought on a GC cycle).
+type slab[T any] struct {
+	cur   []T
+	used  [][]T // the chunks filled since reset, before cur
+	spare [][]T // chunks for after cur
+}
+
+// take returns n elements (not cleared) of the slab's chunk, going on to
+// the next chunk, of size elements (or n if more), when cur is full.
+func (s *slab[T]) take(n, size int) []T {
+	k := len(s.cur)
+	if k+n > cap(s.cur) {
+		s.next(n, size)
+		k = 0
+	}
+	s.cur = s.cur[:k+n]
+	return s.cur[k : k+n : k+n]
+}
+
+// next makes cur an empty chunk of at least n elements: a spare one, or
+// a new one of max(size, n).
+func (s *slab[T]) next(n, size int) {
+	if cap(s.cur) > 0 {
+		s.used = append(s.used, s.cur)
+	}
+	if k := len(s.spare) - 1; k >= 0 && cap(s.spare[k]) >= n {
+		s.cur = s.spare[k][:0]
+		s.spare[k] = nil
+		s.spare = s.spare[:k]
+		return
+	}
+	s.cur = make([]T, 0, max(size, n))
+}
+
+// reset makes all the chunks available again, cur first.
+func (s *slab[T]) reset() {
+	s.spare = append(s.spare, s.used...)
+	clear(s.used)
+	s.used = s.used[:0]
+	s.cur = s.cur[:0]
+}
+
+// take returns n elements of *s (not cleared), going on to a new slab of
+// max(minCap, n) elements when it is full; the old slab stays with the
+// games that use it.
+func take[T any](s *[]T, n, minCap int) []T {
 	k := len(*s)
 	if k+n > cap(*s) {
-		c := minCap
-		if grow {
-			c = max(c, 2*cap(*s))
-		}
-		*s = make([]T, 0, max(c, n))
+		*s = make([]T, 0, max(minCap, n))
 		k = 0
 	}
 	*s = (*s)[:k+n]

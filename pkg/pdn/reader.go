@@ -253,26 +253,26 @@ func buildSimple() {
 
 func (r *Reader) newMove() *Move {
 	if r.arena != nil {
-		if s := &r.arena.moves; len(*s) < cap(*s) {
+		if s := &r.arena.moves.cur; len(*s) < cap(*s) {
 			k := len(*s)
 			*s = (*s)[:k+1]
 			m := &(*s)[k]
 			*m = Move{}
 			return m
 		}
-		m := &take(&r.arena.moves, 1, 1024, true)[0]
+		m := &r.arena.moves.take(1, 1024)[0]
 		*m = Move{}
 		return m
 	}
 	// The slabs grow by their length within their capacity: reslicing
 	// from the front would store a pointer, and so a write barrier, per
 	// move.
-	return &take(&r.moveSlab, 1, 128, false)[0]
+	return &take(&r.moveSlab, 1, 128)[0]
 }
 
 func (r *Reader) squares(sq []Square) []Square {
 	if r.arena != nil {
-		if s := &r.arena.sqs; len(sq) == 2 && len(*s)+2 <= cap(*s) {
+		if s := &r.arena.sqs.cur; len(sq) == 2 && len(*s)+2 <= cap(*s) {
 			// The commonest move, two squares, with room in the slab: take
 			// without its call.
 			k := len(*s)
@@ -281,11 +281,11 @@ func (r *Reader) squares(sq []Square) []Square {
 			out[0], out[1] = sq[0], sq[1]
 			return out
 		}
-		out := take(&r.arena.sqs, len(sq), 4096, true)
+		out := r.arena.sqs.take(len(sq), 4096)
 		copy(out, sq)
 		return out
 	}
-	out := take(&r.sqSlab, len(sq), 1024, false)
+	out := take(&r.sqSlab, len(sq), 1024)
 	copy(out, sq)
 	return out
 }
@@ -294,9 +294,9 @@ func (r *Reader) squares(sq []Square) []Square {
 func (r *Reader) newGame() *Game {
 	var g *Game
 	if r.arena != nil {
-		g = &take(&r.arena.games, 1, 64, true)[0]
+		g = &r.arena.games.take(1, 64)[0]
 	} else {
-		g = &take(&r.gameSlab, 1, 64, false)[0]
+		g = &take(&r.gameSlab, 1, 64)[0]
 	}
 	*g = Game{}
 	return g
@@ -310,7 +310,7 @@ func (r *Reader) copyNodes(nodes []Node) []Node {
 	}
 	var out []Node
 	if r.arena != nil {
-		out = take(&r.arena.vnodes, len(nodes), 1024, true)
+		out = r.arena.vnodes.take(len(nodes), 1024)
 	} else {
 		out = make([]Node, len(nodes))
 	}
@@ -325,20 +325,20 @@ func (r *Reader) copyTags(tags []Tag) []Tag {
 	}
 	var out []Tag
 	if r.arena != nil {
-		out = take(&r.arena.tags, len(tags), 512, true)
+		out = r.arena.tags.take(len(tags), 512)
 	} else {
-		out = take(&r.tagSlab, len(tags), 256, false)
+		out = take(&r.tagSlab, len(tags), 256)
 	}
 	copy(out, tags)
 	return out
 }
 
-// mainSlab returns the slab the main line is built in, and its chunk size.
-func (r *Reader) mainSlab() (s *[]Node, minCap int) {
+// mainSlab returns the slab the main line is built in.
+func (r *Reader) mainSlab() *[]Node {
 	if r.arena == nil {
-		return &r.nodeSlab, 1024
+		return &r.nodeSlab
 	}
-	return &r.arena.nodes, 8192
+	return &r.arena.nodes.cur
 }
 
 // mainLine returns an empty slice to build the main line in: the free
@@ -349,12 +349,20 @@ func (r *Reader) mainLine() []Node {
 	if r.vis != nil {
 		return r.lineBuf(0)
 	}
-	s, minCap := r.mainSlab()
-	if cap(*s)-len(*s) < minCap/8 {
-		*s = make([]Node, 0, minCap)
+	s := r.mainSlab()
+	if cap(*s)-len(*s) < mainRoom {
+		if r.arena != nil {
+			r.arena.nodes.next(mainRoom, 1024)
+		} else {
+			*s = make([]Node, 0, 1024)
+		}
 	}
 	return (*s)[len(*s):len(*s)]
 }
+
+// mainRoom is the least room a slab must have left for a main line to be
+// built in it: a game of 40 moves a side with a few comments.
+const mainRoom = 128
 
 // keepMain returns the main line built from mainLine as the game's nodes
 // (nil when empty), and marks its part of the slab as used.
@@ -362,7 +370,7 @@ func (r *Reader) keepMain(cur []Node) []Node {
 	if len(cur) == 0 {
 		return nil
 	}
-	s, _ := r.mainSlab()
+	s := r.mainSlab()
 	if k := len(*s); k < cap(*s) && &(*s)[:k+1][k] == &cur[0] {
 		*s = (*s)[:k+len(cur)]
 	}
