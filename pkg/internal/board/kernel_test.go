@@ -5,10 +5,11 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
-	"unicode"
+
+	"github.com/rafle/rafle/internal/kernelcheck"
 )
 
 // TestPublicAPIUsesKernel checks that the exported functions and methods reach the hot
@@ -17,105 +18,49 @@ import (
 // drops its squares of index 64 and above. The width is chosen in NewVariant alone.
 func TestPublicAPIUsesKernel(t *testing.T) {
 	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
+	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed := map[string]*ast.File{}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed[name] = f
+	names = slices.DeleteFunc(names, func(name string) bool { return strings.HasSuffix(name, "_test.go") })
+	parsed, err := kernelcheck.ParseFiles(fset, names)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// the functions and methods of the hot code that have a wide instance, by their
-	// narrow names: methods keep their name, functions lose the prefix
-	hot := map[string]bool{"bitOf": true}
-	for _, d := range parsed["wide_gen.go"].Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok {
-			continue
-		}
-		name := fd.Name.Name
-		if fd.Recv == nil {
-			name = strings.TrimPrefix(name, "wide")
-			name = string(unicode.ToLower(rune(name[0]))) + name[1:]
-		}
-		hot[name] = true
-	}
+	hot := kernelcheck.Hot(parsed["wide_gen.go"])
 	if len(hot) < 50 {
 		t.Fatalf("only %d hot functions found in wide_gen.go", len(hot))
 	}
-	// the exported functions and methods, and the unexported helpers (by name) they may
-	// reach outside the hot code
-	var public []*ast.FuncDecl
-	helpers := map[string][]*ast.FuncDecl{}
+	hot["bitOf"] = true // generated as wideBit, with bit
+	var files []*ast.File
 	for name, f := range parsed {
 		switch name {
 		case "wide_gen.go", "wide.go", "kernel.go", "shared.go":
-			continue // the two instances, the kernel, and the search's view of the 64-bit code
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			switch {
-			case !ok || fd.Body == nil:
-			case fd.Name.IsExported():
-				public = append(public, fd)
-			case !hot[fd.Name.Name]:
-				helpers[fd.Name.Name] = append(helpers[fd.Name.Name], fd)
-			}
+			// the two instances, the kernel, and the search's view of the 64-bit code
+		default:
+			files = append(files, f)
 		}
 	}
-	bad := map[string]bool{}
-	seen := map[*ast.FuncDecl]bool{}
-	var walk func(root string, fd *ast.FuncDecl)
-	walk = func(root string, fd *ast.FuncDecl) {
-		if seen[fd] {
-			return
-		}
-		seen[fd] = true
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
+	c := kernelcheck.Checker{
+		Hot: hot,
+		Kernel: func(call *ast.CallExpr) bool { // v.k.method(...)
+			fun, ok := call.Fun.(*ast.SelectorExpr)
 			if !ok {
-				return true
+				return false
 			}
-			var callee string
-			switch fun := call.Fun.(type) {
-			case *ast.Ident:
-				callee = fun.Name
-			case *ast.SelectorExpr:
-				if sel, ok := fun.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "k" {
-					return true // the kernel
-				}
-				callee = fun.Sel.Name
-			}
-			switch {
-			case widthFree[callee] != "" || allowed[fd.Name.Name+" "+callee] != "":
-			case hot[callee]:
-				bad[fset.Position(call.Pos()).String()+": "+fd.Name.Name+" (from "+root+") calls "+callee] = true
-			default:
-				for _, h := range helpers[callee] {
-					walk(root, h)
-				}
-			}
-			return true
-		})
+			sel, ok := fun.X.(*ast.SelectorExpr)
+			return ok && sel.Sel.Name == "k"
+		},
+		Allowed: func(caller, callee string) bool {
+			return widthFree[callee] != "" || allowed[caller+" "+callee] != ""
+		},
 	}
-	for _, fd := range public {
-		clear(seen)
-		walk(fd.Name.Name, fd)
-	}
-	var list []string
-	for b := range bad {
-		list = append(list, b)
-	}
-	sort.Strings(list)
-	for _, b := range list {
+	bad, public := c.Check(fset, files)
+	for _, b := range bad {
 		t.Errorf("%s: the public API must hand the work to the kernel (v.k)", b)
+	}
+	if public < 50 {
+		t.Fatalf("only %d exported functions and methods found", public)
 	}
 }
 

@@ -2,11 +2,10 @@ package core
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"strings"
 	"testing"
-	"unicode"
+
+	"github.com/rafle/rafle/internal/kernelcheck"
 )
 
 // TestAPIUsesKernel checks that core's exported functions and methods reach the hot code
@@ -15,89 +14,38 @@ import (
 // code. The width is chosen in kernelOf alone.
 func TestAPIUsesKernel(t *testing.T) {
 	fset := token.NewFileSet()
-	parse := func(name string) *ast.File {
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
+	parsed, err := kernelcheck.ParseFiles(fset, []string{"wide_gen.go", "core.go", "search.go", "eval.go"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// the functions and methods with a wide instance, by their narrow names
-	hot := map[string]bool{}
-	for _, d := range parse("wide_gen.go").Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok {
-			name := fd.Name.Name
-			if fd.Recv == nil {
-				name = strings.TrimPrefix(name, "wide")
-				name = string(unicode.ToLower(rune(name[0]))) + name[1:]
-			}
-			hot[name] = true
-		}
-	}
+	hot := kernelcheck.Hot(parsed["wide_gen.go"])
 	if len(hot) < 15 {
 		t.Fatalf("only %d hot functions found in wide_gen.go", len(hot))
 	}
-	var public []*ast.FuncDecl
-	helpers := map[string][]*ast.FuncDecl{}
-	for _, name := range []string{"core.go", "search.go", "eval.go"} {
-		for _, d := range parse(name).Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			switch {
-			case !ok || fd.Body == nil:
-			case fd.Name.IsExported():
-				public = append(public, fd)
-			case !hot[fd.Name.Name]:
-				helpers[fd.Name.Name] = append(helpers[fd.Name.Name], fd)
-			}
-		}
-	}
-	seen := map[*ast.FuncDecl]bool{}
-	var walk func(root string, fd *ast.FuncDecl)
-	walk = func(root string, fd *ast.FuncDecl) {
-		if seen[fd] {
-			return
-		}
-		seen[fd] = true
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
+	c := kernelcheck.Checker{
+		Hot: hot,
+		Kernel: func(call *ast.CallExpr) bool {
+			fun, ok := call.Fun.(*ast.SelectorExpr)
 			if !ok {
-				return true
+				return false
 			}
-			var callee string
-			switch fun := call.Fun.(type) {
-			case *ast.Ident:
-				callee = fun.Name
-			case *ast.SelectorExpr:
-				if x, ok := fun.X.(*ast.CallExpr); ok && isIdent(x.Fun, "kernelOf") {
-					return true // the kernel
-				}
-				if x, ok := fun.X.(*ast.SelectorExpr); ok && x.Sel.Name == "k" {
-					return true // a Searcher's kernel
-				}
-				if isIdent(fun.X, "board") {
-					return true // board's view, whose twins the generated code calls
-				}
-				callee = fun.Sel.Name
+			switch x := fun.X.(type) {
+			case *ast.CallExpr: // kernelOf(v).method(...)
+				id, ok := x.Fun.(*ast.Ident)
+				return ok && id.Name == "kernelOf"
+			case *ast.SelectorExpr: // s.k.method(...)
+				return x.Sel.Name == "k"
+			case *ast.Ident: // board's view, whose twins the generated code calls
+				return x.Name == "board"
 			}
-			if hot[callee] {
-				t.Errorf("%s: %s (from %s) calls %s: the API must hand the work to the kernel", fset.Position(call.Pos()), fd.Name.Name, root, callee)
-			}
-			for _, h := range helpers[callee] {
-				walk(root, h)
-			}
-			return true
-		})
+			return false
+		},
 	}
-	for _, fd := range public {
-		clear(seen)
-		walk(fd.Name.Name, fd)
+	bad, public := c.Check(fset, []*ast.File{parsed["core.go"], parsed["search.go"], parsed["eval.go"]})
+	for _, b := range bad {
+		t.Errorf("%s: the API must hand the work to the kernel", b)
 	}
-	if len(public) < 6 {
-		t.Fatalf("only %d exported functions and methods found", len(public))
+	if public < 6 {
+		t.Fatalf("only %d exported functions and methods found", public)
 	}
-}
-
-func isIdent(e ast.Expr, name string) bool {
-	id, ok := e.(*ast.Ident)
-	return ok && id.Name == name
 }
