@@ -56,14 +56,7 @@ func (v *Variant) paths(p *Position, m Move) [][]Square {
 		return nil
 	}
 	g := &capGen{record: true}
-	g.init(v, nil, p)
-	g.from, g.king = m.From, p.kings.Has(m.From)
-	g.empty = v.board&^p.occupied() | bit(m.From)
-	if g.king {
-		g.kingCaptures(bit(m.From), 0, 0, noDir)
-	} else {
-		g.manCaptures(bit(m.From), 0, 0, noDir)
-	}
+	g.captureFrom(v, nil, p, m.From)
 	var out [][]Square
 	for i, got := range g.dst {
 		if got != m {
@@ -76,6 +69,19 @@ func (v *Variant) paths(p *Position, m Move) [][]Square {
 		out = append(out, path)
 	}
 	return out
+}
+
+// captureFrom appends to dst, in g.dst, the captures of the piece of the side to move on
+// from in p, with their paths when g.record is set.
+func (g *capGen) captureFrom(v *Variant, dst []Move, p *Position, from Index) {
+	g.init(v, dst, p)
+	g.from, g.king = from, p.kings.Has(from)
+	g.empty = v.board&^p.occupied() | bit(from)
+	if g.king {
+		g.kingCaptures(bit(from), 0, 0, noDir)
+	} else {
+		g.manCaptures(bit(from), 0, 0, noDir)
+	}
 }
 
 // IsPath reports whether path (the start square, then the square the piece lands on after
@@ -120,14 +126,7 @@ func (v *Variant) isPath(p *Position, m Move, want wantedPath) bool {
 	sc.want = want.idx
 	g := &sc.g
 	*g = capGen{record: true, want: sc.want[:want.n], hits: sc.hits[:0], path: sc.path[:0]}
-	g.init(v, sc.dst[:0], p)
-	g.from, g.king = m.From, p.kings.Has(m.From)
-	g.empty = v.board&^p.occupied() | bit(m.From)
-	if g.king {
-		g.kingCaptures(bit(m.From), 0, 0, noDir)
-	} else {
-		g.manCaptures(bit(m.From), 0, 0, noDir)
-	}
+	g.captureFrom(v, sc.dst[:0], p, m.From)
 	for i, got := range g.dst {
 		if got == m && g.hits[i] {
 			return true

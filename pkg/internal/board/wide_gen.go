@@ -2239,14 +2239,7 @@ func (v *wideVariant) paths(p *widePosition, m wideMove) [][]Square {
 		return nil
 	}
 	g := &wideCapGen{record: true}
-	g.init(v, nil, p)
-	g.from, g.king = m.From, p.kings.Has(m.From)
-	g.empty = v.board.AndNot(p.occupied()).Or(wideBit(m.From))
-	if g.king {
-		g.kingCaptures(wideBit(m.From), wide{}, 0, noDir)
-	} else {
-		g.manCaptures(wideBit(m.From), wide{}, 0, noDir)
-	}
+	g.captureFrom(v, nil, p, m.From)
 	var out [][]Square
 	for i, got := range g.dst {
 		if got != m {
@@ -2261,6 +2254,19 @@ func (v *wideVariant) paths(p *widePosition, m wideMove) [][]Square {
 	return out
 }
 
+// captureFrom appends to dst, in g.dst, the captures of the piece of the side to move on
+// from in p, with their paths when g.record is set.
+func (g *wideCapGen) captureFrom(v *wideVariant, dst []wideMove, p *widePosition, from Index) {
+	g.init(v, dst, p)
+	g.from, g.king = from, p.kings.Has(from)
+	g.empty = v.board.AndNot(p.occupied()).Or(wideBit(from))
+	if g.king {
+		g.kingCaptures(wideBit(from), wide{}, 0, noDir)
+	} else {
+		g.manCaptures(wideBit(from), wide{}, 0, noDir)
+	}
+}
+
 // isPath is IsPath on the board's own representation.
 func (v *wideVariant) isPath(p *widePosition, m wideMove, want wantedPath) bool {
 	if !m.IsCapture() || !p.pieces[p.Side].Has(m.From) || want.n < 2 || want.idx[0] != m.From || want.idx[want.n-1] != m.To {
@@ -2272,14 +2278,7 @@ func (v *wideVariant) isPath(p *widePosition, m wideMove, want wantedPath) bool 
 	sc.want = want.idx
 	g := &sc.g
 	*g = wideCapGen{record: true, want: sc.want[:want.n], hits: sc.hits[:0], path: sc.path[:0]}
-	g.init(v, sc.dst[:0], p)
-	g.from, g.king = m.From, p.kings.Has(m.From)
-	g.empty = v.board.AndNot(p.occupied()).Or(wideBit(m.From))
-	if g.king {
-		g.kingCaptures(wideBit(m.From), wide{}, 0, noDir)
-	} else {
-		g.manCaptures(wideBit(m.From), wide{}, 0, noDir)
-	}
+	g.captureFrom(v, sc.dst[:0], p, m.From)
 	for i, got := range g.dst {
 		if got == m && g.hits[i] {
 			return true
