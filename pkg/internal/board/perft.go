@@ -630,16 +630,26 @@ func (c *manSearch[G]) jumpEach(s, captured bitboard, k int) {
 	c.add(s, captured, k)
 }
 
-// add counts the complete sequence that ends on s having taken the k pieces of captured,
-// when the precedence allows it and it is not a repetition.
-func (c *manSearch[G]) add(s, captured bitboard, k int) {
+// counts reports whether a complete sequence of k pieces counts under the precedence (the
+// most pieces when c.most), and when it takes more than those before, starts the count
+// and the list over.
+func (c *manSearch[G]) counts(k int) bool {
 	if c.most {
 		if k < c.best {
-			return
+			return false
 		}
 		if k > c.best {
 			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
 		}
+	}
+	return true
+}
+
+// add counts the complete sequence that ends on s having taken the k pieces of captured,
+// when the precedence allows it and it is not a repetition.
+func (c *manSearch[G]) add(s, captured bitboard, k int) {
+	if !c.counts(k) {
+		return
 	}
 	// Two sequences of a man that take the same pieces in another order take four pieces
 	// or more: the shortest ring of jumps has four sides. Those of a king are all checked.
@@ -676,13 +686,8 @@ func takenBit(captured bitboard) uint64 {
 // end, so that one may only repeat a sequence listed before that takes the same pieces:
 // when there is none, they are all written without add's search for a repetition.
 func (c *manSearch[G]) addLandings(landings, captured bitboard, k int) {
-	if c.most {
-		if k < c.best {
-			return
-		}
-		if k > c.best {
-			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
-		}
+	if !c.counts(k) {
+		return
 	}
 	if c.unique && k >= 2 {
 		bit := takenBit(captured)
@@ -707,13 +712,8 @@ func (c *manSearch[G]) addLandings(landings, captured bitboard, k int) {
 // addCount counts n complete sequences of k pieces, as add would, when they are neither
 // listed nor checked for repetitions.
 func (c *manSearch[G]) addCount(n, k int) {
-	if c.most {
-		if k < c.best {
-			return
-		}
-		if k > c.best {
-			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
-		}
+	if !c.counts(k) {
+		return
 	}
 	c.n += n
 }

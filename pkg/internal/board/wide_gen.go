@@ -1091,16 +1091,26 @@ func (c *wideManSearch[G]) jumpEach(s, captured wide, k int) {
 	c.add(s, captured, k)
 }
 
-// add counts the complete sequence that ends on s having taken the k pieces of captured,
-// when the precedence allows it and it is not a repetition.
-func (c *wideManSearch[G]) add(s, captured wide, k int) {
+// counts reports whether a complete sequence of k pieces counts under the precedence (the
+// most pieces when c.most), and when it takes more than those before, starts the count
+// and the list over.
+func (c *wideManSearch[G]) counts(k int) bool {
 	if c.most {
 		if k < c.best {
-			return
+			return false
 		}
 		if k > c.best {
 			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
 		}
+	}
+	return true
+}
+
+// add counts the complete sequence that ends on s having taken the k pieces of captured,
+// when the precedence allows it and it is not a repetition.
+func (c *wideManSearch[G]) add(s, captured wide, k int) {
+	if !c.counts(k) {
+		return
 	}
 
 	long := c.unique && (k >= 4 || c.king && k >= 2)
@@ -1136,13 +1146,8 @@ func wideTakenBit(captured wide) uint64 {
 // end, so that one may only repeat a sequence listed before that takes the same pieces:
 // when there is none, they are all written without add's search for a repetition.
 func (c *wideManSearch[G]) addLandings(landings, captured wide, k int) {
-	if c.most {
-		if k < c.best {
-			return
-		}
-		if k > c.best {
-			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
-		}
+	if !c.counts(k) {
+		return
 	}
 	if c.unique && k >= 2 {
 		bit := wideTakenBit(captured)
@@ -1167,13 +1172,8 @@ func (c *wideManSearch[G]) addLandings(landings, captured wide, k int) {
 // addCount counts n complete sequences of k pieces, as add would, when they are neither
 // listed nor checked for repetitions.
 func (c *wideManSearch[G]) addCount(n, k int) {
-	if c.most {
-		if k < c.best {
-			return
-		}
-		if k > c.best {
-			c.best, c.n, c.moves, c.taken = k, 0, c.moves[:c.base], 0
-		}
+	if !c.counts(k) {
+		return
 	}
 	c.n += n
 }
