@@ -1,5 +1,7 @@
 package board
 
+import "slices"
+
 // Duplicates is the convention for capture sequences that take the same pieces, by the
 // same piece, from the same square to the same square, in a different order (round a ring
 // one way and the other). For the rules of the game they are one move.
@@ -262,15 +264,7 @@ func (g *capGen) add(to bitboard, captured bitboard, order uint64, promote bool)
 
 // onWantedPath reports whether the path so far, from g.from, is g.want.
 func (g *capGen) onWantedPath() bool {
-	if len(g.want) != len(g.path)+1 || g.want[0] != g.from {
-		return false
-	}
-	for i, s := range g.path {
-		if g.want[i+1] != s {
-			return false
-		}
-	}
-	return true
+	return len(g.want) == len(g.path)+1 && g.want[0] == g.from && slices.Equal(g.want[1:], g.path)
 }
 
 func (g *capGen) push(s bitboard) {

@@ -7,6 +7,7 @@ package board
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -296,15 +297,7 @@ func (g *wideCapGen) add(to wide, captured wide, order uint64, promote bool) {
 
 // onWantedPath reports whether the path so far, from g.from, is g.want.
 func (g *wideCapGen) onWantedPath() bool {
-	if len(g.want) != len(g.path)+1 || g.want[0] != g.from {
-		return false
-	}
-	for i, s := range g.path {
-		if g.want[i+1] != s {
-			return false
-		}
-	}
-	return true
+	return len(g.want) == len(g.path)+1 && g.want[0] == g.from && slices.Equal(g.want[1:], g.path)
 }
 
 func (g *wideCapGen) push(s wide) {
