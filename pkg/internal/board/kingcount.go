@@ -343,6 +343,10 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 	theirKing := opp & kings
 	a, b := k.steps()
 	men, many := opp&^kings, theirKing&(theirKing-1) != 0
+	var lines bitboard // the diagonals of the other side's kings, when it has several
+	if many {
+		lines = v.diagonals(theirKing)
+	}
 	for kk := own & kings; kk != 0; kk &= kk - 1 {
 		from := kk & -kk
 		free, rest := empty|from, own&^from // the board without the king that moves
@@ -372,10 +376,7 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 		var reach, kingLands bitboard
 		kingsQuiet, kingsTake := 0, false
 		if many {
-			for kk := theirKing; kk != 0; kk &= kk - 1 {
-				i := kk.First()
-				reach |= v.rays[upLeft][i] | v.rays[upRight][i] | v.rays[downLeft][i] | v.rays[downRight][i]
-			}
+			reach = lines
 			kingsQuiet, kingsTake = k.kingsOf(theirKing, rest, free)
 			quiet += kingsQuiet
 		} else {
@@ -497,6 +498,15 @@ func (k perftKernel[G]) kingsOf(kings, opp, empty bitboard) (n int, takes bool) 
 	return ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count(), takes
 }
 
+// diagonals returns the squares on the diagonals through the squares of set.
+func (v *Variant) diagonals(set bitboard) (d bitboard) {
+	for ; set != 0; set &= set - 1 {
+		i := set.First()
+		d |= v.rays[upLeft][i] | v.rays[upRight][i] | v.rays[downLeft][i] | v.rays[downRight][i]
+	}
+	return d
+}
+
 // menMoves2 returns the number of leaves two plies below a position, us to move with the
 // pieces own, the other side's opp, which has kings, kings the kings of both sides and the
 // free squares empty, through the quiet moves of us's men (see moves2): the sum of the
@@ -507,11 +517,7 @@ func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n ui
 	v := k.v
 	them := us.Other()
 	theirKings, men := opp&kings, opp&^kings
-	var lines bitboard // the diagonals of the other side's kings
-	for kk := theirKings; kk != 0; kk &= kk - 1 {
-		i := kk.First()
-		lines |= v.rays[upLeft][i] | v.rays[upRight][i] | v.rays[downLeft][i] | v.rays[downRight][i]
-	}
+	lines := v.diagonals(theirKings) // the diagonals of the other side's kings
 	quiet0, takes0 := k.kingsOf(theirKings, own, empty)
 	a, b := k.steps()
 	ownMen, promo := own&^kings, v.promo[us]

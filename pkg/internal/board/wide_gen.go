@@ -2022,6 +2022,10 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 	theirKing := opp.And(kings)
 	a, b := k.steps()
 	men, many := opp.AndNot(kings), !theirKing.ClearFirst().IsZero()
+	var lines wide // the diagonals of the other side's kings, when it has several
+	if many {
+		lines = v.diagonals(theirKing)
+	}
 	for kk := own.And(kings); !kk.IsZero(); kk = kk.ClearFirst() {
 		from := kk.And(wide{}.Sub(kk))
 		free, rest := empty.Or(from), own.AndNot(from)
@@ -2050,10 +2054,7 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 		var reach, kingLands wide
 		kingsQuiet, kingsTake := 0, false
 		if many {
-			for kk := theirKing; !kk.IsZero(); kk = kk.ClearFirst() {
-				i := kk.First()
-				reach = reach.Or(v.rays[upLeft][i].Or(v.rays[upRight][i]).Or(v.rays[downLeft][i]).Or(v.rays[downRight][i]))
-			}
+			reach = lines
 			kingsQuiet, kingsTake = k.kingsOf(theirKing, rest, free)
 			quiet += kingsQuiet
 		} else {
@@ -2175,6 +2176,15 @@ func (k widePerftKernel[G]) kingsOf(kings, opp, empty wide) (n int, takes bool) 
 	return ul.Count() + ur.Count() + dl.Count() + dr.Count() - 4*kings.Count(), takes
 }
 
+// diagonals returns the squares on the diagonals through the squares of set.
+func (v *wideVariant) diagonals(set wide) (d wide) {
+	for ; !set.IsZero(); set = set.ClearFirst() {
+		i := set.First()
+		d = d.Or(v.rays[upLeft][i].Or(v.rays[upRight][i]).Or(v.rays[downLeft][i]).Or(v.rays[downRight][i]))
+	}
+	return d
+}
+
 // menMoves2 returns the number of leaves two plies below a position, us to move with the
 // pieces own, the other side's opp, which has kings, kings the kings of both sides and the
 // free squares empty, through the quiet moves of us's men (see moves2): the sum of the
@@ -2185,11 +2195,7 @@ func (pf *widePerfter[G]) menMoves2(us Color, own, opp, kings, empty wide) (n ui
 	v := k.v
 	them := us.Other()
 	theirKings, men := opp.And(kings), opp.AndNot(kings)
-	var lines wide // the diagonals of the other side's kings
-	for kk := theirKings; !kk.IsZero(); kk = kk.ClearFirst() {
-		i := kk.First()
-		lines = lines.Or(v.rays[upLeft][i].Or(v.rays[upRight][i]).Or(v.rays[downLeft][i]).Or(v.rays[downRight][i]))
-	}
+	lines := v.diagonals(theirKings)
 	quiet0, takes0 := k.kingsOf(theirKings, own, empty)
 	a, b := k.steps()
 	ownMen, promo := own.AndNot(kings), v.promo[us]
