@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -50,16 +49,11 @@ type shardResult struct {
 
 // parseShard reads --shard K/N.
 func parseShard(s string) (k, n int, err error) {
-	ks, ns, ok := strings.Cut(s, "/")
-	k, kerr := strconv.Atoi(ks)
-	n, nerr := strconv.Atoi(ns)
-	if !ok || kerr != nil || nerr != nil {
-		return 0, 0, cliutil.Usagef("--shard %q: want K/N, as 0/4", s)
+	sh, err := cliutil.ParseShard(s)
+	if err != nil {
+		return 0, 0, cliutil.Usagef("--shard: %v", err)
 	}
-	if n < 1 || k < 0 || k >= n {
-		return 0, 0, cliutil.Usagef("--shard %q: want 0 <= K < N", s)
-	}
-	return k, n, nil
+	return sh.Index, sh.Count, nil
 }
 
 func shardAction(c *cli.Context, cfg config) error {

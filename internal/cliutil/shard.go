@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rafle/rafle/pkg/match"
 	"github.com/urfave/cli/v2"
 )
 
@@ -19,15 +20,10 @@ type Shard struct {
 // String writes the shard as ParseShard reads it.
 func (s Shard) String() string { return strconv.Itoa(s.Index) + "/" + strconv.Itoa(s.Count) }
 
-// ParseShard reads "K/N": shard K (from 0) of N.
+// ParseShard reads "K/N": shard K (from 0) of N, as match.ParseShard.
 func ParseShard(s string) (Shard, error) {
-	k, n, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(k)
-	c, err2 := strconv.Atoi(n)
-	if !ok || err1 != nil || err2 != nil || c < 1 || i < 0 || i >= c {
-		return Shard{}, fmt.Errorf("shard %q: want K/N with N at least 1 and K from 0 to N-1", s)
-	}
-	return Shard{Index: i, Count: c}, nil
+	sh, err := match.ParseShard(s)
+	return Shard(sh), err
 }
 
 // ReadShard reads the shard of a command from its flag --shard K/N, or, when that is not
