@@ -70,6 +70,8 @@ type Reader struct {
 	arena    *arena   // if set, games are carved out of it (see arena)
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
+	// tokensOnly turns plainMovetext off (tests compare both ways).
+	tokensOnly bool
 
 	tagSet     map[string]bool // tag names of tagSetGame, for long headers
 	tagSetGame *Game
@@ -440,8 +442,10 @@ func (r *Reader) Next() (*Game, error) {
 		switch t.Kind {
 		case TokMove, TokEllipsis:
 			r.move(t)
+			r.plainMovetext()
 		case TokMoveNumber:
 			r.moveNumber(t)
+			r.plainMovetext()
 		case TokStar, TokResult:
 			end, err := r.terminator(t)
 			if err != nil {
@@ -565,13 +569,7 @@ func (r *Reader) move(t *Token) {
 		m = r.newMove()
 	}
 	if r.pending.set {
-		// Number 0 means "no number": "0." is dropped.
-		num := r.pending.num
-		m.Number, m.Continuation = num, r.pending.cont && num > 0
-		r.pending.set = false
-		if num == 0 {
-			r.warn(WarnMoveNumber, r.pending.pos, "move number 0 dropped")
-		}
+		r.numberMove(m)
 	}
 	if t.Kind == TokMove {
 		m.Text = r.moveText(t)
@@ -585,6 +583,123 @@ func (r *Reader) move(t *Token) {
 		m.Text = "..."
 	}
 	r.addMove(m, t.Pos)
+}
+
+// numberMove gives m the pending move number.
+func (r *Reader) numberMove(m *Move) {
+	// Number 0 means "no number": "0." is dropped.
+	num := r.pending.num
+	m.Number, m.Continuation = num, r.pending.cont && num > 0
+	r.pending.set = false
+	if num == 0 {
+		r.warn(WarnMoveNumber, r.pending.pos, "move number 0 dropped")
+	}
+}
+
+// plainMovetext reads the commonest movetext, move numbers "N." and
+// moves of two squares "N-N" (or 'x', ':'), each number of one or two
+// digits, apart by blanks and line breaks, straight from the scanner's
+// buffer: what Scanner.Next and Next would make of them, without a token
+// each (validate of the Open Checkers Archive spent about a third of its
+// reading in them). It returns, having consumed nothing of it, at
+// anything else, such as a result, a comment, a lone CR, or near the end
+// of the buffered input, for Next to read as usual.
+func (r *Reader) plainMovetext() {
+	if r.vis != nil || r.tokensOnly {
+		return
+	}
+	s := r.s
+	simpleOnce.Do(buildSimple)
+	for {
+		i := s.i
+		if s.n-i < 24 {
+			return
+		}
+		// The blanks and line breaks before the token, as Scanner.Next
+		// skips them.
+		b := s.buf[i:s.n]
+		line, lineStart := s.line, s.lineStart
+		j := 0
+		for ; j < 16; j++ {
+			c := b[j]
+			if c == ' ' || c == '\t' {
+				continue
+			}
+			if c == '\r' && b[j+1] == '\n' {
+				j++
+				c = '\n'
+			}
+			if c != '\n' {
+				break
+			}
+			line++
+			lineStart = s.base + int64(i+j+1)
+		}
+		if j == 16 {
+			return
+		}
+		// The token: as Scanner.scanNumberFast reads it.
+		t := b[j : j+8]
+		n, e := int(t[0]-'0'), 1
+		if n > 9 {
+			return
+		}
+		if c := t[1]; c >= '0' && c <= '9' {
+			n, e = n*10+int(c-'0'), 2
+		}
+		off := s.base + int64(i+j)
+		pos := Pos{Offset: off, Line: line, Column: int(off-lineStart) + 1}
+		switch sep := t[e]; sep {
+		case '.':
+			if t[e+1] == '.' {
+				return
+			}
+			s.i, s.line, s.lineStart = i+j+e+1, line, lineStart
+			r.bodyToken(pos)
+			r.pending = moveNumber{set: true, num: n, pos: pos}
+		case '-', 'x', ':':
+			if n == 0 || e == 1 && t[0] <= '2' && t[2] >= '0' && t[2] <= '2' && !isDigit(int(t[3])) {
+				return // (perhaps a result: 1-0, 2-0, 1-1...)
+			}
+			d := t[e+1]
+			if d < '0' || d > '9' {
+				return
+			}
+			to, k := int(d-'0'), e+2
+			if d := t[k]; d >= '0' && d <= '9' {
+				to, k = to*10+int(d-'0'), k+1
+			}
+			if d := t[k]; to == 0 || d >= '0' && d <= '9' || d == '-' || d == 'x' || d == ':' || d == 'X' {
+				return
+			}
+			s.i, s.line, s.lineStart = i+j+k, line, lineStart
+			r.enterMovetext(pos)
+			m := r.newMove()
+			if r.pending.set {
+				r.numberMove(m)
+			}
+			ks := 0
+			switch sep {
+			case 'x':
+				ks = 1
+			case ':':
+				ks = 2
+			}
+			o, w := ((ks*100+n)*100+to)*simpleSlot, 3 // (without leading zeros, as moveText)
+			if n >= 10 {
+				w++
+			}
+			if to >= 10 {
+				w++
+			}
+			m.Text = simpleMoves[o : o+w]
+			m.Squares = r.squares([]Square{Square(n), Square(to)})
+			m.Sep = Sep(sep)
+			r.addMove(m, pos)
+		default:
+			return
+		}
+	}
 }
 
 // addMove is add for a move node: the commonest node, stored without
