@@ -37,14 +37,19 @@ func readPlain(t *testing.T, data []byte, strict, tokensOnly, half bool) ([]*Gam
 	}
 }
 
-// TestPlainMovetext reads the whole corpus, and movetext written to try
-// plainMovetext's edges, with and without it, leniently and strictly, and
-// wants the same games (positions and warnings included) and errors.
+// TestPlainMovetext reads the whole corpus, and tags and movetext written
+// to try the edges of plainTag and plainMovetext, with and without them,
+// leniently and strictly, and wants the same games (positions and
+// warnings included) and errors.
 func TestPlainMovetext(t *testing.T) {
 	inputs := map[string][]byte{
 		"edges": []byte("[Event \"x\"]\r\n1. 11-15 24-20\r\n2.\t8-11 28-24 3.9-13 05-09 4. 0. 22x18 5. 6. 15:22 1-10\n" +
 			"6. 1-0 7... 12-16 8. 12-16! 9-14 {c} 10. 1-1\r 11. 10-14 32-28 1/2-1/2 *\n" +
 			"1. 11-15 2. 3. 9-14 22-18x 11-15-19 11-155 100. 1-2 2x1 0-1\n\n1. 30-25 % comment\n   \t  \n2. 5-10 \\r 2-0"),
+		"tags": []byte("[Event\"x\"]\n[Site  \"a\\\"b\"]\n[Date \"x\" ]\n[1Event \"x\"]\n[Ev-ent \"x\"]\n[Round \"\xc3\xa9\"]\n" +
+			"[White \"\xe9\"]\n[Dati \"x\"]\n[GameType \"21\"]\n[GameType \"99,Z\"]\n[FEN \"\"]\n[Event \"y\"]\n[Black \"\"]\n[ Result \"1-0\"]\n" +
+			"[Result\t\"1-0\"]\n[Annotator \"x\"\n[Event \"" + strings.Repeat("v", 400) + "\"]\n[" + strings.Repeat("N", 100) + " \"x\"]\n1. 11-15 *\n" +
+			"[Event \"z\"] [Site \"w\"][Date \"v\"]\n1. 11-15 *"),
 	}
 	paths := corpusFiles(t)
 	if testing.Short() && len(paths) > 50 {

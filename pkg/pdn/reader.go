@@ -459,7 +459,9 @@ func (r *Reader) Next() (*Game, error) {
 				return r.endAtTagSection(t)
 			}
 			r.start(t.Pos)
-			r.readTag(r.g, t.Pos)
+			if !r.plainTag(r.g, t.Pos) {
+				r.readTag(r.g, t.Pos)
+			}
 		case TokEOF:
 			return r.endAtEOF(t)
 		case TokStrength:
@@ -963,7 +965,7 @@ func (r *Reader) skipVariation() {
 // readTag reads a tag pair after its '['.
 func (r *Reader) readTag(g *Game, p Pos) {
 	t, _ := r.next()
-	var name, value string
+	var value string
 	var rawName string
 	hasName, hasValue := false, false
 	if t.Kind == TokTagName {
@@ -987,7 +989,53 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		r.warn(WarnTagSyntax, p, r.text("tag ", strings.TrimSpace(rawName+" "+value), " without name or value dropped"))
 		return
 	}
-	name = rawName
+	r.tag(g, p, rawName, value)
+}
+
+// plainTag reads a tag pair of the commonest form after its '[': a name
+// of letters, digits and '_', blanks, a quoted value of printable ASCII
+// without a backslash, and ']' right after the closing quote; straight
+// from the scanner's buffer, as readTag would read it, without its
+// tokens. It reports false, having consumed nothing, for anything else.
+func (r *Reader) plainTag(g *Game, p Pos) bool {
+	if r.tokensOnly {
+		return false
+	}
+	s := r.s
+	b := s.buf[s.i:s.n]
+	if len(b) > 320 {
+		b = b[:320]
+	}
+	j := 0
+	for j < len(b) && isNameByte(b[j]) {
+		j++
+	}
+	e := j
+	for j < len(b) && b[j] == ' ' {
+		j++
+	}
+	if e == 0 || e > 64 || j == e || j >= len(b) || b[j] != '"' {
+		return false
+	}
+	v := j + 1
+	k := v
+	for k < len(b) && b[k] >= ' ' && b[k] < 0x7f && b[k] != '"' && b[k] != '\\' {
+		k++
+	}
+	if k+1 >= len(b) || b[k] != '"' || b[k+1] != ']' {
+		return false
+	}
+	name, value := r.str(b[:e]), r.str(b[v:k])
+	s.i += k + 2
+	s.afterOpen = false // (as after the ']' token)
+	r.tag(g, p, name, value)
+	return true
+}
+
+// tag adds the tag pair name (as written, not empty) and value at p to g,
+// with the warnings it calls for.
+func (r *Reader) tag(g *Game, p Pos, rawName, value string) {
+	name := rawName
 	if !isIdent(name) {
 		fixed := repairTagName(name)
 		r.warn(WarnTagName, p, name+" read as "+fixed)
