@@ -11,9 +11,10 @@ import (
 	"testing/iotest"
 )
 
-// readPlain reads every game of data, with or without Reader.plainMovetext,
-// each read of the input cut to half (iotest.HalfReader) if half is set,
-// and returns the games and the errors Next returned with them.
+// readPlain reads every game of data, with or without Reader.plainMovetext
+// and plainTag, each read of the input cut to half (iotest.HalfReader) if
+// half is set, into an Arena with plain reading and full reads, and
+// returns the games and the errors Next returned with them.
 func readPlain(t *testing.T, data []byte, strict, tokensOnly, half bool) ([]*Game, []error) {
 	t.Helper()
 	var in io.Reader = bytes.NewReader(data)
@@ -22,6 +23,9 @@ func readPlain(t *testing.T, data []byte, strict, tokensOnly, half bool) ([]*Gam
 	}
 	r := NewReader(in)
 	r.Strict, r.tokensOnly = strict, tokensOnly
+	if !tokensOnly && !half {
+		r.SetArena(new(Arena)) // (never reset: the games stay valid)
+	}
 	var games []*Game
 	var errs []error
 	for {

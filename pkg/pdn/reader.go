@@ -610,21 +610,22 @@ func (r *Reader) plainMovetext() {
 	if r.vis != nil || r.tokensOnly {
 		return
 	}
-	s := r.s
 	simpleOnce.Do(buildSimple)
-	for {
-		i := s.i
-		if s.n-i < 24 {
-			return
-		}
+	s := r.s
+	buf, base := s.buf[:s.n], s.base
+	// What is read so far: the scanner's state, stored back on return.
+	i, line, lineStart := s.i, s.line, s.lineStart
+	defer func() { s.i, s.line, s.lineStart = i, line, lineStart }()
+	for len(buf)-i >= 24 {
+		b := buf[i : i+24]
 		// The blanks and line breaks before the token, as Scanner.Next
 		// skips them.
-		b := s.buf[i:s.n]
-		line, lineStart := s.line, s.lineStart
+		ln, ls := line, lineStart
 		j := 0
-		for ; j < 16; j++ {
+		for j < 16 {
 			c := b[j]
 			if c == ' ' || c == '\t' {
+				j++
 				continue
 			}
 			if c == '\r' && b[j+1] == '\n' {
@@ -634,8 +635,9 @@ func (r *Reader) plainMovetext() {
 			if c != '\n' {
 				break
 			}
-			line++
-			lineStart = s.base + int64(i+j+1)
+			j++
+			ln++
+			ls = base + int64(i+j)
 		}
 		if j == 16 {
 			return
@@ -649,15 +651,18 @@ func (r *Reader) plainMovetext() {
 		if c := t[1]; c >= '0' && c <= '9' {
 			n, e = n*10+int(c-'0'), 2
 		}
-		off := s.base + int64(i+j)
-		pos := Pos{Offset: off, Line: line, Column: int(off-lineStart) + 1}
+		off := base + int64(i+j)
+		pos := Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}
 		switch sep := t[e]; sep {
 		case '.':
 			if t[e+1] == '.' {
 				return
 			}
-			s.i, s.line, s.lineStart = i+j+e+1, line, lineStart
-			r.bodyToken(pos)
+			i, line, lineStart = i+j+e+1, ln, ls
+			// bodyToken, in movetext already
+			if r.pending.set {
+				r.warn(WarnMoveNumber, r.pending.pos, "move number not followed by a move")
+			}
 			r.pending = moveNumber{set: true, num: n, pos: pos}
 		case '-', 'x', ':':
 			if n == 0 || e == 1 && t[0] <= '2' && t[2] >= '0' && t[2] <= '2' && !isDigit(int(t[3])) {
@@ -674,12 +679,7 @@ func (r *Reader) plainMovetext() {
 			if d := t[k]; to == 0 || d >= '0' && d <= '9' || d == '-' || d == 'x' || d == ':' || d == 'X' {
 				return
 			}
-			s.i, s.line, s.lineStart = i+j+k, line, lineStart
-			r.enterMovetext(pos)
-			m := r.newMove()
-			if r.pending.set {
-				r.numberMove(m)
-			}
+			i, line, lineStart = i+j+k, ln, ls
 			ks := 0
 			switch sep {
 			case 'x':
@@ -694,13 +694,46 @@ func (r *Reader) plainMovetext() {
 			if to >= 10 {
 				w++
 			}
-			m.Text = simpleMoves[o : o+w]
-			m.Squares = r.squares([]Square{Square(n), Square(to)})
-			m.Sep = Sep(sep)
-			r.addMove(m, pos)
+			r.plainMove(simpleMoves[o:o+w], Square(n), Square(to), Sep(sep), pos)
 		default:
 			return
 		}
+	}
+}
+
+// plainMove adds a move of two squares read by plainMovetext: as move
+// does, with the arena's slabs written in place when they have room.
+func (r *Reader) plainMove(text string, from, to Square, sep Sep, pos Pos) {
+	a := r.arena
+	if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
+		m := r.newMove()
+		if r.pending.set {
+			r.numberMove(m)
+		}
+		m.Text, m.Squares, m.Sep = text, r.squares([]Square{from, to}), sep
+		r.addMove(m, pos)
+		return
+	}
+	k := len(a.sqs.cur)
+	a.sqs.cur = a.sqs.cur[:k+2]
+	sq := a.sqs.cur[k : k+2 : k+2]
+	sq[0], sq[1] = from, to
+	k = len(a.moves.cur)
+	a.moves.cur = a.moves.cur[:k+1]
+	m := &a.moves.cur[k]
+	*m = Move{Text: text, Squares: sq, Sep: sep}
+	if r.pending.set {
+		r.numberMove(m)
+	}
+	k = len(r.cur)
+	r.cur = r.cur[:k+1]
+	nd := &r.cur[k]
+	nd.Kind, nd.NAG, nd.Pos, nd.Move = MoveNode, 0, pos, m
+	if nd.Text != "" {
+		nd.Text = ""
+	}
+	if nd.Variation != nil {
+		nd.Variation = nil
 	}
 }
 
