@@ -73,3 +73,34 @@ func TestInvariants(t *testing.T) {
 		t.Logf("%s: %d nodes checked", v.Name, nodes)
 	}
 }
+
+// TestPlayQuiet wants PlayQuiet to play what QuietMove finds, and to leave the position
+// as it is otherwise, for every pair of squares in sample positions of every variant.
+func TestPlayQuiet(t *testing.T) {
+	for _, v := range engine.Variants() {
+		played := 0
+		for _, p := range samplePositions(v, 10) {
+			for f := 1; f <= v.Squares(); f++ {
+				from, _ := v.Index(engine.Square(f))
+				for s := 1; s <= v.Squares(); s++ {
+					to, _ := v.Index(engine.Square(s))
+					q := p
+					ok := v.PlayQuiet(&q, from, to)
+					m, want := v.QuietMove(&p, from, to)
+					switch {
+					case ok != want:
+						t.Fatalf("%s %s: PlayQuiet %d-%d = %v, QuietMove %v", v.Name, v.FEN(p), f, s, ok, want)
+					case ok && q != p.Play(m), !ok && q != p:
+						t.Fatalf("%s %s: PlayQuiet %d-%d gives %s", v.Name, v.FEN(p), f, s, v.FEN(q))
+					}
+					if ok {
+						played++
+					}
+				}
+			}
+		}
+		if played == 0 {
+			t.Fatalf("%s: no quiet move played", v.Name)
+		}
+	}
+}

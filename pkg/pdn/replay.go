@@ -315,6 +315,10 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 	v := lr.v
 	prev, prevRun := p, run // the position and state before the last move of this line
 	ply := 0
+	// quick plays a quiet move given by its two squares in place when it is
+	// legal (Variant.PlayQuiet): the commonest move, when nothing but the
+	// position is kept of it.
+	quick := !lr.record && v.KingMoveLimit == 0 && !lr.rp.slow
 	for i := range nodes {
 		n := &nodes[i]
 		switch n.Kind {
@@ -327,6 +331,23 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 				num = m.Number
 			} else if p.Side == v.FirstMover && ply > 0 || num == 0 {
 				num++
+			}
+			if quick && len(m.Squares) == 2 && !m.IsCapture() && !m.Squares[0].IsAlgebraic() && !m.Squares[1].IsAlgebraic() {
+				from, ok1 := v.Index(engine.Square(m.Squares[0]))
+				to, ok2 := v.Index(engine.Square(m.Squares[1]))
+				if before := p; ok1 && ok2 && v.PlayQuiet(&p, from, to) {
+					// (a quiet move: no separator to warn about, and run stays
+					// zero without a king-move limit)
+					if main {
+						lr.plies++
+						lr.lastPos = n.Pos
+					} else {
+						lr.vmoves++
+					}
+					prev = before
+					ply++
+					continue
+				}
 			}
 			em, err := lr.rp.resolve(v, &p, m)
 			if err == nil && v.KingMoveLimit > 0 { // (run stays zero without a limit)

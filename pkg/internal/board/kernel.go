@@ -20,6 +20,7 @@ type kernel interface {
 	pathsOf(p Position, m Move) [][]Square
 	isPathOf(p Position, m Move, want wantedPath) bool
 	quietMoveOf(p Position, from, to Index) (Move, bool)
+	playQuietOf(p Position, from, to Index) (Position, bool)
 	// advanceDrawOf turns d, the draw state of p, into that of c, where m leads from p.
 	advanceDrawOf(d *drawState, p Position, m Move, c Position)
 }
@@ -54,6 +55,14 @@ func (k narrowKernel) isPathOf(p Position, m Move, want wantedPath) bool {
 
 func (k narrowKernel) quietMoveOf(p Position, from, to Index) (Move, bool) {
 	return k.v.quietMove(&p, from, to)
+}
+
+func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
+	m, ok := k.v.quietMove(&p, from, to)
+	if ok {
+		p.apply(m) // (every index of a narrow board is below 64: play's test is not needed)
+	}
+	return p, ok
 }
 
 func (k narrowKernel) advanceDrawOf(d *drawState, p Position, m Move, c Position) {

@@ -265,6 +265,17 @@ func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
 	return v.k.quietMoveOf(*p, from, to)
 }
 
+// PlayQuiet plays the quiet move from-to on p and reports true when it is legal in p (see
+// QuietMove); otherwise it leaves p as it is. Replaying a game plays its commonest moves
+// so, without handing the move back and forth.
+func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
+	q, ok := v.k.playQuietOf(*p, from, to)
+	if ok {
+		*p = q
+	}
+	return ok
+}
+
 // quietMove is QuietMove on the board's own representation.
 func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 	us := p.Side
