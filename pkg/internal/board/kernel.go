@@ -58,7 +58,16 @@ func (k narrowKernel) quietMoveOf(p Position, from, to Index) (Move, bool) {
 }
 
 func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
-	m, ok := k.v.quietMove(&p, from, to)
+	v, us := k.v, p.Side
+	if from < 64 && p.pieces[us]&^p.kings&bit(from) != 0 {
+		// A man: quietMove's test with its steps from the table.
+		if v.steps[us][from]&bit(to)&^p.occupied() == 0 || v.hasCaptureIn(&p) {
+			return p, false
+		}
+		p.apply(Move{From: from, To: to, flags: promotes(v.promo[us].Has(to))})
+		return p, true
+	}
+	m, ok := v.quietMove(&p, from, to)
 	if ok {
 		p.apply(m) // (every index of a narrow board is below 64: play's test is not needed)
 	}
