@@ -104,3 +104,18 @@ func fmtGames(gs []*Game, _ []error) string {
 	}
 	return b.String()
 }
+
+// TestMayBeLocalized: every localised tag name passes the prefilter, and
+// the standard names of the Open Checkers Archive's headers do not.
+func TestMayBeLocalized(t *testing.T) {
+	for k := range localizedTags {
+		if !mayBeLocalized(k) {
+			t.Errorf("mayBeLocalized(%q) = false", k)
+		}
+	}
+	for _, k := range []string{"Event", "Site", "Date", "Round", "White", "Black", "Result"} {
+		if mayBeLocalized(k) {
+			t.Errorf("mayBeLocalized(%q) = true: its tags are looked up in the map", k)
+		}
+	}
+}

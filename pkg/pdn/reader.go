@@ -1073,7 +1073,7 @@ func (r *Reader) tag(g *Game, p Pos, rawName, value string) {
 		fixed := repairTagName(name)
 		r.warn(WarnTagName, p, name+" read as "+fixed)
 		name = r.str([]byte(fixed))
-	} else if !r.Strict {
+	} else if !r.Strict && mayBeLocalized(name) {
 		if std, ok := localizedTags[name]; ok {
 			r.note(WarnLocalizedTag, p, name+" read as "+std)
 			name = std
@@ -1210,6 +1210,30 @@ var localizedTags = map[string]string{
 	"Titre noir":         "BlackTitle",
 	"Évaluation blanche": "WhiteRating",
 	"Évaluation noire":   "BlackRating",
+}
+
+// localizedSigs marks the signatures (localizedSig) of the names of
+// localizedTags: a name whose signature is not marked is not one of them,
+// found without the map's hashing (validate looked up every tag name).
+var localizedSigs = func() (b [64]uint64) {
+	for k := range localizedTags {
+		h := localizedSig(k)
+		b[h/64] |= 1 << (h % 64)
+	}
+	return b
+}()
+
+// localizedSig is a 12-bit signature of a non-empty name: its length and
+// its first and last bytes.
+func localizedSig(s string) uint {
+	return (uint(s[0])*31 + uint(s[len(s)-1])*7 + uint(len(s))) % 4096
+}
+
+// mayBeLocalized reports whether name (not empty) may be one of
+// localizedTags.
+func mayBeLocalized(name string) bool {
+	h := localizedSig(name)
+	return localizedSigs[h/64]&(1<<(h%64)) != 0
 }
 
 // repairTagName turns a tag name that is not an identifier into one:
