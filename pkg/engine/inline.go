@@ -58,6 +58,7 @@ func inlineBodies() {
 	new(Variant).ParseFEN(*new(string))
 	new(Variant).ParseMove(*new(*Position), *new(string))
 	new(Variant).ParseSquare(*new(string))
+	new(Variant).MovesFromTo(*new([]Move), *new(*Position), *new(Index), *new(Index))
 	new(Variant).Paths(*new(*Position), *new(Move))
 	new(Variant).IsPath(*new(*Position), *new(Move), nil)
 	new(Variant).Perft(*new(context.Context), *new(Position), *new(int), *new(PerftOptions))

@@ -21,6 +21,7 @@ type kernel interface {
 	isPathOf(p Position, m Move, want wantedPath) bool
 	quietMoveOf(p Position, from, to Index) (Move, bool)
 	playQuietOf(p Position, from, to Index) (Position, bool)
+	movesFromToOf(dst []Move, p Position, from, to Index) []Move
 	// advanceDrawOf turns d, the draw state of p, into that of c, where m leads from p.
 	advanceDrawOf(d *drawState, p Position, m Move, c Position)
 }
@@ -72,6 +73,10 @@ func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
 		p.apply(m) // (every index of a narrow board is below 64: play's test is not needed)
 	}
 	return p, ok
+}
+
+func (k narrowKernel) movesFromToOf(dst []Move, p Position, from, to Index) []Move {
+	return k.v.movesFromTo(dst, &p, from, to)
 }
 
 func (k narrowKernel) advanceDrawOf(d *drawState, p Position, m Move, c Position) {

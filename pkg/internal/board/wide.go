@@ -273,6 +273,11 @@ func (w *wideVariant) playQuietOf(p Position, from, to Index) (Position, bool) {
 	return p, ok
 }
 
+func (w *wideVariant) movesFromToOf(dst []Move, p Position, from, to Index) []Move {
+	wp := p.widen()
+	return narrowMoves(dst, w.movesFromTo(nil, &wp, from, to))
+}
+
 func (w *wideVariant) advanceDrawOf(d *drawState, p Position, m Move, c Position) {
 	wp, wc := p.widen(), c.widen()
 	WideAdvanceDraw(d, w, &wp, m.widen(), &wc)
