@@ -62,7 +62,7 @@ func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
 	v, us := k.v, p.Side
 	if from < 64 && p.pieces[us]&^p.kings&bit(from) != 0 {
 		// A man: quietMove's test with its steps from the table.
-		if v.steps[us][from]&bit(to)&^p.occupied() == 0 || v.hasCaptureIn(&p) {
+		if v.steps[us][from]&bit(to)&^p.occupied() == 0 || k.hasCapture(&p) {
 			return p, false
 		}
 		p.apply(Move{From: from, To: to, flags: promotes(v.promo[us].Has(to))})
@@ -73,6 +73,21 @@ func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
 		p.apply(m) // (every index of a narrow board is below 64: play's test is not needed)
 	}
 	return p, ok
+}
+
+// hasCapture is hasCaptureIn with perft's instance for the board's steps (see geometry).
+func (k narrowKernel) hasCapture(p *Position) bool {
+	v, us := k.v, p.Side
+	targets, empty, men, kings := p.pieces[us.Other()], v.board&^p.occupied(), p.pieces[us]&^p.kings, p.pieces[us]&p.kings
+	switch v.fixedSteps {
+	case 4:
+		return perftKernel[steps4]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+	case 5:
+		return perftKernel[steps5]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+	case 6:
+		return perftKernel[steps6]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+	}
+	return perftKernel[anySteps]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
 }
 
 func (k narrowKernel) movesFromToOf(dst []Move, p Position, from, to Index) []Move {
