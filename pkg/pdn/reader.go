@@ -70,7 +70,7 @@ type Reader struct {
 	arena    *arena   // if set, games are carved out of it (see arena)
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
-	// tokensOnly turns plainMovetext off (tests compare both ways).
+	// tokensOnly turns plainMovetext and plainTag off (tests compare both ways).
 	tokensOnly bool
 
 	tagSet     map[string]bool // tag names of tagSetGame, for long headers

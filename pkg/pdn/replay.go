@@ -425,9 +425,8 @@ func (lr *lineReplay) fits(nodes []Node, p *engine.Position) bool {
 // resolve finds the legal move m stands for in p. The common case, a
 // move given by its two end squares that only one legal move joins, is
 // found among the moves from-to (QuietMove, MovesFromTo); anything else
-// goes through
-// engine.Variant.ParseMove, which checks intermediate squares and reports
-// ambiguity.
+// goes through engine.Variant.ParseMove, which checks intermediate squares
+// and reports ambiguity.
 func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (engine.Move, error) {
 	if k := len(m.Squares); k >= 2 {
 		first, last := m.Squares[0], m.Squares[k-1]

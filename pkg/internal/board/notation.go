@@ -310,9 +310,9 @@ func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 // MovesFromTo appends to dst the legal moves of p from index from to index to, and returns
 // the extended slice: the moves Generate gives that go from-to (sequences that differ only
 // in the order of the same captured pieces are one move), in no particular order. Without
-// a capture precedence it looks at the piece on from alone, and at the others only for
-// whether they have a capture when that piece has none: replaying a game checks a
-// capture so without generating the others'.
+// a capture precedence it looks at the captures of the piece on from alone, and at the
+// other pieces only for whether they have a capture when that piece has none: replaying a
+// game checks a capture without generating those of the other pieces.
 func (v *Variant) MovesFromTo(dst []Move, p *Position, from, to Index) []Move {
 	return v.k.movesFromToOf(dst, *p, from, to)
 }
