@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/rafle/rafle/pkg/engine"
@@ -72,4 +73,93 @@ func TestInvariants(t *testing.T) {
 		}
 		t.Logf("%s: %d nodes checked", v.Name, nodes)
 	}
+}
+
+// TestPlayQuiet wants PlayQuiet to play what QuietMove finds, and to leave the position
+// as it is otherwise, for every pair of squares in sample positions of every variant.
+func TestPlayQuiet(t *testing.T) {
+	for _, v := range engine.Variants() {
+		played := 0
+		for _, p := range samplePositions(v, 10) {
+			for f := 1; f <= v.Squares(); f++ {
+				from, _ := v.Index(engine.Square(f))
+				for s := 1; s <= v.Squares(); s++ {
+					to, _ := v.Index(engine.Square(s))
+					q := p
+					ok := v.PlayQuiet(&q, from, to)
+					m, want := v.QuietMove(&p, from, to)
+					switch {
+					case ok != want:
+						t.Fatalf("%s %s: PlayQuiet %d-%d = %v, QuietMove %v", v.Name, v.FEN(p), f, s, ok, want)
+					case ok && q != p.Play(m), !ok && q != p:
+						t.Fatalf("%s %s: PlayQuiet %d-%d gives %s", v.Name, v.FEN(p), f, s, v.FEN(q))
+					}
+					if ok {
+						played++
+					}
+				}
+			}
+		}
+		if played == 0 {
+			t.Fatalf("%s: no quiet move played", v.Name)
+		}
+	}
+}
+
+// TestMovesFromTo wants MovesFromTo to give, for every pair of squares, the moves Generate
+// gives between them, in sample positions of every variant and the positions one move
+// after them.
+func TestMovesFromTo(t *testing.T) {
+	for _, v := range engine.Variants() {
+		var idx []engine.Index
+		for s := 1; s <= v.Squares(); s++ {
+			i, _ := v.Index(engine.Square(s))
+			idx = append(idx, i)
+		}
+		checked := 0
+		for _, p := range samplePositions(v, 10) {
+			moves := v.Generate(nil, &p)
+			ps := []engine.Position{p}
+			for _, m := range moves {
+				ps = append(ps, p.Play(m))
+			}
+			for _, p := range ps {
+				all := v.Generate(nil, &p)
+				for _, from := range idx {
+					for _, to := range idx {
+						var want []engine.Move
+						for _, m := range all {
+							if m.From == from && m.To == to {
+								want = append(want, m)
+							}
+						}
+						got := v.MovesFromTo(nil, &p, from, to)
+						if len(got) != len(want) || !sameMoves(got, want) {
+							t.Fatalf("%s %s: MovesFromTo %d-%d = %v, Generate gives %v", v.Name, v.FEN(p),
+								v.Square(from), v.Square(to), got, want)
+						}
+						checked += len(got)
+					}
+				}
+			}
+		}
+		if checked == 0 {
+			t.Fatalf("%s: no move checked", v.Name)
+		}
+	}
+}
+
+// sameMoves reports whether a and b hold the same moves, in any order.
+func sameMoves(a, b []engine.Move) bool {
+	for _, m := range a {
+		if !slices.Contains(b, m) {
+			return false
+		}
+	}
+	for _, m := range b {
+		if !slices.Contains(a, m) {
+			return false
+		}
+	}
+	return true
 }

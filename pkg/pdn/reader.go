@@ -70,6 +70,8 @@ type Reader struct {
 	arena    *arena   // if set, games are carved out of it (see arena)
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
+	// tokensOnly turns plainMovetext and plainTag off (tests compare both ways).
+	tokensOnly bool
 
 	tagSet     map[string]bool // tag names of tagSetGame, for long headers
 	tagSetGame *Game
@@ -440,8 +442,10 @@ func (r *Reader) Next() (*Game, error) {
 		switch t.Kind {
 		case TokMove, TokEllipsis:
 			r.move(t)
+			r.plainMovetext()
 		case TokMoveNumber:
 			r.moveNumber(t)
+			r.plainMovetext()
 		case TokStar, TokResult:
 			end, err := r.terminator(t)
 			if err != nil {
@@ -455,7 +459,9 @@ func (r *Reader) Next() (*Game, error) {
 				return r.endAtTagSection(t)
 			}
 			r.start(t.Pos)
-			r.readTag(r.g, t.Pos)
+			if !r.plainTag(r.g, t.Pos) {
+				r.readTag(r.g, t.Pos)
+			}
 		case TokEOF:
 			return r.endAtEOF(t)
 		case TokStrength:
@@ -565,13 +571,7 @@ func (r *Reader) move(t *Token) {
 		m = r.newMove()
 	}
 	if r.pending.set {
-		// Number 0 means "no number": "0." is dropped.
-		num := r.pending.num
-		m.Number, m.Continuation = num, r.pending.cont && num > 0
-		r.pending.set = false
-		if num == 0 {
-			r.warn(WarnMoveNumber, r.pending.pos, "move number 0 dropped")
-		}
+		r.numberMove(m)
 	}
 	if t.Kind == TokMove {
 		m.Text = r.moveText(t)
@@ -585,6 +585,156 @@ func (r *Reader) move(t *Token) {
 		m.Text = "..."
 	}
 	r.addMove(m, t.Pos)
+}
+
+// numberMove gives m the pending move number.
+func (r *Reader) numberMove(m *Move) {
+	// Number 0 means "no number": "0." is dropped.
+	num := r.pending.num
+	m.Number, m.Continuation = num, r.pending.cont && num > 0
+	r.pending.set = false
+	if num == 0 {
+		r.warn(WarnMoveNumber, r.pending.pos, "move number 0 dropped")
+	}
+}
+
+// plainMovetext reads the commonest movetext, move numbers "N." and
+// moves of two squares "N-N" (or 'x', ':'), each number of one or two
+// digits, apart by blanks and line breaks, straight from the scanner's
+// buffer: what Scanner.Next and Next would make of them, without a token
+// each (validate of the Open Checkers Archive spent about a third of its
+// reading in them). It returns, having consumed nothing of it, at
+// anything else, such as a result, a comment, a lone CR, or near the end
+// of the buffered input, for Next to read as usual.
+func (r *Reader) plainMovetext() {
+	if r.vis != nil || r.tokensOnly {
+		return
+	}
+	simpleOnce.Do(buildSimple)
+	s := r.s
+	buf, base := s.buf[:s.n], s.base
+	// What is read so far: the scanner's state, stored back on return.
+	i, line, lineStart := s.i, s.line, s.lineStart
+	defer func() { s.i, s.line, s.lineStart = i, line, lineStart }()
+	for len(buf)-i >= 24 {
+		b := buf[i : i+24]
+		// The blanks and line breaks before the token, as Scanner.Next
+		// skips them.
+		ln, ls := line, lineStart
+		j := 0
+		for j < 16 {
+			c := b[j]
+			if c == ' ' || c == '\t' {
+				j++
+				continue
+			}
+			if c == '\r' && b[j+1] == '\n' {
+				j++
+				c = '\n'
+			}
+			if c != '\n' {
+				break
+			}
+			j++
+			ln++
+			ls = base + int64(i+j)
+		}
+		if j == 16 {
+			return
+		}
+		// The token: as Scanner.scanNumberFast reads it.
+		t := b[j : j+8]
+		n, e := int(t[0]-'0'), 1
+		if n > 9 {
+			return
+		}
+		if c := t[1]; c >= '0' && c <= '9' {
+			n, e = n*10+int(c-'0'), 2
+		}
+		off := base + int64(i+j)
+		pos := Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}
+		switch sep := t[e]; sep {
+		case '.':
+			if t[e+1] == '.' {
+				return
+			}
+			i, line, lineStart = i+j+e+1, ln, ls
+			// bodyToken, in movetext already
+			if r.pending.set {
+				r.warn(WarnMoveNumber, r.pending.pos, "move number not followed by a move")
+			}
+			r.pending = moveNumber{set: true, num: n, pos: pos}
+		case '-', 'x', ':':
+			if n == 0 || e == 1 && t[0] <= '2' && t[2] >= '0' && t[2] <= '2' && !isDigit(int(t[3])) {
+				return // (perhaps a result: 1-0, 2-0, 1-1...)
+			}
+			d := t[e+1]
+			if d < '0' || d > '9' {
+				return
+			}
+			to, k := int(d-'0'), e+2
+			if d := t[k]; d >= '0' && d <= '9' {
+				to, k = to*10+int(d-'0'), k+1
+			}
+			if d := t[k]; to == 0 || d >= '0' && d <= '9' || d == '-' || d == 'x' || d == ':' || d == 'X' {
+				return
+			}
+			i, line, lineStart = i+j+k, ln, ls
+			ks := 0
+			switch sep {
+			case 'x':
+				ks = 1
+			case ':':
+				ks = 2
+			}
+			o, w := ((ks*100+n)*100+to)*simpleSlot, 3 // (without leading zeros, as moveText)
+			if n >= 10 {
+				w++
+			}
+			if to >= 10 {
+				w++
+			}
+			r.plainMove(simpleMoves[o:o+w], Square(n), Square(to), Sep(sep), pos)
+		default:
+			return
+		}
+	}
+}
+
+// plainMove adds a move of two squares read by plainMovetext: as move
+// does, with the arena's slabs written in place when they have room.
+func (r *Reader) plainMove(text string, from, to Square, sep Sep, pos Pos) {
+	a := r.arena
+	if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
+		m := r.newMove()
+		if r.pending.set {
+			r.numberMove(m)
+		}
+		m.Text, m.Squares, m.Sep = text, r.squares([]Square{from, to}), sep
+		r.addMove(m, pos)
+		return
+	}
+	k := len(a.sqs.cur)
+	a.sqs.cur = a.sqs.cur[:k+2]
+	sq := a.sqs.cur[k : k+2 : k+2]
+	sq[0], sq[1] = from, to
+	k = len(a.moves.cur)
+	a.moves.cur = a.moves.cur[:k+1]
+	m := &a.moves.cur[k]
+	*m = Move{Text: text, Squares: sq, Sep: sep}
+	if r.pending.set {
+		r.numberMove(m)
+	}
+	k = len(r.cur)
+	r.cur = r.cur[:k+1]
+	nd := &r.cur[k]
+	nd.Kind, nd.NAG, nd.Pos, nd.Move = MoveNode, 0, pos, m
+	if nd.Text != "" {
+		nd.Text = ""
+	}
+	if nd.Variation != nil {
+		nd.Variation = nil
+	}
 }
 
 // addMove is add for a move node: the commonest node, stored without
@@ -848,7 +998,7 @@ func (r *Reader) skipVariation() {
 // readTag reads a tag pair after its '['.
 func (r *Reader) readTag(g *Game, p Pos) {
 	t, _ := r.next()
-	var name, value string
+	var value string
 	var rawName string
 	hasName, hasValue := false, false
 	if t.Kind == TokTagName {
@@ -872,12 +1022,58 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		r.warn(WarnTagSyntax, p, r.text("tag ", strings.TrimSpace(rawName+" "+value), " without name or value dropped"))
 		return
 	}
-	name = rawName
+	r.tag(g, p, rawName, value)
+}
+
+// plainTag reads a tag pair of the commonest form after its '[': a name
+// of letters, digits and '_', blanks, a quoted value of printable ASCII
+// without a backslash, and ']' right after the closing quote; straight
+// from the scanner's buffer, as readTag would read it, without its
+// tokens. It reports false, having consumed nothing, for anything else.
+func (r *Reader) plainTag(g *Game, p Pos) bool {
+	if r.tokensOnly {
+		return false
+	}
+	s := r.s
+	b := s.buf[s.i:s.n]
+	if len(b) > 320 {
+		b = b[:320]
+	}
+	j := 0
+	for j < len(b) && isNameByte(b[j]) {
+		j++
+	}
+	e := j
+	for j < len(b) && b[j] == ' ' {
+		j++
+	}
+	if e == 0 || e > 64 || j == e || j >= len(b) || b[j] != '"' {
+		return false
+	}
+	v := j + 1
+	k := v
+	for k < len(b) && b[k] >= ' ' && b[k] < 0x7f && b[k] != '"' && b[k] != '\\' {
+		k++
+	}
+	if k+1 >= len(b) || b[k] != '"' || b[k+1] != ']' {
+		return false
+	}
+	name, value := r.str(b[:e]), r.str(b[v:k])
+	s.i += k + 2
+	s.afterOpen = false // (as after the ']' token)
+	r.tag(g, p, name, value)
+	return true
+}
+
+// tag adds the tag pair name (as written, not empty) and value at p to g,
+// with the warnings it calls for.
+func (r *Reader) tag(g *Game, p Pos, rawName, value string) {
+	name := rawName
 	if !isIdent(name) {
 		fixed := repairTagName(name)
 		r.warn(WarnTagName, p, name+" read as "+fixed)
 		name = r.str([]byte(fixed))
-	} else if !r.Strict {
+	} else if !r.Strict && mayBeLocalized(name) {
 		if std, ok := localizedTags[name]; ok {
 			r.note(WarnLocalizedTag, p, name+" read as "+std)
 			name = std
@@ -1014,6 +1210,30 @@ var localizedTags = map[string]string{
 	"Titre noir":         "BlackTitle",
 	"Évaluation blanche": "WhiteRating",
 	"Évaluation noire":   "BlackRating",
+}
+
+// localizedSigs marks the signatures (localizedSig) of the names of
+// localizedTags: a name whose signature is not marked is not one of them,
+// found without the map's hashing (validate looked up every tag name).
+var localizedSigs = func() (b [64]uint64) {
+	for k := range localizedTags {
+		h := localizedSig(k)
+		b[h/64] |= 1 << (h % 64)
+	}
+	return b
+}()
+
+// localizedSig is a 12-bit signature of a non-empty name: its length and
+// its first and last bytes.
+func localizedSig(s string) uint {
+	return (uint(s[0])*31 + uint(s[len(s)-1])*7 + uint(len(s))) % 4096
+}
+
+// mayBeLocalized reports whether name (not empty) may be one of
+// localizedTags.
+func mayBeLocalized(name string) bool {
+	h := localizedSig(name)
+	return localizedSigs[h/64]&(1<<(h%64)) != 0
 }
 
 // repairTagName turns a tag name that is not an identifier into one:

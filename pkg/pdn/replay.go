@@ -315,6 +315,10 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 	v := lr.v
 	prev, prevRun := p, run // the position and state before the last move of this line
 	ply := 0
+	// quick plays a quiet move given by its two squares in place when it is
+	// legal (Variant.PlayQuiet): the commonest move, when nothing but the
+	// position is kept of it.
+	quick := !lr.record && v.KingMoveLimit == 0 && !lr.rp.slow
 	for i := range nodes {
 		n := &nodes[i]
 		switch n.Kind {
@@ -327,6 +331,23 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 				num = m.Number
 			} else if p.Side == v.FirstMover && ply > 0 || num == 0 {
 				num++
+			}
+			if quick && len(m.Squares) == 2 && !m.IsCapture() && !m.Squares[0].IsAlgebraic() && !m.Squares[1].IsAlgebraic() {
+				from, ok1 := v.Index(engine.Square(m.Squares[0]))
+				to, ok2 := v.Index(engine.Square(m.Squares[1]))
+				if before := p; ok1 && ok2 && v.PlayQuiet(&p, from, to) {
+					// (a quiet move: no separator to warn about, and run stays
+					// zero without a king-move limit)
+					if main {
+						lr.plies++
+						lr.lastPos = n.Pos
+					} else {
+						lr.vmoves++
+					}
+					prev = before
+					ply++
+					continue
+				}
 			}
 			em, err := lr.rp.resolve(v, &p, m)
 			if err == nil && v.KingMoveLimit > 0 { // (run stays zero without a limit)
@@ -402,10 +423,10 @@ func (lr *lineReplay) fits(nodes []Node, p *engine.Position) bool {
 }
 
 // resolve finds the legal move m stands for in p. The common case, a
-// move given by its two end squares that only one legal move joins,
-// needs one move generation; anything else goes through
-// engine.Variant.ParseMove, which checks intermediate squares and reports
-// ambiguity.
+// move given by its two end squares that only one legal move joins, is
+// found among the moves from-to (QuietMove, MovesFromTo); anything else
+// goes through engine.Variant.ParseMove, which checks intermediate squares
+// and reports ambiguity.
 func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (engine.Move, error) {
 	if k := len(m.Squares); k >= 2 {
 		first, last := m.Squares[0], m.Squares[k-1]
@@ -421,22 +442,31 @@ func (rp *Replayer) resolve(v *engine.Variant, p *engine.Position, m *Move) (eng
 		if ok1 && ok2 {
 			if k == 2 && !rp.slow && !m.IsCapture() {
 				// The commonest move: a quiet move when the side to move has
-				// no capture. Then it is the only legal move from-to, the one
-				// Generate would give, found without generating the others.
-				// (A move written as a capture nearly always is one: it goes
-				// straight to Generate, which finds a quiet one as well.)
+				// no capture. Then it is the only legal move from-to, found
+				// without looking at the others.
 				if mv, ok := v.QuietMove(p, from, to); ok {
 					return mv, nil
 				}
 			}
-			rp.buf = v.Generate(rp.buf[:0], p)
-			var found engine.Move
-			n := 0
-			for _, l := range rp.buf {
-				if l.From == from && l.To == to {
-					found = l
-					n++
+			// The legal moves from-to: found from the piece on from alone
+			// (MovesFromTo), or, with slow, among all the legal moves.
+			var cands []engine.Move
+			if !rp.slow {
+				rp.buf = v.MovesFromTo(rp.buf[:0], p, from, to)
+				cands = rp.buf
+			} else {
+				rp.buf = v.Generate(rp.buf[:0], p)
+				cands = rp.buf[:0]
+				for _, l := range rp.buf {
+					if l.From == from && l.To == to {
+						cands = append(cands, l)
+					}
 				}
+			}
+			n := len(cands)
+			var found engine.Move
+			if n > 0 {
+				found = cands[n-1]
 			}
 			switch {
 			case n == 0:

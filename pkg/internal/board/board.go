@@ -80,6 +80,7 @@ type Variant struct {
 	capDirs  []int            // directions of captures: the diagonals, and the orthogonals in frisian
 	turns    [8][]int         // after a capture along d: the capture directions but d and its opposite
 	rays     [8][64]bitboard  // squares from an index to the edge, per direction
+	steps    [2][64]bitboard  // per colour and index, the squares a man there steps to
 	// kingJumpRanked: the precedence ranks a man's single jump over a king apart from one
 	// over a man.
 	kingJumpRanked bool
@@ -222,6 +223,13 @@ func (v *Variant) bitboardTables() {
 			}
 			for s := v.shift(bit(i), d); s != 0; s = v.shift(s, d) {
 				v.rays[d][i] |= s
+			}
+		}
+	}
+	for c := White; c <= Black; c++ {
+		for i := Index(0); i < 64; i++ {
+			if v.board.Has(i) {
+				v.steps[c][i] = v.shift(bit(i), v.fwd[c][0]) | v.shift(bit(i), v.fwd[c][1])
 			}
 		}
 	}

@@ -20,6 +20,8 @@ type kernel interface {
 	pathsOf(p Position, m Move) [][]Square
 	isPathOf(p Position, m Move, want wantedPath) bool
 	quietMoveOf(p Position, from, to Index) (Move, bool)
+	playQuietOf(p Position, from, to Index) (Position, bool)
+	movesFromToOf(dst []Move, p Position, from, to Index) []Move
 	// advanceDrawOf turns d, the draw state of p, into that of c, where m leads from p.
 	advanceDrawOf(d *drawState, p Position, m Move, c Position)
 }
@@ -54,6 +56,42 @@ func (k narrowKernel) isPathOf(p Position, m Move, want wantedPath) bool {
 
 func (k narrowKernel) quietMoveOf(p Position, from, to Index) (Move, bool) {
 	return k.v.quietMove(&p, from, to)
+}
+
+func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
+	v, us := k.v, p.Side
+	if from < 64 && p.pieces[us]&^p.kings&bit(from) != 0 {
+		// A man: quietMove's test with its steps from the table.
+		if v.steps[us][from]&bit(to)&^p.occupied() == 0 || k.hasCapture(&p) {
+			return p, false
+		}
+		p.apply(Move{From: from, To: to, flags: promotes(v.promo[us].Has(to))})
+		return p, true
+	}
+	m, ok := v.quietMove(&p, from, to)
+	if ok {
+		p.apply(m) // (every index of a narrow board is below 64: play's test is not needed)
+	}
+	return p, ok
+}
+
+// hasCapture is hasCaptureIn with perft's instance for the board's steps (see geometry).
+func (k narrowKernel) hasCapture(p *Position) bool {
+	v, us := k.v, p.Side
+	targets, empty, men, kings := p.pieces[us.Other()], v.board&^p.occupied(), p.pieces[us]&^p.kings, p.pieces[us]&p.kings
+	switch v.fixedSteps {
+	case 4:
+		return perftKernel[steps4]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+	case 5:
+		return perftKernel[steps5]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+	case 6:
+		return perftKernel[steps6]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+	}
+	return perftKernel[anySteps]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+}
+
+func (k narrowKernel) movesFromToOf(dst []Move, p Position, from, to Index) []Move {
+	return k.v.movesFromTo(dst, &p, from, to)
 }
 
 func (k narrowKernel) advanceDrawOf(d *drawState, p Position, m Move, c Position) {

@@ -265,6 +265,17 @@ func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
 	return v.k.quietMoveOf(*p, from, to)
 }
 
+// PlayQuiet plays the quiet move from-to on p and reports true when it is legal in p (see
+// QuietMove); otherwise it leaves p as it is. Replaying a game plays its commonest moves
+// so, without handing the move back and forth.
+func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
+	q, ok := v.k.playQuietOf(*p, from, to)
+	if ok {
+		*p = q
+	}
+	return ok
+}
+
 // quietMove is QuietMove on the board's own representation.
 func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 	us := p.Side
@@ -294,6 +305,48 @@ func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 		}
 	}
 	return Move{}, false
+}
+
+// MovesFromTo appends to dst the legal moves of p from index from to index to, and returns
+// the extended slice: the moves Generate gives that go from-to (sequences that differ only
+// in the order of the same captured pieces are one move), in no particular order. Without
+// a capture precedence it looks at the captures of the piece on from alone, and at the
+// other pieces only for whether they have a capture when that piece has none: replaying a
+// game checks a capture without generating those of the other pieces.
+func (v *Variant) MovesFromTo(dst []Move, p *Position, from, to Index) []Move {
+	return v.k.movesFromToOf(dst, *p, from, to)
+}
+
+// movesFromTo is MovesFromTo on the board's own representation.
+func (v *Variant) movesFromTo(dst []Move, p *Position, from, to Index) []Move {
+	us := p.Side
+	if v.crowned(p.pieces[us.Other()], p.kings) || !p.pieces[us].Has(from) {
+		return dst
+	}
+	n := len(dst)
+	var g capGen
+	if v.Precedence == nil {
+		// Any capture may be chosen: those of the piece on from, if it has one, are its
+		// legal moves.
+		g.captureFrom(v, dst, p, from)
+		dst = g.dst
+	} else {
+		dst = v.generateCaptures(&g, dst, p)
+	}
+	if len(dst) == n {
+		if m, ok := v.quietMove(p, from, to); ok {
+			dst = append(dst, m)
+		}
+		return dst
+	}
+	k := n
+	for _, m := range dst[n:] {
+		if m.From == from && m.To == to {
+			dst[k] = m
+			k++
+		}
+	}
+	return dedupe(dst[:k], n)
 }
 
 // passesThrough reports whether a piece following path (start and landing squares) visits

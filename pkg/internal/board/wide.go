@@ -265,6 +265,19 @@ func (w *wideVariant) quietMoveOf(p Position, from, to Index) (Move, bool) {
 	return m.narrow(), ok
 }
 
+func (w *wideVariant) playQuietOf(p Position, from, to Index) (Position, bool) {
+	m, ok := w.quietMoveOf(p, from, to)
+	if ok {
+		p.play(m)
+	}
+	return p, ok
+}
+
+func (w *wideVariant) movesFromToOf(dst []Move, p Position, from, to Index) []Move {
+	wp := p.widen()
+	return narrowMoves(dst, w.movesFromTo(nil, &wp, from, to))
+}
+
 func (w *wideVariant) advanceDrawOf(d *drawState, p Position, m Move, c Position) {
 	wp, wc := p.widen(), c.widen()
 	WideAdvanceDraw(d, w, &wp, m.widen(), &wc)

@@ -2326,6 +2326,37 @@ func (v *wideVariant) quietMove(p *widePosition, from, to Index) (wideMove, bool
 	return wideMove{}, false
 }
 
+// movesFromTo is MovesFromTo on the board's own representation.
+func (v *wideVariant) movesFromTo(dst []wideMove, p *widePosition, from, to Index) []wideMove {
+	us := p.Side
+	if v.crowned(p.pieces[us.Other()], p.kings) || !p.pieces[us].Has(from) {
+		return dst
+	}
+	n := len(dst)
+	var g wideCapGen
+	if v.Precedence == nil {
+
+		g.captureFrom(v, dst, p, from)
+		dst = g.dst
+	} else {
+		dst = v.generateCaptures(&g, dst, p)
+	}
+	if len(dst) == n {
+		if m, ok := v.quietMove(p, from, to); ok {
+			dst = append(dst, m)
+		}
+		return dst
+	}
+	k := n
+	for _, m := range dst[n:] {
+		if m.From == from && m.To == to {
+			dst[k] = m
+			k++
+		}
+	}
+	return wideDedupe(dst[:k], n)
+}
+
 // held reports whether the king-move limit holds a king of the side to move in p after r.
 func (v *wideVariant) held(r KingRun, p *widePosition) bool {
 	us := p.Side

@@ -1,0 +1,121 @@
+package pdn
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// readPlain reads every game of data, with or without Reader.plainMovetext
+// and plainTag, each read of the input cut to half (iotest.HalfReader) if
+// half is set, into an Arena with plain reading and full reads, and
+// returns the games and the errors Next returned with them.
+func readPlain(t *testing.T, data []byte, strict, tokensOnly, half bool) ([]*Game, []error) {
+	t.Helper()
+	var in io.Reader = bytes.NewReader(data)
+	if half {
+		in = iotest.HalfReader(in)
+	}
+	r := NewReader(in)
+	r.Strict, r.tokensOnly = strict, tokensOnly
+	if !tokensOnly && !half {
+		r.SetArena(new(Arena)) // (never reset: the games stay valid)
+	}
+	var games []*Game
+	var errs []error
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			return games, errs
+		}
+		var ge *GameError
+		if err != nil && !errors.As(err, &ge) {
+			t.Fatalf("Next: %v", err)
+		}
+		games, errs = append(games, g), append(errs, err)
+	}
+}
+
+// TestPlainMovetext reads the whole corpus, and tags and movetext written
+// to try the edges of plainTag and plainMovetext, with and without them,
+// leniently and strictly, and wants the same games (positions and
+// warnings included) and errors.
+func TestPlainMovetext(t *testing.T) {
+	inputs := map[string][]byte{
+		"edges": []byte("[Event \"x\"]\r\n1. 11-15 24-20\r\n2.\t8-11 28-24 3.9-13 05-09 4. 0. 22x18 5. 6. 15:22 1-10\n" +
+			"6. 1-0 7... 12-16 8. 12-16! 9-14 {c} 10. 1-1\r 11. 10-14 32-28 1/2-1/2 *\n" +
+			"1. 11-15 2. 3. 9-14 22-18x 11-15-19 11-155 100. 1-2 2x1 0-1\n\n1. 30-25 % comment\n   \t  \n2. 5-10 \\r 2-0"),
+		"tags": []byte("[Event\"x\"]\n[Site  \"a\\\"b\"]\n[Date \"x\" ]\n[1Event \"x\"]\n[Ev-ent \"x\"]\n[Round \"\xc3\xa9\"]\n" +
+			"[White \"\xe9\"]\n[Dati \"x\"]\n[GameType \"21\"]\n[GameType \"99,Z\"]\n[FEN \"\"]\n[Event \"y\"]\n[Black \"\"]\n[ Result \"1-0\"]\n" +
+			"[Result\t\"1-0\"]\n[Annotator \"x\"\n[Event \"" + strings.Repeat("v", 400) + "\"]\n[" + strings.Repeat("N", 100) + " \"x\"]\n1. 11-15 *\n" +
+			"[Event \"z\"] [Site \"w\"][Date \"v\"]\n1. 11-15 *"),
+	}
+	paths := corpusFiles(t)
+	if testing.Short() && len(paths) > 50 {
+		paths = paths[:50]
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[p] = data
+	}
+	games := 0
+	for name, data := range inputs {
+		for _, strict := range []bool{false, true} {
+			for _, half := range []bool{false, true} {
+				if half && len(data) > 1<<20 {
+					continue
+				}
+				ga, ea := readPlain(t, data, strict, false, half)
+				gb, eb := readPlain(t, data, strict, true, half)
+				games += len(gb)
+				if len(ga) != len(gb) {
+					t.Fatalf("%s (strict %v, half %v): %d games, %d read token by token", name, strict, half, len(ga), len(gb))
+				}
+				for i := range ga {
+					if !reflect.DeepEqual(ga[i], gb[i]) || !reflect.DeepEqual(ea[i], eb[i]) {
+						t.Fatalf("%s (strict %v, half %v): game %d differs:\n%+v %v\ntoken by token:\n%+v %v", name, strict, half, i+1,
+							ga[i], ea[i], gb[i], eb[i])
+					}
+				}
+			}
+		}
+	}
+	if games == 0 || !strings.Contains(fmtGames(readPlain(t, inputs["edges"], false, false, false)), "5-9") {
+		t.Fatalf("no games read, or 05-09 not read as 5-9")
+	}
+}
+
+func fmtGames(gs []*Game, _ []error) string {
+	var b strings.Builder
+	for _, g := range gs {
+		for _, n := range g.Moves {
+			if n.Kind == MoveNode {
+				b.WriteString(n.Move.Text + " ")
+			}
+		}
+	}
+	return b.String()
+}
+
+// TestMayBeLocalized: every localised tag name passes the prefilter, and
+// the standard names of the Open Checkers Archive's headers do not.
+func TestMayBeLocalized(t *testing.T) {
+	for k := range localizedTags {
+		if !mayBeLocalized(k) {
+			t.Errorf("mayBeLocalized(%q) = false", k)
+		}
+	}
+	for _, k := range []string{"Event", "Site", "Date", "Round", "White", "Black", "Result"} {
+		if mayBeLocalized(k) {
+			t.Errorf("mayBeLocalized(%q) = true: its tags are looked up in the map", k)
+		}
+	}
+}
