@@ -1848,29 +1848,19 @@ func wideNearest(occupied wide, d int) wide {
 // kingLine searches the sequences of a king on s, having taken the k pieces of captured,
 // that go on with a capture in direction d. s is one of c.jumps[d]: the piece the king
 // meets along d is one of c.opp with a free square behind it, which may only have been
-// taken already. It reports whether the king takes it.
+// taken already. It reports whether the king takes it. As in capGen.kingJump, the king
+// turns from any square it may land on behind the piece (from those in c.jumps), and goes
+// on straight ahead when the piece that ends them can be taken.
 func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
-	v := c.k.v
-	x := wideNearest(v.rays[d&3][s.First()].AndNot(c.empty), d)
+	r := c.k.v.rays[d&3][s.First()]
+	occupied := r.AndNot(c.empty)
+	x := wideNearest(occupied, d)
 	if x.AndNot(captured).IsZero() {
 		return false
 	}
-	r := v.rays[d&3][x.First()]
-	landings, stop := r, wide{}
-	if occupied := r.AndNot(c.empty); !occupied.IsZero() {
-		stop = wideNearest(occupied, d)
-		landings = r.AndNot(v.rays[d&3][stop.First()]).AndNot(stop)
-	}
-	c.kingLanding(x, landings, stop, captured, k+1, d)
-	return true
-}
-
-// kingLanding searches the sequences of a king that takes x in direction d, the k-th piece
-// it takes after those of captured, and may land on landings, up to the square stop. As in
-// capGen.kingJump, the king turns from any landing square (from those in c.jumps), and
-// goes on straight ahead when the piece on stop can be taken.
-func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, d int) {
+	landings, stop := wideBehind(r, x, occupied.Xor(x), d)
 	captured = captured.Or(x)
+	k++
 	cont := false
 	t1, t2 := upRight, downLeft
 	if d == upRight || d == downLeft {
@@ -1886,27 +1876,35 @@ func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, 
 			cont = true
 		}
 	}
-	if !landings.And(c.jumps[d&3]).IsZero() && !stop.AndNot(captured).IsZero() {
 
-		v := c.k.v
-		r := v.rays[d&3][stop.First()]
-		next, end := r, wide{}
-		if occupied := r.AndNot(c.empty); !occupied.IsZero() {
-			end = wideNearest(occupied, d)
-			next = r.AndNot(v.rays[d&3][end.First()]).AndNot(end)
-		}
-		c.kingLanding(stop, next, end, captured, k+1, d)
+	if !landings.And(c.jumps[d&3]).IsZero() && !stop.AndNot(captured).IsZero() {
+		c.kingLine(landings.And(wide{}.Sub(landings)), captured, k, d)
 		cont = true
 	}
 	if cont {
-		return
+		return true
 	}
 	if !c.list && (!c.unique || k < 2) {
 
 		c.addCount(landings.Count(), k)
-		return
+		return true
 	}
 	c.addLandings(landings, captured, k)
+	return true
+}
+
+// wideBehind returns the free squares right behind x along the ray r in direction d, on which
+// a king that takes x may land, and the piece that ends them (none when the ray ends
+// first): rest are the ray's pieces beyond x. They are found from the one ray, without a
+// ray of x's or of the stop's square: a king's capture search looked up three rays one
+// after the other, each from the square the one before gave.
+func wideBehind(r, x, rest wide, d int) (landings, stop wide) {
+	if d < downLeft {
+		m := rest.through()
+		return r.And(x.Sub(wide{lo: 1})).AndNot(m), m.AndNot(m.Shr(1))
+	}
+	stop = rest.And(wide{}.Sub(rest))
+	return r.And(stop.Sub(wide{lo: 1})).AndNot(x.Or(x.Sub(wide{lo: 1}))), stop
 }
 
 // countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
