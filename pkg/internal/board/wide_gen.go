@@ -1319,23 +1319,24 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 	}
 
 	a, b := k.steps()
-	men, promo := own.AndNot(kings), v.promo[us]
+	ta, tb, n := pf.menLeaves2(us, own, opp, kings, empty)
+	promo := v.promo[us]
 	if us == White {
-		for t := men.Shr(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
+		for ; !ta.IsZero(); ta = ta.ClearFirst() {
+			to := ta.And(wide{}.Sub(ta))
 			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shl(a), to)
 		}
-		for t := men.Shr(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
+		for ; !tb.IsZero(); tb = tb.ClearFirst() {
+			to := tb.And(wide{}.Sub(tb))
 			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shl(b), to)
 		}
 	} else {
-		for t := men.Shl(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
+		for ; !tb.IsZero(); tb = tb.ClearFirst() {
+			to := tb.And(wide{}.Sub(tb))
 			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shr(b), to)
 		}
-		for t := men.Shl(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
+		for ; !ta.IsZero(); ta = ta.ClearFirst() {
+			to := ta.And(wide{}.Sub(ta))
 			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shr(a), to)
 		}
 	}
@@ -1351,6 +1352,69 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 		}
 	}
 	return n
+}
+
+// menLeaves2 counts the leaves two plies below a position without captures, us to move
+// with the pieces own, the other side (them) with the men opp and no king, kings the
+// kings of both sides and the free squares empty, through the quiet moves of us's men
+// after which them has no capture: n is the sum of them's moves after each. ta and tb
+// are the squares the other men's moves step to, by steps a and b, whose leaves the
+// caller counts (leaves): the moves after which them may capture, and those that crown.
+//
+// When them has no capture before the move, one after it jumps over the man that moved,
+// or lands on the square it left; the other squares are as before. Then them's moves
+// after the move are its men's steps before it, one more for each that can step onto the
+// square left and one fewer for each that could step onto the one reached: counted for
+// all such moves at once, without a branch per move on whether them can capture.
+func (pf *widePerfter[G]) menLeaves2(us Color, own, opp, kings, empty wide) (ta, tb wide, n uint64) {
+	k := pf.k
+	v := k.v
+	them := us.Other()
+	a, b := k.steps()
+	men := own.AndNot(kings)
+	if us == White {
+		ta, tb = men.Shr(a).And(empty), men.Shr(b).And(empty)
+	} else {
+		ta, tb = men.Shl(a).And(empty), men.Shl(b).And(empty)
+	}
+	targets := own
+	if v.MenCannotCaptureKings {
+		targets = targets.AndNot(kings)
+	}
+	up, down := v.manUp[them], v.manDown[them]
+	if ul, ur, dl, dr := wideJumpsAlong(up, down, a, b, targets, empty); !opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+		return ta, tb, 0
+	}
+	// over: the squares a man of them would jump over onto a free square; onto: those it
+	// would land on jumping over one of targets
+	var over, onto wide
+	if up {
+		over = over.Or(opp.Shr(a).And(empty.Shl(a)).Or(opp.Shr(b).And(empty.Shl(b))))
+		onto = onto.Or(opp.Shr(a).And(targets).Shr(a).Or(opp.Shr(b).And(targets).Shr(b)))
+	}
+	if down {
+		over = over.Or(opp.Shl(a).And(empty.Shr(a)).Or(opp.Shl(b).And(empty.Shr(b))))
+		onto = onto.Or(opp.Shl(a).And(targets).Shl(a).Or(opp.Shl(b).And(targets).Shl(b)))
+	}
+	// The moves after which them may capture: over the man that moved (by a man of them
+	// beside it, or right in front of it onto the square it left: men capture forward in
+	// every variant), onto the square it left over another piece, and those that crown.
+	// The others are counted at once: a man of them steps onto the square a move left
+	// from behind it only along the other diagonal (along its own, it would stand on the
+	// square reached), and onto the square it reaches only from beside it (from in front
+	// of it, it would capture).
+	var qa, qb, sa, sb, fa, fb wide // those moves by the square they reach and leave; them's steps
+	slow := over.Or(v.promo[us])
+	if us == White {
+		qa, qb = ta.AndNot(slow.Or(opp.Shl(a)).Or(onto.Shr(a))), tb.AndNot(slow.Or(opp.Shl(b)).Or(onto.Shr(b)))
+		sa, sb, fa, fb = opp.Shl(a), opp.Shl(b), qa.Shl(a), qb.Shl(b)
+	} else {
+		qa, qb = ta.AndNot(slow.Or(opp.Shr(a)).Or(onto.Shl(a))), tb.AndNot(slow.Or(opp.Shr(b)).Or(onto.Shl(b)))
+		sa, sb, fa, fb = opp.Shr(a), opp.Shr(b), qa.Shr(a), qb.Shr(b)
+	}
+	q := (qa.Count()+qb.Count())*wideMenQuiet(them, a, b, empty, opp) +
+		sb.And(fa).Count() + sa.And(fb).Count() - sb.And(qa).Count() - sa.And(qb).Count()
+	return ta.AndNot(qa), tb.AndNot(qb), uint64(q)
 }
 
 // menCaptures2 returns the number of leaves two plies below a position of us, who has the
