@@ -111,7 +111,9 @@ func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, emp
 	a, b := k.steps()
 	men := own &^ allKings
 	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
-	c.run(empty, ul&men, ur&men, dl&men, dr&men)
+	if men&(ul|ur|dl|dr) != 0 {
+		c.run(empty, ul&men, ur&men, dl&men, dr&men)
+	}
 	c.opp = opp
 	c.searchKings(searched, empty)
 }

@@ -1858,7 +1858,9 @@ func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKi
 	a, b := k.steps()
 	men := own.AndNot(allKings)
 	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
-	c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
+	if !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+		c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
+	}
 	c.opp = opp
 	c.searchKings(searched, empty)
 }
