@@ -34,6 +34,11 @@ func (b bitboard) First() Index { return Index(bits.TrailingZeros64(uint64(b))) 
 // last returns the highest index in b; b must not be empty.
 func (b bitboard) last() Index { return Index(63 - bits.LeadingZeros64(uint64(b))) }
 
+// through returns the indices up to b's highest, that one included; none when b is empty.
+func (b bitboard) through() bitboard {
+	return 1<<uint(64-bits.LeadingZeros64(uint64(b))) - 1 // 1<<64 is 0 in Go
+}
+
 // bit returns the one-square set of index i.
 func bit(i Index) bitboard { return 1 << i }
 

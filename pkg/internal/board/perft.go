@@ -909,25 +909,27 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 	if !v.plainLeaves || opp&kings != 0 {
 		return pf.quiet2(p, empty)
 	}
-	// The other side has men only, and each child's leaves are counted here (leaves).
+	// The other side has men only, and each child's leaves are counted here: those of the
+	// men's moves after which it has no capture at once (menLeaves2), the others' by leaves.
 	a, b := k.steps()
-	men, promo := own&^kings, v.promo[us]
+	ta, tb, n := pf.menLeaves2(us, own, opp, kings, empty)
+	promo := v.promo[us]
 	if us == White {
-		for t := men >> a & empty; t != 0; t &= t - 1 {
-			to := t & -t
+		for ; ta != 0; ta &= ta - 1 {
+			to := ta & -ta
 			n += pf.leaves(them, opp, own, kings|to&promo, empty, to<<a, to)
 		}
-		for t := men >> b & empty; t != 0; t &= t - 1 {
-			to := t & -t
+		for ; tb != 0; tb &= tb - 1 {
+			to := tb & -tb
 			n += pf.leaves(them, opp, own, kings|to&promo, empty, to<<b, to)
 		}
 	} else {
-		for t := men << b & empty; t != 0; t &= t - 1 {
-			to := t & -t
+		for ; tb != 0; tb &= tb - 1 {
+			to := tb & -tb
 			n += pf.leaves(them, opp, own, kings|to&promo, empty, to>>b, to)
 		}
-		for t := men << a & empty; t != 0; t &= t - 1 {
-			to := t & -t
+		for ; ta != 0; ta &= ta - 1 {
+			to := ta & -ta
 			n += pf.leaves(them, opp, own, kings|to&promo, empty, to>>a, to)
 		}
 	}
@@ -943,6 +945,69 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 		}
 	}
 	return n
+}
+
+// menLeaves2 counts the leaves two plies below a position without captures, us to move
+// with the pieces own, the other side (them) with the men opp and no king, kings the
+// kings of both sides and the free squares empty, through the quiet moves of us's men
+// after which them has no capture: n is the sum of them's moves after each. ta and tb
+// are the squares the other men's moves step to, by steps a and b, whose leaves the
+// caller counts (leaves): the moves after which them may capture, and those that crown.
+//
+// When them has no capture before the move, one after it jumps over the man that moved,
+// or lands on the square it left; the other squares are as before. Then them's moves
+// after the move are its men's steps before it, one more for each that can step onto the
+// square left and one fewer for each that could step onto the one reached: counted for
+// all such moves at once, without a branch per move on whether them can capture.
+func (pf *perfter[G]) menLeaves2(us Color, own, opp, kings, empty bitboard) (ta, tb bitboard, n uint64) {
+	k := pf.k
+	v := k.v
+	them := us.Other()
+	a, b := k.steps()
+	men := own &^ kings
+	if us == White {
+		ta, tb = men>>a&empty, men>>b&empty
+	} else {
+		ta, tb = men<<a&empty, men<<b&empty
+	}
+	targets := own
+	if v.MenCannotCaptureKings {
+		targets &^= kings
+	}
+	up, down := v.manUp[them], v.manDown[them]
+	if ul, ur, dl, dr := jumpsAlong(up, down, a, b, targets, empty); opp&(ul|ur|dl|dr) != 0 {
+		return ta, tb, 0
+	}
+	// over: the squares a man of them would jump over onto a free square; onto: those it
+	// would land on jumping over one of targets
+	var over, onto bitboard
+	if up {
+		over |= opp>>a&(empty<<a) | opp>>b&(empty<<b)
+		onto |= (opp>>a&targets)>>a | (opp>>b&targets)>>b
+	}
+	if down {
+		over |= opp<<a&(empty>>a) | opp<<b&(empty>>b)
+		onto |= (opp<<a&targets)<<a | (opp<<b&targets)<<b
+	}
+	// The moves after which them may capture: over the man that moved (by a man of them
+	// beside it, or right in front of it onto the square it left: men capture forward in
+	// every variant), onto the square it left over another piece, and those that crown.
+	// The others are counted at once: a man of them steps onto the square a move left
+	// from behind it only along the other diagonal (along its own, it would stand on the
+	// square reached), and onto the square it reaches only from beside it (from in front
+	// of it, it would capture).
+	var qa, qb, sa, sb, fa, fb bitboard // those moves by the square they reach and leave; them's steps
+	slow := over | v.promo[us]
+	if us == White {
+		qa, qb = ta&^(slow|opp<<a|onto>>a), tb&^(slow|opp<<b|onto>>b)
+		sa, sb, fa, fb = opp<<a, opp<<b, qa<<a, qb<<b
+	} else {
+		qa, qb = ta&^(slow|opp>>a|onto<<a), tb&^(slow|opp>>b|onto<<b)
+		sa, sb, fa, fb = opp>>a, opp>>b, qa>>a, qb>>b
+	}
+	q := (qa.Count()+qb.Count())*menQuiet(them, a, b, empty, opp) +
+		(sb & fa).Count() + (sa & fb).Count() - (sb & qa).Count() - (sa & qb).Count()
+	return ta &^ qa, tb &^ qb, uint64(q)
 }
 
 // menCaptures2 returns the number of leaves two plies below a position of us, who has the

@@ -105,6 +105,14 @@ func (b wide) last() Index {
 	return Index(63 - bits.LeadingZeros64(b.lo))
 }
 
+// through returns the indices up to b's highest, that one included; none when b is empty.
+func (b wide) through() wide {
+	if b.hi != 0 {
+		return wide{^uint64(0), 1<<uint(64-bits.LeadingZeros64(b.hi)) - 1}
+	}
+	return wide{1<<uint(64-bits.LeadingZeros64(b.lo)) - 1, 0}
+}
+
 // widePosition is Position on a wide board.
 type widePosition struct {
 	pieces [2]wide

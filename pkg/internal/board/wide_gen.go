@@ -1319,23 +1319,24 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 	}
 
 	a, b := k.steps()
-	men, promo := own.AndNot(kings), v.promo[us]
+	ta, tb, n := pf.menLeaves2(us, own, opp, kings, empty)
+	promo := v.promo[us]
 	if us == White {
-		for t := men.Shr(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
+		for ; !ta.IsZero(); ta = ta.ClearFirst() {
+			to := ta.And(wide{}.Sub(ta))
 			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shl(a), to)
 		}
-		for t := men.Shr(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
+		for ; !tb.IsZero(); tb = tb.ClearFirst() {
+			to := tb.And(wide{}.Sub(tb))
 			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shl(b), to)
 		}
 	} else {
-		for t := men.Shl(b).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
+		for ; !tb.IsZero(); tb = tb.ClearFirst() {
+			to := tb.And(wide{}.Sub(tb))
 			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shr(b), to)
 		}
-		for t := men.Shl(a).And(empty); !t.IsZero(); t = t.ClearFirst() {
-			to := t.And(wide{}.Sub(t))
+		for ; !ta.IsZero(); ta = ta.ClearFirst() {
+			to := ta.And(wide{}.Sub(ta))
 			n += pf.leaves(them, opp, own, kings.Or(to.And(promo)), empty, to.Shr(a), to)
 		}
 	}
@@ -1351,6 +1352,69 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 		}
 	}
 	return n
+}
+
+// menLeaves2 counts the leaves two plies below a position without captures, us to move
+// with the pieces own, the other side (them) with the men opp and no king, kings the
+// kings of both sides and the free squares empty, through the quiet moves of us's men
+// after which them has no capture: n is the sum of them's moves after each. ta and tb
+// are the squares the other men's moves step to, by steps a and b, whose leaves the
+// caller counts (leaves): the moves after which them may capture, and those that crown.
+//
+// When them has no capture before the move, one after it jumps over the man that moved,
+// or lands on the square it left; the other squares are as before. Then them's moves
+// after the move are its men's steps before it, one more for each that can step onto the
+// square left and one fewer for each that could step onto the one reached: counted for
+// all such moves at once, without a branch per move on whether them can capture.
+func (pf *widePerfter[G]) menLeaves2(us Color, own, opp, kings, empty wide) (ta, tb wide, n uint64) {
+	k := pf.k
+	v := k.v
+	them := us.Other()
+	a, b := k.steps()
+	men := own.AndNot(kings)
+	if us == White {
+		ta, tb = men.Shr(a).And(empty), men.Shr(b).And(empty)
+	} else {
+		ta, tb = men.Shl(a).And(empty), men.Shl(b).And(empty)
+	}
+	targets := own
+	if v.MenCannotCaptureKings {
+		targets = targets.AndNot(kings)
+	}
+	up, down := v.manUp[them], v.manDown[them]
+	if ul, ur, dl, dr := wideJumpsAlong(up, down, a, b, targets, empty); !opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+		return ta, tb, 0
+	}
+	// over: the squares a man of them would jump over onto a free square; onto: those it
+	// would land on jumping over one of targets
+	var over, onto wide
+	if up {
+		over = over.Or(opp.Shr(a).And(empty.Shl(a)).Or(opp.Shr(b).And(empty.Shl(b))))
+		onto = onto.Or(opp.Shr(a).And(targets).Shr(a).Or(opp.Shr(b).And(targets).Shr(b)))
+	}
+	if down {
+		over = over.Or(opp.Shl(a).And(empty.Shr(a)).Or(opp.Shl(b).And(empty.Shr(b))))
+		onto = onto.Or(opp.Shl(a).And(targets).Shl(a).Or(opp.Shl(b).And(targets).Shl(b)))
+	}
+	// The moves after which them may capture: over the man that moved (by a man of them
+	// beside it, or right in front of it onto the square it left: men capture forward in
+	// every variant), onto the square it left over another piece, and those that crown.
+	// The others are counted at once: a man of them steps onto the square a move left
+	// from behind it only along the other diagonal (along its own, it would stand on the
+	// square reached), and onto the square it reaches only from beside it (from in front
+	// of it, it would capture).
+	var qa, qb, sa, sb, fa, fb wide // those moves by the square they reach and leave; them's steps
+	slow := over.Or(v.promo[us])
+	if us == White {
+		qa, qb = ta.AndNot(slow.Or(opp.Shl(a)).Or(onto.Shr(a))), tb.AndNot(slow.Or(opp.Shl(b)).Or(onto.Shr(b)))
+		sa, sb, fa, fb = opp.Shl(a), opp.Shl(b), qa.Shl(a), qb.Shl(b)
+	} else {
+		qa, qb = ta.AndNot(slow.Or(opp.Shr(a)).Or(onto.Shl(a))), tb.AndNot(slow.Or(opp.Shr(b)).Or(onto.Shl(b)))
+		sa, sb, fa, fb = opp.Shr(a), opp.Shr(b), qa.Shr(a), qb.Shr(b)
+	}
+	q := (qa.Count()+qb.Count())*wideMenQuiet(them, a, b, empty, opp) +
+		sb.And(fa).Count() + sa.And(fb).Count() - sb.And(qa).Count() - sa.And(qb).Count()
+	return ta.AndNot(qa), tb.AndNot(qb), uint64(q)
 }
 
 // menCaptures2 returns the number of leaves two plies below a position of us, who has the
@@ -1794,7 +1858,9 @@ func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKi
 	a, b := k.steps()
 	men := own.AndNot(allKings)
 	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
-	c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
+	if !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+		c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
+	}
 	c.opp = opp
 	c.searchKings(searched, empty)
 }
@@ -1848,29 +1914,19 @@ func wideNearest(occupied wide, d int) wide {
 // kingLine searches the sequences of a king on s, having taken the k pieces of captured,
 // that go on with a capture in direction d. s is one of c.jumps[d]: the piece the king
 // meets along d is one of c.opp with a free square behind it, which may only have been
-// taken already. It reports whether the king takes it.
+// taken already. It reports whether the king takes it. As in capGen.kingJump, the king
+// turns from any square it may land on behind the piece (from those in c.jumps), and goes
+// on straight ahead when the piece that ends them can be taken.
 func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
-	v := c.k.v
-	x := wideNearest(v.rays[d&3][s.First()].AndNot(c.empty), d)
+	r := c.k.v.rays[d&3][s.First()]
+	occupied := r.AndNot(c.empty)
+	x := wideNearest(occupied, d)
 	if x.AndNot(captured).IsZero() {
 		return false
 	}
-	r := v.rays[d&3][x.First()]
-	landings, stop := r, wide{}
-	if occupied := r.AndNot(c.empty); !occupied.IsZero() {
-		stop = wideNearest(occupied, d)
-		landings = r.AndNot(v.rays[d&3][stop.First()]).AndNot(stop)
-	}
-	c.kingLanding(x, landings, stop, captured, k+1, d)
-	return true
-}
-
-// kingLanding searches the sequences of a king that takes x in direction d, the k-th piece
-// it takes after those of captured, and may land on landings, up to the square stop. As in
-// capGen.kingJump, the king turns from any landing square (from those in c.jumps), and
-// goes on straight ahead when the piece on stop can be taken.
-func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, d int) {
+	landings, stop := wideBehind(r, x, occupied.Xor(x), d)
 	captured = captured.Or(x)
+	k++
 	cont := false
 	t1, t2 := upRight, downLeft
 	if d == upRight || d == downLeft {
@@ -1886,27 +1942,35 @@ func (c *wideManSearch[G]) kingLanding(x, landings, stop, captured wide, k int, 
 			cont = true
 		}
 	}
-	if !landings.And(c.jumps[d&3]).IsZero() && !stop.AndNot(captured).IsZero() {
 
-		v := c.k.v
-		r := v.rays[d&3][stop.First()]
-		next, end := r, wide{}
-		if occupied := r.AndNot(c.empty); !occupied.IsZero() {
-			end = wideNearest(occupied, d)
-			next = r.AndNot(v.rays[d&3][end.First()]).AndNot(end)
-		}
-		c.kingLanding(stop, next, end, captured, k+1, d)
+	if !landings.And(c.jumps[d&3]).IsZero() && !stop.AndNot(captured).IsZero() {
+		c.kingLine(landings.And(wide{}.Sub(landings)), captured, k, d)
 		cont = true
 	}
 	if cont {
-		return
+		return true
 	}
 	if !c.list && (!c.unique || k < 2) {
 
 		c.addCount(landings.Count(), k)
-		return
+		return true
 	}
 	c.addLandings(landings, captured, k)
+	return true
+}
+
+// wideBehind returns the free squares right behind x along the ray r in direction d, on which
+// a king that takes x may land, and the piece that ends them (none when the ray ends
+// first): rest are the ray's pieces beyond x. They are found from the one ray, without a
+// ray of x's or of the stop's square: a king's capture search looked up three rays one
+// after the other, each from the square the one before gave.
+func wideBehind(r, x, rest wide, d int) (landings, stop wide) {
+	if d < downLeft {
+		m := rest.through()
+		return r.And(x.Sub(wide{lo: 1})).AndNot(m), m.AndNot(m.Shr(1))
+	}
+	stop = rest.And(wide{}.Sub(rest))
+	return r.And(stop.Sub(wide{lo: 1})).AndNot(x.Or(x.Sub(wide{lo: 1}))), stop
 }
 
 // countQuietKings is countQuietOf for us, who has kings, when us has no capture: ok is
