@@ -210,7 +210,7 @@ func copyPieces(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOption
 	return res, errors.Join(errs...)
 }
 
-// copyParallel is Copy for parallelCopy's cases.
+// copyParallel is Copy in batches (see the top of this file).
 func copyParallel(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOptions) (CopyResult, error) {
 	jobs := job.Jobs
 	put := formattedWriter(dst)

@@ -214,11 +214,11 @@ type CopyResult struct {
 // Copy reads the job's games and writes those that pass to dst, after the
 // transform. It does not flush dst. With job.Jobs above 1 and a pdn.Writer,
 // pdn.JSONWriter or (with Replay) PositionWriter destination, the games are
-// replayed and formatted by several goroutines (copy_parallel.go); the
-// output, the result, the OnError calls (one at a time, in input order)
-// and the error are the same as with one. When ctx is done, Copy stops
-// before the next game (or batch of games) and returns ctx.Err() with the
-// counts of the games handled so far.
+// read, replayed and formatted by several goroutines (copy_parallel.go);
+// the output, the result, the OnError calls (one at a time, in input
+// order) and the error are the same as with one. When ctx is done, Copy
+// stops before the next game (or piece or batch of games) and returns
+// ctx.Err() with the counts of the games handled so far.
 func Copy(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOptions) (CopyResult, error) {
 	switch parallelCopy(&job, dst, &opt) {
 	case copyInPieces:
