@@ -17,7 +17,8 @@ import (
 // and cuts the text into items of about pieceSize bytes at the
 // boundaries the finder proposes (chunk.go). Reading goroutines (read)
 // each read whole items with a Reader resumed at the item's start, and
-// check that it ended where the next item starts. One goroutine, the
+// check that it ended where the next item starts (and go on with the
+// games of an item read right, with Job.pieceWork). One goroutine, the
 // caller's (merger), takes the items in input order, numbers their games
 // and hands them on; an item whose Reader did not end at the next item's
 // start is read again by the merger itself, with a Reader fed the items'
