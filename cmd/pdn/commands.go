@@ -309,7 +309,10 @@ func convertCommand() *cli.Command {
 			"A game with an illegal move gives the positions up to that move and an error (exit 1).\n" +
 			"--notation and --captures rewrite the replayed moves of PDN and JSON output (main line and\n" +
 			"variations); moves after an illegal one stay as written. A replayed game without a GameType\n" +
-			"tag gets the tag of the variant it was replayed with, so that its moves read back the same.",
+			"tag gets the tag of the variant it was replayed with, so that its moves read back the same.\n" +
+			"With -j N, N goroutines read a PDN input (a file or standard input) in pieces and format the\n" +
+			"games of each piece they read; JSON-lines input is read by one goroutine, and a .gz input is\n" +
+			"decompressed by one, which bounds the speed of the others.",
 		Flags: flags(readFlags(), outFlags(), shardFlags()),
 		Action: func(c *cli.Context) error {
 			_, err := copyGames(c, archive.CopyOptions{})

@@ -56,3 +56,31 @@ func BenchmarkValidate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCopyJSON converts the Open Checkers Archive to JSON lines, as
+// `pdn convert --to json` does, with one goroutine and then two.
+func BenchmarkCopyJSON(b *testing.B) {
+	data := loadOCA(b)
+	for _, jobs := range []int{1, 2} {
+		b.Run("j"+strconv.Itoa(jobs), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				job := Job{Jobs: jobs, Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
+					return io.NopCloser(bytes.NewReader(data)), nil
+				}}}}
+				w := pdn.NewJSONWriter(io.Discard)
+				res, err := Copy(context.Background(), job, w, CopyOptions{})
+				if err == nil {
+					err = w.Flush()
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Written != 22621 {
+					b.Fatalf("wrote %d games, want 22621", res.Written)
+				}
+			}
+		})
+	}
+}

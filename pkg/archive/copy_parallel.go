@@ -2,7 +2,6 @@ package archive
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,21 +11,41 @@ import (
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
-// Copy with Job.Jobs above 1 formats the games in parallel.
+// Copy with Job.Jobs above 1 formats the games in parallel, in one of two
+// ways.
 //
-// Three stages. The reading goroutine runs Job.Each and, in input order,
-// makes the decisions that depend on the games before: a bad game
-// skipped (SkipBad), the filter, the deduper. It hands the games on in
-// batches. Formatting goroutines each take whole batches: they apply the
+// In pieces (copyPieces), for a PDN or JSON destination without a replay
+// stage or Job.Select: the goroutines that read the pieces of an input
+// (Job.pieces, arenas recycled) format the games of each piece they read
+// right into the piece's buffer, after the decisions that do not depend
+// on the games before (a bad game skipped, the filter, the transform; the
+// deduper's hash). The merger, in the caller's goroutine, takes the
+// pieces in input order and does the rest, game by game, as the
+// sequential Copy does: the deduper's decision, counting, OnError calls,
+// writing each game's bytes to the destination with one call, and
+// stopping at the first write error. Each game is read and formatted once,
+// by one goroutine, and at most Job.pieces' pieces are held at once.
+//
+// In batches (copyParallel), when the games' numbers are needed to format
+// them (a replay stage) or only some are selected: three stages. The
+// reading goroutine runs Job.Each and, in input order, makes the
+// decisions that depend on the games before: a bad game skipped
+// (SkipBad), the filter, the deduper. It hands the games on in batches.
+// Formatting goroutines each take whole batches: they apply the
 // transform, replay (with a Replayer of their own) and format each game
 // that passed into the batch's buffer, with a writer of the
 // destination's kind and settings. The caller's goroutine takes the
-// batches in input order and does everything that can be seen from
-// outside, game by game, as the sequential Copy does: counting, OnError
-// calls, writing each game's bytes to the destination with one call,
-// and stopping at the first write error. So the output, the counts, the
-// errors and the game a write error is reported on are those of the
-// sequential Copy.
+// batches in input order and does the rest as above.
+//
+// Either way the output, the counts, the errors and the game a write
+// error is reported on are those of the sequential Copy.
+
+// How Copy runs (parallelCopy).
+const (
+	copySequential = iota
+	copyInPieces
+	copyInBatches
+)
 
 // copyBatchSize is the number of games per batch.
 const copyBatchSize = 64
@@ -56,38 +75,49 @@ type copyGame struct {
 // copyBatch is a run of consecutive games.
 type copyBatch struct {
 	games []copyGame
-	out   bytes.Buffer
-	done  chan struct{} // closed when the games are formatted
+	size  int           // the input bytes of the games, if known
+	out   []byte        // the games' bytes, formatted
+	done  chan struct{} // closed when the games are formatted (copyParallel)
+}
+
+// reset empties b for other games.
+func (b *copyBatch) reset() {
+	clear(b.games)
+	b.games, b.out, b.size = b.games[:0], b.out[:0], 0
 }
 
 // errCopyStopped ends the reading when the writing has stopped.
 var errCopyStopped = errors.New("pdn: copy stopped")
 
-// parallelCopy reports whether Copy formats in parallel for dst.
-func parallelCopy(job *Job, dst pdn.GameWriter, opt *CopyOptions) bool {
+// parallelCopy says how Copy runs for dst.
+func parallelCopy(job *Job, dst pdn.GameWriter, opt *CopyOptions) int {
 	if job.Jobs <= 1 {
-		return false
+		return copySequential
 	}
 	switch dst.(type) {
 	case *pdn.Writer, *pdn.JSONWriter:
-		return true
+		if opt.Replay == nil && job.Select == nil {
+			return copyInPieces
+		}
+		return copyInBatches
 	case *PositionWriter:
-		return opt.Replay != nil // without, Write numbers the games itself
+		if opt.Replay != nil { // without, Write numbers the games itself
+			return copyInBatches
+		}
 	}
-	return false
+	return copySequential
 }
 
-// copyParallel is Copy for parallelCopy's cases.
-func copyParallel(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOptions) (CopyResult, error) {
-	jobs := job.Jobs
-	var put func(p []byte) error // writes one formatted game to dst
+// formattedWriter returns the function that writes one game formatted by a
+// copyWorker to dst.
+func formattedWriter(dst pdn.GameWriter) func(p []byte) error {
 	switch d := dst.(type) {
 	case *pdn.Writer:
-		put = d.WriteFormatted
+		return d.WriteFormatted
 	case *pdn.JSONWriter:
-		put = d.WriteFormatted
+		return d.WriteFormatted
 	case *PositionWriter:
-		put = func(p []byte) error {
+		return func(p []byte) error {
 			if err := d.writeHeader(); err != nil {
 				return err
 			}
@@ -95,6 +125,95 @@ func copyParallel(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOpti
 			return err
 		}
 	}
+	return nil
+}
+
+// copyPieceSize is the size of the pieces Copy in pieces cuts its input
+// into, half of pieceSize: a piece is held with its output (JSON lines
+// take about 8 times the bytes of their PDN), and with half as much held,
+// the heap of `pdn convert --to json -j 2` stays under the GC's first goal
+// on the OCA: no GC cycle (one at 64 KiB pieces, 2.5% of the
+// instructions), for a few more pieces to hand round.
+const copyPieceSize = 32 << 10
+
+// copyPieces is Copy in pieces (see the top of this file).
+func copyPieces(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOptions) (CopyResult, error) {
+	put := formattedWriter(dst)
+	if job.pieceSize == 0 {
+		job.pieceSize = copyPieceSize
+	}
+	// The batches whose bytes are written, for the readers to fill again.
+	free := make(chan *copyBatch, inFlight(job.Jobs)+job.Jobs+2)
+	format := func(w *copyWorker, size int, games []*pdn.Game, gerrs []error) *copyBatch {
+		var b *copyBatch
+		select {
+		case b = <-free:
+		default:
+			b = &copyBatch{}
+		}
+		b.size = size
+		for k, g := range games {
+			c := copyGame{g: g, gerr: gerrs[k]}
+			switch {
+			case c.gerr != nil && opt.SkipBad:
+				c.state = copySkipped
+			case opt.Filter != nil && !opt.Filter.Match(g):
+				c.state = copyFiltered
+			case opt.Dedupe != nil:
+				c.hash = moveHash(g)
+			}
+			b.games = append(b.games, c)
+		}
+		w.run(b)
+		return b
+	}
+	job.pieceWork = func() func(int, []*pdn.Game, []error) any {
+		w := newCopyWorker(dst, &opt)
+		return func(size int, games []*pdn.Game, gerrs []error) any { return format(w, size, games, gerrs) }
+	}
+	var res CopyResult
+	var errs []error
+	var own *copyWorker // formats the games the merger read itself
+	err := job.pieces(ctx, job.Jobs, true, func(p *piece) error {
+		defer p.release() // (after OnError: an error may hold the arena's memory)
+		b, _ := p.made.(*copyBatch)
+		if b == nil {
+			if own == nil {
+				own = newCopyWorker(dst, &opt)
+			}
+			b = format(own, 0, p.games, p.gerrs)
+		}
+		in := &job.Inputs[p.input]
+		for k := range b.games {
+			c := &b.games[k]
+			c.in, c.n = in, p.first+k
+			if c.state == copyPass && opt.Dedupe != nil && opt.Dedupe.checkHash(c.hash) {
+				c.state = copyDuplicate
+			}
+		}
+		err := b.emit(&res, &opt, put)
+		b.reset()
+		select {
+		case free <- b:
+		default:
+		}
+		return err
+	}, func(_ int, err error) error {
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return res, err
+	}
+	return res, errors.Join(errs...)
+}
+
+// copyParallel is Copy in batches (see the top of this file).
+func copyParallel(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOptions) (CopyResult, error) {
+	jobs := job.Jobs
+	put := formattedWriter(dst)
 	inFlight := 2 * jobs
 	work := make(chan *copyBatch, inFlight)
 	order := make(chan *copyBatch, inFlight)
@@ -191,9 +310,7 @@ func copyParallel(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOpti
 			close(stop)
 			continue
 		}
-		clear(b.games)
-		b.games = b.games[:0]
-		b.out.Reset()
+		b.reset()
 		select {
 		case free <- b:
 		default:
@@ -209,7 +326,7 @@ func copyParallel(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOpti
 // emit does, in order, what the sequential Copy does with each game of
 // the batch after reading it, the formatting aside.
 func (b *copyBatch) emit(res *CopyResult, opt *CopyOptions, put func([]byte) error) error {
-	out := b.out.Bytes()
+	out := b.out
 	start := 0
 	for i := range b.games {
 		c := &b.games[i]
@@ -282,18 +399,21 @@ func (c *copyGame) emit(res *CopyResult, opt *CopyOptions, put func([]byte) erro
 // copyWorker formats games as the destination would, into a batch's
 // buffer.
 type copyWorker struct {
-	opt  *CopyOptions
-	rc   *ReplayCopy // a copy of opt.Replay with a Replayer of its own
-	out  batchOut    // what the writers below write to
-	bw   *bufio.Writer
-	pdn  *pdn.Writer
-	json *pdn.JSONWriter
-	pos  *PositionWriter
+	opt   *CopyOptions
+	rc    *ReplayCopy // a copy of opt.Replay with a Replayer of its own
+	out   batchOut    // what the writers below write to
+	bw    *bufio.Writer
+	pdn   *pdn.Writer
+	json  *pdn.JSONWriter
+	pos   *PositionWriter
+	ratio float64 // the most output bytes per input byte of a batch so far
 }
 
 func newCopyWorker(dst pdn.GameWriter, opt *CopyOptions) *copyWorker {
 	w := &copyWorker{opt: opt}
-	w.bw = bufio.NewWriter(&w.out)
+	// As large as the writers' own buffer (64 KiB), so that they write
+	// to it directly (bufio.NewWriterSize).
+	w.bw = bufio.NewWriterSize(&w.out, 64<<10)
 	if opt.Replay != nil {
 		rc := *opt.Replay
 		rp := &opt.Replay.Replayer
@@ -322,7 +442,14 @@ func newCopyWorker(dst pdn.GameWriter, opt *CopyOptions) *copyWorker {
 // run formats the games of b that passed the reading stage.
 func (w *copyWorker) run(b *copyBatch) {
 	opt := w.opt
-	w.out.b = &b.out
+	w.out.b = b
+	if want := int(float64(b.size)*w.ratio) + 4<<10; b.size > 0 && cap(b.out) < want {
+		// Room for the output of b.size input bytes at the highest ratio
+		// so far, and some, rather than growing to it by doubling: a
+		// batch's buffer is then made once, not again and again as the
+		// batches go round (garbage that brings on the GC).
+		b.out = make([]byte, 0, want+want/8)
+	}
 	for i := range b.games {
 		c := &b.games[i]
 		if c.state == copyPass {
@@ -330,7 +457,10 @@ func (w *copyWorker) run(b *copyBatch) {
 			w.flush()
 		}
 		c.g = nil
-		c.end = b.out.Len()
+		c.end = len(b.out)
+	}
+	if b.size > 0 {
+		w.ratio = max(w.ratio, float64(len(b.out))/float64(b.size))
 	}
 }
 
@@ -351,23 +481,23 @@ func (w *copyWorker) format(c *copyGame, opt *CopyOptions) {
 	case w.pdn != nil:
 		c.werr = w.pdn.Format(g)
 	default:
-		c.werr = w.json.Write(g)
+		w.out.b.out = w.json.AppendGame(w.out.b.out, g)
 	}
 }
 
 // flush moves what the worker's writer holds into the batch's buffer.
 func (w *copyWorker) flush() {
-	switch {
-	case w.pdn != nil:
+	if w.pdn != nil {
 		w.pdn.Flush()
-	case w.json != nil:
-		w.json.Flush()
 	}
 	w.bw.Flush()
 }
 
-// batchOut is an io.Writer that appends to the buffer of the batch a
+// batchOut is an io.Writer that appends to the bytes of the batch a
 // copyWorker formats.
-type batchOut struct{ b *bytes.Buffer }
+type batchOut struct{ b *copyBatch }
 
-func (o *batchOut) Write(p []byte) (int, error) { return o.b.Write(p) }
+func (o *batchOut) Write(p []byte) (int, error) {
+	o.b.out = append(o.b.out, p...)
+	return len(p), nil
+}

@@ -160,3 +160,81 @@ func TestCopyParallel(t *testing.T) {
 	}
 	t.Logf("big input: %.200s", s[strings.Index(s, "{Read"):])
 }
+
+// spoilOCA returns the Open Checkers Archive with bad games here and
+// there: variations nested too deep (a read error), a comment that is
+// never closed (it swallows the games after it up to the next '}'), and
+// a line of garbage between games; and comments with a line that ends
+// with a result, which the finder takes for the end of a game (the piece
+// is read wrong, and again by the merger).
+func spoilOCA(t *testing.T) []byte {
+	oca, err := os.ReadFile(corpusPath(t, "mzuluaga__checkers/OCA_2.0.pdn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := bytes.SplitAfter(oca, []byte("\n[Event "))
+	var b bytes.Buffer
+	for i, g := range games {
+		switch {
+		case i%997 == 5:
+			if k := bytes.Index(g, []byte("\n1. ")); k >= 0 {
+				g = append(append(g[:k+4:k+4], strings.Repeat("(", pdn.DefaultMaxDepth+3)...), g[k+4:]...)
+			}
+		case i%4001 == 7:
+			if k := bytes.Index(g, []byte("\n1. ")); k >= 0 {
+				g = append(g[:k+1:k+1], append([]byte("{never closed "), g[k+1:]...)...)
+			}
+		case i%3001 == 11:
+			b.WriteString("%% garbage ]]] 1-0 {\n")
+		case i%401 == 13:
+			if k := bytes.Index(g, []byte("\n1. ")); k >= 0 {
+				g = append(g[:k+1:k+1], append([]byte("{a line that ends with 1-0\n[Event \"not a tag\"]}\n"), g[k+1:]...)...)
+			}
+		}
+		b.Write(g)
+	}
+	return b.Bytes()
+}
+
+// TestCopyPiecesCorpus checks that converting real files, with bad games
+// among them, gives the same output, counts and errors whatever Jobs and
+// the size of the pieces (Copy in pieces, and in batches with the
+// deduper or a replay stage).
+func TestCopyPiecesCorpus(t *testing.T) {
+	bad := spoilOCA(t)
+	tinsley, err := os.ReadFile(corpusPath(t, "eygilbert__CheckerBoard/games/tinsley.pdn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := jobOf(bad, tinsley, nil, bigCopyInput(500))
+	wrong := 0 // pieces read wrong in parallel, that the merger reads and formats itself
+	j.readWrong = func() { wrong++ }
+	options := map[string]func() CopyOptions{
+		"plain":    func() CopyOptions { return CopyOptions{} },
+		"skip bad": func() CopyOptions { return CopyOptions{SkipBad: true, Dedupe: &Deduper{}} },
+	}
+	pieces := []int{0, 5000}
+	if testing.Short() {
+		pieces = pieces[:1]
+	}
+	for oname, opt := range options {
+		for out := range 2 {
+			want := copyRun(t, j, 1, out, -1, opt)
+			if n := strings.Count(want, "onerror:"); n < 20 {
+				t.Fatalf("%s, writer %d: only %d errors:\n%.2000s", oname, out, n, want)
+			}
+			for _, size := range pieces {
+				j.pieceSize = size
+				for _, jobs := range []int{2, 3} {
+					if got := copyRun(t, j, jobs, out, -1, opt); got != want {
+						t.Fatalf("%s, writer %d, pieces of %d, %d jobs:\n%s", oname, out, size, jobs, firstDiff(got, want))
+					}
+				}
+			}
+			j.pieceSize = 0
+		}
+	}
+	if wrong == 0 {
+		t.Error("no piece was read wrong: the merger's own formatting is not tested")
+	}
+}

@@ -27,7 +27,7 @@ func corpusPath(t testing.TB, rel string) string {
 	return p
 }
 
-func loadOCA(b *testing.B) []byte {
+func loadOCA(b testing.TB) []byte {
 	path := corpusPath(b, "mzuluaga__checkers/OCA_2.0.pdn")
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -64,6 +64,13 @@ type Job struct {
 	// readWrong, if not nil, is called for each piece that was not read
 	// right in parallel (tests).
 	readWrong func()
+	// pieceWork, if not nil, makes for each reading goroutine of pieces
+	// the function it calls with the games of each item it read right
+	// and the item's size in bytes, before the merger hands them on
+	// (piece.made is what it returns). It runs in parallel with the other
+	// reading goroutines and the merger: it knows neither the games'
+	// numbers nor their input.
+	pieceWork func() func(size int, games []*pdn.Game, gerrs []error) any
 }
 
 func (j *Job) total() int64 {

@@ -17,7 +17,8 @@ import (
 // and cuts the text into items of about pieceSize bytes at the
 // boundaries the finder proposes (chunk.go). Reading goroutines (read)
 // each read whole items with a Reader resumed at the item's start, and
-// check that it ended where the next item starts. One goroutine, the
+// check that it ended where the next item starts (and go on with the
+// games of an item read right, with Job.pieceWork). One goroutine, the
 // caller's (merger), takes the items in input order, numbers their games
 // and hands them on; an item whose Reader did not end at the next item's
 // start is read again by the merger itself, with a Reader fed the items'
@@ -56,6 +57,9 @@ type piece struct {
 	gerrs []error    // the error Next returned with each game: nil or a *GameError
 	arena *pdn.Arena // the games' memory, if they live in an arena
 	pool  *arenaPool
+	// made is what Job.pieceWork made of the games in a reading
+	// goroutine, or nil for the games the merger read itself.
+	made any
 }
 
 // release gives the games' memory back; the games must no longer be used.
@@ -121,6 +125,7 @@ type item struct {
 	gerrs   []error
 	readErr error // a read error, returned by Next after the games
 	arena   *pdn.Arena
+	made    any // see piece.made
 }
 
 // feedLen is the number of bytes of data that are not also the next
@@ -178,9 +183,16 @@ func (j *Job) pieces(ctx context.Context, jobs int, arenas bool, fn func(*piece)
 	for range jobs {
 		go func() {
 			defer wg.Done()
+			var work func(int, []*pdn.Game, []error) any
+			if j.pieceWork != nil {
+				work = j.pieceWork()
+			}
 			for it := range p.work {
 				if !p.stopped() {
 					p.read(it)
+					if it.ok && work != nil {
+						it.made = work(it.feedLen(), it.games, it.gerrs)
+					}
 				}
 				close(it.ready)
 			}
@@ -474,8 +486,8 @@ func (m *merger) run() error {
 			}
 			err = m.sequential(it)
 		default:
-			err = m.deliver(it.games, it.gerrs, it.arena)
-			it.games, it.gerrs, it.arena = nil, nil, nil
+			err = m.deliver(it.games, it.gerrs, it.arena, it.made)
+			it.games, it.gerrs, it.arena, it.made = nil, nil, nil, nil
 			m.p.reuse(it)
 			m.progress(it)
 			if err == nil && it.last {
@@ -514,8 +526,8 @@ func (m *merger) finish(it *item, err error) error {
 }
 
 // deliver hands on games of the current input that follow those handed
-// on before, numbering them.
-func (m *merger) deliver(games []*pdn.Game, gerrs []error, a *pdn.Arena) error {
+// on before, numbering them, with what Job.pieceWork made of them.
+func (m *merger) deliver(games []*pdn.Game, gerrs []error, a *pdn.Arena, made any) error {
 	if len(games) == 0 {
 		if a != nil {
 			m.p.pool.put(a)
@@ -527,7 +539,7 @@ func (m *merger) deliver(games []*pdn.Game, gerrs []error, a *pdn.Arena) error {
 			ge.Game = m.games + 1 + k
 		}
 	}
-	pc := &piece{input: m.cur, first: m.games + 1, games: games, gerrs: gerrs, arena: a, pool: &m.p.pool}
+	pc := &piece{input: m.cur, first: m.games + 1, games: games, gerrs: gerrs, arena: a, pool: &m.p.pool, made: made}
 	m.games += len(games)
 	return m.fn(pc)
 }
@@ -543,7 +555,7 @@ func (m *merger) sequential(it *item) error {
 	var games []*pdn.Game
 	var gerrs []error
 	flush := func() error {
-		err := m.deliver(games, gerrs, nil)
+		err := m.deliver(games, gerrs, nil, nil)
 		games, gerrs = nil, nil
 		return err
 	}

@@ -135,15 +135,21 @@ func (d *Deduper) Duplicate(g *pdn.Game) bool {
 
 // check is Duplicate, and returns g's MoveHash too.
 func (d *Deduper) check(g *pdn.Game) (uint64, bool) {
+	k := moveHash(g)
+	return k, d.checkHash(k)
+}
+
+// checkHash reports whether a game of MoveHash k was seen before, and
+// remembers k.
+func (d *Deduper) checkHash(k uint64) bool {
 	if d.seen == nil {
 		d.seen = make(map[uint64]struct{})
 	}
-	k := moveHash(g)
 	if _, ok := d.seen[k]; ok {
-		return k, true
+		return true
 	}
 	d.seen[k] = struct{}{}
-	return k, false
+	return false
 }
 
 // moveHash hashes g's FEN tag and main-line moves (squares and capture or
@@ -208,13 +214,16 @@ type CopyResult struct {
 // Copy reads the job's games and writes those that pass to dst, after the
 // transform. It does not flush dst. With job.Jobs above 1 and a pdn.Writer,
 // pdn.JSONWriter or (with Replay) PositionWriter destination, the games are
-// replayed and formatted by several goroutines (copy_parallel.go); the
-// output, the result, the OnError calls (one at a time, in input order)
-// and the error are the same as with one. When ctx is done, Copy stops
-// before the next game (or batch of games) and returns ctx.Err() with the
-// counts of the games handled so far.
+// read, replayed and formatted by several goroutines (copy_parallel.go);
+// the output, the result, the OnError calls (one at a time, in input
+// order) and the error are the same as with one. When ctx is done, Copy
+// stops before the next game (or piece or batch of games) and returns
+// ctx.Err() with the counts of the games handled so far.
 func Copy(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOptions) (CopyResult, error) {
-	if parallelCopy(&job, dst, &opt) {
+	switch parallelCopy(&job, dst, &opt) {
+	case copyInPieces:
+		return copyPieces(ctx, job, dst, opt)
+	case copyInBatches:
 		return copyParallel(ctx, job, dst, opt)
 	}
 	var res CopyResult

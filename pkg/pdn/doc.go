@@ -125,8 +125,8 @@
 // whole input; Reader.EndedAt checks that a piece was read to its end as
 // a Reader of the whole input would have. With an Arena (Reader.SetArena)
 // a Reader carves its games out of memory the caller recycles batch after
-// batch. Writer.Format and WriteFormatted (and JSONWriter.WriteFormatted)
-// let games be formatted in several goroutines and written in order.
+// batch. Writer.Format and WriteFormatted (and JSONWriter.AppendGame and
+// WriteFormatted) let games be formatted in several goroutines and written in order.
 // Package archive builds its parallel reading and copying on these.
 //
 // # Writing

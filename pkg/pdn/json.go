@@ -75,6 +75,11 @@ func (w *JSONWriter) WriteFormatted(p []byte) error {
 	return err
 }
 
+// AppendGame appends to b the bytes Write writes for g, its JSON line,
+// and returns the extended slice. AppendGame and WriteFormatted let games
+// be formatted in several goroutines and written in order.
+func (w *JSONWriter) AppendGame(b []byte, g *Game) []byte { return w.appendGame(b, g) }
+
 // appendGame appends the JSON line of g (with its line break) to b.
 func (w *JSONWriter) appendGame(b []byte, g *Game) []byte {
 	b = append(b, '{')

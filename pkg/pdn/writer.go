@@ -35,6 +35,7 @@ type Writer struct {
 	col    int
 	noWrap bool // the last token was a move with the '*' strength
 	err    error
+	buf    []byte // a move's spelling
 }
 
 // writeBufSize is the buffer of a Writer or JSONWriter: a game of JSON
@@ -149,17 +150,8 @@ func (w *Writer) width() int {
 // emit writes one token, preceded by a space (or a line break when the
 // line is full) unless glue is set.
 func (w *Writer) emit(tok string, glue bool) {
-	if w.col > 0 && !glue {
-		if wd := w.width(); wd > 0 && w.col+1+len(tok) > wd && !w.noWrap {
-			w.w.WriteByte('\n')
-			w.col = 0
-		} else {
-			w.w.WriteByte(' ')
-			w.col++
-		}
-	}
+	w.space(len(tok), glue)
 	w.w.WriteString(tok)
-	w.noWrap = false
 	if i := strings.LastIndexByte(tok, '\n'); i >= 0 {
 		w.col = len(tok) - i - 1
 	} else {
@@ -167,15 +159,31 @@ func (w *Writer) emit(tok string, glue bool) {
 	}
 }
 
+// space writes what precedes a token of n bytes, as emit does.
+func (w *Writer) space(n int, glue bool) {
+	if w.col > 0 && !glue {
+		if wd := w.width(); wd > 0 && w.col+1+n > wd && !w.noWrap {
+			w.w.WriteByte('\n')
+			w.col = 0
+		} else {
+			w.w.WriteByte(' ')
+			w.col++
+		}
+	}
+	w.noWrap = false
+}
+
 func (w *Writer) nodes(ns []Node, glueFirst bool) {
-	var buf []byte
 	for i := range ns {
 		n := &ns[i]
 		glue := glueFirst && i == 0
 		switch n.Kind {
 		case MoveNode:
-			buf = appendMove(buf[:0], n.Move)
-			w.emit(string(buf), glue)
+			// emit, without making a string of the move (no line break in it)
+			w.buf = appendMove(w.buf[:0], n.Move)
+			w.space(len(w.buf), glue)
+			w.w.Write(w.buf)
+			w.col += len(w.buf)
 			w.noWrap = n.Move.Strength == "*"
 		case CommentNode:
 			w.emit("{"+n.Text+"}", glue)
