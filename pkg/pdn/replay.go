@@ -319,6 +319,10 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 	// legal (Variant.PlayQuiet): the commonest move, when nothing but the
 	// position is kept of it.
 	quick := !lr.record && v.KingMoveLimit == 0 && !lr.rp.slow
+	// last is the index in nodes of the last main-line move replayed
+	// (-1: none yet), for lr.lastPos: set at the end (an error ends the
+	// replay without it), not copied at every move.
+	last := -1
 	for i := range nodes {
 		n := &nodes[i]
 		switch n.Kind {
@@ -340,7 +344,7 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 					// zero without a king-move limit)
 					if main {
 						lr.plies++
-						lr.lastPos = n.Pos
+						last = i
 					} else {
 						lr.vmoves++
 					}
@@ -371,7 +375,7 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 			}
 			if main {
 				lr.plies++
-				lr.lastPos = n.Pos
+				last = i
 			} else {
 				lr.vmoves++
 			}
@@ -407,6 +411,9 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 			}
 			lr.line(n.Variation, start, startRun, false, vnum)
 		}
+	}
+	if last >= 0 {
+		lr.lastPos = nodes[last].Pos
 	}
 	return p, nil
 }
