@@ -62,10 +62,21 @@ func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
 	v, us := k.v, p.Side
 	if from < 64 && p.pieces[us]&^p.kings&bit(from) != 0 {
 		// A man: quietMove's test with its steps from the table.
-		if v.steps[us][from]&bit(to)&^p.occupied() == 0 || k.hasCapture(&p) {
+		t := bit(to) // (0 for an index past 63: no step)
+		if v.steps[us][from]&t&^p.occupied() == 0 || k.hasCapture(&p) {
 			return p, false
 		}
-		p.apply(Move{From: from, To: to, flags: promotes(v.promo[us].Has(to))})
+		// apply's work for a man's quiet move: no king, no capture (callgrind validate
+		// -j 1 OCA: about 45 fewer instructions a move than apply).
+		p.pieces[us] ^= bit(from) | t
+		h := p.Hash ^ zobristSide ^ zobrist[us][0][from&63]
+		if v.promo[us]&t != 0 {
+			p.kings |= t
+			h ^= zobrist[us][1][to&63]
+		} else {
+			h ^= zobrist[us][0][to&63]
+		}
+		p.Hash, p.Side = h, us.Other()
 		return p, true
 	}
 	m, ok := v.quietMove(&p, from, to)
