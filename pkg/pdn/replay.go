@@ -340,7 +340,10 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 			if quick && len(m.Squares) == 2 && !m.Squares[0].IsAlgebraic() && !m.Squares[1].IsAlgebraic() {
 				from, ok1 := v.Index(engine.Square(m.Squares[0]))
 				to, ok2 := v.Index(engine.Square(m.Squares[1]))
-				before := p
+				// prev before the move is tried: if it is not played here,
+				// it is played below, which sets prev to the same, or the
+				// line ends on its error.
+				prev = p
 				if ok1 && ok2 && (!m.IsCapture() && v.PlayQuiet(&p, from, to) || m.IsCapture() && v.PlayJump(&p, from, to)) {
 					// (a quiet move written as one, or a capture written as
 					// one, and the only move from-to: no separator to warn
@@ -351,7 +354,6 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 					} else {
 						lr.vmoves++
 					}
-					prev = before
 					ply++
 					continue
 				}
