@@ -144,7 +144,23 @@ func (k narrowKernel) playJumpOf(p Position, from, to Index) (Position, bool) {
 			return p, false
 		}
 	}
-	p.apply(Move{From: from, To: to, flags: promotes(promote), captured: mid})
+	// apply's work for a man's jump: the man from-to (crowned or not), the piece on mid
+	// taken.
+	taken := 0 // man or king
+	if p.kings&mid != 0 {
+		taken = 1
+	}
+	h := p.Hash ^ zobristSide ^ zobrist[us][0][from&63] ^ zobrist[them][taken][mid.First()&63]
+	if promote {
+		p.kings |= t
+		h ^= zobrist[us][1][to&63]
+	} else {
+		h ^= zobrist[us][0][to&63]
+	}
+	p.pieces[us] ^= s | t
+	p.pieces[them] &^= mid
+	p.kings &^= mid
+	p.Hash, p.Side = h, them
 	return p, true
 }
 
