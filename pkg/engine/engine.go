@@ -26,7 +26,7 @@ type Square = board.Square
 //
 // Methods (go doc ./pkg/internal/board Variant): AlgebraicName, CheckKingRun, Count,
 // Divide, FEN, FormatMove, FormatPath, Generate, GenerateDup, HasCapture, HasMoves, Index,
-// IsPath, MovesFromTo, ParseFEN, ParseMove, ParseSquare, Paths, Perft, PlayQuiet,
+// IsPath, MovesFromTo, ParseFEN, ParseMove, ParseSquare, Paths, Perft, PlayJump, PlayQuiet,
 // PositionOutcome, QuietMove, Square, SquareName, Squares, Start.
 type Variant = board.Variant
 

@@ -106,6 +106,52 @@ func TestPlayQuiet(t *testing.T) {
 	}
 }
 
+// TestPlayJump wants PlayJump, when it plays a move, to play the only move MovesFromTo
+// gives from-to, a capture, for every pair of squares in every position of random games of
+// every variant; and english (men capture forward, free choice) to have it play captures,
+// crowning ones among them.
+func TestPlayJump(t *testing.T) {
+	for _, v := range engine.Variants() {
+		played, crowned := 0, 0
+		rng := rand.New(rand.NewPCG(11, uint64(len(v.Name))))
+		for g := 0; g < 20; g++ {
+			p := v.Start()
+			for ply := 0; ply < 150; ply++ {
+				for f := 1; f <= v.Squares(); f++ {
+					from, _ := v.Index(engine.Square(f))
+					for s := 1; s <= v.Squares(); s++ {
+						to, _ := v.Index(engine.Square(s))
+						q := p
+						if !v.PlayJump(&q, from, to) {
+							if q != p {
+								t.Fatalf("%s %s: PlayJump %d-%d refused, and changed the position", v.Name, v.FEN(p), f, s)
+							}
+							continue
+						}
+						ms := v.MovesFromTo(nil, &p, from, to)
+						if len(ms) != 1 || !ms[0].IsCapture() || q != p.Play(ms[0]) {
+							t.Fatalf("%s %s: PlayJump %d-%d gives %s, MovesFromTo %v", v.Name, v.FEN(p), f, s, v.FEN(q), ms)
+						}
+						played++
+						if ms[0].Promotes() {
+							crowned++
+						}
+					}
+				}
+				moves := v.Generate(nil, &p)
+				if len(moves) == 0 {
+					break
+				}
+				p = p.Play(moves[rng.IntN(len(moves))])
+			}
+		}
+		if v.Name == "english" && (played == 0 || crowned == 0) {
+			t.Fatalf("english: PlayJump played %d captures, %d crowning", played, crowned)
+		}
+		t.Logf("%s: %d captures played", v.Name, played)
+	}
+}
+
 // TestMovesFromTo wants MovesFromTo to give, for every pair of squares, the moves Generate
 // gives between them, in sample positions of every variant and the positions one move
 // after them.

@@ -326,24 +326,32 @@ func (e *evidence) game(g *Game) {
 }
 
 func (g *gameEvidence) nodes(ns []Node, main bool) {
+	// The largest square so far, in a register for the commonest move
+	// (g.maxNum is brought up to date around the calls).
+	maxNum := g.maxNum
 	for i := range ns {
 		switch n := &ns[i]; n.Kind {
 		case MoveNode:
 			// The commonest move, two numeric squares after the first
 			// move of the main line, without a call.
 			if sq := n.Move.Squares; len(sq) == 2 && (sq[0]|sq[1])&algebraicBit == 0 && (g.moved || !main) {
-				g.maxNum = max(g.maxNum, int(sq[0]), int(sq[1]))
+				maxNum = max(maxNum, int(sq[0]), int(sq[1]))
 			} else if !n.Move.IsPlaceholder() {
+				g.maxNum = maxNum
 				g.move(n.Move.Squares, main)
+				maxNum = g.maxNum
 			}
 		case SetupNode:
 			if !g.moved && main {
 				g.custom = true
 			}
 		case VariationNode:
+			g.maxNum = maxNum
 			g.nodes(n.Variation, false)
+			maxNum = g.maxNum
 		}
 	}
+	g.maxNum = maxNum
 }
 
 // inferScan gathers the evidence of PDN text without building tokens: it

@@ -119,3 +119,20 @@ func TestMayBeLocalized(t *testing.T) {
 		}
 	}
 }
+
+// TestSimpleMoves checks the table of two-square move texts against
+// Square.appendTo, every slot.
+func TestSimpleMoves(t *testing.T) {
+	simpleOnce.Do(buildSimple)
+	for k, sep := range []byte{'-', 'x', ':'} {
+		for a := 1; a < 100; a++ {
+			for b := 1; b < 100; b++ {
+				want := string(Square(b).appendTo(append(Square(a).appendTo(nil), sep)))
+				off := ((k*100+a)*100 + b) * simpleSlot
+				if got := simpleMoves[off : off+len(want)]; got != want {
+					t.Fatalf("slot %d-%c-%d: %q, want %q", a, sep, b, got, want)
+				}
+			}
+		}
+	}
+}

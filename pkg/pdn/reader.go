@@ -241,12 +241,31 @@ var (
 const simpleSlot = 5 // len("99-99")
 
 func buildSimple() {
+	// The digits of 1 to 99 as Square.appendTo writes them, written byte
+	// by byte: the table is made at every run of the pdn command, and a
+	// call per square took about 3 M instructions (validate of a tiny
+	// file: 11.7 M in all).
+	var digits [100][2]byte
+	for a := 1; a < 100; a++ {
+		digits[a] = [2]byte{'0' + byte(a/10), '0' + byte(a%10)}
+	}
 	all := make([]byte, 3*100*100*simpleSlot)
 	for k, sep := range []byte{'-', 'x', ':'} {
 		for a := 1; a < 100; a++ {
+			da := digits[a][:]
+			if a < 10 {
+				da = da[1:]
+			}
 			for b := 1; b < 100; b++ {
 				off := ((k*100+a)*100 + b) * simpleSlot
-				Square(b).appendTo(append(Square(a).appendTo(all[off:off]), sep))
+				slot := all[off : off+simpleSlot]
+				w := copy(slot, da)
+				slot[w] = sep
+				if b < 10 {
+					slot[w+1] = digits[b][1]
+				} else {
+					slot[w+1], slot[w+2] = digits[b][0], digits[b][1]
+				}
 			}
 		}
 	}
@@ -622,25 +641,29 @@ func (r *Reader) plainMovetext() {
 		// skips them.
 		ln, ls := line, lineStart
 		j := 0
-		for j < 16 {
-			c := b[j]
-			if c == ' ' || c == '\t' {
+		if b[0] == ' ' && b[1] > ' ' {
+			j = 1 // the commonest: one blank, then the token
+		} else {
+			for j < 16 {
+				c := b[j]
+				if c == ' ' || c == '\t' {
+					j++
+					continue
+				}
+				if c == '\r' && b[j+1] == '\n' {
+					j++
+					c = '\n'
+				}
+				if c != '\n' {
+					break
+				}
 				j++
-				continue
+				ln++
+				ls = base + int64(i+j)
 			}
-			if c == '\r' && b[j+1] == '\n' {
-				j++
-				c = '\n'
+			if j == 16 {
+				return
 			}
-			if c != '\n' {
-				break
-			}
-			j++
-			ln++
-			ls = base + int64(i+j)
-		}
-		if j == 16 {
-			return
 		}
 		// The token: as Scanner.scanNumberFast reads it.
 		t := b[j : j+8]

@@ -315,10 +315,15 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 	v := lr.v
 	prev, prevRun := p, run // the position and state before the last move of this line
 	ply := 0
-	// quick plays a quiet move given by its two squares in place when it is
-	// legal (Variant.PlayQuiet): the commonest move, when nothing but the
-	// position is kept of it.
+	// quick plays a move given by its two squares in place when it is legal
+	// and the only one from-to (Variant.PlayQuiet for a quiet move,
+	// PlayJump for a capture): the commonest moves, when nothing but the
+	// position is kept of them.
 	quick := !lr.record && v.KingMoveLimit == 0 && !lr.rp.slow
+	// last is the index in nodes of the last main-line move replayed
+	// (-1: none yet), for lr.lastPos: set at the end (an error ends the
+	// replay without it), not copied at every move.
+	last := -1
 	for i := range nodes {
 		n := &nodes[i]
 		switch n.Kind {
@@ -332,19 +337,23 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 			} else if p.Side == v.FirstMover && ply > 0 || num == 0 {
 				num++
 			}
-			if quick && len(m.Squares) == 2 && !m.IsCapture() && !m.Squares[0].IsAlgebraic() && !m.Squares[1].IsAlgebraic() {
+			if quick && len(m.Squares) == 2 && !m.Squares[0].IsAlgebraic() && !m.Squares[1].IsAlgebraic() {
 				from, ok1 := v.Index(engine.Square(m.Squares[0]))
 				to, ok2 := v.Index(engine.Square(m.Squares[1]))
-				if before := p; ok1 && ok2 && v.PlayQuiet(&p, from, to) {
-					// (a quiet move: no separator to warn about, and run stays
-					// zero without a king-move limit)
+				// prev before the move is tried: if it is not played here,
+				// it is played below, which sets prev to the same, or the
+				// line ends on its error.
+				prev = p
+				if ok1 && ok2 && (!m.IsCapture() && v.PlayQuiet(&p, from, to) || m.IsCapture() && v.PlayJump(&p, from, to)) {
+					// (a quiet move written as one, or a capture written as
+					// one, and the only move from-to: no separator to warn
+					// about, and run stays zero without a king-move limit)
 					if main {
 						lr.plies++
-						lr.lastPos = n.Pos
+						last = i
 					} else {
 						lr.vmoves++
 					}
-					prev = before
 					ply++
 					continue
 				}
@@ -371,7 +380,7 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 			}
 			if main {
 				lr.plies++
-				lr.lastPos = n.Pos
+				last = i
 			} else {
 				lr.vmoves++
 			}
@@ -407,6 +416,9 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 			}
 			lr.line(n.Variation, start, startRun, false, vnum)
 		}
+	}
+	if last >= 0 {
+		lr.lastPos = nodes[last].Pos
 	}
 	return p, nil
 }

@@ -21,6 +21,7 @@ type kernel interface {
 	isPathOf(p Position, m Move, want wantedPath) bool
 	quietMoveOf(p Position, from, to Index) (Move, bool)
 	playQuietOf(p Position, from, to Index) (Position, bool)
+	playJumpOf(p Position, from, to Index) (Position, bool)
 	movesFromToOf(dst []Move, p Position, from, to Index) []Move
 	// advanceDrawOf turns d, the draw state of p, into that of c, where m leads from p.
 	advanceDrawOf(d *drawState, p Position, m Move, c Position)
@@ -62,10 +63,21 @@ func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
 	v, us := k.v, p.Side
 	if from < 64 && p.pieces[us]&^p.kings&bit(from) != 0 {
 		// A man: quietMove's test with its steps from the table.
-		if v.steps[us][from]&bit(to)&^p.occupied() == 0 || k.hasCapture(&p) {
+		t := bit(to) // (0 for an index past 63: no step)
+		if v.steps[us][from]&t&^p.occupied() == 0 || k.hasCapture(&p) {
 			return p, false
 		}
-		p.apply(Move{From: from, To: to, flags: promotes(v.promo[us].Has(to))})
+		// apply's work for a man's quiet move: no king, no capture (callgrind validate
+		// -j 1 OCA: about 45 fewer instructions a move than apply).
+		p.pieces[us] ^= bit(from) | t
+		h := p.Hash ^ zobristSide ^ zobrist[us][0][from&63]
+		if v.promo[us]&t != 0 {
+			p.kings |= t
+			h ^= zobrist[us][1][to&63]
+		} else {
+			h ^= zobrist[us][0][to&63]
+		}
+		p.Hash, p.Side = h, us.Other()
 		return p, true
 	}
 	m, ok := v.quietMove(&p, from, to)
@@ -73,6 +85,83 @@ func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
 		p.apply(m) // (every index of a narrow board is below 64: play's test is not needed)
 	}
 	return p, ok
+}
+
+func (k narrowKernel) playJumpOf(p Position, from, to Index) (Position, bool) {
+	v, us, them := k.v, p.Side, p.Side.Other()
+	up, down := v.manUp[us], v.manDown[us]
+	// Men that capture one way only (up or down the board) along the diagonals, with free
+	// choice among captures: every jump of a man goes two rows on the same way, so a
+	// sequence that ends two rows from where it began is one jump, and the jump to to is
+	// the only move from-to if the man cannot go on from to.
+	if v.Precedence != nil || v.OrthogonalCaptures || up == down || v.crowned(p.pieces[them], p.kings) ||
+		from >= 64 || to >= 64 || p.pieces[us]&^p.kings&bit(from) == 0 {
+		return p, false
+	}
+	s, t := bit(from), bit(to)
+	targets := p.pieces[them]
+	if v.MenCannotCaptureKings {
+		targets &^= p.kings
+	}
+	empty := v.board&^p.occupied() | s
+	if t&empty == 0 {
+		return p, false
+	}
+	// The jump onto to, with the shifts of capGen.manCaptures.
+	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	var mid bitboard
+	if up {
+		if ((s>>a)&targets)>>a == t {
+			mid = s >> a
+		} else if ((s>>b)&targets)>>b == t {
+			mid = s >> b
+		}
+	} else {
+		if ((s<<b)&targets)<<b == t {
+			mid = s << b
+		} else if ((s<<a)&targets)<<a == t {
+			mid = s << a
+		}
+	}
+	if mid == 0 {
+		return p, false
+	}
+	// The sequence ends on to (as capGen.manJump): crowned there and stopped, or no
+	// capture of a man from to (the pieces it may capture are still ahead of it: the one
+	// just taken is behind).
+	promote := t&v.promo[us] != 0
+	switch {
+	case promote && v.Promotion == PromoteAndStop:
+	case promote && v.Promotion != PromoteAtEnd:
+		return p, false // crowned and goes on as a king
+	default:
+		targets &^= mid
+		if v.RemoveAtOnce {
+			empty |= mid
+		}
+		if up && (((t>>a)&targets)>>a&empty != 0 || ((t>>b)&targets)>>b&empty != 0) ||
+			down && (((t<<b)&targets)<<b&empty != 0 || ((t<<a)&targets)<<a&empty != 0) {
+			return p, false
+		}
+	}
+	// apply's work for a man's jump: the man from-to (crowned or not), the piece on mid
+	// taken.
+	taken := 0 // man or king
+	if p.kings&mid != 0 {
+		taken = 1
+	}
+	h := p.Hash ^ zobristSide ^ zobrist[us][0][from&63] ^ zobrist[them][taken][mid.First()&63]
+	if promote {
+		p.kings |= t
+		h ^= zobrist[us][1][to&63]
+	} else {
+		h ^= zobrist[us][0][to&63]
+	}
+	p.pieces[us] ^= s | t
+	p.pieces[them] &^= mid
+	p.kings &^= mid
+	p.Hash, p.Side = h, them
+	return p, true
 }
 
 // hasCapture is hasCaptureIn with perft's instance for the board's steps (see geometry).

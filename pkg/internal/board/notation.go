@@ -276,6 +276,19 @@ func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
 	return ok
 }
 
+// PlayJump plays the capture from-to on p and reports true when it is a legal move of p
+// and the only one from-to: a man's single jump, where men capture one way only and any
+// capture may be chosen (english). Otherwise, or when it cannot tell, it leaves p as it is
+// and reports false (MovesFromTo has the answer). Replaying a game plays the commonest
+// captures so.
+func (v *Variant) PlayJump(p *Position, from, to Index) bool {
+	q, ok := v.k.playJumpOf(*p, from, to)
+	if ok {
+		*p = q
+	}
+	return ok
+}
+
 // quietMove is QuietMove on the board's own representation.
 func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 	us := p.Side
