@@ -188,23 +188,32 @@ func (c *manSearch[G]) kingLine(s, captured bitboard, k int, d int) bool {
 		t1, t2 = upLeft, downRight
 	}
 	j1, j2 := landings&c.jumps[t1], landings&c.jumps[t2]
-	for l := j1 | j2; l != 0; l &= l - 1 {
-		sq := l & -l
-		if sq&j1 != 0 && c.kingLine(sq, captured, k, t1) {
-			cont = true
-		}
-		if sq&j2 != 0 && c.kingLine(sq, captured, k, t2) {
-			cont = true
-		}
-	}
 	// straight ahead: the piece on stop, with a free square behind it, which every
 	// landing square meets first along d
+	var ahead bitboard
 	if landings&c.jumps[d&3] != 0 && stop&^captured != 0 {
-		c.kingLine(landings&-landings, captured, k, d)
-		cont = true
+		ahead = landings & -landings
 	}
-	if cont {
-		return true
+	// The ways on, tested before the loop, so that a capture that ends here (most do)
+	// stores nothing for the calls (callgrind: Woldouby depth 13 926.3 -> 921.4 M
+	// instructions, the kings position depth 7 311.6 -> 308.7 M).
+	if j1|j2|ahead != 0 {
+		for l := j1 | j2; l != 0; l &= l - 1 {
+			sq := l & -l
+			if sq&j1 != 0 && c.kingLine(sq, captured, k, t1) {
+				cont = true
+			}
+			if sq&j2 != 0 && c.kingLine(sq, captured, k, t2) {
+				cont = true
+			}
+		}
+		if ahead != 0 {
+			c.kingLine(ahead, captured, k, d)
+			return true
+		}
+		if cont {
+			return true
+		}
 	}
 	if !c.list && (!c.unique || k < 2) {
 		// counted, not listed, and none can repeat another (add): all at once

@@ -1933,22 +1933,30 @@ func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 		t1, t2 = upLeft, downRight
 	}
 	j1, j2 := landings.And(c.jumps[t1]), landings.And(c.jumps[t2])
-	for l := j1.Or(j2); !l.IsZero(); l = l.ClearFirst() {
-		sq := l.And(wide{}.Sub(l))
-		if !sq.And(j1).IsZero() && c.kingLine(sq, captured, k, t1) {
-			cont = true
-		}
-		if !sq.And(j2).IsZero() && c.kingLine(sq, captured, k, t2) {
-			cont = true
-		}
+	// straight ahead: the piece on stop, with a free square behind it, which every
+	// landing square meets first along d
+	var ahead wide
+	if !landings.And(c.jumps[d&3]).IsZero() && !stop.AndNot(captured).IsZero() {
+		ahead = landings.And(wide{}.Sub(landings))
 	}
 
-	if !landings.And(c.jumps[d&3]).IsZero() && !stop.AndNot(captured).IsZero() {
-		c.kingLine(landings.And(wide{}.Sub(landings)), captured, k, d)
-		cont = true
-	}
-	if cont {
-		return true
+	if !j1.Or(j2).Or(ahead).IsZero() {
+		for l := j1.Or(j2); !l.IsZero(); l = l.ClearFirst() {
+			sq := l.And(wide{}.Sub(l))
+			if !sq.And(j1).IsZero() && c.kingLine(sq, captured, k, t1) {
+				cont = true
+			}
+			if !sq.And(j2).IsZero() && c.kingLine(sq, captured, k, t2) {
+				cont = true
+			}
+		}
+		if !ahead.IsZero() {
+			c.kingLine(ahead, captured, k, d)
+			return true
+		}
+		if cont {
+			return true
+		}
 	}
 	if !c.list && (!c.unique || k < 2) {
 
