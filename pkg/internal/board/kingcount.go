@@ -118,6 +118,19 @@ func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, emp
 	c.searchKings(searched, empty)
 }
 
+// kingsCount returns the number of captures of the flying kings, which can capture, of a
+// side whose men cannot: opp are the pieces they may take, empty the free squares. It is
+// countTaking without the men's jumps, which menMoves2 and kingMoves2 have tested already
+// (callgrind: Woldouby depth 13 921.4 -> 911.1 M instructions, the kings position depth 7
+// 308.7 -> 292.9 M).
+func (k perftKernel[G]) kingsCount(opp, empty, kings bitboard, dup Duplicates, scratch []Move) int {
+	var c manSearch[G]
+	c.most, c.unique = k.v.menCount == ranksPieces, dup == Unique
+	c.moves, c.k, c.opp = scratch[:0], k, opp
+	c.searchKings(kings, empty)
+	return c.n
+}
+
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
 // the pieces they may take and empty the free squares. The squares from which a king can
 // capture along each diagonal are found beforehand (kingJumps): of a king's landing
@@ -454,7 +467,9 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 				c -= 1 + past.Count()
 				kingTakes = past != 0 || kingLands&^v.rays[e][theirKing.First()] != 0
 			}
-			if kingTakes || lands&^t != 0 || exposed&t != 0 {
+			if menTake := lands&^t != 0 || exposed&t != 0; kingTakes && !menTake && v.kingSearch {
+				c = k.kingsCount(rest|t, free&^t, theirKing, dup, scratch)
+			} else if kingTakes || menTake {
 				c = k.countTaking(g, them, opp, rest|t, kings&^from|t, kingTakes, dup, scratch)
 			}
 			n += uint64(c)
@@ -554,7 +569,10 @@ func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n ui
 				targets &^= kk
 			}
 			ul, ur, dl, dr := jumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
-			if takes || men&(ul|ur|dl|dr) != 0 {
+			if menTake := men&(ul|ur|dl|dr) != 0; takes && !menTake && v.kingSearch {
+				n += uint64(k.kingsCount(mover, free, theirKings, dup, scratch))
+				continue
+			} else if takes || menTake {
 				n += uint64(k.countTaking(g, them, opp, mover, kk, takes, dup, scratch))
 				continue
 			}

@@ -1865,6 +1865,19 @@ func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKi
 	c.searchKings(searched, empty)
 }
 
+// kingsCount returns the number of captures of the flying kings, which can capture, of a
+// side whose men cannot: opp are the pieces they may take, empty the free squares. It is
+// countTaking without the men's jumps, which menMoves2 and kingMoves2 have tested already
+// (callgrind: Woldouby depth 13 921.4 -> 911.1 M instructions, the kings position depth 7
+// 308.7 -> 292.9 M).
+func (k widePerftKernel[G]) kingsCount(opp, empty, kings wide, dup Duplicates, scratch []wideMove) int {
+	var c wideManSearch[G]
+	c.most, c.unique = k.v.menCount == ranksPieces, dup == Unique
+	c.moves, c.k, c.opp = scratch[:0], k, opp
+	c.searchKings(kings, empty)
+	return c.n
+}
+
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
 // the pieces they may take and empty the free squares. The squares from which a king can
 // capture along each diagonal are found beforehand (kingJumps): of a king's landing
@@ -2194,7 +2207,9 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 				c -= 1 + past.Count()
 				kingTakes = !past.IsZero() || !kingLands.AndNot(v.rays[e][theirKing.First()]).IsZero()
 			}
-			if kingTakes || !lands.AndNot(t).IsZero() || !exposed.And(t).IsZero() {
+			if menTake := !lands.AndNot(t).IsZero() || !exposed.And(t).IsZero(); kingTakes && !menTake && v.kingSearch {
+				c = k.kingsCount(rest.Or(t), free.AndNot(t), theirKing, dup, scratch)
+			} else if kingTakes || menTake {
 				c = k.countTaking(g, them, opp, rest.Or(t), kings.AndNot(from).Or(t), kingTakes, dup, scratch)
 			}
 			n += uint64(c)
@@ -2294,7 +2309,10 @@ func (pf *widePerfter[G]) menMoves2(us Color, own, opp, kings, empty wide) (n ui
 				targets = targets.AndNot(kk)
 			}
 			ul, ur, dl, dr := wideJumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
-			if takes || !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+			if menTake := !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero(); takes && !menTake && v.kingSearch {
+				n += uint64(k.kingsCount(mover, free, theirKings, dup, scratch))
+				continue
+			} else if takes || menTake {
 				n += uint64(k.countTaking(g, them, opp, mover, kk, takes, dup, scratch))
 				continue
 			}
