@@ -545,13 +545,17 @@ func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n ui
 	lines := v.diagonals(theirKings) // the diagonals of the other side's kings
 	quiet0, takes0 := k.kingsOf(theirKings, own, empty)
 	a, b := k.steps()
+	var once [2]bitboard // the moves counted at once, by the square they reach, by steps a and b
+	if !takes0 {
+		once[0], once[1], n = pf.menMovesAtOnce2(us, own, men, kings, empty, lines, quiet0)
+	}
 	ownMen, promo := own&^kings, v.promo[us]
-	for _, s := range [2]uint{a, b} {
+	for i, s := range [2]uint{a, b} {
 		var to bitboard
 		if us == White {
-			to = ownMen >> s & empty
+			to = ownMen >> s & empty &^ once[i]
 		} else {
-			to = ownMen << s & empty
+			to = ownMen << s & empty &^ once[i]
 		}
 		for ; to != 0; to &= to - 1 {
 			t := to & -to
@@ -580,4 +584,50 @@ func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n ui
 		}
 	}
 	return n
+}
+
+// menMovesAtOnce2 is menLeaves2 for menMoves2: us to move with the pieces own, the other
+// side (them) with the men men and kings that cannot capture, and quiet moves, whose
+// diagonals are lines; kings are the kings of both sides and empty the free squares. The
+// quiet moves of us's men that leave lines alone, do not crown and after which them's men
+// have no capture leave them's kings as they are, and are counted at once: qa and qb are
+// the squares they reach by steps a and b, n the sum of them's moves after each. It is
+// menLeaves2's count, but for those moves only: menLeaves2 with one more parameter cost
+// the men's positions 0.2-0.3%.
+func (pf *perfter[G]) menMovesAtOnce2(us Color, own, men, kings, empty, lines bitboard, quiet int) (qa, qb bitboard, n uint64) {
+	k := pf.k
+	v := k.v
+	them := us.Other()
+	a, b := k.steps()
+	targets := own
+	if v.MenCannotCaptureKings {
+		targets &^= kings
+	}
+	up, down := v.manUp[them], v.manDown[them]
+	if ul, ur, dl, dr := jumpsAlong(up, down, a, b, targets, empty); men&(ul|ur|dl|dr) != 0 {
+		return 0, 0, 0
+	}
+	var over, onto bitboard // as in menLeaves2
+	if up {
+		over |= men>>a&(empty<<a) | men>>b&(empty<<b)
+		onto |= (men>>a&targets)>>a | (men>>b&targets)>>b
+	}
+	if down {
+		over |= men<<a&(empty>>a) | men<<b&(empty>>b)
+		onto |= (men<<a&targets)<<a | (men<<b&targets)<<b
+	}
+	mine, slow := own&^kings, over|v.promo[us]|lines
+	var sa, sb, fa, fb bitboard
+	if us == White {
+		qa = mine >> a & empty &^ (slow | lines>>a | men<<a | onto>>a)
+		qb = mine >> b & empty &^ (slow | lines>>b | men<<b | onto>>b)
+		sa, sb, fa, fb = men<<a, men<<b, qa<<a, qb<<b
+	} else {
+		qa = mine << a & empty &^ (slow | lines<<a | men>>a | onto<<a)
+		qb = mine << b & empty &^ (slow | lines<<b | men>>b | onto<<b)
+		sa, sb, fa, fb = men>>a, men>>b, qa>>a, qb>>b
+	}
+	q := (qa.Count()+qb.Count())*(quiet+menQuiet(them, a, b, empty, men)) +
+		(sb & fa).Count() + (sa & fb).Count() - (sb & qa).Count() - (sa & qb).Count()
+	return qa, qb, uint64(q)
 }
