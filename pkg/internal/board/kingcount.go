@@ -196,10 +196,10 @@ func (c *manSearch[G]) kingLine(s, captured bitboard, k int, d int) bool {
 	captured |= x
 	k++
 	cont := false
-	t1, t2 := upRight, downLeft // the turns of upLeft and downRight
-	if d == upRight || d == downLeft {
-		t1, t2 = upLeft, downRight
-	}
+	// the turns: upRight and downLeft for upLeft and downRight, and the other way round
+	// (upLeft..downRight are 0..3), without a branch
+	p := (d ^ d>>1) & 1
+	t1, t2 := 1-p, 2+p
 	j1, j2 := landings&c.jumps[t1], landings&c.jumps[t2]
 	// straight ahead: the piece on stop, with a free square behind it, which every
 	// landing square meets first along d

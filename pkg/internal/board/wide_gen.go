@@ -1941,10 +1941,9 @@ func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 	captured = captured.Or(x)
 	k++
 	cont := false
-	t1, t2 := upRight, downLeft
-	if d == upRight || d == downLeft {
-		t1, t2 = upLeft, downRight
-	}
+
+	p := (d ^ d>>1) & 1
+	t1, t2 := 1-p, 2+p
 	j1, j2 := landings.And(c.jumps[t1]), landings.And(c.jumps[t2])
 	// straight ahead: the piece on stop, with a free square behind it, which every
 	// landing square meets first along d
