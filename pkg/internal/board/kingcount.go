@@ -587,13 +587,14 @@ func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n ui
 }
 
 // menMovesAtOnce2 is menLeaves2 for menMoves2: us to move with the pieces own, the other
-// side (them) with the men men and kings that cannot capture, and quiet moves, whose
-// diagonals are lines; kings are the kings of both sides and empty the free squares. The
-// quiet moves of us's men that leave lines alone, do not crown and after which them's men
-// have no capture leave them's kings as they are, and are counted at once: qa and qb are
-// the squares they reach by steps a and b, n the sum of them's moves after each. It is
-// menLeaves2's count, but for those moves only: menLeaves2 with one more parameter cost
-// the men's positions 0.2-0.3%.
+// side (them) with the men men and kings that cannot capture and have quiet moves, the
+// kings' diagonals being lines; kings are the kings of both sides, empty the free squares.
+// After a quiet move of us's men that leaves lines alone and does not crown, them's kings
+// keep their moves and still cannot capture: when its men have no capture either, the move
+// is counted at once. qa and qb are the squares such moves reach by steps a and b, n the
+// sum of them's moves after each. A function of its own: menLeaves2 with one more
+// parameter cost the positions without kings 0.2-0.3% (callgrind: Woldouby depth 13 911.1
+// -> 905.9 M instructions, the kings position depth 6 29.29 -> 28.96 M).
 func (pf *perfter[G]) menMovesAtOnce2(us Color, own, men, kings, empty, lines bitboard, quiet int) (qa, qb bitboard, n uint64) {
 	k := pf.k
 	v := k.v
