@@ -750,14 +750,7 @@ func (r *Reader) plainMove(text string, from, to Square, sep Sep, pos Pos) {
 	}
 	k = len(r.cur)
 	r.cur = r.cur[:k+1]
-	nd := &r.cur[k]
-	nd.Kind, nd.NAG, nd.Pos, nd.Move = MoveNode, 0, pos, m
-	if nd.Text != "" {
-		nd.Text = ""
-	}
-	if nd.Variation != nil {
-		nd.Variation = nil
-	}
+	setMoveNode(&r.cur[k], m, pos)
 }
 
 // addMove is add for a move node: the commonest node, stored without
@@ -765,17 +758,23 @@ func (r *Reader) plainMove(text string, from, to Square, sep Sep, pos Pos) {
 func (r *Reader) addMove(m *Move, pos Pos) {
 	if k := len(r.cur); k < cap(r.cur) && r.vis == nil {
 		r.cur = r.cur[:k+1]
-		p := &r.cur[k]
-		p.Kind, p.NAG, p.Pos, p.Move = MoveNode, 0, pos, m
-		if p.Text != "" {
-			p.Text = ""
-		}
-		if p.Variation != nil {
-			p.Variation = nil
-		}
+		setMoveNode(&r.cur[k], m, pos)
 		return
 	}
 	r.add(Node{Kind: MoveNode, Move: m, Pos: pos})
+}
+
+// setMoveNode stores a move node in *p, a node of the arena that may hold
+// what an earlier game left there (setNode for a move node, written only
+// where it changes).
+func setMoveNode(p *Node, m *Move, pos Pos) {
+	p.Kind, p.NAG, p.Pos, p.Move = MoveNode, 0, pos, m
+	if p.Text != "" {
+		p.Text = ""
+	}
+	if p.Variation != nil {
+		p.Variation = nil
+	}
 }
 
 // strength sets the strength of the move before it.
