@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"strconv"
@@ -19,10 +18,7 @@ func BenchmarkValidateInferred(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		job := Job{Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
-			return io.NopCloser(bytes.NewReader(data)), nil
-		}}}}
-		sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}, Infer: true})
+		sums, err := Validate(context.Background(), jobOf(data), ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}, Infer: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -42,10 +38,7 @@ func BenchmarkValidate(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				job := Job{Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
-					return io.NopCloser(bytes.NewReader(data)), nil
-				}}}}
-				sums, err := Validate(context.Background(), job, ValidateOptions{Jobs: jobs, Replay: &pdn.Replayer{}, Infer: true})
+				sums, err := Validate(context.Background(), jobOf(data), ValidateOptions{Jobs: jobs, Replay: &pdn.Replayer{}, Infer: true})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -66,9 +59,8 @@ func BenchmarkCopyJSON(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				job := Job{Jobs: jobs, Inputs: []Input{{Name: "oca", Open: func() (io.ReadCloser, error) {
-					return io.NopCloser(bytes.NewReader(data)), nil
-				}}}}
+				job := jobOf(data)
+				job.Jobs = jobs
 				w := pdn.NewJSONWriter(io.Discard)
 				res, err := Copy(context.Background(), job, w, CopyOptions{})
 				if err == nil {
