@@ -70,12 +70,6 @@ func init() {
 	}
 }
 
-func newPosition(white, black, kings bitboard, side Color) Position {
-	p := Position{pieces: [2]bitboard{white, black}, kings: kings, Side: side}
-	p.Hash = p.ComputeHash()
-	return p
-}
-
 // ComputeHash computes the Zobrist key of p from scratch (Play updates it incrementally).
 func (p *Position) ComputeHash() uint64 {
 	var h uint64

@@ -200,5 +200,3 @@ type Rules struct {
 // during a sequence: only when captured pieces are removed at once, so that the square of
 // the piece just taken is free again.
 func (r *Rules) KingCanReverse() bool { return r.RemoveAtOnce && !r.ShortKings }
-
-func popcount(b bitboard) int { return bits.OnesCount64(uint64(b)) }
