@@ -1106,7 +1106,7 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 		return
 	}
 
-	long := c.unique && (k >= 4 || c.king && k >= 2)
+	long := c.unique && (k >= 4 || c.king && k >= kingRepeats)
 	if c.list || long {
 		m := wideMove{From: c.from, To: s.First(), flags: promotes(!c.king && !s.And(c.promo).IsZero()), captured: captured}
 		if long {
@@ -1142,7 +1142,7 @@ func (c *wideManSearch[G]) addLandings(landings, captured wide, k int) {
 	if !c.counts(k) {
 		return
 	}
-	if c.unique && k >= 2 {
+	if c.unique && k >= kingRepeats {
 		bit := wideTakenBit(captured)
 		if c.taken&bit != 0 {
 			for _, o := range c.moves[c.base:] {
@@ -1970,7 +1970,7 @@ func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 			return true
 		}
 	}
-	if !c.list && (!c.unique || k < 2) {
+	if !c.list && (!c.unique || k < kingRepeats) {
 
 		c.addCount(landings.Count(), k)
 		return true
