@@ -651,10 +651,7 @@ func (c *manSearch[G]) add(s, captured bitboard, k int) {
 	if !c.counts(k) {
 		return
 	}
-	// Two sequences of a man that take the same pieces in another order take four pieces
-	// or more: the shortest ring of jumps has four sides. Those of a king take three or
-	// more (see kingRepeats).
-	long := c.unique && (k >= 4 || c.king && k >= kingRepeats)
+	long := c.unique && k >= repeatPieces // one that may repeat another
 	if c.list || long {
 		m := Move{From: c.from, To: s.First(), flags: promotes(!c.king && s&c.promo != 0), captured: captured}
 		if long {
@@ -682,18 +679,13 @@ func takenBit(captured bitboard) uint64 {
 	return 1 << ((captured.First() + captured.last()) & 63)
 }
 
-// kingRepeats is the fewest pieces two sequences of a flying king that take the same pieces
-// and end on the same square can take (under the rules of manSearch: the pieces taken stay
-// on the board until the end of the move). Not two: such sequences would take a and b in
-// both orders, each with two straight runs, the first from the king's square s, the second
-// to the last square e. The first run of the one and the last of the other both hold a, on
-// lines through s and through e; b likewise. Where the two runs of a are on parallel lines,
-// s and e are on one line of that way, and those of b are then parallel too, so that s and
-// e share both lines and are one square: the first run would end where it began. Where
-// they cross, a is where those lines meet, b as well: a and b would be one piece. (Within
-// one order, the landing square behind a from which b is taken is fixed too: two squares
-// behind a lie on parallel lines across, and going on straight ahead is searched once.)
-const kingRepeats = 3
+// repeatPieces is the fewest pieces two capture sequences of one piece that take the same
+// pieces and end on the same square take (the pieces taken staying on the board until the
+// end of the move): only those are checked for repetitions. A man's take four, the shortest
+// ring of jumps having four sides; a flying king's too: TestKingRepeats finds none of three
+// pieces or fewer on the board of any variant whose kings manSearch searches, and one of
+// four (the international king on 2 taking 7, 8, 17 and 18 in either order).
+const repeatPieces = 4
 
 // addLandings adds the sequences of a king that end on each of landings having taken the k
 // pieces of captured, as add would one by one. They differ from one another by where they
@@ -703,7 +695,7 @@ func (c *manSearch[G]) addLandings(landings, captured bitboard, k int) {
 	if !c.counts(k) {
 		return
 	}
-	if c.unique && k >= kingRepeats {
+	if c.unique && k >= repeatPieces {
 		bit := takenBit(captured)
 		if c.taken&bit != 0 {
 			for _, o := range c.moves[c.base:] {

@@ -1105,8 +1105,7 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 	if !c.counts(k) {
 		return
 	}
-
-	long := c.unique && (k >= 4 || c.king && k >= kingRepeats)
+	long := c.unique && k >= repeatPieces
 	if c.list || long {
 		m := wideMove{From: c.from, To: s.First(), flags: promotes(!c.king && !s.And(c.promo).IsZero()), captured: captured}
 		if long {
@@ -1142,7 +1141,7 @@ func (c *wideManSearch[G]) addLandings(landings, captured wide, k int) {
 	if !c.counts(k) {
 		return
 	}
-	if c.unique && k >= kingRepeats {
+	if c.unique && k >= repeatPieces {
 		bit := wideTakenBit(captured)
 		if c.taken&bit != 0 {
 			for _, o := range c.moves[c.base:] {
@@ -1970,7 +1969,7 @@ func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 			return true
 		}
 	}
-	if !c.list && (!c.unique || k < kingRepeats) {
+	if !c.list && (!c.unique || k < repeatPieces) {
 
 		c.addCount(landings.Count(), k)
 		return true
