@@ -373,8 +373,13 @@ func (k perftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr bitboard, du
 	if unsafe.Sizeof(ul) == 8 {
 		jul, jur, jdl, jdr := jumpsAlong(true, true, a, b, targets, empty)
 		lul, lur, ldl, ldr := ul>>a>>a, ur>>b>>b, dl<<b<<b, dr<<a<<a
-		if ((lul|lur|ldl)&jul)>>a>>a&(jul|jur|jdl)|((lul|lur|ldr)&jur)>>b>>b&(jul|jur|jdr)|
-			((lul|ldl|ldr)&jdl)<<b<<b&(jul|jdl|jdr)|((lur|ldl|ldr)&jdr)<<a<<a&(jur|jdl|jdr) == 0 {
+		sul, sur, sdl, sdr := (lul|lur|ldl)&jul, (lul|lur|ldr)&jur, (lul|ldl|ldr)&jdl, (lur|ldl|ldr)&jdr
+		if sul>>a>>a&(jul|jur|jdl)|sur>>b>>b&(jul|jur|jdr)|sdl<<b<<b&(jul|jdl|jdr)|sdr<<a<<a&(jur|jdl|jdr) == 0 {
+			if (lul|lur)&(ldl|ldr)|lul&lur|ldl&ldr == 0 {
+				// no square reached by two first jumps (most often): a popcount per
+				// direction of the second jump
+				return sul.Count() + sur.Count() + sdl.Count() + sdr.Count(), true
+			}
 			n = (lul & jul).Count() + (lur & jul).Count() + (ldl & jul).Count() +
 				(lul & jur).Count() + (lur & jur).Count() + (ldr & jur).Count() +
 				(lul & jdl).Count() + (ldl & jdl).Count() + (ldr & jdl).Count() +

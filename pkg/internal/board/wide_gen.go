@@ -830,7 +830,12 @@ func (k widePerftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr wide, du
 	if unsafe.Sizeof(ul) == 8 {
 		jul, jur, jdl, jdr := wideJumpsAlong(true, true, a, b, targets, empty)
 		lul, lur, ldl, ldr := ul.Shr(a).Shr(a), ur.Shr(b).Shr(b), dl.Shl(b).Shl(b), dr.Shl(a).Shl(a)
-		if lul.Or(lur).Or(ldl).And(jul).Shr(a).Shr(a).And(jul.Or(jur).Or(jdl)).Or(lul.Or(lur).Or(ldr).And(jur).Shr(b).Shr(b).And(jul.Or(jur).Or(jdr))).Or(lul.Or(ldl).Or(ldr).And(jdl).Shl(b).Shl(b).And(jul.Or(jdl).Or(jdr))).Or(lur.Or(ldl).Or(ldr).And(jdr).Shl(a).Shl(a).And(jur.Or(jdl).Or(jdr))).IsZero() {
+		sul, sur, sdl, sdr := lul.Or(lur).Or(ldl).And(jul), lul.Or(lur).Or(ldr).And(jur), lul.Or(ldl).Or(ldr).And(jdl), lur.Or(ldl).Or(ldr).And(jdr)
+		if sul.Shr(a).Shr(a).And(jul.Or(jur).Or(jdl)).Or(sur.Shr(b).Shr(b).And(jul.Or(jur).Or(jdr))).Or(sdl.Shl(b).Shl(b).And(jul.Or(jdl).Or(jdr))).Or(sdr.Shl(a).Shl(a).And(jur.Or(jdl).Or(jdr))).IsZero() {
+			if lul.Or(lur).And(ldl.Or(ldr)).Or(lul.And(lur)).Or(ldl.And(ldr)).IsZero() {
+
+				return sul.Count() + sur.Count() + sdl.Count() + sdr.Count(), true
+			}
 			n = lul.And(jul).Count() + lur.And(jul).Count() + ldl.And(jul).Count() +
 				lul.And(jur).Count() + lur.And(jur).Count() + ldr.And(jur).Count() +
 				lul.And(jdl).Count() + ldl.And(jdl).Count() + ldr.And(jdl).Count() +
