@@ -228,7 +228,7 @@ func (c *manSearch[G]) kingLine(s, captured bitboard, k int, d int) bool {
 			return true
 		}
 	}
-	if !c.list && (!c.unique || k < 2) {
+	if !c.list && (!c.unique || k < repeatPieces) {
 		// counted, not listed, and none can repeat another (add): all at once
 		// (callgrind: kings position depth 6 40.9 -> 39.5 M instructions)
 		c.addCount(landings.Count(), k)

@@ -373,8 +373,13 @@ func (k perftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr bitboard, du
 	if unsafe.Sizeof(ul) == 8 {
 		jul, jur, jdl, jdr := jumpsAlong(true, true, a, b, targets, empty)
 		lul, lur, ldl, ldr := ul>>a>>a, ur>>b>>b, dl<<b<<b, dr<<a<<a
-		if ((lul|lur|ldl)&jul)>>a>>a&(jul|jur|jdl)|((lul|lur|ldr)&jur)>>b>>b&(jul|jur|jdr)|
-			((lul|ldl|ldr)&jdl)<<b<<b&(jul|jdl|jdr)|((lur|ldl|ldr)&jdr)<<a<<a&(jur|jdl|jdr) == 0 {
+		sul, sur, sdl, sdr := (lul|lur|ldl)&jul, (lul|lur|ldr)&jur, (lul|ldl|ldr)&jdl, (lur|ldl|ldr)&jdr
+		if sul>>a>>a&(jul|jur|jdl)|sur>>b>>b&(jul|jur|jdr)|sdl<<b<<b&(jul|jdl|jdr)|sdr<<a<<a&(jur|jdl|jdr) == 0 {
+			if (lul|lur)&(ldl|ldr)|lul&lur|ldl&ldr == 0 {
+				// no square reached by two first jumps (most often): a popcount per
+				// direction of the second jump
+				return sul.Count() + sur.Count() + sdl.Count() + sdr.Count(), true
+			}
 			n = (lul & jul).Count() + (lur & jul).Count() + (ldl & jul).Count() +
 				(lul & jur).Count() + (lur & jur).Count() + (ldr & jur).Count() +
 				(lul & jdl).Count() + (ldl & jdl).Count() + (ldr & jdl).Count() +
@@ -651,9 +656,7 @@ func (c *manSearch[G]) add(s, captured bitboard, k int) {
 	if !c.counts(k) {
 		return
 	}
-	// Two sequences of a man that take the same pieces in another order take four pieces
-	// or more: the shortest ring of jumps has four sides. Those of a king are all checked.
-	long := c.unique && (k >= 4 || c.king && k >= 2)
+	long := c.unique && k >= repeatPieces // one that may repeat another
 	if c.list || long {
 		m := Move{From: c.from, To: s.First(), flags: promotes(!c.king && s&c.promo != 0), captured: captured}
 		if long {
@@ -681,6 +684,14 @@ func takenBit(captured bitboard) uint64 {
 	return 1 << ((captured.First() + captured.last()) & 63)
 }
 
+// repeatPieces is the fewest pieces two capture sequences of one piece that take the same
+// pieces and end on the same square take (the pieces taken staying on the board until the
+// end of the move): only those are checked for repetitions. A man's take four, the shortest
+// ring of jumps having four sides; a flying king's too: TestKingRepeats finds none of three
+// pieces or fewer on the board of any variant whose kings manSearch searches, and one of
+// four (the international king on 2 taking 7, 8, 17 and 18 in either order).
+const repeatPieces = 4
+
 // addLandings adds the sequences of a king that end on each of landings having taken the k
 // pieces of captured, as add would one by one. They differ from one another by where they
 // end, so that one may only repeat a sequence listed before that takes the same pieces:
@@ -689,7 +700,7 @@ func (c *manSearch[G]) addLandings(landings, captured bitboard, k int) {
 	if !c.counts(k) {
 		return
 	}
-	if c.unique && k >= 2 {
+	if c.unique && k >= repeatPieces {
 		bit := takenBit(captured)
 		if c.taken&bit != 0 {
 			for _, o := range c.moves[c.base:] {

@@ -830,7 +830,12 @@ func (k widePerftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr wide, du
 	if unsafe.Sizeof(ul) == 8 {
 		jul, jur, jdl, jdr := wideJumpsAlong(true, true, a, b, targets, empty)
 		lul, lur, ldl, ldr := ul.Shr(a).Shr(a), ur.Shr(b).Shr(b), dl.Shl(b).Shl(b), dr.Shl(a).Shl(a)
-		if lul.Or(lur).Or(ldl).And(jul).Shr(a).Shr(a).And(jul.Or(jur).Or(jdl)).Or(lul.Or(lur).Or(ldr).And(jur).Shr(b).Shr(b).And(jul.Or(jur).Or(jdr))).Or(lul.Or(ldl).Or(ldr).And(jdl).Shl(b).Shl(b).And(jul.Or(jdl).Or(jdr))).Or(lur.Or(ldl).Or(ldr).And(jdr).Shl(a).Shl(a).And(jur.Or(jdl).Or(jdr))).IsZero() {
+		sul, sur, sdl, sdr := lul.Or(lur).Or(ldl).And(jul), lul.Or(lur).Or(ldr).And(jur), lul.Or(ldl).Or(ldr).And(jdl), lur.Or(ldl).Or(ldr).And(jdr)
+		if sul.Shr(a).Shr(a).And(jul.Or(jur).Or(jdl)).Or(sur.Shr(b).Shr(b).And(jul.Or(jur).Or(jdr))).Or(sdl.Shl(b).Shl(b).And(jul.Or(jdl).Or(jdr))).Or(sdr.Shl(a).Shl(a).And(jur.Or(jdl).Or(jdr))).IsZero() {
+			if lul.Or(lur).And(ldl.Or(ldr)).Or(lul.And(lur)).Or(ldl.And(ldr)).IsZero() {
+
+				return sul.Count() + sur.Count() + sdl.Count() + sdr.Count(), true
+			}
 			n = lul.And(jul).Count() + lur.And(jul).Count() + ldl.And(jul).Count() +
 				lul.And(jur).Count() + lur.And(jur).Count() + ldr.And(jur).Count() +
 				lul.And(jdl).Count() + ldl.And(jdl).Count() + ldr.And(jdl).Count() +
@@ -1105,8 +1110,7 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 	if !c.counts(k) {
 		return
 	}
-
-	long := c.unique && (k >= 4 || c.king && k >= 2)
+	long := c.unique && k >= repeatPieces
 	if c.list || long {
 		m := wideMove{From: c.from, To: s.First(), flags: promotes(!c.king && !s.And(c.promo).IsZero()), captured: captured}
 		if long {
@@ -1142,7 +1146,7 @@ func (c *wideManSearch[G]) addLandings(landings, captured wide, k int) {
 	if !c.counts(k) {
 		return
 	}
-	if c.unique && k >= 2 {
+	if c.unique && k >= repeatPieces {
 		bit := wideTakenBit(captured)
 		if c.taken&bit != 0 {
 			for _, o := range c.moves[c.base:] {
@@ -1970,7 +1974,7 @@ func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 			return true
 		}
 	}
-	if !c.list && (!c.unique || k < 2) {
+	if !c.list && (!c.unique || k < repeatPieces) {
 
 		c.addCount(landings.Count(), k)
 		return true
