@@ -68,6 +68,7 @@ type Reader struct {
 	lineBufs [][]Node // scratch per depth: [0] the main line, [d] variations at depth d
 	tagBuf   []Tag    // scratch for the tags of the game being read
 	arena    *arena   // if set, games are carved out of it (see arena)
+	rs       *stream  // if set, main lines are replayed as they are read (see SetReplayer)
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
 	// tokensOnly turns plainMovetext and plainTag off (tests compare both ways).
@@ -529,6 +530,9 @@ func (r *Reader) begin() {
 	r.g = g
 	r.gerr, r.failed = nil, false
 	r.dropped = 0
+	if r.rs != nil {
+		r.rs.reset()
+	}
 	r.tagSetGame = nil
 	// The tags are gathered in r.tagBuf and copied out by finish.
 	g.Tags = r.tagBuf[:0]
@@ -564,11 +568,17 @@ func (r *Reader) bodyToken(p Pos) {
 
 // hasContent reports whether the game has anything worth returning.
 func (r *Reader) hasContent() bool {
-	return len(r.g.Tags) > 0 || len(r.cur) > 0 || len(r.stack) > 0 || r.pending.set || (r.vis != nil && r.vis.nodes > 0)
+	return len(r.g.Tags) > 0 || len(r.cur) > 0 || len(r.stack) > 0 || r.pending.set || (r.vis != nil && r.vis.nodes > 0) ||
+		r.rs != nil && r.rs.read.plies > 0
 }
 
 // lastMove returns the move that ends the current line, if it ends with one.
 func (r *Reader) lastMove() *Move {
+	if r.rs != nil && len(r.stack) == 0 {
+		if m := r.rs.lastMove(); m != nil {
+			return m
+		}
+	}
 	if n := len(r.cur); n > 0 && r.cur[n-1].Kind == MoveNode {
 		return r.cur[n-1].Move
 	}
@@ -608,13 +618,20 @@ func (r *Reader) move(t *Token) {
 
 // numberMove gives m the pending move number.
 func (r *Reader) numberMove(m *Move) {
+	cont := r.pending.cont
+	num := r.takeNumber()
+	m.Number, m.Continuation = num, cont && num > 0
+}
+
+// takeNumber returns the pending move number, taken by a move.
+func (r *Reader) takeNumber() int {
 	// Number 0 means "no number": "0." is dropped.
 	num := r.pending.num
-	m.Number, m.Continuation = num, r.pending.cont && num > 0
 	r.pending.set = false
 	if num == 0 {
 		r.warn(WarnMoveNumber, r.pending.pos, "move number 0 dropped")
 	}
+	return num
 }
 
 // plainMovetext reads the commonest movetext, move numbers "N." and
@@ -717,6 +734,15 @@ func (r *Reader) plainMovetext() {
 			if to >= 10 {
 				w++
 			}
+			if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
+				// Replayed, not built (see SetReplayer).
+				number := 0
+				if r.pending.set {
+					number = r.takeNumber()
+				}
+				r.rs.plain(simpleMoves[o:o+w], Square(n), Square(to), Sep(sep), number, pos)
+				continue
+			}
 			r.plainMove(simpleMoves[o:o+w], Square(n), Square(to), Sep(sep), pos)
 		default:
 			return
@@ -756,6 +782,9 @@ func (r *Reader) plainMove(text string, from, to Square, sep Sep, pos Pos) {
 // addMove is add for a move node: the commonest node, stored without
 // building a Node first.
 func (r *Reader) addMove(m *Move, pos Pos) {
+	if r.rs != nil && r.streamOn() {
+		r.rs.move(m, pos)
+	}
 	if k := len(r.cur); k < cap(r.cur) && r.vis == nil {
 		r.cur = r.cur[:k+1]
 		setMoveNode(&r.cur[k], m, pos)
@@ -936,12 +965,14 @@ func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) 
 		// of the game it cannot be written back, so it goes.
 		m.Strength = ""
 	}
-	if r.vis != nil {
+	streamed := r.rs != nil && r.rs.state == streamOn
+	switch {
+	case r.vis != nil:
 		// Keep the one-node buffer for the next game's main line.
 		r.vis.flush(r, r.cur)
 		clear(r.cur)
 		r.lineBufs[0] = r.cur[:0]
-	} else {
+	case !streamed: // (a main line replayed while read is not kept)
 		g.Moves = r.keepMain(r.cur)
 	}
 	r.cur = nil
@@ -965,6 +996,9 @@ func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) 
 	if r.dropped > 0 {
 		g.Warnings = append(g.Warnings, Warning{Kind: WarnTooMany, Pos: r.firstDropped,
 			Text: strconv.Itoa(r.dropped) + " more warnings from here on not recorded"})
+	}
+	if streamed {
+		r.rs.finish(g)
 	}
 	r.game++
 	if r.gerr != nil {
@@ -1125,6 +1159,9 @@ func (r *Reader) tag(g *Game, p Pos, rawName, value string) {
 // to the visitor.
 func (r *Reader) add(n Node) {
 	cur := r.cur
+	if r.rs != nil && len(r.stack) == 0 && r.rs.state == streamOn {
+		r.rs.node(&n)
+	}
 	if r.vis == nil {
 		if k := len(cur); k < cap(cur) {
 			cur = cur[:k+1]
@@ -1172,7 +1209,11 @@ func (r *Reader) pop() {
 	vn := r.copyNodes(cur)
 	clear(cur)
 	r.lineBufs[k+1] = cur[:0]
-	r.cur = append(top.nodes, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
+	r.cur = top.nodes
+	if k == 0 && r.rs != nil && r.streamOn() {
+		r.rs.variation(vn)
+	}
+	r.cur = append(r.cur, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
 }
 
 // hasTag reports whether g already has a tag called name; a map takes
