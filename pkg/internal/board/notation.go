@@ -269,6 +269,9 @@ func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
 // QuietMove); otherwise it leaves p as it is. Replaying a game plays its commonest moves
 // so, without handing the move back and forth.
 func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
+	if k, ok := v.k.(narrowKernel); ok {
+		return k.playQuiet(p, from, to) // (in place, without the interface's copies)
+	}
 	q, ok := v.k.playQuietOf(*p, from, to)
 	if ok {
 		*p = q
@@ -282,6 +285,9 @@ func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
 // and reports false (MovesFromTo has the answer). Replaying a game plays the commonest
 // captures so.
 func (v *Variant) PlayJump(p *Position, from, to Index) bool {
+	if k, ok := v.k.(narrowKernel); ok {
+		return k.playJump(p, from, to) // (in place, without the interface's copies)
+	}
 	q, ok := v.k.playJumpOf(*p, from, to)
 	if ok {
 		*p = q
