@@ -646,14 +646,17 @@ func (r *Reader) plainMovetext() {
 	if r.vis != nil || r.tokensOnly {
 		return
 	}
-	simpleOnce.Do(buildSimple)
 	s := r.s
 	buf, base := s.buf[:s.n], s.base
-	// What is read so far: the scanner's state, stored back on return.
+	// What is read so far: the scanner's state, stored back at the end
+	// (locals, not captured by a deferred closure: they stay in registers).
 	i, line, lineStart := s.i, s.line, s.lineStart
-	defer func() { s.i, s.line, s.lineStart = i, line, lineStart }()
+	// stream: the moves go to r.rs (see SetReplayer): 0 not known yet, 1
+	// yes, 2 no. (Nothing here changes it after the first move.)
+	stream := 0
+scan:
 	for len(buf)-i >= 24 {
-		b := buf[i : i+24]
+		b := (*[24]byte)(buf[i : i+24])
 		// The blanks and line breaks before the token, as Scanner.Next
 		// skips them.
 		ln, ls := line, lineStart
@@ -679,14 +682,14 @@ func (r *Reader) plainMovetext() {
 				ls = base + int64(i+j)
 			}
 			if j == 16 {
-				return
+				break scan
 			}
 		}
 		// The token: as Scanner.scanNumberFast reads it.
-		t := b[j : j+8]
+		t := (*[8]byte)(b[j : j+8])
 		n, e := int(t[0]-'0'), 1
 		if n > 9 {
-			return
+			break scan
 		}
 		if c := t[1]; c >= '0' && c <= '9' {
 			n, e = n*10+int(c-'0'), 2
@@ -696,7 +699,7 @@ func (r *Reader) plainMovetext() {
 		switch sep := t[e]; sep {
 		case '.':
 			if t[e+1] == '.' {
-				return
+				break scan
 			}
 			i, line, lineStart = i+j+e+1, ln, ls
 			// bodyToken, in movetext already
@@ -706,48 +709,62 @@ func (r *Reader) plainMovetext() {
 			r.pending = moveNumber{set: true, num: n, pos: pos}
 		case '-', 'x', ':':
 			if n == 0 || e == 1 && t[0] <= '2' && t[2] >= '0' && t[2] <= '2' && !isDigit(int(t[3])) {
-				return // (perhaps a result: 1-0, 2-0, 1-1...)
+				break scan // (perhaps a result: 1-0, 2-0, 1-1...)
 			}
 			d := t[e+1]
 			if d < '0' || d > '9' {
-				return
+				break scan
 			}
 			to, k := int(d-'0'), e+2
 			if d := t[k]; d >= '0' && d <= '9' {
 				to, k = to*10+int(d-'0'), k+1
 			}
 			if d := t[k]; to == 0 || d >= '0' && d <= '9' || d == '-' || d == 'x' || d == ':' || d == 'X' {
-				return
+				break scan
 			}
 			i, line, lineStart = i+j+k, ln, ls
-			ks := 0
-			switch sep {
-			case 'x':
-				ks = 1
-			case ':':
-				ks = 2
+			if stream == 0 {
+				stream = 2
+				if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
+					stream = 1
+				}
 			}
-			o, w := ((ks*100+n)*100+to)*simpleSlot, 3 // (without leading zeros, as moveText)
-			if n >= 10 {
-				w++
-			}
-			if to >= 10 {
-				w++
-			}
-			if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
-				// Replayed, not built (see SetReplayer).
+			if stream == 1 {
+				// Replayed, not built.
 				number := 0
 				if r.pending.set {
 					number = r.takeNumber()
 				}
-				r.rs.plain(simpleMoves[o:o+w], Square(n), Square(to), Sep(sep), number, pos)
+				r.rs.plain(n, to, Sep(sep), number, pos)
 				continue
 			}
-			r.plainMove(simpleMoves[o:o+w], Square(n), Square(to), Sep(sep), pos)
+			r.plainMove(simpleText(n, to, sep), Square(n), Square(to), Sep(sep), pos)
 		default:
-			return
+			break scan
 		}
 	}
+	s.i, s.line, s.lineStart = i, line, lineStart
+}
+
+// simpleText returns the canonical text of the move from<sep>to, two
+// numeric squares below 100, from simpleMoves.
+func simpleText(from, to int, sep byte) string {
+	simpleOnce.Do(buildSimple)
+	ks := 0
+	switch sep {
+	case 'x':
+		ks = 1
+	case ':':
+		ks = 2
+	}
+	o, w := ((ks*100+from)*100+to)*simpleSlot, 3 // (without leading zeros, as moveText)
+	if from >= 10 {
+		w++
+	}
+	if to >= 10 {
+		w++
+	}
+	return simpleMoves[o : o+w]
 }
 
 // plainMove adds a move of two squares read by plainMovetext: as move

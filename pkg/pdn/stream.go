@@ -124,29 +124,34 @@ func (r *Reader) streamOn() bool {
 	return st.state == streamOn || st.begin(r)
 }
 
-// plain replays a main-line move of two numeric squares read by
-// plainMovetext, numbered number (0: none), written text at pos.
-func (st *stream) plain(text string, from, to Square, sep Sep, number int, pos Pos) {
+// plain replays a main-line move of two numeric squares from-to (below
+// 100) read by plainMovetext, with separator sep, numbered number (0:
+// none), written at pos.
+func (st *stream) plain(from, to int, sep Sep, number int, pos Pos) {
 	st.read.plies++
-	if st.read.ev.moved {
-		st.read.ev.maxNum = max(st.read.ev.maxNum, int(from), int(to))
+	if ev := &st.read.ev; ev.moved {
+		ev.maxNum = max(ev.maxNum, from, to)
 	} else {
-		st.sq = [2]Square{from, to}
-		st.read.ev.move(st.sq[:], true)
+		st.sq = [2]Square{Square(from), Square(to)}
+		ev.move(st.sq[:], true)
 	}
 	st.lastPlain = true
 	st.plainGen++
 	if st.done {
 		return
 	}
-	lr := &st.lr
-	lr.number(&st.s, number)
-	if lr.quickMove(&st.s, from, to, sep != '-', true) {
+	lr, s := &st.lr, &st.s
+	if number > 0 { // (lr.number, inlined)
+		s.num = number
+	} else if s.p.Side == lr.v.FirstMover && s.ply > 0 || s.num == 0 {
+		s.num++
+	}
+	if lr.quickMove(s, Square(from), Square(to), sep != '-', true) {
 		lr.lastPos = pos
 		return
 	}
-	st.sq = [2]Square{from, to}
-	st.m = Move{Number: number, Text: text, Squares: st.sq[:], Sep: sep}
+	st.sq = [2]Square{Square(from), Square(to)}
+	st.m = Move{Number: number, Text: simpleText(from, to, byte(sep)), Squares: st.sq[:], Sep: sep}
 	st.play(&st.m, pos)
 }
 
