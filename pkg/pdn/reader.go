@@ -648,12 +648,14 @@ func (r *Reader) plainMovetext() {
 	}
 	s := r.s
 	buf, base := s.buf[:s.n], s.base
-	// What is read so far: the scanner's state, stored back at the end
-	// (locals, not captured by a deferred closure: they stay in registers).
+	// What is read so far: the scanner's state and the pending move
+	// number, stored back at the end. The loop makes no call but to warn
+	// (rare): its state stays in registers. The moves are gathered in
+	// batch and handed on (plainMoves) when it is full, and at the end.
 	i, line, lineStart := s.i, s.line, s.lineStart
-	// stream: the moves go to r.rs (see SetReplayer): 0 not known yet, 1
-	// yes, 2 no. (Nothing here changes it after the first move.)
-	stream := 0
+	pending := r.pending
+	var batch [plainBatch]plainRec
+	nb, maxSq := 0, 0
 scan:
 	for len(buf)-i >= 24 {
 		b := (*[24]byte)(buf[i : i+24])
@@ -695,7 +697,6 @@ scan:
 			n, e = n*10+int(c-'0'), 2
 		}
 		off := base + int64(i+j)
-		pos := Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}
 		switch sep := t[e]; sep {
 		case '.':
 			if t[e+1] == '.' {
@@ -703,10 +704,10 @@ scan:
 			}
 			i, line, lineStart = i+j+e+1, ln, ls
 			// bodyToken, in movetext already
-			if r.pending.set {
-				r.warn(WarnMoveNumber, r.pending.pos, "move number not followed by a move")
+			if pending.set {
+				r.warn(WarnMoveNumber, pending.pos, "move number not followed by a move")
 			}
-			r.pending = moveNumber{set: true, num: n, pos: pos}
+			pending = moveNumber{set: true, num: n, pos: Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}}
 		case '-', 'x', ':':
 			if n == 0 || e == 1 && t[0] <= '2' && t[2] >= '0' && t[2] <= '2' && !isDigit(int(t[3])) {
 				break scan // (perhaps a result: 1-0, 2-0, 1-1...)
@@ -723,27 +724,57 @@ scan:
 				break scan
 			}
 			i, line, lineStart = i+j+k, ln, ls
-			if stream == 0 {
-				stream = 2
-				if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
-					stream = 1
+			m := &batch[nb]
+			m.from, m.to, m.sep, m.number, m.cont = uint8(n), uint8(to), Sep(sep), 0, false
+			m.pos = Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}
+			if pending.set {
+				// numberMove's
+				m.number, m.cont, pending.set = pending.num, pending.cont && pending.num > 0, false
+				if pending.num == 0 {
+					r.warn(WarnMoveNumber, pending.pos, "move number 0 dropped")
 				}
 			}
-			if stream == 1 {
-				// Replayed, not built.
-				number := 0
-				if r.pending.set {
-					number = r.takeNumber()
-				}
-				r.rs.plain(n, to, Sep(sep), number, pos)
-				continue
+			maxSq = max(maxSq, n, to)
+			if nb++; nb == plainBatch {
+				r.plainMoves(batch[:], maxSq)
+				nb, maxSq = 0, 0
 			}
-			r.plainMove(simpleText(n, to, sep), Square(n), Square(to), Sep(sep), pos)
 		default:
 			break scan
 		}
 	}
 	s.i, s.line, s.lineStart = i, line, lineStart
+	r.pending = pending
+	if nb > 0 {
+		r.plainMoves(batch[:nb], maxSq)
+	}
+}
+
+// plainBatch is the number of moves plainMovetext gathers before it hands
+// them on.
+const plainBatch = 16
+
+// plainRec is a move of two numeric squares read by plainMovetext.
+type plainRec struct {
+	from, to uint8
+	sep      Sep
+	number   int  // 0: none
+	cont     bool // the number was written "N..." (Move.Continuation)
+	pos      Pos
+}
+
+// plainMoves adds the moves read by plainMovetext, their largest square
+// maxSq: to the replay, if the reader replays the main line as it reads
+// it (see SetReplayer), else to the line being built.
+func (r *Reader) plainMoves(ms []plainRec, maxSq int) {
+	if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
+		r.rs.plain(ms, maxSq)
+		return
+	}
+	for i := range ms {
+		m := &ms[i]
+		r.plainMove(simpleText(int(m.from), int(m.to), byte(m.sep)), Square(m.from), Square(m.to), m)
+	}
 }
 
 // simpleText returns the canonical text of the move from<sep>to, two
@@ -767,16 +798,14 @@ func simpleText(from, to int, sep byte) string {
 	return simpleMoves[o : o+w]
 }
 
-// plainMove adds a move of two squares read by plainMovetext: as move
-// does, with the arena's slabs written in place when they have room.
-func (r *Reader) plainMove(text string, from, to Square, sep Sep, pos Pos) {
+// plainMove adds a move read by plainMovetext, from-to, written text: as
+// move does, with the arena's slabs written in place when they have room.
+func (r *Reader) plainMove(text string, from, to Square, pm *plainRec) {
+	sep, pos := pm.sep, pm.pos
 	a := r.arena
 	if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
 		m := r.newMove()
-		if r.pending.set {
-			r.numberMove(m)
-		}
-		m.Text, m.Squares, m.Sep = text, r.squares([]Square{from, to}), sep
+		m.Number, m.Continuation, m.Text, m.Squares, m.Sep = pm.number, pm.cont, text, r.squares([]Square{from, to}), sep
 		r.addMove(m, pos)
 		return
 	}
@@ -787,10 +816,7 @@ func (r *Reader) plainMove(text string, from, to Square, sep Sep, pos Pos) {
 	k = len(a.moves.cur)
 	a.moves.cur = a.moves.cur[:k+1]
 	m := &a.moves.cur[k]
-	*m = Move{Text: text, Squares: sq, Sep: sep}
-	if r.pending.set {
-		r.numberMove(m)
-	}
+	*m = Move{Number: pm.number, Continuation: pm.cont, Text: text, Squares: sq, Sep: sep}
 	k = len(r.cur)
 	r.cur = r.cur[:k+1]
 	setMoveNode(&r.cur[k], m, pos)

@@ -124,35 +124,40 @@ func (r *Reader) streamOn() bool {
 	return st.state == streamOn || st.begin(r)
 }
 
-// plain replays a main-line move of two numeric squares from-to (below
-// 100) read by plainMovetext, with separator sep, numbered number (0:
-// none), written at pos.
-func (st *stream) plain(from, to int, sep Sep, number int, pos Pos) {
-	st.read.plies++
+// plain replays main-line moves read by plainMovetext, their largest
+// square maxSq.
+func (st *stream) plain(ms []plainRec, maxSq int) {
+	st.read.plies += len(ms)
 	if ev := &st.read.ev; ev.moved {
-		ev.maxNum = max(ev.maxNum, from, to)
+		ev.maxNum = max(ev.maxNum, maxSq)
 	} else {
-		st.sq = [2]Square{Square(from), Square(to)}
+		st.sq = [2]Square{Square(ms[0].from), Square(ms[0].to)}
 		ev.move(st.sq[:], true)
+		ev.maxNum = max(ev.maxNum, maxSq)
 	}
 	st.lastPlain = true
 	st.plainGen++
-	if st.done {
-		return
-	}
 	lr, s := &st.lr, &st.s
-	if number > 0 { // (lr.number, inlined)
-		s.num = number
-	} else if s.p.Side == lr.v.FirstMover && s.ply > 0 || s.num == 0 {
-		s.num++
+	for i := range ms {
+		if st.done {
+			return
+		}
+		m := &ms[i]
+		if m.number > 0 { // (lr.number, inlined)
+			s.num = m.number
+		} else if s.p.Side == lr.v.FirstMover && s.ply > 0 || s.num == 0 {
+			s.num++
+		}
+		if lr.quickMove(s, Square(m.from), Square(m.to), m.sep != '-', true) {
+			continue
+		}
+		st.sq = [2]Square{Square(m.from), Square(m.to)}
+		st.m = Move{Number: m.number, Text: simpleText(int(m.from), int(m.to), byte(m.sep)), Squares: st.sq[:], Sep: m.sep}
+		st.play(&st.m, m.pos)
 	}
-	if lr.quickMove(s, Square(from), Square(to), sep != '-', true) {
-		lr.lastPos = pos
-		return
+	if !st.done {
+		lr.lastPos = ms[len(ms)-1].pos
 	}
-	st.sq = [2]Square{Square(from), Square(to)}
-	st.m = Move{Number: number, Text: simpleText(from, to, byte(sep)), Squares: st.sq[:], Sep: sep}
-	st.play(&st.m, pos)
 }
 
 // move replays a main-line move built by the Reader (Reader.addMove).
