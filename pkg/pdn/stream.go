@@ -1,6 +1,10 @@
 package pdn
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
 
 // Replaying while reading
 //
@@ -138,6 +142,7 @@ func (st *stream) plain(ms []plainRec, maxSq int) {
 	st.lastPlain = true
 	st.plainGen++
 	lr, s := &st.lr, &st.s
+	v := lr.v
 	for i := range ms {
 		if st.done {
 			return
@@ -145,11 +150,20 @@ func (st *stream) plain(ms []plainRec, maxSq int) {
 		m := &ms[i]
 		if m.number > 0 { // (lr.number, inlined)
 			s.num = m.number
-		} else if s.p.Side == lr.v.FirstMover && s.ply > 0 || s.num == 0 {
+		} else if s.p.Side == v.FirstMover && s.ply > 0 || s.num == 0 {
 			s.num++
 		}
-		if lr.quickMove(s, Square(m.from), Square(m.to), m.sep != '-', true) {
-			continue
+		if lr.quick {
+			// lr.quickMove, inlined (callgrind validate -j 1 OCA: 3% fewer
+			// instructions in all)
+			f, ok1 := v.Index(engine.Square(m.from))
+			t, ok2 := v.Index(engine.Square(m.to))
+			s.prev = s.p
+			if ok1 && ok2 && (m.sep == '-' && v.PlayQuiet(&s.p, f, t) || m.sep != '-' && v.PlayJump(&s.p, f, t)) {
+				lr.plies++
+				s.ply++
+				continue
+			}
 		}
 		st.sq = [2]Square{Square(m.from), Square(m.to)}
 		st.m = Move{Number: m.number, Text: simpleText(int(m.from), int(m.to), byte(m.sep)), Squares: st.sq[:], Sep: m.sep}
