@@ -65,10 +65,11 @@ type Reader struct {
 	tagSlab  []Tag
 	nodeSlab []Node
 	strs     *strCache
-	lineBufs [][]Node // scratch per depth: [0] the main line, [d] variations at depth d
-	tagBuf   []Tag    // scratch for the tags of the game being read
-	arena    *arena   // if set, games are carved out of it (see arena)
-	rs       *stream  // if set, main lines are replayed as they are read (see SetReplayer)
+	lineBufs [][]Node             // scratch per depth: [0] the main line, [d] variations at depth d
+	tagBuf   []Tag                // scratch for the tags of the game being read
+	batch    [plainBatch]plainRec // moves read by plainMovetext, not yet handed on
+	arena    *arena               // if set, games are carved out of it (see arena)
+	rs       *stream              // if set, main lines are replayed as they are read (see SetReplayer)
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
 	// tokensOnly turns plainMovetext and plainTag off (tests compare both ways).
@@ -654,7 +655,7 @@ func (r *Reader) plainMovetext() {
 	// batch and handed on (plainMoves) when it is full, and at the end.
 	i, line, lineStart := s.i, s.line, s.lineStart
 	pending := r.pending
-	var batch [plainBatch]plainRec
+	batch := &r.batch
 	nb, maxSq := 0, 0
 scan:
 	for len(buf)-i >= 24 {
@@ -771,9 +772,30 @@ func (r *Reader) plainMoves(ms []plainRec, maxSq int) {
 		r.rs.plain(ms, maxSq)
 		return
 	}
+	// As move would add them, with the arena's slabs written in place
+	// when they have room.
+	simpleOnce.Do(buildSimple)
+	a := r.arena
 	for i := range ms {
-		m := &ms[i]
-		r.plainMove(simpleText(int(m.from), int(m.to), byte(m.sep)), Square(m.from), Square(m.to), m)
+		pm := &ms[i]
+		text, from, to := simpleMove(int(pm.from), int(pm.to), byte(pm.sep)), Square(pm.from), Square(pm.to)
+		if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
+			m := r.newMove()
+			m.Number, m.Continuation, m.Text, m.Squares, m.Sep = pm.number, pm.cont, text, r.squares([]Square{from, to}), pm.sep
+			r.addMove(m, pm.pos)
+			continue
+		}
+		k := len(a.sqs.cur)
+		a.sqs.cur = a.sqs.cur[:k+2]
+		sq := a.sqs.cur[k : k+2 : k+2]
+		sq[0], sq[1] = from, to
+		k = len(a.moves.cur)
+		a.moves.cur = a.moves.cur[:k+1]
+		m := &a.moves.cur[k]
+		*m = Move{Number: pm.number, Continuation: pm.cont, Text: text, Squares: sq, Sep: pm.sep}
+		k = len(r.cur)
+		r.cur = r.cur[:k+1]
+		setMoveNode(&r.cur[k], m, pm.pos)
 	}
 }
 
@@ -781,6 +803,11 @@ func (r *Reader) plainMoves(ms []plainRec, maxSq int) {
 // numeric squares below 100, from simpleMoves.
 func simpleText(from, to int, sep byte) string {
 	simpleOnce.Do(buildSimple)
+	return simpleMove(from, to, sep)
+}
+
+// simpleMove is simpleText once simpleMoves is built.
+func simpleMove(from, to int, sep byte) string {
 	ks := 0
 	switch sep {
 	case 'x':
@@ -796,30 +823,6 @@ func simpleText(from, to int, sep byte) string {
 		w++
 	}
 	return simpleMoves[o : o+w]
-}
-
-// plainMove adds a move read by plainMovetext, from-to, written text: as
-// move does, with the arena's slabs written in place when they have room.
-func (r *Reader) plainMove(text string, from, to Square, pm *plainRec) {
-	sep, pos := pm.sep, pm.pos
-	a := r.arena
-	if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
-		m := r.newMove()
-		m.Number, m.Continuation, m.Text, m.Squares, m.Sep = pm.number, pm.cont, text, r.squares([]Square{from, to}), sep
-		r.addMove(m, pos)
-		return
-	}
-	k := len(a.sqs.cur)
-	a.sqs.cur = a.sqs.cur[:k+2]
-	sq := a.sqs.cur[k : k+2 : k+2]
-	sq[0], sq[1] = from, to
-	k = len(a.moves.cur)
-	a.moves.cur = a.moves.cur[:k+1]
-	m := &a.moves.cur[k]
-	*m = Move{Number: pm.number, Continuation: pm.cont, Text: text, Squares: sq, Sep: sep}
-	k = len(r.cur)
-	r.cur = r.cur[:k+1]
-	setMoveNode(&r.cur[k], m, pos)
 }
 
 // addMove is add for a move node: the commonest node, stored without
