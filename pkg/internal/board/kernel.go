@@ -87,6 +87,18 @@ func (k narrowKernel) playQuiet(p *Position, from, to Index) bool {
 		p.Hash, p.Side = h, us.Other()
 		return true
 	}
+	if t := bit(to); from < 64 && p.pieces[us]&p.kings&bit(from) != 0 && t != 0 {
+		// A king: quietMove's test, and apply's work for a king's quiet move (callgrind
+		// validate -j 1 OCA: about 300 fewer instructions a king's move).
+		if occ := p.occupied(); occ&t != 0 || !v.kingReaches(from, to, occ) || k.hasCapture(p) {
+			return false
+		}
+		p.pieces[us] ^= bit(from) | t
+		p.kings ^= bit(from) | t
+		p.Hash ^= zobristSide ^ zobrist[us][1][from&63] ^ zobrist[us][1][to&63]
+		p.Side = us.Other()
+		return true
+	}
 	m, ok := v.quietMove(p, from, to)
 	if ok {
 		p.apply(m) // (every index of a narrow board is below 64: play's test is not needed)

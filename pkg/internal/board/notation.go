@@ -310,20 +310,29 @@ func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 		}
 		return Move{}, false
 	}
+	if v.kingReaches(from, to, occ) {
+		return Move{From: from, To: to}, true
+	}
+	return Move{}, false
+}
+
+// kingReaches reports whether a king on from reaches to in one quiet move over the free
+// squares (occ the occupied ones).
+func (v *Variant) kingReaches(from, to Index, occ bitboard) bool {
 	for d := 0; d < 4; d++ {
 		if !v.rays[d][from].Has(to) {
 			continue
 		}
 		for s := v.shift(bit(from), d); s&occ == 0 && s != 0; s = v.shift(s, d) {
 			if s == bit(to) {
-				return Move{From: from, To: to}, true
+				return true
 			}
 			if v.ShortKings {
 				break
 			}
 		}
 	}
-	return Move{}, false
+	return false
 }
 
 // MovesFromTo appends to dst the legal moves of p from index from to index to, and returns
