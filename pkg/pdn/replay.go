@@ -357,9 +357,9 @@ func (lr *lineReplay) start() lineState {
 // line replays nodes in s. For the main line it returns the first error;
 // in a variation an error becomes a warning and ends the line.
 func (lr *lineReplay) line(s *lineState, nodes []Node, main bool) error {
-	// last is the index in nodes of the last main-line move replayed
-	// (-1: none yet), for lr.lastPos: set at the end (an error ends the
-	// replay without it), not copied at every move.
+	// last is the index in nodes of the last move replayed (-1: none
+	// yet), for lr.lastPos in the main line: set at the end (an error ends
+	// the replay without it), not copied at every move.
 	last := -1
 	for i := range nodes {
 		n := &nodes[i]
