@@ -576,6 +576,9 @@ type gameBatch struct {
 	end bool
 	// ev is the evidence of the games of a speculating input.
 	ev *pdn.Evidence
+	// replayed marks a batch whose games were replayed as they were read
+	// (see validateReplay): it holds their results, not the games.
+	replayed bool
 }
 
 // batchSize is the number of games per batch: enough to make the
@@ -679,6 +682,15 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		}
 		total := job.total()
 		var before int64
+		// One goroutine: the games are replayed as they are read, by this
+		// goroutine, rather than built and replayed by a worker (see
+		// pdn.Reader.SetReplayer), unless each game is wanted whole
+		// (opt.stats, opt.game).
+		var rp *replayer
+		if opt.stats == nil && opt.game == nil {
+			rp = newReplayer(opt.Replay)
+			rp.CountOnly = true
+		}
 		for i := range job.Inputs {
 			if ctx.Err() != nil {
 				return
@@ -688,46 +700,74 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			var b *gameBatch
 			var rd *pdn.Reader // the PDN reader of this input, if any
 			var ar *pdn.Arena  // the arena rd reads into: the next batch's
+			games := 0         // in b
 			send := func() {
-				if b != nil && len(b.games) > 0 {
+				if b != nil && games > 0 {
 					work <- b
 					seq++
-					if rd != nil {
+					switch {
+					case rd == nil:
+					case rp != nil:
+						ar.Reset() // (the games are done with)
+					default:
 						ar = getArena()
 						rd.SetArena(ar)
 					}
 				}
-				b = nil
+				b, games = nil, 0
 			}
 			sub := Job{Reader: job.Reader, Progress: job.Progress, onReader: func(r *pdn.Reader) {
 				rd, ar = r, getArena()
 				r.SetArena(ar)
+				if rp != nil {
+					r.SetReplayer(rp.Replayer)
+				}
 			}}
+			if rp != nil {
+				rp.Inferred = infs[i] // (set by begin)
+			}
 			n, err := sub.eachInput(ctx, in, before, total, func(in *Input, n int, g *pdn.Game, gerr error) error {
 				if opt.game != nil {
 					opt.game(g, gerr)
 				}
 				if b == nil {
 					tokens <- struct{}{}
-					b = &gameBatch{seq: seq, input: i, first: n, games: make([]*pdn.Game, 0, batchSize), gerrs: make([]error, 0, batchSize),
-						arena: ar}
-				}
-				b.games = append(b.games, g)
-				b.gerrs = append(b.gerrs, gerr)
-				if job.Select != nil {
-					b.skip = sel.skips(b.skip, 1)
-					if sp := specs[i]; sp != nil {
-						sp.skips = append(sp.skips, b.skip[len(b.skip)-1])
+					b = &gameBatch{seq: seq, input: i, first: n}
+					if rp == nil {
+						b.games, b.gerrs, b.arena = make([]*pdn.Game, 0, batchSize), make([]error, 0, batchSize), ar
+					} else {
+						b.replayed = true
+						b.startReplay(in.Name, specs[i] != nil, false)
 					}
 				}
-				if len(b.games) == batchSize {
+				games++
+				skip := false
+				if job.Select != nil {
+					b.skip = sel.skips(b.skip, 1)
+					skip = b.skip[len(b.skip)-1]
+					if sp := specs[i]; sp != nil {
+						sp.skips = append(sp.skips, skip)
+					}
+				}
+				if rp != nil {
+					if b.ev != nil {
+						b.ev.Add(g) // (of every game, Select or not)
+					}
+					if !skip {
+						b.replay(rp, in.Name, n, g, gerr, job.Reader.Strict, &opt)
+					}
+				} else {
+					b.games = append(b.games, g)
+					b.gerrs = append(b.gerrs, gerr)
+				}
+				if games == batchSize {
 					send()
 				}
 				return nil
 			})
 			before += n
 			errs[i] = err
-			if b != nil && len(b.games) == 0 {
+			if b != nil && games == 0 {
 				<-tokens
 				b = nil
 			}
@@ -743,6 +783,10 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			rp := newReplayer(opt.Replay)
 			rp.CountOnly = true // the verdict is all validation needs
 			for b := range work {
+				if b.replayed {
+					done <- b // (replayed as it was read)
+					continue
+				}
 				sp := specs[b.input]
 				if sp != nil && !b.end && ctx.Err() == nil {
 					b.ev = new(pdn.Evidence) // of every game, Select or not
@@ -762,24 +806,10 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				}
 				name := job.Inputs[b.input].Name
 				rp.Inferred = infs[b.input] // set before the input's first batch was sent
-				b.sum = newSummary(name)
-				b.sum.Variants = map[string]int{}
-				if opt.stats != nil {
-					b.stats = NewStats()
-				}
+				b.startReplay(name, false, opt.stats != nil)
 				for k, g := range b.games {
-					if b.skip != nil && b.skip[k] {
-						continue
-					}
-					n := b.first + k
-					start := len(b.probs)
-					b.probs = gameProblems(b.probs, name, n, g, b.gerrs[k], job.Reader.Strict)
-					var bad bool
-					b.probs, bad = rp.problems(b.probs, b.sum, name, n, g)
-					bad = bad || b.gerrs[k] != nil
-					b.sum.count(g, b.probs[start:], bad)
-					if b.stats != nil {
-						opt.count(b.stats, g, bad, rp.res, rp)
+					if b.skip == nil || !b.skip[k] {
+						b.replay(rp, name, b.first+k, g, b.gerrs[k], job.Reader.Strict, &opt)
 					}
 				}
 				b.games, b.gerrs = nil, nil
@@ -850,6 +880,33 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		}
 	}
 	return sums, validateError(ctx, sums, errs, nil)
+}
+
+// startReplay readies b for the results of its games' replays (replay):
+// ev asks for an Evidence of its games, stats for their stats.
+func (b *gameBatch) startReplay(name string, ev, stats bool) {
+	b.sum = newSummary(name)
+	b.sum.Variants = map[string]int{}
+	if ev {
+		b.ev = new(pdn.Evidence)
+	}
+	if stats {
+		b.stats = NewStats()
+	}
+}
+
+// replay replays game n of the input name, g, read with error gerr, with
+// rp, and counts it in b: its problems, its summary, its stats.
+func (b *gameBatch) replay(rp *replayer, name string, n int, g *pdn.Game, gerr error, strict bool, opt *ValidateOptions) {
+	start := len(b.probs)
+	b.probs = gameProblems(b.probs, name, n, g, gerr, strict)
+	var bad bool
+	b.probs, bad = rp.problems(b.probs, b.sum, name, n, g)
+	bad = bad || gerr != nil
+	b.sum.count(g, b.probs[start:], bad)
+	if b.stats != nil {
+		opt.count(b.stats, g, bad, rp.res, rp)
+	}
 }
 
 // guessBytes is how much of an input speculative validation infers its

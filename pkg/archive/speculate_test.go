@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,5 +99,61 @@ func TestValidateInfer(t *testing.T) {
 		if err != nil || whole || guess.Same(in.Inferred) != (i == 0 || i == 3) {
 			t.Errorf("%s: guess %v (whole %v, %v), inference %v", in.Name, guess, whole, err, in.Inferred)
 		}
+	}
+}
+
+// TestValidateWhileReading validates every corpus file, strictly and
+// leniently, at -j 1 as the pdn command does (each game replayed as it is
+// read: pdn.Reader.SetReplayer) and with the games built and replayed
+// after reading (what ValidateOptions.game asks for), with the variant
+// guessed from a small start of each input (guessBytes), and wants the
+// same problems, summaries and error.
+func TestValidateWhileReading(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skipf("shared PDN corpus not found at %s: %v", corpusDir, err)
+	}
+	defer func(g int64) { guessBytes = g }(guessBytes)
+	guessBytes = 4 << 10
+	var files []string
+	filepath.WalkDir(corpusDir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.EqualFold(filepath.Ext(path), ".pdn") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if testing.Short() && len(files) > 50 {
+		files = files[:50]
+	}
+	built := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, strict := range []bool{false, true} {
+			run := func(whole bool) string {
+				job := jobOf(data)
+				job.Reader.Strict = strict
+				var b strings.Builder
+				opt := ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}, Infer: true, Problem: func(p Problem) { fmt.Fprintf(&b, "%+v\n", p) }}
+				if whole {
+					opt.game = func(g *pdn.Game, _ error) {
+						if g.Moves != nil {
+							built++
+						}
+					}
+				}
+				sums, err := Validate(context.Background(), job, opt)
+				js, _ := json.Marshal(sums)
+				fmt.Fprintf(&b, "%s\nerr %v\n", js, err)
+				return b.String()
+			}
+			if got, want := run(false), run(true); got != want {
+				t.Fatalf("%s (strict %v): replayed while read:\n%s", path, strict, firstDiff(got, want))
+			}
+		}
+	}
+	if built == 0 {
+		t.Fatal("no game built: the comparison compared nothing")
 	}
 }

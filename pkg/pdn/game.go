@@ -23,6 +23,10 @@ type Game struct {
 	Warnings []Warning `json:"warnings,omitempty"`
 	// Pos is where the game starts in the input.
 	Pos Pos `json:"pos,omitzero"`
+
+	// read is what a game replayed while read keeps of the main line it
+	// does not hold (see Reader.SetReplayer), nil for the others.
+	read *readInfo
 }
 
 // Tag is one tag pair. Value is unescaped and UTF-8.
@@ -170,6 +174,9 @@ func (g *Game) Mainline() []*Move {
 
 // Plies returns the number of real (non-placeholder) moves in the main line.
 func (g *Game) Plies() int {
+	if g.read != nil {
+		return g.read.plies
+	}
 	n := 0
 	for i := range g.Moves {
 		if g.Moves[i].Kind == MoveNode && !g.Moves[i].Move.IsPlaceholder() {

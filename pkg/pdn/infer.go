@@ -317,6 +317,9 @@ func (e *evidence) add(g *gameEvidence) {
 // game adds the evidence of a Game (JSON input, or one game alone).
 func (e *evidence) game(g *Game) {
 	var ge gameEvidence
+	if g.read != nil {
+		ge = g.read.ev // (the squares of its moves, gathered as it was read)
+	}
 	ge.gameType = g.Get("GameType")
 	if strings.TrimSpace(ge.gameType) == "" { // (add uses the squares of untagged games alone)
 		ge.fen(g.Get("FEN"))

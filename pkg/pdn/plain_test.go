@@ -49,7 +49,7 @@ func TestPlainMovetext(t *testing.T) {
 	inputs := map[string][]byte{
 		"edges": []byte("[Event \"x\"]\r\n1. 11-15 24-20\r\n2.\t8-11 28-24 3.9-13 05-09 4. 0. 22x18 5. 6. 15:22 1-10\n" +
 			"6. 1-0 7... 12-16 8. 12-16! 9-14 {c} 10. 1-1\r 11. 10-14 32-28 1/2-1/2 *\n" +
-			"1. 11-15 2. 3. 9-14 22-18x 11-15-19 11-155 100. 1-2 2x1 0-1\n\n1. 30-25 % comment\n   \t  \n2. 5-10 \\r 2-0"),
+			"1. 11-15 2. 3. 9-14 22-18x 11-15-19 11-155 100. 1-2 2x1 0-1\n1. 9-13X18 22-18X 2. 2-1 2-2 1-2 *\n\n1. 30-25 % comment\n   \t  \n2. 5-10 \\r 2-0"),
 		"tags": []byte("[Event\"x\"]\n[Site  \"a\\\"b\"]\n[Date \"x\" ]\n[1Event \"x\"]\n[Ev-ent \"x\"]\n[Round \"\xc3\xa9\"]\n" +
 			"[White \"\xe9\"]\n[Dati \"x\"]\n[GameType \"21\"]\n[GameType \"99,Z\"]\n[FEN \"\"]\n[Event \"y\"]\n[Black \"\"]\n[ Result \"1-0\"]\n" +
 			"[Result\t\"1-0\"]\n[Annotator \"x\"\n[Event \"" + strings.Repeat("v", 400) + "\"]\n[" + strings.Repeat("N", 100) + " \"x\"]\n1. 11-15 *\n" +

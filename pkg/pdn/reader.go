@@ -65,9 +65,11 @@ type Reader struct {
 	tagSlab  []Tag
 	nodeSlab []Node
 	strs     *strCache
-	lineBufs [][]Node // scratch per depth: [0] the main line, [d] variations at depth d
-	tagBuf   []Tag    // scratch for the tags of the game being read
-	arena    *arena   // if set, games are carved out of it (see arena)
+	lineBufs [][]Node             // scratch per depth: [0] the main line, [d] variations at depth d
+	tagBuf   []Tag                // scratch for the tags of the game being read
+	batch    [plainBatch]plainRec // moves read by plainMovetext, not yet handed on
+	arena    *arena               // if set, games are carved out of it (see arena)
+	rs       *stream              // if set, main lines are replayed as they are read (see SetReplayer)
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
 	// tokensOnly turns plainMovetext and plainTag off (tests compare both ways).
@@ -529,6 +531,9 @@ func (r *Reader) begin() {
 	r.g = g
 	r.gerr, r.failed = nil, false
 	r.dropped = 0
+	if r.rs != nil {
+		r.rs.reset()
+	}
 	r.tagSetGame = nil
 	// The tags are gathered in r.tagBuf and copied out by finish.
 	g.Tags = r.tagBuf[:0]
@@ -564,11 +569,17 @@ func (r *Reader) bodyToken(p Pos) {
 
 // hasContent reports whether the game has anything worth returning.
 func (r *Reader) hasContent() bool {
-	return len(r.g.Tags) > 0 || len(r.cur) > 0 || len(r.stack) > 0 || r.pending.set || (r.vis != nil && r.vis.nodes > 0)
+	return len(r.g.Tags) > 0 || len(r.cur) > 0 || len(r.stack) > 0 || r.pending.set || (r.vis != nil && r.vis.nodes > 0) ||
+		r.rs != nil && r.rs.read.plies > 0
 }
 
 // lastMove returns the move that ends the current line, if it ends with one.
 func (r *Reader) lastMove() *Move {
+	if r.rs != nil && len(r.stack) == 0 {
+		if m := r.rs.lastMove(); m != nil {
+			return m
+		}
+	}
 	if n := len(r.cur); n > 0 && r.cur[n-1].Kind == MoveNode {
 		return r.cur[n-1].Move
 	}
@@ -608,13 +619,20 @@ func (r *Reader) move(t *Token) {
 
 // numberMove gives m the pending move number.
 func (r *Reader) numberMove(m *Move) {
+	cont := r.pending.cont
+	num := r.takeNumber()
+	m.Number, m.Continuation = num, cont && num > 0
+}
+
+// takeNumber returns the pending move number, taken by a move.
+func (r *Reader) takeNumber() int {
 	// Number 0 means "no number": "0." is dropped.
 	num := r.pending.num
-	m.Number, m.Continuation = num, r.pending.cont && num > 0
 	r.pending.set = false
 	if num == 0 {
 		r.warn(WarnMoveNumber, r.pending.pos, "move number 0 dropped")
 	}
+	return num
 }
 
 // plainMovetext reads the commonest movetext, move numbers "N." and
@@ -629,14 +647,19 @@ func (r *Reader) plainMovetext() {
 	if r.vis != nil || r.tokensOnly {
 		return
 	}
-	simpleOnce.Do(buildSimple)
 	s := r.s
 	buf, base := s.buf[:s.n], s.base
-	// What is read so far: the scanner's state, stored back on return.
+	// What is read so far: the scanner's state and the pending move
+	// number, stored back at the end. The loop makes no call but to warn
+	// (rare): its state stays in registers. The moves are gathered in
+	// batch and handed on (plainMoves) when it is full, and at the end.
 	i, line, lineStart := s.i, s.line, s.lineStart
-	defer func() { s.i, s.line, s.lineStart = i, line, lineStart }()
+	pending := r.pending
+	batch := &r.batch
+	nb, maxSq := 0, 0
+scan:
 	for len(buf)-i >= 24 {
-		b := buf[i : i+24]
+		b := (*[24]byte)(buf[i : i+24])
 		// The blanks and line breaks before the token, as Scanner.Next
 		// skips them.
 		ln, ls := line, lineStart
@@ -662,100 +685,152 @@ func (r *Reader) plainMovetext() {
 				ls = base + int64(i+j)
 			}
 			if j == 16 {
-				return
+				break scan
 			}
 		}
 		// The token: as Scanner.scanNumberFast reads it.
-		t := b[j : j+8]
+		t := (*[8]byte)(b[j : j+8])
 		n, e := int(t[0]-'0'), 1
 		if n > 9 {
-			return
+			break scan
 		}
 		if c := t[1]; c >= '0' && c <= '9' {
 			n, e = n*10+int(c-'0'), 2
 		}
 		off := base + int64(i+j)
-		pos := Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}
 		switch sep := t[e]; sep {
 		case '.':
 			if t[e+1] == '.' {
-				return
+				break scan
 			}
 			i, line, lineStart = i+j+e+1, ln, ls
 			// bodyToken, in movetext already
-			if r.pending.set {
-				r.warn(WarnMoveNumber, r.pending.pos, "move number not followed by a move")
+			if pending.set {
+				r.warn(WarnMoveNumber, pending.pos, "move number not followed by a move")
 			}
-			r.pending = moveNumber{set: true, num: n, pos: pos}
+			pending = moveNumber{set: true, num: n, pos: Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}}
 		case '-', 'x', ':':
 			if n == 0 || e == 1 && t[0] <= '2' && t[2] >= '0' && t[2] <= '2' && !isDigit(int(t[3])) {
-				return // (perhaps a result: 1-0, 2-0, 1-1...)
+				break scan // (perhaps a result: 1-0, 2-0, 1-1...)
 			}
 			d := t[e+1]
 			if d < '0' || d > '9' {
-				return
+				break scan
 			}
 			to, k := int(d-'0'), e+2
 			if d := t[k]; d >= '0' && d <= '9' {
 				to, k = to*10+int(d-'0'), k+1
 			}
 			if d := t[k]; to == 0 || d >= '0' && d <= '9' || d == '-' || d == 'x' || d == ':' || d == 'X' {
-				return
+				break scan
 			}
 			i, line, lineStart = i+j+k, ln, ls
-			ks := 0
-			switch sep {
-			case 'x':
-				ks = 1
-			case ':':
-				ks = 2
+			m := &batch[nb]
+			m.from, m.to, m.sep, m.number, m.cont = uint8(n), uint8(to), Sep(sep), 0, false
+			m.pos = Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}
+			if pending.set {
+				// numberMove's
+				m.number, m.cont, pending.set = pending.num, pending.cont && pending.num > 0, false
+				if pending.num == 0 {
+					r.warn(WarnMoveNumber, pending.pos, "move number 0 dropped")
+				}
 			}
-			o, w := ((ks*100+n)*100+to)*simpleSlot, 3 // (without leading zeros, as moveText)
-			if n >= 10 {
-				w++
+			maxSq = max(maxSq, n, to)
+			if nb++; nb == plainBatch {
+				r.plainMoves(batch[:], maxSq)
+				nb, maxSq = 0, 0
 			}
-			if to >= 10 {
-				w++
-			}
-			r.plainMove(simpleMoves[o:o+w], Square(n), Square(to), Sep(sep), pos)
 		default:
-			return
+			break scan
 		}
+	}
+	s.i, s.line, s.lineStart = i, line, lineStart
+	r.pending = pending
+	if nb > 0 {
+		r.plainMoves(batch[:nb], maxSq)
 	}
 }
 
-// plainMove adds a move of two squares read by plainMovetext: as move
-// does, with the arena's slabs written in place when they have room.
-func (r *Reader) plainMove(text string, from, to Square, sep Sep, pos Pos) {
-	a := r.arena
-	if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
-		m := r.newMove()
-		if r.pending.set {
-			r.numberMove(m)
-		}
-		m.Text, m.Squares, m.Sep = text, r.squares([]Square{from, to}), sep
-		r.addMove(m, pos)
+// plainBatch is the number of moves plainMovetext gathers before it hands
+// them on.
+const plainBatch = 16
+
+// plainRec is a move of two numeric squares read by plainMovetext.
+type plainRec struct {
+	from, to uint8
+	sep      Sep
+	number   int  // 0: none
+	cont     bool // the number was written "N..." (Move.Continuation)
+	pos      Pos
+}
+
+// plainMoves adds the moves read by plainMovetext, their largest square
+// maxSq: to the replay, if the reader replays the main line as it reads
+// it (see SetReplayer), else to the line being built.
+func (r *Reader) plainMoves(ms []plainRec, maxSq int) {
+	if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
+		r.rs.plain(ms, maxSq)
 		return
 	}
-	k := len(a.sqs.cur)
-	a.sqs.cur = a.sqs.cur[:k+2]
-	sq := a.sqs.cur[k : k+2 : k+2]
-	sq[0], sq[1] = from, to
-	k = len(a.moves.cur)
-	a.moves.cur = a.moves.cur[:k+1]
-	m := &a.moves.cur[k]
-	*m = Move{Text: text, Squares: sq, Sep: sep}
-	if r.pending.set {
-		r.numberMove(m)
+	// As move would add them, with the arena's slabs written in place
+	// when they have room.
+	simpleOnce.Do(buildSimple)
+	a := r.arena
+	for i := range ms {
+		pm := &ms[i]
+		text, from, to := simpleMove(int(pm.from), int(pm.to), byte(pm.sep)), Square(pm.from), Square(pm.to)
+		if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
+			m := r.newMove()
+			m.Number, m.Continuation, m.Text, m.Squares, m.Sep = pm.number, pm.cont, text, r.squares([]Square{from, to}), pm.sep
+			r.addMove(m, pm.pos)
+			continue
+		}
+		k := len(a.sqs.cur)
+		a.sqs.cur = a.sqs.cur[:k+2]
+		sq := a.sqs.cur[k : k+2 : k+2]
+		sq[0], sq[1] = from, to
+		k = len(a.moves.cur)
+		a.moves.cur = a.moves.cur[:k+1]
+		m := &a.moves.cur[k]
+		*m = Move{Number: pm.number, Continuation: pm.cont, Text: text, Squares: sq, Sep: pm.sep}
+		k = len(r.cur)
+		r.cur = r.cur[:k+1]
+		setMoveNode(&r.cur[k], m, pm.pos)
 	}
-	k = len(r.cur)
-	r.cur = r.cur[:k+1]
-	setMoveNode(&r.cur[k], m, pos)
+}
+
+// simpleText returns the canonical text of the move from<sep>to, two
+// numeric squares below 100, from simpleMoves.
+func simpleText(from, to int, sep byte) string {
+	simpleOnce.Do(buildSimple)
+	return simpleMove(from, to, sep)
+}
+
+// simpleMove is simpleText once simpleMoves is built.
+func simpleMove(from, to int, sep byte) string {
+	ks := 0
+	switch sep {
+	case 'x':
+		ks = 1
+	case ':':
+		ks = 2
+	}
+	o, w := ((ks*100+from)*100+to)*simpleSlot, 3 // (without leading zeros, as moveText)
+	if from >= 10 {
+		w++
+	}
+	if to >= 10 {
+		w++
+	}
+	return simpleMoves[o : o+w]
 }
 
 // addMove is add for a move node: the commonest node, stored without
 // building a Node first.
 func (r *Reader) addMove(m *Move, pos Pos) {
+	if r.rs != nil && r.streamOn() {
+		r.rs.move(m, pos)
+	}
 	if k := len(r.cur); k < cap(r.cur) && r.vis == nil {
 		r.cur = r.cur[:k+1]
 		setMoveNode(&r.cur[k], m, pos)
@@ -936,12 +1011,14 @@ func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) 
 		// of the game it cannot be written back, so it goes.
 		m.Strength = ""
 	}
-	if r.vis != nil {
+	streamed := r.rs != nil && r.rs.state == streamOn
+	switch {
+	case r.vis != nil:
 		// Keep the one-node buffer for the next game's main line.
 		r.vis.flush(r, r.cur)
 		clear(r.cur)
 		r.lineBufs[0] = r.cur[:0]
-	} else {
+	case !streamed: // (a main line replayed while read is not kept)
 		g.Moves = r.keepMain(r.cur)
 	}
 	r.cur = nil
@@ -965,6 +1042,9 @@ func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) 
 	if r.dropped > 0 {
 		g.Warnings = append(g.Warnings, Warning{Kind: WarnTooMany, Pos: r.firstDropped,
 			Text: strconv.Itoa(r.dropped) + " more warnings from here on not recorded"})
+	}
+	if streamed {
+		r.rs.finish(g)
 	}
 	r.game++
 	if r.gerr != nil {
@@ -1125,6 +1205,9 @@ func (r *Reader) tag(g *Game, p Pos, rawName, value string) {
 // to the visitor.
 func (r *Reader) add(n Node) {
 	cur := r.cur
+	if r.rs != nil && len(r.stack) == 0 && r.rs.state == streamOn {
+		r.rs.node(&n)
+	}
 	if r.vis == nil {
 		if k := len(cur); k < cap(cur) {
 			cur = cur[:k+1]
@@ -1172,7 +1255,11 @@ func (r *Reader) pop() {
 	vn := r.copyNodes(cur)
 	clear(cur)
 	r.lineBufs[k+1] = cur[:0]
-	r.cur = append(top.nodes, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
+	r.cur = top.nodes
+	if k == 0 && r.rs != nil && r.streamOn() {
+		r.rs.variation(vn)
+	}
+	r.cur = append(r.cur, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
 }
 
 // hasTag reports whether g already has a tag called name; a map takes

@@ -219,6 +219,9 @@ type Replayer struct {
 
 	buf []engine.Move
 	res Replayed
+	// stream is the replay of the game being read, when rp replays games
+	// as a Reader reads them (see Reader.SetReplayer).
+	stream *stream
 
 	// slow turns off the quiet-move shortcut of resolve (tests compare
 	// both ways).
@@ -261,7 +264,25 @@ func Replay(g *Game, v *engine.Variant) (*Replayed, error) {
 }
 
 // Replay is the function Replay with the Replayer's settings and buffers.
+// A game read by a Reader that replays with rp (Reader.SetReplayer) was
+// replayed as it was read: Replay returns that replay.
 func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
+	if st := rp.stream; st != nil && st.g == g && g != nil {
+		return &rp.res, st.err
+	}
+	lr, err, ok := rp.begin(g)
+	if !ok {
+		return &rp.res, err
+	}
+	s := lr.start()
+	err = lr.line(&s, g.Moves, true)
+	return rp.end(g, &lr, s.p, err)
+}
+
+// begin starts the replay of g in rp.res: its variant, its start position
+// (FEN tag). It reports false, with the error of a bad FEN tag (nil for a
+// variant the engine does not play), when there is nothing to replay.
+func (rp *Replayer) begin(g *Game) (lineReplay, error, bool) {
 	res := &rp.res
 	clear(res.Plies)
 	clear(res.Variations)
@@ -269,21 +290,26 @@ func (rp *Replayer) Replay(g *Game) (*Replayed, error) {
 	v, from, inf, err := rp.variant(g)
 	if err != nil {
 		res.Warnings = append(res.Warnings, ReplayWarning{Kind: KindUnsupportedVariant, Pos: tagPos(g, "GameType"), Text: err.Error()})
-		return res, nil
+		return lineReplay{}, nil, false
 	}
 	res.Variant, res.VariantFrom, res.Inference = v, from, inf
 	res.Start = v.Start()
 	if fen, ok := g.Tag("FEN"); ok && strings.TrimSpace(fen) != "" {
 		p, err := v.ParseFEN(fen)
 		if err != nil {
-			return res, &ReplayError{Pos: tagPos(g, "FEN"), Text: fen, Side: res.Start.Side, Variant: res.note(),
-				Err: ErrInvalidFEN, Cause: err}
+			return lineReplay{}, &ReplayError{Pos: tagPos(g, "FEN"), Text: fen, Side: res.Start.Side, Variant: res.note(),
+				Err: ErrInvalidFEN, Cause: err}, false
 		}
 		res.Start = p
 	}
 	res.Final = res.Start
-	lr := lineReplay{rp: rp, v: v, res: res, record: !rp.CountOnly, lastPos: g.Pos}
-	final, err := lr.line(g.Moves, res.Start, engine.KingRun{}, true, 0)
+	return lineReplay{rp: rp, v: v, res: res, record: !rp.CountOnly, lastPos: g.Pos,
+		quick: rp.CountOnly && v.KingMoveLimit == 0 && !rp.slow}, nil, true
+}
+
+// end ends the replay of g's main line at final, with its error.
+func (rp *Replayer) end(g *Game, lr *lineReplay, final engine.Position, err error) (*Replayed, error) {
+	res := &rp.res
 	res.Final = final
 	if err != nil {
 		if re, ok := err.(*ReplayError); ok {
@@ -301,6 +327,11 @@ type lineReplay struct {
 	v      *engine.Variant
 	res    *Replayed
 	record bool // keep the moves in res.Plies and res.Variations
+	// quick plays a move given by its two squares in place when it is
+	// legal and the only one from-to (Variant.PlayQuiet for a quiet move,
+	// PlayJump for a capture): the commonest moves, when nothing but the
+	// position is kept of them.
+	quick bool
 	// plies and vmoves count the main-line and variation moves replayed;
 	// lastPos is where the last main-line move is written (the game's
 	// position before the first).
@@ -308,21 +339,27 @@ type lineReplay struct {
 	lastPos       Pos
 }
 
-// line replays nodes from p, with run the state of the king-move limit
-// (frisian). For the main line it records the plies and returns the first
-// error; in a variation an error becomes a warning.
-func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, main bool, num int) (engine.Position, error) {
-	v := lr.v
-	prev, prevRun := p, run // the position and state before the last move of this line
-	ply := 0
-	// quick plays a move given by its two squares in place when it is legal
-	// and the only one from-to (Variant.PlayQuiet for a quiet move,
-	// PlayJump for a capture): the commonest moves, when nothing but the
-	// position is kept of them.
-	quick := !lr.record && v.KingMoveLimit == 0 && !lr.rp.slow
-	// last is the index in nodes of the last main-line move replayed
-	// (-1: none yet), for lr.lastPos: set at the end (an error ends the
-	// replay without it), not copied at every move.
+// lineState is the state of a line being replayed: the position p, with
+// run the state of the king-move limit (frisian); prev and prevRun, the
+// same before the last move of the line (where its variations branch
+// off); the moves replayed in the line, and the move number.
+type lineState struct {
+	p, prev      engine.Position
+	run, prevRun engine.KingRun
+	ply, num     int
+}
+
+// start returns the state of the main line at the start position.
+func (lr *lineReplay) start() lineState {
+	return lineState{p: lr.res.Start, prev: lr.res.Start}
+}
+
+// line replays nodes in s. For the main line it returns the first error;
+// in a variation an error becomes a warning and ends the line.
+func (lr *lineReplay) line(s *lineState, nodes []Node, main bool) error {
+	// last is the index in nodes of the last move replayed (-1: none
+	// yet), for lr.lastPos in the main line: set at the end (an error ends
+	// the replay without it), not copied at every move.
 	last := -1
 	for i := range nodes {
 		n := &nodes[i]
@@ -332,95 +369,127 @@ func (lr *lineReplay) line(nodes []Node, p engine.Position, run engine.KingRun, 
 			if m.IsPlaceholder() {
 				continue
 			}
-			if m.Number > 0 {
-				num = m.Number
-			} else if p.Side == v.FirstMover && ply > 0 || num == 0 {
-				num++
-			}
-			if quick && len(m.Squares) == 2 && !m.Squares[0].IsAlgebraic() && !m.Squares[1].IsAlgebraic() {
-				from, ok1 := v.Index(engine.Square(m.Squares[0]))
-				to, ok2 := v.Index(engine.Square(m.Squares[1]))
-				// prev before the move is tried: if it is not played here,
-				// it is played below, which sets prev to the same, or the
-				// line ends on its error.
-				prev = p
-				if ok1 && ok2 && (!m.IsCapture() && v.PlayQuiet(&p, from, to) || m.IsCapture() && v.PlayJump(&p, from, to)) {
-					// (a quiet move written as one, or a capture written as
-					// one, and the only move from-to: no separator to warn
-					// about, and run stays zero without a king-move limit)
-					if main {
-						lr.plies++
-						last = i
-					} else {
-						lr.vmoves++
-					}
-					ply++
-					continue
-				}
-			}
-			em, err := lr.rp.resolve(v, &p, m)
-			if err == nil && v.KingMoveLimit > 0 { // (run stays zero without a limit)
-				err = v.CheckKingRun(run, &p, em)
-			}
-			if err != nil {
-				re := replayError(v, &p, m, n.Pos, num, lr.plies, err)
-				if main {
-					return p, re
-				}
-				lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindVariationMove, Pos: n.Pos, Text: re.Error()})
-				return p, nil
-			}
-			if m.Sep != 0 && m.IsCapture() != em.IsCapture() {
-				what := "a quiet move written with '" + string(rune(m.Sep)) + "'"
-				if em.IsCapture() {
-					what = "a capture written with '-'"
-				}
-				lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindSeparator, Pos: n.Pos,
-					Text: fmt.Sprintf("move %d %s: %s", num, m.Text, what)})
-			}
-			if main {
-				lr.plies++
+			lr.number(s, m.Number)
+			if len(m.Squares) == 2 && (m.Squares[0]|m.Squares[1])&algebraicBit == 0 && lr.quickMove(s, m.Squares[0], m.Squares[1], m.IsCapture(), main) {
 				last = i
-			} else {
-				lr.vmoves++
-			}
-			if lr.record {
-				r := Resolved{Node: m, Pos: n.Pos, Before: p, Move: em, Number: num, Main: main}
-				if main {
-					lr.res.Plies = append(lr.res.Plies, r)
-				} else {
-					lr.res.Variations = append(lr.res.Variations, r)
-				}
-			}
-			prev, prevRun = p, run
-			if v.KingMoveLimit > 0 {
-				run = run.Next(&p, em)
-			}
-			p = p.Play(em)
-			ply++
-		case VariationNode:
-			if lr.rp.NoVariations || lr.vmoves > 1<<16 {
 				continue
 			}
-			// A variation is an alternative to the move before it (the
-			// PGN rule). Some exporters put the other side's alternative
-			// after its move instead: when the first move does not fit the
-			// branch point, it is tried after the preceding move.
-			start, startRun := prev, prevRun
-			if ply > 0 && !lr.fits(n.Variation, &prev) && lr.fits(n.Variation, &p) {
-				start, startRun = p, run
+			if ok, err := lr.move(s, m, n.Pos, main); !ok {
+				return err
 			}
-			vnum := num
-			if start == prev && ply > 0 && prev.Side == v.FirstMover {
-				vnum--
-			}
-			lr.line(n.Variation, start, startRun, false, vnum)
+			last = i
+		case VariationNode:
+			lr.variation(s, n.Variation)
 		}
 	}
-	if last >= 0 {
+	if last >= 0 && main {
 		lr.lastPos = nodes[last].Pos
 	}
-	return p, nil
+	return nil
+}
+
+// number brings s.num up to the move numbered number (0: none) about to
+// be played in s.
+func (lr *lineReplay) number(s *lineState, number int) {
+	if number > 0 {
+		s.num = number
+	} else if s.p.Side == lr.v.FirstMover && s.ply > 0 || s.num == 0 {
+		s.num++
+	}
+}
+
+// quickMove plays the move from-to, both numeric squares, in s when it
+// can be played in place (see quick), and reports whether it was: if not,
+// move must play it.
+func (lr *lineReplay) quickMove(s *lineState, from, to Square, capture, main bool) bool {
+	if !lr.quick {
+		return false
+	}
+	v := lr.v
+	f, ok1 := v.Index(engine.Square(from))
+	t, ok2 := v.Index(engine.Square(to))
+	// prev before the move is tried: if it is not played here, move plays
+	// it, which sets prev to the same, or the line ends on its error.
+	s.prev = s.p
+	if ok1 && ok2 && (!capture && v.PlayQuiet(&s.p, f, t) || capture && v.PlayJump(&s.p, f, t)) {
+		// (a quiet move written as one, or a capture written as one, and
+		// the only move from-to: no separator to warn about, and run stays
+		// zero without a king-move limit)
+		if main {
+			lr.plies++
+		} else {
+			lr.vmoves++
+		}
+		s.ply++
+		return true
+	}
+	return false
+}
+
+// move plays m, written at pos, in s, with s.num already its number (see
+// number). It reports false when m is not legal: the line ends there,
+// with the error in the main line, with a warning in a variation.
+func (lr *lineReplay) move(s *lineState, m *Move, pos Pos, main bool) (bool, error) {
+	v := lr.v
+	em, err := lr.rp.resolve(v, &s.p, m)
+	if err == nil && v.KingMoveLimit > 0 { // (run stays zero without a limit)
+		err = v.CheckKingRun(s.run, &s.p, em)
+	}
+	if err != nil {
+		re := replayError(v, &s.p, m, pos, s.num, lr.plies, err)
+		if main {
+			return false, re
+		}
+		lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindVariationMove, Pos: pos, Text: re.Error()})
+		return false, nil
+	}
+	if m.Sep != 0 && m.IsCapture() != em.IsCapture() {
+		what := "a quiet move written with '" + string(rune(m.Sep)) + "'"
+		if em.IsCapture() {
+			what = "a capture written with '-'"
+		}
+		lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindSeparator, Pos: pos,
+			Text: fmt.Sprintf("move %d %s: %s", s.num, m.Text, what)})
+	}
+	if main {
+		lr.plies++
+	} else {
+		lr.vmoves++
+	}
+	if lr.record {
+		r := Resolved{Node: m, Pos: pos, Before: s.p, Move: em, Number: s.num, Main: main}
+		if main {
+			lr.res.Plies = append(lr.res.Plies, r)
+		} else {
+			lr.res.Variations = append(lr.res.Variations, r)
+		}
+	}
+	s.prev, s.prevRun = s.p, s.run
+	if v.KingMoveLimit > 0 {
+		s.run = s.run.Next(&s.p, em)
+	}
+	s.p = s.p.Play(em)
+	s.ply++
+	return true, nil
+}
+
+// variation replays a variation of the line s, after the move before it.
+func (lr *lineReplay) variation(s *lineState, nodes []Node) {
+	if lr.rp.NoVariations || lr.vmoves > 1<<16 {
+		return
+	}
+	// A variation is an alternative to the move before it (the PGN rule).
+	// Some exporters put the other side's alternative after its move
+	// instead: when the first move does not fit the branch point, it is
+	// tried after the preceding move.
+	vs := lineState{p: s.prev, prev: s.prev, run: s.prevRun, prevRun: s.prevRun, num: s.num}
+	if s.ply > 0 && !lr.fits(nodes, &s.prev) && lr.fits(nodes, &s.p) {
+		vs.p, vs.prev, vs.run, vs.prevRun = s.p, s.p, s.run, s.run
+	}
+	if vs.p == s.prev && s.ply > 0 && s.prev.Side == lr.v.FirstMover {
+		vs.num--
+	}
+	lr.line(&vs, nodes, false)
 }
 
 // fits reports whether the first move of a variation is legal in p.

@@ -269,6 +269,9 @@ func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
 // QuietMove); otherwise it leaves p as it is. Replaying a game plays its commonest moves
 // so, without handing the move back and forth.
 func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
+	if k, ok := v.k.(narrowKernel); ok {
+		return k.playQuiet(p, from, to) // (in place, without the interface's copies)
+	}
 	q, ok := v.k.playQuietOf(*p, from, to)
 	if ok {
 		*p = q
@@ -282,6 +285,9 @@ func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
 // and reports false (MovesFromTo has the answer). Replaying a game plays the commonest
 // captures so.
 func (v *Variant) PlayJump(p *Position, from, to Index) bool {
+	if k, ok := v.k.(narrowKernel); ok {
+		return k.playJump(p, from, to) // (in place, without the interface's copies)
+	}
 	q, ok := v.k.playJumpOf(*p, from, to)
 	if ok {
 		*p = q
@@ -304,20 +310,29 @@ func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 		}
 		return Move{}, false
 	}
+	if v.kingReaches(from, to, occ) {
+		return Move{From: from, To: to}, true
+	}
+	return Move{}, false
+}
+
+// kingReaches reports whether a king on from reaches to in one quiet move over the free
+// squares (occ the occupied ones).
+func (v *Variant) kingReaches(from, to Index, occ bitboard) bool {
 	for d := 0; d < 4; d++ {
 		if !v.rays[d][from].Has(to) {
 			continue
 		}
 		for s := v.shift(bit(from), d); s&occ == 0 && s != 0; s = v.shift(s, d) {
 			if s == bit(to) {
-				return Move{From: from, To: to}, true
+				return true
 			}
 			if v.ShortKings {
 				break
 			}
 		}
 	}
-	return Move{}, false
+	return false
 }
 
 // MovesFromTo appends to dst the legal moves of p from index from to index to, and returns

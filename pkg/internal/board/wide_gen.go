@@ -2454,20 +2454,29 @@ func (v *wideVariant) quietMove(p *widePosition, from, to Index) (wideMove, bool
 		}
 		return wideMove{}, false
 	}
+	if v.kingReaches(from, to, occ) {
+		return wideMove{From: from, To: to}, true
+	}
+	return wideMove{}, false
+}
+
+// kingReaches reports whether a king on from reaches to in one quiet move over the free
+// squares (occ the occupied ones).
+func (v *wideVariant) kingReaches(from, to Index, occ wide) bool {
 	for d := 0; d < 4; d++ {
 		if !v.rays[d][from].Has(to) {
 			continue
 		}
 		for s := v.shift(wideBit(from), d); s.And(occ).IsZero() && !s.IsZero(); s = v.shift(s, d) {
 			if s == wideBit(to) {
-				return wideMove{From: from, To: to}, true
+				return true
 			}
 			if v.ShortKings {
 				break
 			}
 		}
 	}
-	return wideMove{}, false
+	return false
 }
 
 // movesFromTo is MovesFromTo on the board's own representation.
