@@ -167,9 +167,11 @@ func copyPieces(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOption
 		w.run(b)
 		return b
 	}
-	job.pieceWork = func() func(int, []*pdn.Game, []error) any {
+	job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
 		w := newCopyWorker(dst, &opt)
-		return func(size int, games []*pdn.Game, gerrs []error) any { return format(w, size, games, gerrs) }
+		return func(_, size int, games []*pdn.Game, gerrs []error) (any, bool) {
+			return format(w, size, games, gerrs), true // (OnError may show a game's errors)
+		}
 	}
 	var res CopyResult
 	var errs []error

@@ -64,13 +64,17 @@ type Job struct {
 	// readWrong, if not nil, is called for each piece that was not read
 	// right in parallel (tests).
 	readWrong func()
+	// onInput, if not nil, is called by the splitter of Job.pieces with
+	// the index of each input it is about to open.
+	onInput func(i int)
 	// pieceWork, if not nil, makes for each reading goroutine of pieces
-	// the function it calls with the games of each item it read right
-	// and the item's size in bytes, before the merger hands them on
-	// (piece.made is what it returns). It runs in parallel with the other
-	// reading goroutines and the merger: it knows neither the games'
-	// numbers nor their input.
-	pieceWork func() func(size int, games []*pdn.Game, gerrs []error) any
+	// the function it calls with the games of each item it read right,
+	// their input and the item's size in bytes, before the merger hands
+	// them on (piece.made is what it returns). It runs in parallel with
+	// the other reading goroutines and the merger: it does not know the
+	// games' numbers. Unless it keeps them, the games are dropped at once
+	// (their arena is the next item's) and the piece has none.
+	pieceWork func() func(input, size int, games []*pdn.Game, gerrs []error) (made any, keep bool)
 }
 
 func (j *Job) total() int64 {
@@ -378,6 +382,9 @@ type ValidateOptions struct {
 	// game, if not nil, is called with every game read, in input order,
 	// from one goroutine, before it is replayed (StatsOptions.Game).
 	game func(*pdn.Game, error)
+	// inReader, if not nil, is called for each piece whose games were
+	// replayed by the goroutine that read them (tests).
+	inReader func()
 }
 
 // count counts game g in st for CollectStats: res and rp are its replay,
@@ -584,7 +591,11 @@ const batchSize = 64
 
 // validateReplay reads the inputs in order (in one goroutine, or in
 // pieces with Job.pieces when opt.Jobs > 1), replays batches of games in
-// opt.Jobs goroutines, and merges the results in input order.
+// opt.Jobs goroutines, and merges the results in input order. In pieces,
+// without Job.Select or opt.game, the goroutine that reads a piece
+// replays it too, once its input's inference is known: the games do not
+// go from one core's caches to another's, and only the results wait for
+// the merger.
 //
 // With opt.Infer, an input whose variant must be inferred is not scanned
 // twice (Job.InferVariants, then the replay): its games are replayed with
@@ -634,12 +645,91 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 	seq := 0
 	// begin prepares input i for reading: its inference, or speculation.
 	begin := func(i int) {
-		if opt.Infer && opt.Replay.Default == nil && infs[i] == nil {
+		if opt.Infer && opt.Replay.Default == nil && infs[i] == nil && ctx.Err() == nil {
 			specs[i], infs[i] = speculate(ctx, &job.Inputs[i], job.Reader)
+		}
+	}
+	// ready[i] is closed once begin(i) is done (jobs > 1): it runs in a
+	// goroutine of its own from the moment the pieces' splitter opens
+	// input i, while the input's first pieces are read.
+	var ready []chan struct{}
+	var begun sync.WaitGroup
+	if jobs > 1 {
+		ready = make([]chan struct{}, len(job.Inputs))
+		for i := range ready {
+			ready[i] = make(chan struct{})
+		}
+		job.onInput = func(i int) {
+			begun.Go(func() {
+				begin(i)
+				close(ready[i])
+			})
+		}
+	}
+	// replay replays the games of b with rp (nothing when ctx is done, b
+	// ends an input, or the input's speculation was given up), and
+	// gathers the evidence of a speculating input's games.
+	replay := func(rp *replayer, b *gameBatch) {
+		sp := specs[b.input]
+		if sp != nil && !b.end && ctx.Err() == nil {
+			b.ev = new(pdn.Evidence) // of every game, Select or not
+			for _, g := range b.games {
+				b.ev.Add(g)
+			}
+		}
+		if ctx.Err() != nil || b.end || sp != nil && sp.dropped.Load() {
+			return
+		}
+		name := job.Inputs[b.input].Name
+		rp.Inferred = infs[b.input] // set before the input's first batch was sent
+		b.sum = newSummary(name)
+		b.sum.Variants = map[string]int{}
+		if opt.stats != nil {
+			b.stats = NewStats()
+		}
+		for k, g := range b.games {
+			if b.skip != nil && b.skip[k] {
+				continue
+			}
+			n := b.first + k
+			start := len(b.probs)
+			b.probs = gameProblems(b.probs, name, n, g, b.gerrs[k], job.Reader.Strict)
+			var bad bool
+			b.probs, bad = rp.problems(b.probs, b.sum, name, n, g)
+			bad = bad || b.gerrs[k] != nil
+			b.sum.count(g, b.probs[start:], bad)
+			if b.stats != nil {
+				opt.count(b.stats, g, bad, rp.res, rp)
+			}
+		}
+	}
+	if jobs > 1 && opt.game == nil && job.Select == nil {
+		// The goroutine that reads a piece replays its games at once,
+		// while they are in its core's caches, once the variant of
+		// their input is known (else a worker replays them); it keeps
+		// only the results, with game numbers from 1, and the games'
+		// arena is its next piece's.
+		job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
+			rp := newReplayer(opt.Replay)
+			rp.CountOnly = true
+			return func(input, _ int, games []*pdn.Game, gerrs []error) (any, bool) {
+				select {
+				case <-ready[input]:
+				default:
+					return nil, true
+				}
+				b := &gameBatch{input: input, first: 1, games: games, gerrs: gerrs}
+				replay(rp, b)
+				b.games, b.gerrs = nil, nil
+				return b, false
+			}
 		}
 	}
 	// end sends the end of a speculating input i after its games.
 	end := func(i int) {
+		if ready != nil {
+			<-ready[i]
+		}
 		if specs[i] != nil {
 			tokens <- struct{}{}
 			work <- &gameBatch{seq: seq, input: i, end: true}
@@ -654,7 +744,21 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			job.pieces(ctx, jobs, true, func(p *piece) error {
 				if p.input != cur {
 					cur = p.input
-					begin(cur)
+					<-ready[cur]
+				}
+				if b, ok := p.made.(*gameBatch); ok {
+					// Replayed as it was read: number its games.
+					if opt.inReader != nil {
+						opt.inReader()
+					}
+					b.seq, b.first = seq, p.first
+					for k := range b.probs {
+						b.probs[k].Game += p.first - 1
+					}
+					seq++
+					tokens <- struct{}{}
+					done <- b
+					return nil
 				}
 				if opt.game != nil {
 					for k, g := range p.games {
@@ -675,6 +779,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				end(i)
 				return nil
 			})
+			begun.Wait()
 			return
 		}
 		total := job.total()
@@ -743,45 +848,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			rp := newReplayer(opt.Replay)
 			rp.CountOnly = true // the verdict is all validation needs
 			for b := range work {
-				sp := specs[b.input]
-				if sp != nil && !b.end && ctx.Err() == nil {
-					b.ev = new(pdn.Evidence) // of every game, Select or not
-					for _, g := range b.games {
-						b.ev.Add(g)
-					}
-				}
-				if ctx.Err() != nil || b.end || sp != nil && sp.dropped.Load() {
-					// Stopped, the end of an input, or a speculation given
-					// up: hand the batch on unread, to be dropped.
-					b.games, b.gerrs = nil, nil
-					if b.piece != nil {
-						b.piece.release()
-					}
-					done <- b
-					continue
-				}
-				name := job.Inputs[b.input].Name
-				rp.Inferred = infs[b.input] // set before the input's first batch was sent
-				b.sum = newSummary(name)
-				b.sum.Variants = map[string]int{}
-				if opt.stats != nil {
-					b.stats = NewStats()
-				}
-				for k, g := range b.games {
-					if b.skip != nil && b.skip[k] {
-						continue
-					}
-					n := b.first + k
-					start := len(b.probs)
-					b.probs = gameProblems(b.probs, name, n, g, b.gerrs[k], job.Reader.Strict)
-					var bad bool
-					b.probs, bad = rp.problems(b.probs, b.sum, name, n, g)
-					bad = bad || b.gerrs[k] != nil
-					b.sum.count(g, b.probs[start:], bad)
-					if b.stats != nil {
-						opt.count(b.stats, g, bad, rp.res, rp)
-					}
-				}
+				replay(rp, b)
 				b.games, b.gerrs = nil, nil
 				if b.piece != nil {
 					b.piece.release()
