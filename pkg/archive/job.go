@@ -64,6 +64,9 @@ type Job struct {
 	// readWrong, if not nil, is called for each piece that was not read
 	// right in parallel (tests).
 	readWrong func()
+	// readAhead, if above 0, is the number of items that may wait for
+	// the merger of Job.pieces instead of inFlight(jobs).
+	readAhead int
 	// onInput, if not nil, is called by the splitter of Job.pieces with
 	// the index of each input it is about to open.
 	onInput func(i int)
@@ -709,6 +712,11 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		// their input is known (else a worker replays them); it keeps
 		// only the results, with game numbers from 1, and the games'
 		// arena is its next piece's.
+		// A piece waiting for the merger then holds its text and
+		// results, not its games: more may wait, so that a reading
+		// goroutine held up (a long piece, a core taken by another
+		// process, the inference of an input) does not hold up the others.
+		job.readAhead = 8 * jobs
 		job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
 			rp := newReplayer(opt.Replay)
 			rp.CountOnly = true

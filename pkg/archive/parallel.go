@@ -161,7 +161,8 @@ type pipeline struct {
 	exact atomic.Bool
 }
 
-// inFlight is the number of items that may wait for the merger.
+// inFlight is the number of items that may wait for the merger, unless
+// Job.readAhead says otherwise.
 func inFlight(jobs int) int { return jobs + 1 }
 
 // pieces reads the job's inputs with up to jobs goroutines and calls fn
@@ -176,10 +177,14 @@ func inFlight(jobs int) int { return jobs + 1 }
 // all its goroutines have ended.
 func (j *Job) pieces(ctx context.Context, jobs int, arenas bool, fn func(*piece) error, end func(input int, err error) error) error {
 	jobs = max(jobs, 1)
+	ahead := inFlight(jobs)
+	if j.readAhead > 0 {
+		ahead = j.readAhead
+	}
 	p := &pipeline{ctx: ctx, job: j, arenas: arenas, stop: make(chan struct{}),
-		order: make(chan *item, inFlight(jobs)), work: make(chan *item, inFlight(jobs)),
-		pool: arenaPool{free: make(chan *pdn.Arena, inFlight(jobs)+jobs+2)},
-		bufs: make(chan []byte, inFlight(jobs)+jobs+2)}
+		order: make(chan *item, ahead), work: make(chan *item, ahead),
+		pool: arenaPool{free: make(chan *pdn.Arena, ahead+jobs+2)},
+		bufs: make(chan []byte, ahead+jobs+2)}
 	var wg sync.WaitGroup
 	wg.Add(1 + jobs)
 	go func() {
