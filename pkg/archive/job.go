@@ -716,7 +716,11 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		// results, not its games: more may wait, so that a reading
 		// goroutine held up (a long piece, a core taken by another
 		// process, the inference of an input) does not hold up the others.
-		job.readAhead = 8 * jobs
+		job.readAhead = 4 * jobs
+		// unready[i] counts the pieces of input i handed on with their
+		// games before its inference was known: a few, then the readers
+		// wait for it, so that not many arenas are held meanwhile.
+		unready := make([]atomic.Int32, len(job.Inputs))
 		job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
 			rp := newReplayer(opt.Replay)
 			rp.CountOnly = true
@@ -724,7 +728,10 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				select {
 				case <-ready[input]:
 				default:
-					return nil, true
+					if unready[input].Add(1) <= int32(inFlight(jobs)) {
+						return nil, true
+					}
+					<-ready[input]
 				}
 				b := &gameBatch{input: input, first: 1, games: games, gerrs: gerrs}
 				replay(rp, b)
