@@ -709,17 +709,17 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 	if jobs > 1 && opt.game == nil && job.Select == nil {
 		// The goroutine that reads a piece replays its games at once,
 		// while they are in its core's caches, once the variant of
-		// their input is known (else a worker replays them); it keeps
-		// only the results, with game numbers from 1, and the games'
-		// arena is its next piece's.
-		// A piece waiting for the merger then holds its text and
-		// results, not its games: more may wait, so that a reading
-		// goroutine held up (a long piece, a core taken by another
-		// process, the inference of an input) does not hold up the others.
+		// their input is known; it keeps only the results, with game
+		// numbers from 1, and the games' arena is its next piece's. A
+		// piece waiting for the merger then holds its text and results,
+		// not its games, so more may wait: a reading goroutine held up
+		// (a long piece, a core taken by another process) does not hold
+		// up the others.
 		job.readAhead = 4 * jobs
 		// unready[i] counts the pieces of input i handed on with their
-		// games before its inference was known: a few, then the readers
-		// wait for it, so that not many arenas are held meanwhile.
+		// games, for a worker to replay, because its inference was not
+		// known yet: a few, then the readers wait for it, so that not
+		// many arenas are held meanwhile.
 		unready := make([]atomic.Int32, len(job.Inputs))
 		job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
 			rp := newReplayer(opt.Replay)

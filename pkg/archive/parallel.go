@@ -30,8 +30,8 @@ import (
 // the other, whatever the number of goroutines and wherever the finder
 // cuts. JSON-lines input is read whole by the splitting goroutine.
 //
-// At most inFlight items (each at most maxPiece bytes, usually about
-// pieceSize, and the games read from it) exist at once.
+// At most inFlight items, or Job.readAhead (each at most maxPiece bytes,
+// usually about pieceSize, and the games read from it), exist at once.
 
 const (
 	// pieceSize is the size an item aims at: a boundary at or after it
