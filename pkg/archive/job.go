@@ -654,7 +654,9 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 	}
 	// ready[i] is closed once begin(i) is done (jobs > 1): it runs in a
 	// goroutine of its own from the moment the pieces' splitter opens
-	// input i, while the input's first pieces are read.
+	// input i, while the input's first pieces are read; one at a time
+	// (the splitter may open several small inputs at once), so that no
+	// more memory than for one is used.
 	var ready []chan struct{}
 	var begun sync.WaitGroup
 	if jobs > 1 {
@@ -662,9 +664,12 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		for i := range ready {
 			ready[i] = make(chan struct{})
 		}
+		var one sync.Mutex
 		job.onInput = func(i int) {
 			begun.Go(func() {
+				one.Lock()
 				begin(i)
+				one.Unlock()
 				close(ready[i])
 			})
 		}
@@ -716,11 +721,12 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		// (a long piece, a core taken by another process) does not hold
 		// up the others.
 		job.readAhead = 4 * jobs
-		// unready[i] counts the pieces of input i handed on with their
-		// games, for a worker to replay, because its inference was not
-		// known yet: a few, then the readers wait for it, so that not
-		// many arenas are held meanwhile.
-		unready := make([]atomic.Int32, len(job.Inputs))
+		// unready counts the pieces handed on with their games, for a
+		// worker to replay, because the inference of their input was not
+		// known yet: a few at the start of the job (while the first
+		// input's is made), then the readers wait for it, so that not
+		// many arenas are held, even with many small inputs.
+		var unready atomic.Int32
 		job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
 			rp := newReplayer(opt.Replay)
 			rp.CountOnly = true
@@ -728,7 +734,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				select {
 				case <-ready[input]:
 				default:
-					if unready[input].Add(1) <= int32(inFlight(jobs)) {
+					if unready.Add(1) <= int32(inFlight(jobs)) {
 						return nil, true
 					}
 					<-ready[input]
