@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -167,9 +168,16 @@ func copyPieces(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOption
 		w.run(b)
 		return b
 	}
-	job.pieceWork = func() func(int, []*pdn.Game, []error) any {
+	job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
 		w := newCopyWorker(dst, &opt)
-		return func(size int, games []*pdn.Game, gerrs []error) any { return format(w, size, games, gerrs) }
+		return func(_, size int, games []*pdn.Game, gerrs []error) (any, bool) {
+			// Once formatted, the games are wanted only for their errors,
+			// which the merger numbers and OnError shows (and which may
+			// hold the arena's memory): without errors, the arena is
+			// the next piece's.
+			keep := slices.ContainsFunc(gerrs, func(err error) bool { return err != nil })
+			return format(w, size, games, gerrs), keep
+		}
 	}
 	var res CopyResult
 	var errs []error

@@ -64,13 +64,20 @@ type Job struct {
 	// readWrong, if not nil, is called for each piece that was not read
 	// right in parallel (tests).
 	readWrong func()
+	// readAhead, if above 0, is the number of items that may wait for
+	// the merger of Job.pieces instead of inFlight(jobs).
+	readAhead int
+	// onInput, if not nil, is called by the splitter of Job.pieces with
+	// the index of each input it is about to open.
+	onInput func(i int)
 	// pieceWork, if not nil, makes for each reading goroutine of pieces
-	// the function it calls with the games of each item it read right
-	// and the item's size in bytes, before the merger hands them on
-	// (piece.made is what it returns). It runs in parallel with the other
-	// reading goroutines and the merger: it knows neither the games'
-	// numbers nor their input.
-	pieceWork func() func(size int, games []*pdn.Game, gerrs []error) any
+	// the function it calls with the games of each item it read right,
+	// their input and the item's size in bytes, before the merger hands
+	// them on (piece.made is what it returns). It runs in parallel with
+	// the other reading goroutines and the merger: it does not know the
+	// games' numbers. Unless it keeps them, the games are dropped at once
+	// (their arena is the next item's) and the piece has none.
+	pieceWork func() func(input, size int, games []*pdn.Game, gerrs []error) (made any, keep bool)
 }
 
 func (j *Job) total() int64 {
@@ -378,6 +385,9 @@ type ValidateOptions struct {
 	// game, if not nil, is called with every game read, in input order,
 	// from one goroutine, before it is replayed (StatsOptions.Game).
 	game func(*pdn.Game, error)
+	// inReader, if not nil, is called for each piece whose games were
+	// replayed by the goroutine that read them (tests).
+	inReader func()
 }
 
 // count counts game g in st for CollectStats: res and rp are its replay,
@@ -587,7 +597,11 @@ const batchSize = 64
 
 // validateReplay reads the inputs in order (in one goroutine, or in
 // pieces with Job.pieces when opt.Jobs > 1), replays batches of games in
-// opt.Jobs goroutines, and merges the results in input order.
+// opt.Jobs goroutines, and merges the results in input order. In pieces,
+// without Job.Select or opt.game, the goroutine that reads a piece
+// replays it too, once its input's inference is known: the games do not
+// go from one core's caches to another's, and only the results wait for
+// the merger.
 //
 // With opt.Infer, an input whose variant must be inferred is not scanned
 // twice (Job.InferVariants, then the replay): its games are replayed with
@@ -637,12 +651,95 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 	seq := 0
 	// begin prepares input i for reading: its inference, or speculation.
 	begin := func(i int) {
-		if opt.Infer && opt.Replay.Default == nil && infs[i] == nil {
+		if opt.Infer && opt.Replay.Default == nil && infs[i] == nil && ctx.Err() == nil {
 			specs[i], infs[i] = speculate(ctx, &job.Inputs[i], job.Reader)
+		}
+	}
+	// ready[i] is closed once begin(i) is done (jobs > 1): it runs in a
+	// goroutine of its own from the moment the pieces' splitter opens
+	// input i, while the input's first pieces are read; one at a time
+	// (the splitter may open several small inputs at once), so that no
+	// more memory than for one is used.
+	var ready []chan struct{}
+	var begun sync.WaitGroup
+	if jobs > 1 {
+		ready = make([]chan struct{}, len(job.Inputs))
+		for i := range ready {
+			ready[i] = make(chan struct{})
+		}
+		var one sync.Mutex
+		job.onInput = func(i int) {
+			begun.Go(func() {
+				one.Lock()
+				begin(i)
+				one.Unlock()
+				close(ready[i])
+			})
+		}
+	}
+	// replay replays the games of b with rp (nothing when ctx is done, b
+	// ends an input, or the input's speculation was given up), and
+	// gathers the evidence of a speculating input's games.
+	replay := func(rp *replayer, b *gameBatch) {
+		sp := specs[b.input]
+		if sp != nil && !b.end && ctx.Err() == nil {
+			b.ev = new(pdn.Evidence) // of every game, Select or not
+			for _, g := range b.games {
+				b.ev.Add(g)
+			}
+		}
+		if ctx.Err() != nil || b.end || sp != nil && sp.dropped.Load() {
+			return
+		}
+		name := job.Inputs[b.input].Name
+		rp.Inferred = infs[b.input] // set before the input's first batch was sent
+		b.startReplay(name, false, opt.stats != nil)
+		for k, g := range b.games {
+			if b.skip == nil || !b.skip[k] {
+				b.replay(rp, name, b.first+k, g, b.gerrs[k], job.Reader.Strict, &opt)
+			}
+		}
+	}
+	if jobs > 1 && opt.game == nil && job.Select == nil {
+		// The goroutine that reads a piece replays its games at once,
+		// while they are in its core's caches, once the variant of
+		// their input is known; it keeps only the results, with game
+		// numbers from 1, and the games' arena is its next piece's. A
+		// piece waiting for the merger then holds its text and results,
+		// not its games, so more may wait: a reading goroutine held up
+		// (a long piece, a core taken by another process) does not hold
+		// up the others.
+		job.readAhead = 4 * jobs
+		// unready counts the pieces handed on with their games, for a
+		// worker to replay, because the inference of their input was not
+		// known yet: a few at the start of the job (while the first
+		// input's is made), then the readers wait for it, so that not
+		// many arenas are held, even with many small inputs.
+		var unready atomic.Int32
+		job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
+			rp := newReplayer(opt.Replay)
+			rp.CountOnly = true
+			return func(input, _ int, games []*pdn.Game, gerrs []error) (any, bool) {
+				select {
+				case <-ready[input]:
+				default:
+					if unready.Add(1) <= int32(inFlight(jobs)) {
+						return nil, true
+					}
+					<-ready[input]
+				}
+				b := &gameBatch{input: input, first: 1, games: games, gerrs: gerrs}
+				replay(rp, b)
+				b.games, b.gerrs = nil, nil
+				return b, false
+			}
 		}
 	}
 	// end sends the end of a speculating input i after its games.
 	end := func(i int) {
+		if ready != nil {
+			<-ready[i]
+		}
 		if specs[i] != nil {
 			tokens <- struct{}{}
 			work <- &gameBatch{seq: seq, input: i, end: true}
@@ -657,7 +754,21 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			job.pieces(ctx, jobs, true, func(p *piece) error {
 				if p.input != cur {
 					cur = p.input
-					begin(cur)
+					<-ready[cur]
+				}
+				if b, ok := p.made.(*gameBatch); ok {
+					// Replayed as it was read: number its games.
+					if opt.inReader != nil {
+						opt.inReader()
+					}
+					b.seq, b.first = seq, p.first
+					for k := range b.probs {
+						b.probs[k].Game += p.first - 1
+					}
+					seq++
+					tokens <- struct{}{}
+					done <- b
+					return nil
 				}
 				if opt.game != nil {
 					for k, g := range p.games {
@@ -678,6 +789,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 				end(i)
 				return nil
 			})
+			begun.Wait()
 			return
 		}
 		total := job.total()
@@ -787,31 +899,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					done <- b // (replayed as it was read)
 					continue
 				}
-				sp := specs[b.input]
-				if sp != nil && !b.end && ctx.Err() == nil {
-					b.ev = new(pdn.Evidence) // of every game, Select or not
-					for _, g := range b.games {
-						b.ev.Add(g)
-					}
-				}
-				if ctx.Err() != nil || b.end || sp != nil && sp.dropped.Load() {
-					// Stopped, the end of an input, or a speculation given
-					// up: hand the batch on unread, to be dropped.
-					b.games, b.gerrs = nil, nil
-					if b.piece != nil {
-						b.piece.release()
-					}
-					done <- b
-					continue
-				}
-				name := job.Inputs[b.input].Name
-				rp.Inferred = infs[b.input] // set before the input's first batch was sent
-				b.startReplay(name, false, opt.stats != nil)
-				for k, g := range b.games {
-					if b.skip == nil || !b.skip[k] {
-						b.replay(rp, name, b.first+k, g, b.gerrs[k], job.Reader.Strict, &opt)
-					}
-				}
+				replay(rp, b)
 				b.games, b.gerrs = nil, nil
 				if b.piece != nil {
 					b.piece.release()

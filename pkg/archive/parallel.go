@@ -18,7 +18,9 @@ import (
 // boundaries the finder proposes (chunk.go). Reading goroutines (read)
 // each read whole items with a Reader resumed at the item's start, and
 // check that it ended where the next item starts (and go on with the
-// games of an item read right, with Job.pieceWork). One goroutine, the
+// games of an item read right, with Job.pieceWork, which may leave only
+// what it made of them: the games' arena is then the reading goroutine's
+// next, still in its core's caches). One goroutine, the
 // caller's (merger), takes the items in input order, numbers their games
 // and hands them on; an item whose Reader did not end at the next item's
 // start is read again by the merger itself, with a Reader fed the items'
@@ -28,8 +30,8 @@ import (
 // the other, whatever the number of goroutines and wherever the finder
 // cuts. JSON-lines input is read whole by the splitting goroutine.
 //
-// At most inFlight items (each at most maxPiece bytes, usually about
-// pieceSize, and the games read from it) exist at once.
+// At most inFlight items, or Job.readAhead (each at most maxPiece bytes,
+// usually about pieceSize, and the games read from it), exist at once.
 
 const (
 	// pieceSize is the size an item aims at: a boundary at or after it
@@ -52,7 +54,10 @@ const (
 // Job.pieces hands them on.
 type piece struct {
 	input int // index in Job.Inputs
-	first int // game number of games[0] in its input (1-based)
+	first int // game number of its first game in its input (1-based)
+	n     int // number of games
+	// games are the games, unless Job.pieceWork made all that is wanted
+	// of them and did not keep them (then nil, like gerrs).
 	games []*pdn.Game
 	gerrs []error    // the error Next returned with each game: nil or a *GameError
 	arena *pdn.Arena // the games' memory, if they live in an arena
@@ -121,6 +126,7 @@ type item struct {
 	// the boundary where the next item starts, or to the end of the input
 	// (and JSON input is always read right).
 	ok      bool
+	n       int // number of games read (games may be dropped, see Job.pieceWork)
 	games   []*pdn.Game
 	gerrs   []error
 	readErr error // a read error, returned by Next after the games
@@ -155,7 +161,8 @@ type pipeline struct {
 	exact atomic.Bool
 }
 
-// inFlight is the number of items that may wait for the merger.
+// inFlight is the number of items that may wait for the merger, unless
+// Job.readAhead says otherwise.
 func inFlight(jobs int) int { return jobs + 1 }
 
 // pieces reads the job's inputs with up to jobs goroutines and calls fn
@@ -170,10 +177,14 @@ func inFlight(jobs int) int { return jobs + 1 }
 // all its goroutines have ended.
 func (j *Job) pieces(ctx context.Context, jobs int, arenas bool, fn func(*piece) error, end func(input int, err error) error) error {
 	jobs = max(jobs, 1)
+	ahead := inFlight(jobs)
+	if j.readAhead > 0 {
+		ahead = j.readAhead
+	}
 	p := &pipeline{ctx: ctx, job: j, arenas: arenas, stop: make(chan struct{}),
-		order: make(chan *item, inFlight(jobs)), work: make(chan *item, inFlight(jobs)),
-		pool: arenaPool{free: make(chan *pdn.Arena, inFlight(jobs)+jobs+2)},
-		bufs: make(chan []byte, inFlight(jobs)+jobs+2)}
+		order: make(chan *item, ahead), work: make(chan *item, ahead),
+		pool: arenaPool{free: make(chan *pdn.Arena, ahead+jobs+2)},
+		bufs: make(chan []byte, ahead+jobs+2)}
 	var wg sync.WaitGroup
 	wg.Add(1 + jobs)
 	go func() {
@@ -183,15 +194,25 @@ func (j *Job) pieces(ctx context.Context, jobs int, arenas bool, fn func(*piece)
 	for range jobs {
 		go func() {
 			defer wg.Done()
-			var work func(int, []*pdn.Game, []error) any
+			var work func(int, int, []*pdn.Game, []error) (any, bool)
 			if j.pieceWork != nil {
 				work = j.pieceWork()
 			}
+			// spare is the arena of the games of the last item, which
+			// work did not keep: the next item's, still in this core's
+			// caches.
+			var spare *pdn.Arena
 			for it := range p.work {
 				if !p.stopped() {
-					p.read(it)
+					p.read(it, spare)
+					spare = nil
 					if it.ok && work != nil {
-						it.made = work(it.feedLen(), it.games, it.gerrs)
+						var keep bool
+						it.made, keep = work(it.input, it.feedLen(), it.games, it.gerrs)
+						if !keep {
+							spare, it.arena = it.arena, nil
+							it.games, it.gerrs = nil, nil
+						}
 					}
 				}
 				close(it.ready)
@@ -255,6 +276,9 @@ func (p *pipeline) split() {
 // stops.
 func (p *pipeline) splitInput(i int) bool {
 	in := &p.job.Inputs[i]
+	if p.job.onInput != nil {
+		p.job.onInput(i)
+	}
 	rc, err := in.Open()
 	if err != nil {
 		return p.send(&item{input: i, err: &InputError{Name: in.Name, Err: err}, last: true})
@@ -384,6 +408,7 @@ func (p *pipeline) splitJSON(i int, cr *countingReader, br *bufio.Reader) bool {
 			it.readErr = err
 			break
 		}
+		it.n++
 		it.games = append(it.games, g)
 		it.gerrs = append(it.gerrs, err)
 		if len(it.games) == batchSize {
@@ -399,8 +424,9 @@ func (p *pipeline) splitJSON(i int, cr *countingReader, br *bufio.Reader) bool {
 }
 
 // read reads the games of an item that starts at a boundary, and checks
-// that they are the games of the whole input.
-func (p *pipeline) read(it *item) {
+// that they are the games of the whole input. With arenas, the games go
+// into spare, if not nil.
+func (p *pipeline) read(it *item, spare *pdn.Arena) {
 	rerr := io.EOF
 	if it.last {
 		rerr = it.rerr
@@ -408,7 +434,12 @@ func (p *pipeline) read(it *item) {
 	r := pdn.ResumeBytes(it.data, rerr, it.start, it.enc)
 	r.Strict = p.job.Reader.Strict
 	if p.arenas {
-		it.arena = p.pool.get()
+		if spare != nil {
+			spare.Reset()
+			it.arena = spare
+		} else {
+			it.arena = p.pool.get()
+		}
 		r.SetArena(it.arena)
 	}
 	atEnd := false // the Reader stands at it.end after a game
@@ -424,9 +455,10 @@ func (p *pipeline) read(it *item) {
 		if len(it.games) == maxItemGames {
 			// Too many games to hold at once (a megabyte of '*'): the
 			// merger reads the item again itself, in batches.
-			it.games, it.gerrs, it.readErr = nil, nil, nil
+			it.n, it.games, it.gerrs, it.readErr = 0, nil, nil, nil
 			return
 		}
+		it.n++
 		it.games = append(it.games, g)
 		it.gerrs = append(it.gerrs, err)
 		if b, ok := r.Boundary(); ok && it.endOK && b.Offset >= it.end.Offset {
@@ -486,7 +518,7 @@ func (m *merger) run() error {
 			}
 			err = m.sequential(it)
 		default:
-			err = m.deliver(it.games, it.gerrs, it.arena, it.made)
+			err = m.deliver(it.n, it.games, it.gerrs, it.arena, it.made)
 			it.games, it.gerrs, it.arena, it.made = nil, nil, nil, nil
 			m.p.reuse(it)
 			m.progress(it)
@@ -525,10 +557,10 @@ func (m *merger) finish(it *item, err error) error {
 	return m.end(it.input, err)
 }
 
-// deliver hands on games of the current input that follow those handed
+// deliver hands on n games of the current input that follow those handed
 // on before, numbering them, with what Job.pieceWork made of them.
-func (m *merger) deliver(games []*pdn.Game, gerrs []error, a *pdn.Arena, made any) error {
-	if len(games) == 0 {
+func (m *merger) deliver(n int, games []*pdn.Game, gerrs []error, a *pdn.Arena, made any) error {
+	if n == 0 {
 		if a != nil {
 			m.p.pool.put(a)
 		}
@@ -539,8 +571,8 @@ func (m *merger) deliver(games []*pdn.Game, gerrs []error, a *pdn.Arena, made an
 			ge.Game = m.games + 1 + k
 		}
 	}
-	pc := &piece{input: m.cur, first: m.games + 1, games: games, gerrs: gerrs, arena: a, pool: &m.p.pool, made: made}
-	m.games += len(games)
+	pc := &piece{input: m.cur, first: m.games + 1, n: n, games: games, gerrs: gerrs, arena: a, pool: &m.p.pool, made: made}
+	m.games += n
 	return m.fn(pc)
 }
 
@@ -555,7 +587,7 @@ func (m *merger) sequential(it *item) error {
 	var games []*pdn.Game
 	var gerrs []error
 	flush := func() error {
-		err := m.deliver(games, gerrs, nil, nil)
+		err := m.deliver(len(games), games, gerrs, nil, nil)
 		games, gerrs = nil, nil
 		return err
 	}

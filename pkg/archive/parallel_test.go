@@ -334,3 +334,47 @@ func TestJumpCuts(t *testing.T) {
 		}
 	}
 }
+
+// TestValidatePiecesCorpus checks that validating real files, with bad
+// games among them, with replay and inferred variants, gives the same
+// problems and counts whatever Jobs and the size of the pieces: games
+// replayed by the goroutines that read them (numbered afterwards), and by
+// the workers (pieces the merger read again itself, or read before their
+// input's variant was known).
+func TestValidatePiecesCorpus(t *testing.T) {
+	bad := spoilOCA(t)
+	tinsley, err := os.ReadFile(corpusPath(t, "eygilbert__CheckerBoard/games/tinsley.pdn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := jobOf(bad, tinsley, nil, bigCopyInput(2000))
+	wrong, inReader := 0, 0
+	j.readWrong = func() { wrong++ }
+	run := func(jobs int) string {
+		var b strings.Builder
+		sums, err := Validate(context.Background(), j, ValidateOptions{Jobs: jobs, Replay: &pdn.Replayer{Strict: j.Reader.Strict}, Infer: true,
+			Problem: func(p Problem) { fmt.Fprintf(&b, "%+v\n", p) }, inReader: func() { inReader++ }})
+		js, _ := json.Marshal(sums)
+		fmt.Fprintf(&b, "%s\nerr %v\n", js, err)
+		return b.String()
+	}
+	for _, strict := range []bool{false, true} {
+		j.Reader.Strict = strict
+		want := run(1)
+		if n := strings.Count(want, "Level:error"); n < 20 {
+			t.Fatalf("strict %v: only %d errors:\n%.2000s", strict, n, want)
+		}
+		for _, size := range []int{0, 5000} {
+			j.pieceSize = size
+			for _, jobs := range []int{2, 3} {
+				if got := run(jobs); got != want {
+					t.Fatalf("strict %v, pieces of %d, %d jobs:\n%s", strict, size, jobs, firstDiff(got, want))
+				}
+			}
+		}
+		j.pieceSize = 0
+	}
+	if wrong == 0 || inReader == 0 {
+		t.Errorf("%d pieces read wrong, %d replayed by their reader: both ways are not tested", wrong, inReader)
+	}
+}
