@@ -168,16 +168,16 @@ func copyPieces(ctx context.Context, job Job, dst pdn.GameWriter, opt CopyOption
 		w.run(b)
 		return b
 	}
-	job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
+	job.pieceWork = func() pieceWorker {
 		w := newCopyWorker(dst, &opt)
-		return func(_, size int, games []*pdn.Game, gerrs []error) (any, bool) {
+		return pieceWorker{done: func(_, size int, games []*pdn.Game, gerrs []error) (any, bool) {
 			// Once formatted, the games are wanted only for their errors,
 			// which the merger numbers and OnError shows (and which may
 			// hold the arena's memory): without errors, the arena is
 			// the next piece's.
 			keep := slices.ContainsFunc(gerrs, func(err error) bool { return err != nil })
 			return format(w, size, games, gerrs), keep
-		}
+		}}
 	}
 	var res CopyResult
 	var errs []error

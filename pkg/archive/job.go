@@ -71,13 +71,27 @@ type Job struct {
 	// the index of each input it is about to open.
 	onInput func(i int)
 	// pieceWork, if not nil, makes for each reading goroutine of pieces
-	// the function it calls with the games of each item it read right,
-	// their input and the item's size in bytes, before the merger hands
-	// them on (piece.made is what it returns). It runs in parallel with
-	// the other reading goroutines and the merger: it does not know the
-	// games' numbers. Unless it keeps them, the games are dropped at once
+	// what it does with the games of the items it reads (see
+	// pieceWorker).
+	pieceWork func() pieceWorker
+}
+
+// pieceWorker is what a reading goroutine of Job.pieces does with the
+// games of the items it reads, before the merger hands them on. It runs in
+// parallel with the other reading goroutines and the merger: it does not
+// know the games' numbers.
+type pieceWorker struct {
+	// stream, if not nil, is called before an item of input is read. If
+	// it returns a Replayer, the item is read with it (see
+	// pdn.Reader.SetReplayer) and each game goes to game as soon as it
+	// is read, not kept: done then gets none.
+	stream func(input int) *pdn.Replayer
+	game   func(g *pdn.Game, gerr error)
+	// done is called with the games of each item read right, their
+	// input and the item's size in bytes; piece.made is what it
+	// returns. Unless it keeps them, the games are dropped at once
 	// (their arena is the next item's) and the piece has none.
-	pieceWork func() func(input, size int, games []*pdn.Game, gerrs []error) (made any, keep bool)
+	done func(input, size int, games []*pdn.Game, gerrs []error) (made any, keep bool)
 }
 
 func (j *Job) total() int64 {
@@ -716,22 +730,60 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		// input's is made), then the readers wait for it, so that not
 		// many arenas are held, even with many small inputs.
 		var unready atomic.Int32
-		job.pieceWork = func() func(int, int, []*pdn.Game, []error) (any, bool) {
+		// known waits for the inference of input, unless a few pieces
+		// may still be handed on: it reports whether it is known.
+		known := func(input int) bool {
+			select {
+			case <-ready[input]:
+			default:
+				if unready.Add(1) <= int32(inFlight(jobs)) {
+					return false
+				}
+				<-ready[input]
+			}
+			return true
+		}
+		job.pieceWork = func() pieceWorker {
 			rp := newReplayer(opt.Replay)
 			rp.CountOnly = true
-			return func(input, _ int, games []*pdn.Game, gerrs []error) (any, bool) {
-				select {
-				case <-ready[input]:
-				default:
-					if unready.Add(1) <= int32(inFlight(jobs)) {
+			var ok bool       // the inference of the item's input is known
+			var sb *gameBatch // the results of the item replayed as it is read
+			var n int         // the number in the item of the game read
+			return pieceWorker{
+				// The games are replayed as they are read (see
+				// pdn.Reader.SetReplayer) unless stats want them whole.
+				stream: func(input int) *pdn.Replayer {
+					ok, sb, n = known(input), nil, 0
+					sp := specs[input]
+					if !ok || opt.stats != nil || ctx.Err() != nil || sp != nil && sp.dropped.Load() {
+						return nil
+					}
+					rp.Inferred = infs[input]
+					sb = &gameBatch{input: input, first: 1}
+					sb.startReplay(job.Inputs[input].Name, sp != nil, false)
+					return rp.Replayer
+				},
+				game: func(g *pdn.Game, gerr error) {
+					n++
+					if sb.ev != nil {
+						sb.ev.Add(g) // (of every game)
+					}
+					sb.replay(rp, job.Inputs[sb.input].Name, n, g, gerr, job.Reader.Strict, &opt)
+				},
+				done: func(input, _ int, games []*pdn.Game, gerrs []error) (any, bool) {
+					if sb != nil {
+						b := sb
+						sb = nil
+						return b, false
+					}
+					if !ok {
 						return nil, true
 					}
-					<-ready[input]
-				}
-				b := &gameBatch{input: input, first: 1, games: games, gerrs: gerrs}
-				replay(rp, b)
-				b.games, b.gerrs = nil, nil
-				return b, false
+					b := &gameBatch{input: input, first: 1, games: games, gerrs: gerrs}
+					replay(rp, b)
+					b.games, b.gerrs = nil, nil
+					return b, false
+				},
 			}
 		}
 	}

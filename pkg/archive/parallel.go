@@ -194,9 +194,10 @@ func (j *Job) pieces(ctx context.Context, jobs int, arenas bool, fn func(*piece)
 	for range jobs {
 		go func() {
 			defer wg.Done()
-			var work func(int, int, []*pdn.Game, []error) (any, bool)
+			var work *pieceWorker
 			if j.pieceWork != nil {
-				work = j.pieceWork()
+				w := j.pieceWork()
+				work = &w
 			}
 			// spare is the arena of the games of the last item, which
 			// work did not keep: the next item's, still in this core's
@@ -204,11 +205,11 @@ func (j *Job) pieces(ctx context.Context, jobs int, arenas bool, fn func(*piece)
 			var spare *pdn.Arena
 			for it := range p.work {
 				if !p.stopped() {
-					p.read(it, spare)
+					p.read(it, spare, work)
 					spare = nil
 					if it.ok && work != nil {
 						var keep bool
-						it.made, keep = work(it.input, it.feedLen(), it.games, it.gerrs)
+						it.made, keep = work.done(it.input, it.feedLen(), it.games, it.gerrs)
 						if !keep {
 							spare, it.arena = it.arena, nil
 							it.games, it.gerrs = nil, nil
@@ -426,7 +427,7 @@ func (p *pipeline) splitJSON(i int, cr *countingReader, br *bufio.Reader) bool {
 // read reads the games of an item that starts at a boundary, and checks
 // that they are the games of the whole input. With arenas, the games go
 // into spare, if not nil.
-func (p *pipeline) read(it *item, spare *pdn.Arena) {
+func (p *pipeline) read(it *item, spare *pdn.Arena, w *pieceWorker) {
 	rerr := io.EOF
 	if it.last {
 		rerr = it.rerr
@@ -442,6 +443,13 @@ func (p *pipeline) read(it *item, spare *pdn.Arena) {
 		}
 		r.SetArena(it.arena)
 	}
+	stream := false // the games go to w.game as they are read
+	if w != nil && w.stream != nil {
+		if rp := w.stream(it.input); rp != nil {
+			r.SetReplayer(rp)
+			stream = true
+		}
+	}
 	atEnd := false // the Reader stands at it.end after a game
 	for {
 		g, err := r.Next()
@@ -452,15 +460,19 @@ func (p *pipeline) read(it *item, spare *pdn.Arena) {
 			it.readErr = err
 			break
 		}
-		if len(it.games) == maxItemGames {
+		switch {
+		case stream:
+			w.game(g, err)
+		case len(it.games) == maxItemGames:
 			// Too many games to hold at once (a megabyte of '*'): the
 			// merger reads the item again itself, in batches.
 			it.n, it.games, it.gerrs, it.readErr = 0, nil, nil, nil
 			return
+		default:
+			it.games = append(it.games, g)
+			it.gerrs = append(it.gerrs, err)
 		}
 		it.n++
-		it.games = append(it.games, g)
-		it.gerrs = append(it.gerrs, err)
 		if b, ok := r.Boundary(); ok && it.endOK && b.Offset >= it.end.Offset {
 			atEnd = true
 			break

@@ -103,9 +103,9 @@ func TestValidateInfer(t *testing.T) {
 }
 
 // TestValidateWhileReading validates every corpus file, strictly and
-// leniently, at -j 1 as the pdn command does (each game replayed as it is
-// read: pdn.Reader.SetReplayer) and with the games built and replayed
-// after reading (what ValidateOptions.game asks for), with the variant
+// leniently, at -j 1 and -j 2 (in pieces of 4 KiB) as the pdn command
+// does (each game replayed as it is read: pdn.Reader.SetReplayer) and
+// with the games built and replayed after reading (what ValidateOptions.game asks for), with the variant
 // guessed from a small start of each input (guessBytes), and wants the
 // same problems, summaries and error.
 func TestValidateWhileReading(t *testing.T) {
@@ -131,11 +131,11 @@ func TestValidateWhileReading(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, strict := range []bool{false, true} {
-			run := func(whole bool) string {
+			run := func(jobs int, whole bool) string {
 				job := jobOf(data)
-				job.Reader.Strict = strict
+				job.Reader.Strict, job.pieceSize = strict, 4<<10
 				var b strings.Builder
-				opt := ValidateOptions{Jobs: 1, Replay: &pdn.Replayer{}, Infer: true, Problem: func(p Problem) { fmt.Fprintf(&b, "%+v\n", p) }}
+				opt := ValidateOptions{Jobs: jobs, Replay: &pdn.Replayer{}, Infer: true, Problem: func(p Problem) { fmt.Fprintf(&b, "%+v\n", p) }}
 				if whole {
 					opt.game = func(g *pdn.Game, _ error) {
 						if g.Moves != nil {
@@ -148,8 +148,11 @@ func TestValidateWhileReading(t *testing.T) {
 				fmt.Fprintf(&b, "%s\nerr %v\n", js, err)
 				return b.String()
 			}
-			if got, want := run(false), run(true); got != want {
-				t.Fatalf("%s (strict %v): replayed while read:\n%s", path, strict, firstDiff(got, want))
+			want := run(1, true)
+			for _, jobs := range []int{1, 2} {
+				if got := run(jobs, false); got != want {
+					t.Fatalf("%s (strict %v, %d jobs): replayed while read:\n%s", path, strict, jobs, firstDiff(got, want))
+				}
 			}
 		}
 	}
