@@ -196,7 +196,10 @@ func nearest(occupied bitboard, d int) bitboard {
 // meets along d is one of c.opp with a free square behind it, which may only have been
 // taken already. It reports whether the king takes it. As in capGen.kingJump, the king
 // turns from any square it may land on behind the piece (from those in c.jumps), and goes
-// on straight ahead when the piece that ends them can be taken.
+// on straight ahead when the piece that ends them can be taken. The turns one way are
+// tried in a loop of their own, then those the other way, without a test per landing
+// square of which way it turns (callgrind: Woldouby depth 13 846.6 -> 842.5 M
+// instructions).
 func (c *manSearch[G]) kingLine(s, captured bitboard, k int, d int) bool {
 	r := c.k.v.rays[d&3][s.First()]
 	occupied := r &^ c.empty
@@ -223,12 +226,13 @@ func (c *manSearch[G]) kingLine(s, captured bitboard, k int, d int) bool {
 	// stores nothing for the calls (callgrind: Woldouby depth 13 926.3 -> 921.4 M
 	// instructions, the kings position depth 7 311.6 -> 308.7 M).
 	if j1|j2|ahead != 0 {
-		for l := j1 | j2; l != 0; l &= l - 1 {
-			sq := l & -l
-			if sq&j1 != 0 && c.kingLine(sq, captured, k, t1) {
+		for l := j1; l != 0; l &= l - 1 {
+			if c.kingLine(l&-l, captured, k, t1) {
 				cont = true
 			}
-			if sq&j2 != 0 && c.kingLine(sq, captured, k, t2) {
+		}
+		for l := j2; l != 0; l &= l - 1 {
+			if c.kingLine(l&-l, captured, k, t2) {
 				cont = true
 			}
 		}

@@ -1944,7 +1944,10 @@ func wideNearest(occupied wide, d int) wide {
 // meets along d is one of c.opp with a free square behind it, which may only have been
 // taken already. It reports whether the king takes it. As in capGen.kingJump, the king
 // turns from any square it may land on behind the piece (from those in c.jumps), and goes
-// on straight ahead when the piece that ends them can be taken.
+// on straight ahead when the piece that ends them can be taken. The turns one way are
+// tried in a loop of their own, then those the other way, without a test per landing
+// square of which way it turns (callgrind: Woldouby depth 13 846.6 -> 842.5 M
+// instructions).
 func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 	r := c.k.v.rays[d&3][s.First()]
 	occupied := r.AndNot(c.empty)
@@ -1968,12 +1971,13 @@ func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 	}
 
 	if !j1.Or(j2).Or(ahead).IsZero() {
-		for l := j1.Or(j2); !l.IsZero(); l = l.ClearFirst() {
-			sq := l.And(wide{}.Sub(l))
-			if !sq.And(j1).IsZero() && c.kingLine(sq, captured, k, t1) {
+		for l := j1; !l.IsZero(); l = l.ClearFirst() {
+			if c.kingLine(l.And(wide{}.Sub(l)), captured, k, t1) {
 				cont = true
 			}
-			if !sq.And(j2).IsZero() && c.kingLine(sq, captured, k, t2) {
+		}
+		for l := j2; !l.IsZero(); l = l.ClearFirst() {
+			if c.kingLine(l.And(wide{}.Sub(l)), captured, k, t2) {
 				cont = true
 			}
 		}
