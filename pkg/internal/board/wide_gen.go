@@ -6,6 +6,7 @@ package board
 
 import (
 	"context"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -1885,17 +1886,19 @@ func (k widePerftKernel[G]) kingsCount(opp, empty, kings wide, dup Duplicates, s
 // searchKings searches the captures of the flying kings of the side to move, c.opp being
 // the pieces they may take and empty the free squares. The squares from which a king can
 // capture along each diagonal are found beforehand (kingJumps): of a king's landing
-// squares, only those are tried.
+// squares, only those are tried. The directions in which a king can capture are the bits of
+// dirs, found without a branch per direction: a king mostly captures along one only, and
+// the test of each direction in turn mispredicted. (The call of kingLine stays 8 lines
+// into the function, where cmd/perft/default.pgo has it.)
 func (c *wideManSearch[G]) searchKings(kings, empty wide) {
 	for ; !kings.IsZero(); kings = kings.ClearFirst() {
 		from := kings.And(wide{}.Sub(kings))
 		c.from, c.king = from.First(), true
 		c.empty = empty.Or(from)
 		c.k.kingJumps(&c.jumps, c.opp, c.empty)
-		for d := 0; d < 4; d++ {
-			if !from.And(c.jumps[d]).IsZero() {
-				c.kingLine(from, wide{}, 0, d)
-			}
+		dirs := wideFlag(!from.And(c.jumps[0]).IsZero()) | wideFlag(!from.And(c.jumps[1]).IsZero())<<1 | wideFlag(!from.And(c.jumps[2]).IsZero())<<2 | wideFlag(!from.And(c.jumps[3]).IsZero())<<3
+		for ; dirs != 0; dirs &= dirs - 1 {
+			c.kingLine(from, wide{}, 0, bits.TrailingZeros(dirs))
 		}
 	}
 }
@@ -1919,6 +1922,14 @@ func (k widePerftKernel[G]) kingJumps(j *[4]wide, opp, empty wide) {
 	j[downRight] = wideFillUp(opp.And(empty.Shr(a)).Shr(a).And(empty), empty, a, reach)
 }
 
+// wideFlag returns 1 when b holds, 0 otherwise, without a branch.
+func wideFlag(b bool) uint {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // wideNearest returns the square of occupied (not empty) nearest to the start of a ray in
 // direction d.
 func wideNearest(occupied wide, d int) wide {
@@ -1933,7 +1944,10 @@ func wideNearest(occupied wide, d int) wide {
 // meets along d is one of c.opp with a free square behind it, which may only have been
 // taken already. It reports whether the king takes it. As in capGen.kingJump, the king
 // turns from any square it may land on behind the piece (from those in c.jumps), and goes
-// on straight ahead when the piece that ends them can be taken.
+// on straight ahead when the piece that ends them can be taken. The turns one way are
+// tried in a loop of their own, then those the other way, without a test per landing
+// square of which way it turns (callgrind: Woldouby depth 13 846.6 -> 842.5 M
+// instructions).
 func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 	r := c.k.v.rays[d&3][s.First()]
 	occupied := r.AndNot(c.empty)
@@ -1957,12 +1971,13 @@ func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 	}
 
 	if !j1.Or(j2).Or(ahead).IsZero() {
-		for l := j1.Or(j2); !l.IsZero(); l = l.ClearFirst() {
-			sq := l.And(wide{}.Sub(l))
-			if !sq.And(j1).IsZero() && c.kingLine(sq, captured, k, t1) {
+		for l := j1; !l.IsZero(); l = l.ClearFirst() {
+			if c.kingLine(l.And(wide{}.Sub(l)), captured, k, t1) {
 				cont = true
 			}
-			if !sq.And(j2).IsZero() && c.kingLine(sq, captured, k, t2) {
+		}
+		for l := j2; !l.IsZero(); l = l.ClearFirst() {
+			if c.kingLine(l.And(wide{}.Sub(l)), captured, k, t2) {
 				cont = true
 			}
 		}
