@@ -55,17 +55,7 @@ func TestPlainMovetext(t *testing.T) {
 			"[Result\t\"1-0\"]\n[Annotator \"x\"\n[Event \"" + strings.Repeat("v", 400) + "\"]\n[" + strings.Repeat("N", 100) + " \"x\"]\n1. 11-15 *\n" +
 			"[Event \"z\"] [Site \"w\"][Date \"v\"]\n1. 11-15 *"),
 	}
-	paths := corpusFiles(t)
-	if testing.Short() && len(paths) > 50 {
-		paths = paths[:50]
-	}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs[p] = data
-	}
+	readFiles(t, inputs, corpusFiles(t))
 	games := 0
 	for name, data := range inputs {
 		for _, strict := range []bool{false, true} {
@@ -134,5 +124,23 @@ func TestSimpleMoves(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// readFiles reads the files at paths (with -short, 50 of them spread
+// over the list) into inputs, by path.
+func readFiles(t *testing.T, inputs map[string][]byte, paths []string) {
+	t.Helper()
+	step := 1
+	if testing.Short() && len(paths) > 50 {
+		step = len(paths) / 50
+	}
+	for i := 0; i < len(paths); i += step {
+		p := paths[i]
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[p] = data
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -99,18 +98,7 @@ func TestReplayWhileReading(t *testing.T) {
 	for name, s := range streamInputs {
 		inputs[name] = []byte(s)
 	}
-	paths := corpusFiles(t)
-	paths = append(paths, pdnFiles(t, "testdata/replay")...)
-	if testing.Short() && len(paths) > 50 {
-		paths = paths[:50]
-	}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs[p] = data
-	}
+	readFiles(t, inputs, append(corpusFiles(t), pdnFiles(t, "testdata/replay")...))
 	intl, _ := engine.Lookup("international")
 	games, streamedGames := 0, 0
 	for name, data := range inputs {
