@@ -55,7 +55,6 @@ const (
 type piece struct {
 	input int // index in Job.Inputs
 	first int // game number of its first game in its input (1-based)
-	n     int // number of games
 	// games are the games, unless Job.pieceWork made all that is wanted
 	// of them and did not keep them (then nil, like gerrs).
 	games []*pdn.Game
@@ -583,7 +582,7 @@ func (m *merger) deliver(n int, games []*pdn.Game, gerrs []error, a *pdn.Arena, 
 			ge.Game = m.games + 1 + k
 		}
 	}
-	pc := &piece{input: m.cur, first: m.games + 1, n: n, games: games, gerrs: gerrs, arena: a, pool: &m.p.pool, made: made}
+	pc := &piece{input: m.cur, first: m.games + 1, games: games, gerrs: gerrs, arena: a, pool: &m.p.pool, made: made}
 	m.games += n
 	return m.fn(pc)
 }
