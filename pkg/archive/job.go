@@ -600,9 +600,6 @@ type gameBatch struct {
 	end bool
 	// ev is the evidence of the games of a speculating input.
 	ev *pdn.Evidence
-	// replayed marks a batch whose games were replayed as they were read
-	// (see validateReplay): it holds their results, not the games.
-	replayed bool
 }
 
 // batchSize is the number of games per batch: enough to make the
@@ -867,7 +864,11 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			games := 0         // in b
 			send := func() {
 				if b != nil && games > 0 {
-					work <- b
+					if rp != nil {
+						done <- b // (replayed as it was read)
+					} else {
+						work <- b
+					}
 					seq++
 					switch {
 					case rd == nil:
@@ -900,7 +901,6 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					if rp == nil {
 						b.games, b.gerrs, b.arena = make([]*pdn.Game, 0, batchSize), make([]error, 0, batchSize), ar
 					} else {
-						b.replayed = true
 						b.startReplay(in.Name, specs[i] != nil, false)
 					}
 				}
@@ -947,10 +947,6 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 			rp := newReplayer(opt.Replay)
 			rp.CountOnly = true // the verdict is all validation needs
 			for b := range work {
-				if b.replayed {
-					done <- b // (replayed as it was read)
-					continue
-				}
 				replay(rp, b)
 				b.games, b.gerrs = nil, nil
 				if b.piece != nil {
