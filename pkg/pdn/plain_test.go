@@ -17,12 +17,7 @@ import (
 // returns the games and the errors Next returned with them.
 func readPlain(t *testing.T, data []byte, strict, tokensOnly, half bool) ([]*Game, []error) {
 	t.Helper()
-	var in io.Reader = bytes.NewReader(data)
-	if half {
-		in = iotest.HalfReader(in)
-	}
-	r := NewReader(in)
-	r.Strict, r.tokensOnly = strict, tokensOnly
+	r := testReader(data, strict, tokensOnly, half)
 	if !tokensOnly && !half {
 		r.SetArena(new(Arena)) // (never reset: the games stay valid)
 	}
@@ -143,4 +138,17 @@ func readFiles(t *testing.T, inputs map[string][]byte, paths []string) {
 		}
 		inputs[p] = data
 	}
+}
+
+// testReader returns a Reader of data, strict or not, reading with tokens
+// only (no plainMovetext or plainTag) if tokensOnly is set, each read of
+// the input cut to half (iotest.HalfReader) if half is set.
+func testReader(data []byte, strict, tokensOnly, half bool) *Reader {
+	var in io.Reader = bytes.NewReader(data)
+	if half {
+		in = iotest.HalfReader(in)
+	}
+	r := NewReader(in)
+	r.Strict, r.tokensOnly = strict, tokensOnly
+	return r
 }

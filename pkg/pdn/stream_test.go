@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"slices"
 	"testing"
-	"testing/iotest"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -30,12 +29,7 @@ type streamed struct {
 // if stream is set, else after reading it.
 func readReplayed(t *testing.T, data []byte, strict, tokensOnly, half bool, rp *Replayer, stream bool) []streamed {
 	t.Helper()
-	var in io.Reader = bytes.NewReader(data)
-	if half {
-		in = iotest.HalfReader(in)
-	}
-	r := NewReader(in)
-	r.Strict, r.tokensOnly = strict, tokensOnly
+	r := testReader(data, strict, tokensOnly, half)
 	r.SetArena(new(Arena))
 	rp = rp.Clone()
 	rp.CountOnly = true
