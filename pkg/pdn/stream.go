@@ -132,13 +132,12 @@ func (r *Reader) streamOn() bool {
 // square maxSq.
 func (st *stream) plain(ms []plainRec, maxSq int) {
 	st.read.plies += len(ms)
-	if ev := &st.read.ev; ev.moved {
-		ev.maxNum = max(ev.maxNum, maxSq)
-	} else {
+	ev := &st.read.ev
+	if !ev.moved {
 		st.sq = [2]Square{Square(ms[0].from), Square(ms[0].to)}
 		ev.move(st.sq[:], true)
-		ev.maxNum = max(ev.maxNum, maxSq)
 	}
+	ev.maxNum = max(ev.maxNum, maxSq)
 	st.lastPlain = true
 	st.plainGen++
 	lr, s := &st.lr, &st.s
