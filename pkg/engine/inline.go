@@ -63,6 +63,7 @@ func inlineBodies() {
 	new(Variant).IsPath(*new(*Position), *new(Move), nil)
 	new(Variant).Perft(*new(context.Context), *new(Position), *new(int), *new(PerftOptions))
 	new(Variant).PlayJump(*new(*Position), *new(Index), *new(Index))
+	new(Variant).PlayPath(*new(*Position), *new([]Index))
 	new(Variant).PlayQuiet(*new(*Position), *new(Index), *new(Index))
 	new(Variant).PositionOutcome(*new(*Position))
 	new(Variant).QuietMove(*new(*Position), *new(Index), *new(Index))

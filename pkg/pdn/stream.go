@@ -186,7 +186,7 @@ func (st *stream) move(m *Move, pos Pos) {
 	}
 	lr := &st.lr
 	lr.number(&st.s, m.Number)
-	if len(m.Squares) == 2 && (m.Squares[0]|m.Squares[1])&algebraicBit == 0 && lr.quickMove(&st.s, m.Squares[0], m.Squares[1], m.IsCapture(), true) {
+	if lr.quickSquares(&st.s, m, true) {
 		lr.lastPos = pos
 		return
 	}

@@ -295,6 +295,20 @@ func (v *Variant) PlayJump(p *Position, from, to Index) bool {
 	return ok
 }
 
+// PlayPath plays on p the capture whose path is path (the start square, then the square
+// the piece lands on after each captured piece, as Paths gives them) and reports true when
+// it is a man's capture, where men capture one way only and any capture may be chosen
+// (english), and path is a legal path of it: the move ParseMove finds for the path written
+// in full. Otherwise, or when it cannot tell, it leaves p as it is and reports false.
+// Replaying a game plays the captures written in full so (PlayJump is PlayPath of two
+// squares).
+func (v *Variant) PlayPath(p *Position, path []Index) bool {
+	if k, ok := v.k.(narrowKernel); ok {
+		return k.playPath(p, path)
+	}
+	return false // (the wide boards leave it to MovesFromTo and IsPath)
+}
+
 // quietMove is QuietMove on the board's own representation.
 func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 	us := p.Side
