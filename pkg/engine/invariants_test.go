@@ -225,6 +225,37 @@ func TestPlayPath(t *testing.T) {
 	}
 }
 
+// TestPlaySquares wants PlaySquares to play what PlayQuiet (a quiet move) or PlayJump (a
+// capture) plays on the squares' indices, and nothing for a number that is not a square,
+// for every pair of numbers in sample positions of every variant.
+func TestPlaySquares(t *testing.T) {
+	for _, v := range engine.Variants() {
+		played := 0
+		for _, p := range samplePositions(v, 10) {
+			for f := engine.Square(0); f <= engine.Square(v.Squares()+1); f++ {
+				from, ok1 := v.Index(f)
+				for s := engine.Square(0); s <= engine.Square(v.Squares()+1); s++ {
+					to, ok2 := v.Index(s)
+					for _, capture := range []bool{false, true} {
+						q, want := p, p
+						ok := v.PlaySquares(&q, f, s, capture)
+						wantOK := ok1 && ok2 && (!capture && v.PlayQuiet(&want, from, to) || capture && v.PlayJump(&want, from, to))
+						if ok != wantOK || q != want {
+							t.Fatalf("%s %s: PlaySquares %d-%d (capture %v) = %v, %s; want %v, %s", v.Name, v.FEN(p), f, s, capture, ok, v.FEN(q), wantOK, v.FEN(want))
+						}
+						if ok {
+							played++
+						}
+					}
+				}
+			}
+		}
+		if played == 0 {
+			t.Fatalf("%s: PlaySquares played nothing", v.Name)
+		}
+	}
+}
+
 // TestMovesFromTo wants MovesFromTo to give, for every pair of squares, the moves Generate
 // gives between them, in sample positions of every variant and the positions one move
 // after them.

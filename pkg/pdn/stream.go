@@ -154,11 +154,13 @@ func (st *stream) plain(ms []plainRec, maxSq int) {
 		}
 		if lr.quick {
 			// lr.quickMove, inlined (callgrind validate -j 1 OCA: 3% fewer
-			// instructions in all)
-			f, ok1 := v.Index(engine.Square(m.from))
-			t, ok2 := v.Index(engine.Square(m.to))
-			s.prev = s.p
-			if ok1 && ok2 && (m.sep == '-' && v.PlayQuiet(&s.p, f, t) || m.sep != '-' && v.PlayJump(&s.p, f, t)) {
+			// instructions in all). prev is needed after the batch's last
+			// move only (by a variation after it): a move not played here
+			// is played by play, which sets it, or ends the replay.
+			if i == len(ms)-1 {
+				s.prev = s.p
+			}
+			if v.PlaySquares(&s.p, engine.Square(m.from), engine.Square(m.to), m.sep != '-') {
 				lr.plies++
 				s.ply++
 				continue

@@ -21,7 +21,6 @@ type kernel interface {
 	isPathOf(p Position, m Move, want wantedPath) bool
 	quietMoveOf(p Position, from, to Index) (Move, bool)
 	playQuietOf(p Position, from, to Index) (Position, bool)
-	playJumpOf(p Position, from, to Index) (Position, bool)
 	movesFromToOf(dst []Move, p Position, from, to Index) []Move
 	// advanceDrawOf turns d, the draw state of p, into that of c, where m leads from p.
 	advanceDrawOf(d *drawState, p Position, m Move, c Position)
@@ -62,6 +61,16 @@ func (k narrowKernel) quietMoveOf(p Position, from, to Index) (Move, bool) {
 func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
 	ok := k.playQuiet(&p, from, to)
 	return p, ok
+}
+
+// playQuietWide is Variant.PlayQuiet on a board of more than 64 bits, apart from it:
+// PlayQuiet's frame then holds no Position.
+func (v *Variant) playQuietWide(p *Position, from, to Index) bool {
+	q, ok := v.k.playQuietOf(*p, from, to)
+	if ok {
+		*p = q
+	}
+	return ok
 }
 
 // playQuiet is playQuietOf on *p in place (Variant.PlayQuiet): no copy of the position in
@@ -197,24 +206,13 @@ func (k replayKernel[G]) kingsCapture(us Color, own, opp, kings, occ bitboard) b
 	return (x | ownKings&(ul|ur|dl|dr)) != 0
 }
 
-func (k narrowKernel) playJumpOf(p Position, from, to Index) (Position, bool) {
-	ok := k.playJump(&p, from, to)
-	return p, ok
-}
-
-// playJump is playJumpOf on *p in place (Variant.PlayJump), which it changes only when it
-// reports true: playPath of from-to. Men that capture one way only (up or down the board)
-// along the diagonals, with free choice among captures (Variant.jumpAlone): every jump of
-// a man goes two rows on the same way, so a sequence that ends two rows from where it
-// began is one jump, and the jump to to is the only move from-to if the man cannot go on
-// from to.
-func (k narrowKernel) playJump(p *Position, from, to Index) bool {
-	path := [2]Index{from, to}
-	return k.playPath(p, path[:])
-}
-
-// playPath is Variant.PlayPath on a board of up to 64 bits: a man's capture given jump by
-// jump, where v.jumpAlone is set, with replayKernel's instance for the board's steps.
+// playPath is Variant.PlayPath (and PlayJump, the path from-to) on a board of up to 64
+// bits, in place: a man's capture given jump by jump, where v.jumpAlone is set, with
+// replayKernel's instance for the board's steps. Men that capture one way only (up or
+// down the board) along the diagonals, with free choice among captures: every jump of a
+// man goes two rows on the same way, so a sequence that ends two rows from where it began
+// is one jump, and the jump to to is the only move from-to if the man cannot go on from
+// to; a path of several jumps gives the pieces taken.
 func (k narrowKernel) playPath(p *Position, path []Index) bool {
 	if !k.v.jumpAlone {
 		return false

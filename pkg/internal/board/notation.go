@@ -272,11 +272,7 @@ func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
 	if k, ok := v.k.(narrowKernel); ok {
 		return k.playQuiet(p, from, to) // (in place, without the interface's copies)
 	}
-	q, ok := v.k.playQuietOf(*p, from, to)
-	if ok {
-		*p = q
-	}
-	return ok
+	return v.playQuietWide(p, from, to)
 }
 
 // PlayJump plays the capture from-to on p and reports true when it is a legal move of p
@@ -286,13 +282,10 @@ func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
 // captures so.
 func (v *Variant) PlayJump(p *Position, from, to Index) bool {
 	if k, ok := v.k.(narrowKernel); ok {
-		return k.playJump(p, from, to) // (in place, without the interface's copies)
+		path := [2]Index{from, to}
+		return k.playPath(p, path[:]) // (in place, without the interface's copies)
 	}
-	q, ok := v.k.playJumpOf(*p, from, to)
-	if ok {
-		*p = q
-	}
-	return ok
+	return false // (the wide boards leave it to MovesFromTo)
 }
 
 // PlayPath plays on p the capture whose path is path (the start square, then the square
@@ -307,6 +300,28 @@ func (v *Variant) PlayPath(p *Position, path []Index) bool {
 		return k.playPath(p, path)
 	}
 	return false // (the wide boards leave it to MovesFromTo and IsPath)
+}
+
+// PlaySquares plays on p the move written with the squares from and to, a capture when
+// capture is set, and reports true, when PlayQuiet (a quiet move) or PlayJump (a capture)
+// plays it; otherwise it leaves p as it is and reports false. Replaying a game plays its
+// commonest moves so, from the squares as written.
+func (v *Variant) PlaySquares(p *Position, from, to Square, capture bool) bool {
+	if from < 1 || to < 1 || int(from) > v.squares || int(to) > v.squares {
+		return false
+	}
+	f, t := v.idx[from], v.idx[to]
+	k, narrow := v.k.(narrowKernel)
+	switch {
+	case !narrow && capture:
+		return false // (as PlayJump)
+	case !narrow:
+		return v.playQuietWide(p, f, t)
+	case capture:
+		path := [2]Index{f, t}
+		return k.playPath(p, path[:])
+	}
+	return k.playQuiet(p, f, t)
 }
 
 // quietMove is QuietMove on the board's own representation.
