@@ -142,10 +142,10 @@ func (st *stream) plain(ms []plainRec, maxSq int) {
 	st.plainGen++
 	lr, s := &st.lr, &st.s
 	v := lr.v
+	if st.done {
+		return
+	}
 	for i := range ms {
-		if st.done {
-			return
-		}
 		m := &ms[i]
 		if m.number > 0 { // (lr.number, inlined)
 			s.num = m.number
@@ -168,11 +168,11 @@ func (st *stream) plain(ms []plainRec, maxSq int) {
 		}
 		st.sq = [2]Square{Square(m.from), Square(m.to)}
 		st.m = Move{Number: m.number, Text: simpleText(int(m.from), int(m.to), byte(m.sep)), Squares: st.sq[:], Sep: m.sep}
-		st.play(&st.m, m.pos)
+		if st.play(&st.m, m.pos); st.done {
+			return
+		}
 	}
-	if !st.done {
-		lr.lastPos = ms[len(ms)-1].pos
-	}
+	lr.lastPos = ms[len(ms)-1].pos
 }
 
 // move replays a main-line move built by the Reader (Reader.addMove).

@@ -206,13 +206,104 @@ func (k replayKernel[G]) kingsCapture(us Color, own, opp, kings, occ bitboard) b
 	return (x | ownKings&(ul|ur|dl|dr)) != 0
 }
 
-// playPath is Variant.PlayPath (and PlayJump, the path from-to) on a board of up to 64
-// bits, in place: a man's capture given jump by jump, where v.jumpAlone is set, with
-// replayKernel's instance for the board's steps. Men that capture one way only (up or
-// down the board) along the diagonals, with free choice among captures: every jump of a
-// man goes two rows on the same way, so a sequence that ends two rows from where it began
-// is one jump, and the jump to to is the only move from-to if the man cannot go on from
-// to; a path of several jumps gives the pieces taken.
+// playJump is Variant.PlayJump on a board of up to 64 bits, in place: playPath of
+// from-to, with replayKernel's playJump, which does the one jump without playPath's loop
+// (callgrind validate -j 1 OCA: 795.4 -> 786.4 M instructions).
+func (k narrowKernel) playJump(p *Position, from, to Index) bool {
+	if !k.v.jumpAlone {
+		return false
+	}
+	switch k.v.fixedSteps {
+	case 4:
+		return replayKernel[steps4](k).playJump(p, from, to)
+	case 5:
+		return replayKernel[steps5](k).playJump(p, from, to)
+	case 6:
+		return replayKernel[steps6](k).playJump(p, from, to)
+	}
+	return replayKernel[anySteps](k).playJump(p, from, to)
+}
+
+// playJump is narrowKernel.playJump: playPath's work for a path of one jump.
+func (k replayKernel[G]) playJump(p *Position, from, to Index) bool {
+	v := k.v
+	if from|to >= 64 {
+		return false // (not a square of the board)
+	}
+	from, to = from&63, to&63
+	us, them := p.Side&1, p.Side&1^1
+	s, t := bitOf(from), bitOf(to)
+	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
+	if own&^kings&s == 0 || v.crowned(opp, kings) {
+		return false
+	}
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets &^= kings
+	}
+	empty := v.board&^(own|opp) | s
+	if t&empty == 0 {
+		return false
+	}
+	// The jump onto to.
+	a, b := perftKernel[G](k).steps()
+	up := v.manUp[us]
+	var mid bitboard
+	if up {
+		if ((s>>a)&targets)>>a == t {
+			mid = s >> a
+		} else if ((s>>b)&targets)>>b == t {
+			mid = s >> b
+		}
+	} else {
+		if ((s<<b)&targets)<<b == t {
+			mid = s << b
+		} else if ((s<<a)&targets)<<a == t {
+			mid = s << a
+		}
+	}
+	if mid == 0 {
+		return false
+	}
+	// The sequence ends on to.
+	promote := t&v.promo[us] != 0
+	switch {
+	case promote && v.Promotion == PromoteAndStop:
+	case promote && v.Promotion != PromoteAtEnd:
+		return false // crowned and goes on as a king
+	default:
+		targets &^= mid
+		if v.RemoveAtOnce {
+			empty |= mid
+		}
+		if up && (((t>>a)&targets)>>a&empty != 0 || ((t>>b)&targets)>>b&empty != 0) ||
+			!up && (((t<<b)&targets)<<b&empty != 0 || ((t<<a)&targets)<<a&empty != 0) {
+			return false
+		}
+	}
+	taken := 0 // man or king
+	if kings&mid != 0 {
+		taken = 1
+	}
+	h := p.Hash ^ zobristSide ^ zobrist[us][0][from] ^ zobrist[them][taken][mid.First()&63] ^ zobrist[us][0][to]
+	if promote {
+		kings |= t
+		h ^= zobrist[us][0][to] ^ zobrist[us][1][to]
+	}
+	p.pieces[us] = own ^ (s | t)
+	p.pieces[them] = opp &^ mid
+	p.kings = kings &^ mid
+	p.Hash, p.Side = h, them
+	return true
+}
+
+// playPath is Variant.PlayPath on a board of up to 64 bits, in place: a man's capture
+// given jump by jump, where v.jumpAlone is set, with replayKernel's instance for the
+// board's steps. Men that capture one way only (up or down the board) along the
+// diagonals, with free choice among captures: every jump of a man goes two rows on the
+// same way, so a sequence that ends two rows from where it began is one jump, and the
+// jump to to is the only move from-to if the man cannot go on from to; a path of several
+// jumps gives the pieces taken.
 func (k narrowKernel) playPath(p *Position, path []Index) bool {
 	if !k.v.jumpAlone {
 		return false

@@ -282,8 +282,7 @@ func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
 // captures so.
 func (v *Variant) PlayJump(p *Position, from, to Index) bool {
 	if k, ok := v.k.(narrowKernel); ok {
-		path := [2]Index{from, to}
-		return k.playPath(p, path[:]) // (in place, without the interface's copies)
+		return k.playJump(p, from, to) // (in place, without the interface's copies)
 	}
 	return false // (the wide boards leave it to MovesFromTo)
 }
@@ -293,8 +292,8 @@ func (v *Variant) PlayJump(p *Position, from, to Index) bool {
 // it is a man's capture, where men capture one way only and any capture may be chosen
 // (english), and path is a legal path of it: the move ParseMove finds for the path written
 // in full. Otherwise, or when it cannot tell, it leaves p as it is and reports false.
-// Replaying a game plays the captures written in full so (PlayJump is PlayPath of two
-// squares).
+// Replaying a game plays the captures written in full so (PlayJump plays a path of two
+// squares the same).
 func (v *Variant) PlayPath(p *Position, path []Index) bool {
 	if k, ok := v.k.(narrowKernel); ok {
 		return k.playPath(p, path)
@@ -318,8 +317,7 @@ func (v *Variant) PlaySquares(p *Position, from, to Square, capture bool) bool {
 	case !narrow:
 		return v.playQuietWide(p, f, t)
 	case capture:
-		path := [2]Index{f, t}
-		return k.playPath(p, path[:])
+		return k.playJump(p, f, t)
 	}
 	return k.playQuiet(p, f, t)
 }
