@@ -88,7 +88,7 @@ func (k narrowKernel) playQuiet(p *Position, from, to Index) bool {
 }
 
 // replayKernel is the code that plays a game's moves in place on a board of up to 64
-// bits (Variant.PlayQuiet, PlayJump), with the board's diagonal steps given by G, as
+// bits (Variant.PlayQuiet, PlayJump, PlayPath, PlaySquares), with the board's diagonal steps given by G, as
 // perftKernel has them (see geometry): the shifts of its capture tests are by constants.
 type replayKernel[G geometry] struct{ v *Variant }
 
