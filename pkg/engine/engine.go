@@ -26,8 +26,8 @@ type Square = board.Square
 //
 // Methods (go doc ./pkg/internal/board Variant): AlgebraicName, CheckKingRun, Count,
 // Divide, FEN, FormatMove, FormatPath, Generate, GenerateDup, HasCapture, HasMoves, Index,
-// IsPath, MovesFromTo, ParseFEN, ParseMove, ParseSquare, Paths, Perft, PlayJump, PlayQuiet,
-// PositionOutcome, QuietMove, Square, SquareName, Squares, Start.
+// IsPath, MovesFromTo, ParseFEN, ParseMove, ParseSquare, Paths, Perft, PlayJump, PlayPath,
+// PlayQuiet, PlaySquares, PositionOutcome, QuietMove, Square, SquareName, Squares, Start.
 type Variant = board.Variant
 
 // FENError is a FEN that cannot be read; Token is the offending part.

@@ -152,6 +152,110 @@ func TestPlayJump(t *testing.T) {
 	}
 }
 
+// TestPlayPath wants PlayPath, when it plays a path, to play the move ParseMove finds for
+// the path written in full, a capture that has that path among its Paths, and to leave the
+// position as it is otherwise. It tries every path of every capture, and every beginning
+// of it, in every position of random games of every variant, and every path of two jumps
+// from each square in sample positions; in english (men capture forward, free choice) it
+// must play every path of a man's capture, some of several jumps.
+func TestPlayPath(t *testing.T) {
+	for _, v := range engine.Variants() {
+		played, long := 0, 0
+		try := func(p engine.Position, path []engine.Square) bool {
+			idx := make([]engine.Index, len(path))
+			for i, s := range path {
+				idx[i], _ = v.Index(s)
+			}
+			q := p
+			if !v.PlayPath(&q, idx) {
+				if q != p {
+					t.Fatalf("%s %s: PlayPath %v refused, and changed the position", v.Name, v.FEN(p), path)
+				}
+				return false
+			}
+			m, err := v.ParseMove(&p, v.FormatPath(path))
+			if err != nil || !m.IsCapture() || q != p.Play(m) ||
+				!slices.ContainsFunc(v.Paths(&p, m), func(w []engine.Square) bool { return slices.Equal(w, path) }) {
+				t.Fatalf("%s %s: PlayPath %v gives %s; ParseMove %v, %v", v.Name, v.FEN(p), path, v.FEN(q), m, err)
+			}
+			played++
+			if len(path) > 2 {
+				long++
+			}
+			return true
+		}
+		rng := rand.New(rand.NewPCG(13, uint64(len(v.Name))))
+		for g := 0; g < 20; g++ {
+			p := v.Start()
+			for ply := 0; ply < 150; ply++ {
+				moves := v.Generate(nil, &p)
+				if len(moves) == 0 {
+					break
+				}
+				for _, m := range moves {
+					_, king, _ := p.At(m.From)
+					for _, path := range v.Paths(&p, m) {
+						for n := 2; n <= len(path); n++ {
+							if !try(p, path[:n]) && n == len(path) && !king && v.Name == "english" {
+								t.Fatalf("english %s: PlayPath %v refused", v.FEN(p), path)
+							}
+						}
+					}
+				}
+				p = p.Play(moves[rng.IntN(len(moves))])
+			}
+		}
+		for _, p := range samplePositions(v, 10) {
+			n := engine.Square(v.Squares())
+			for a := engine.Square(1); a <= n; a++ {
+				if c, _, ok := p.At(mustIndex(t, v, a)); !ok || c != p.Side {
+					continue
+				}
+				for b := engine.Square(1); b <= n; b++ {
+					for c := engine.Square(1); c <= n; c++ {
+						try(p, []engine.Square{a, b, c})
+					}
+				}
+			}
+		}
+		if v.Name == "english" && long == 0 {
+			t.Fatalf("english: PlayPath played %d captures, none of several jumps", played)
+		}
+		t.Logf("%s: %d paths played, %d of several jumps", v.Name, played, long)
+	}
+}
+
+// TestPlaySquares wants PlaySquares to play what PlayQuiet (a quiet move) or PlayJump (a
+// capture) plays on the squares' indices, and nothing for a number that is not a square,
+// for every pair of numbers in sample positions of every variant.
+func TestPlaySquares(t *testing.T) {
+	for _, v := range engine.Variants() {
+		played := 0
+		for _, p := range samplePositions(v, 10) {
+			for f := engine.Square(0); f <= engine.Square(v.Squares()+1); f++ {
+				from, ok1 := v.Index(f)
+				for s := engine.Square(0); s <= engine.Square(v.Squares()+1); s++ {
+					to, ok2 := v.Index(s)
+					for _, capture := range []bool{false, true} {
+						q, want := p, p
+						ok := v.PlaySquares(&q, f, s, capture)
+						wantOK := ok1 && ok2 && (!capture && v.PlayQuiet(&want, from, to) || capture && v.PlayJump(&want, from, to))
+						if ok != wantOK || q != want {
+							t.Fatalf("%s %s: PlaySquares %d-%d (capture %v) = %v, %s; want %v, %s", v.Name, v.FEN(p), f, s, capture, ok, v.FEN(q), wantOK, v.FEN(want))
+						}
+						if ok {
+							played++
+						}
+					}
+				}
+			}
+		}
+		if played == 0 {
+			t.Fatalf("%s: PlaySquares played nothing", v.Name)
+		}
+	}
+}
+
 // TestMovesFromTo wants MovesFromTo to give, for every pair of squares, the moves Generate
 // gives between them, in sample positions of every variant and the positions one move
 // after them.

@@ -370,7 +370,7 @@ func (lr *lineReplay) line(s *lineState, nodes []Node, main bool) error {
 				continue
 			}
 			lr.number(s, m.Number)
-			if len(m.Squares) == 2 && (m.Squares[0]|m.Squares[1])&algebraicBit == 0 && lr.quickMove(s, m.Squares[0], m.Squares[1], m.IsCapture(), main) {
+			if lr.quickSquares(s, m, main) {
 				last = i
 				continue
 			}
@@ -424,6 +424,46 @@ func (lr *lineReplay) quickMove(s *lineState, from, to Square, capture, main boo
 		return true
 	}
 	return false
+}
+
+// quickSquares plays m in s when it can be played in place (see quick):
+// a move of two numeric squares (quickMove), or a capture written in full
+// with them (quickPath).
+func (lr *lineReplay) quickSquares(s *lineState, m *Move, main bool) bool {
+	if len(m.Squares) == 2 {
+		return (m.Squares[0]|m.Squares[1])&algebraicBit == 0 && lr.quickMove(s, m.Squares[0], m.Squares[1], m.IsCapture(), main)
+	}
+	return lr.quickPath(s, m, main)
+}
+
+// quickPath plays m, a capture written in full with numeric squares, in s
+// when it can be played in place (Variant.PlayPath: the move ParseMove
+// finds for its path), and reports whether it was: if not, move must play
+// it.
+func (lr *lineReplay) quickPath(s *lineState, m *Move, main bool) bool {
+	if !lr.quick || !m.IsCapture() || len(m.Squares) > 16 {
+		return false
+	}
+	v := lr.v
+	var buf [16]engine.Index
+	for i, sq := range m.Squares {
+		idx, ok := v.Index(engine.Square(sq)) // (false for an algebraic square)
+		if !ok {
+			return false
+		}
+		buf[i] = idx
+	}
+	s.prev = s.p // (as quickMove)
+	if !v.PlayPath(&s.p, buf[:len(m.Squares)]) {
+		return false
+	}
+	if main {
+		lr.plies++
+	} else {
+		lr.vmoves++
+	}
+	s.ply++
+	return true
 }
 
 // move plays m, written at pos, in s, with s.num already its number (see

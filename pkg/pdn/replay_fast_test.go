@@ -47,3 +47,38 @@ func TestResolveShortcut(t *testing.T) {
 	}
 	t.Logf("%d files, %d games, %d plies", len(paths), games, plies)
 }
+
+// TestQuickPath replays english games whose captures are written in full,
+// which counting only plays in place (Variant.PlayPath), with counting
+// only and with neither shortcut, and wants the same verdict: the capture
+// played (and a variation after it branching off before it), with a
+// warning when written with '-'; a capture stopped half-way or a path that
+// does not exist an error.
+func TestQuickPath(t *testing.T) {
+	const fen = `[GameType "21"] [FEN "W:W14,23,30:B5,9"] ` // Black's only capture after 30-26: 9x18x27
+	type verdict struct {
+		err  bool
+		warn int
+	}
+	for in, want := range map[string]verdict{
+		fen + `1. 30-26 9x18x27 (1... 9x27) 2. 26-22 *`: {},
+		fen + `1. 30-26 9-18-27 *`:                      {warn: 1}, // (a capture written with '-')
+		fen + `1. 30-26 9x18 *`:                         {err: true},
+		fen + `1. 30-26 9x18x25 *`:                      {err: true},
+	} {
+		gs, errs := readString(t, in, nil)
+		if len(gs) != 1 || len(errs) > 0 {
+			t.Fatalf("%s: %d games, %v", in, len(gs), errs)
+		}
+		count, slow := &Replayer{CountOnly: true}, &Replayer{slow: true}
+		c, errC := count.Replay(gs[0])
+		cWarn, cFinal := append([]ReplayWarning(nil), c.Warnings...), c.Final
+		b, errB := slow.Replay(gs[0])
+		if (errB != nil) != want.err || len(b.Warnings) != want.warn {
+			t.Fatalf("%s: error %v, warnings %v", in, errB, b.Warnings)
+		}
+		if !slices.Equal(cWarn, b.Warnings) || cFinal != b.Final || !reflect.DeepEqual(errC, errB) {
+			t.Fatalf("%s: counting only: %v, %v, final %v; without shortcuts: %v, %v, final %v", in, errC, cWarn, cFinal, errB, b.Warnings, b.Final)
+		}
+	}
+}

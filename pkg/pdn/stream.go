@@ -142,10 +142,10 @@ func (st *stream) plain(ms []plainRec, maxSq int) {
 	st.plainGen++
 	lr, s := &st.lr, &st.s
 	v := lr.v
+	if st.done {
+		return
+	}
 	for i := range ms {
-		if st.done {
-			return
-		}
 		m := &ms[i]
 		if m.number > 0 { // (lr.number, inlined)
 			s.num = m.number
@@ -154,11 +154,13 @@ func (st *stream) plain(ms []plainRec, maxSq int) {
 		}
 		if lr.quick {
 			// lr.quickMove, inlined (callgrind validate -j 1 OCA: 3% fewer
-			// instructions in all)
-			f, ok1 := v.Index(engine.Square(m.from))
-			t, ok2 := v.Index(engine.Square(m.to))
-			s.prev = s.p
-			if ok1 && ok2 && (m.sep == '-' && v.PlayQuiet(&s.p, f, t) || m.sep != '-' && v.PlayJump(&s.p, f, t)) {
+			// instructions in all). prev is needed after the batch's last
+			// move only (by a variation after it): a move not played here
+			// is played by play, which sets it, or ends the replay.
+			if i == len(ms)-1 {
+				s.prev = s.p
+			}
+			if v.PlaySquares(&s.p, engine.Square(m.from), engine.Square(m.to), m.sep != '-') {
 				lr.plies++
 				s.ply++
 				continue
@@ -166,11 +168,11 @@ func (st *stream) plain(ms []plainRec, maxSq int) {
 		}
 		st.sq = [2]Square{Square(m.from), Square(m.to)}
 		st.m = Move{Number: m.number, Text: simpleText(int(m.from), int(m.to), byte(m.sep)), Squares: st.sq[:], Sep: m.sep}
-		st.play(&st.m, m.pos)
+		if st.play(&st.m, m.pos); st.done {
+			return
+		}
 	}
-	if !st.done {
-		lr.lastPos = ms[len(ms)-1].pos
-	}
+	lr.lastPos = ms[len(ms)-1].pos
 }
 
 // move replays a main-line move built by the Reader (Reader.addMove).
@@ -186,7 +188,7 @@ func (st *stream) move(m *Move, pos Pos) {
 	}
 	lr := &st.lr
 	lr.number(&st.s, m.Number)
-	if len(m.Squares) == 2 && (m.Squares[0]|m.Squares[1])&algebraicBit == 0 && lr.quickMove(&st.s, m.Squares[0], m.Squares[1], m.IsCapture(), true) {
+	if lr.quickSquares(&st.s, m, true) {
 		lr.lastPos = pos
 		return
 	}

@@ -94,6 +94,10 @@ type Variant struct {
 	// win by crowning that leaves the side to move without moves); perft counts such
 	// leaves in place.
 	plainLeaves bool
+	// jumpAlone: men capture one way only (up or down the board) along the diagonals, with
+	// free choice among captures, so that a man's single jump is the only move from its
+	// start to its end when the man cannot go on (Variant.PlayJump plays it so).
+	jumpAlone bool
 	// fixedSteps is the up-right step of boards whose steps perft fixes at compile time
 	// (see geometry), 0 for the others.
 	fixedSteps uint
@@ -183,6 +187,7 @@ func NewVariant(r Rules) (*Variant, error) {
 			}
 		}
 	}
+	v.jumpAlone = r.Precedence == nil && !r.OrthogonalCaptures && r.MenCaptureForwardOnly
 	v.plainLeaves = !r.OrthogonalCaptures && !r.PromotionWins
 	if d := v.step[upRight]; d >= 4 && d <= 6 {
 		v.fixedSteps = d

@@ -21,7 +21,6 @@ type kernel interface {
 	isPathOf(p Position, m Move, want wantedPath) bool
 	quietMoveOf(p Position, from, to Index) (Move, bool)
 	playQuietOf(p Position, from, to Index) (Position, bool)
-	playJumpOf(p Position, from, to Index) (Position, bool)
 	movesFromToOf(dst []Move, p Position, from, to Index) []Move
 	// advanceDrawOf turns d, the draw state of p, into that of c, where m leads from p.
 	advanceDrawOf(d *drawState, p Position, m Move, c Position)
@@ -64,77 +63,191 @@ func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
 	return p, ok
 }
 
-// playQuiet is playQuietOf on *p in place (Variant.PlayQuiet): no copy of the position in
-// and out.
-func (k narrowKernel) playQuiet(p *Position, from, to Index) bool {
-	v, us := k.v, p.Side
-	if from < 64 && p.pieces[us]&^p.kings&bit(from) != 0 {
-		// A man: quietMove's test with its steps from the table.
-		t := bit(to) // (0 for an index past 63: no step)
-		if v.steps[us][from]&t&^p.occupied() == 0 || k.hasCapture(p) {
-			return false
-		}
-		// apply's work for a man's quiet move: no king, no capture (callgrind validate
-		// -j 1 OCA: about 45 fewer instructions a move than apply).
-		p.pieces[us] ^= bit(from) | t
-		h := p.Hash ^ zobristSide ^ zobrist[us][0][from&63]
-		if v.promo[us]&t != 0 {
-			p.kings |= t
-			h ^= zobrist[us][1][to&63]
-		} else {
-			h ^= zobrist[us][0][to&63]
-		}
-		p.Hash, p.Side = h, us.Other()
-		return true
-	}
-	if t := bit(to); from < 64 && p.pieces[us]&p.kings&bit(from) != 0 && t != 0 {
-		// A king: quietMove's test, and apply's work for a king's quiet move (callgrind
-		// validate -j 1 OCA: about 300 fewer instructions a king's move).
-		if occ := p.occupied(); occ&t != 0 || !v.kingReaches(from, to, occ) || k.hasCapture(p) {
-			return false
-		}
-		p.pieces[us] ^= bit(from) | t
-		p.kings ^= bit(from) | t
-		p.Hash ^= zobristSide ^ zobrist[us][1][from&63] ^ zobrist[us][1][to&63]
-		p.Side = us.Other()
-		return true
-	}
-	m, ok := v.quietMove(p, from, to)
+// playQuietWide is Variant.PlayQuiet on a board of more than 64 bits, apart from it:
+// PlayQuiet's frame then holds no Position.
+func (v *Variant) playQuietWide(p *Position, from, to Index) bool {
+	q, ok := v.k.playQuietOf(*p, from, to)
 	if ok {
-		p.apply(m) // (every index of a narrow board is below 64: play's test is not needed)
+		*p = q
 	}
 	return ok
 }
 
-func (k narrowKernel) playJumpOf(p Position, from, to Index) (Position, bool) {
-	ok := k.playJump(&p, from, to)
-	return p, ok
+// playQuiet is playQuietOf on *p in place (Variant.PlayQuiet): no copy of the position in
+// and out. It hands the work to replayKernel's instance for the board's steps.
+func (k narrowKernel) playQuiet(p *Position, from, to Index) bool {
+	switch k.v.fixedSteps {
+	case 4:
+		return replayKernel[steps4](k).playQuiet(p, from, to)
+	case 5:
+		return replayKernel[steps5](k).playQuiet(p, from, to)
+	case 6:
+		return replayKernel[steps6](k).playQuiet(p, from, to)
+	}
+	return replayKernel[anySteps](k).playQuiet(p, from, to)
 }
 
-// playJump is playJumpOf on *p in place (Variant.PlayJump), which it changes only when it
-// reports true.
-func (k narrowKernel) playJump(p *Position, from, to Index) bool {
-	v, us, them := k.v, p.Side, p.Side.Other()
-	up, down := v.manUp[us], v.manDown[us]
-	// Men that capture one way only (up or down the board) along the diagonals, with free
-	// choice among captures: every jump of a man goes two rows on the same way, so a
-	// sequence that ends two rows from where it began is one jump, and the jump to to is
-	// the only move from-to if the man cannot go on from to.
-	if v.Precedence != nil || v.OrthogonalCaptures || up == down || v.crowned(p.pieces[them], p.kings) ||
-		from >= 64 || to >= 64 || p.pieces[us]&^p.kings&bit(from) == 0 {
+// replayKernel is the code that plays a game's moves in place on a board of up to 64
+// bits (Variant.PlayQuiet, PlayJump, PlayPath, PlaySquares), with the board's diagonal steps given by G, as
+// perftKernel has them (see geometry): the shifts of its capture tests are by constants.
+type replayKernel[G geometry] struct{ v *Variant }
+
+// playQuiet is narrowKernel.playQuiet: quietMove's test and apply's work for a quiet
+// move, without a Move. A side of men alone capturing along the diagonals, the commonest
+// case, is played here without a call (a call would make the compiler keep the values
+// across it on the stack); the rest in playQuietKings.
+func (k replayKernel[G]) playQuiet(p *Position, from, to Index) bool {
+	v := k.v
+	if from|to >= 64 {
+		return false // (not a square of the board)
+	}
+	from, to = from&63, to&63 // (spares the tables' bounds checks)
+	us := p.Side & 1
+	own, opp, kings := p.pieces[us], p.pieces[us^1], p.kings
+	if own&kings != 0 || v.OrthogonalCaptures {
+		return k.playQuietKings(p, from, to)
+	}
+	// A man: a step forward to a free square, from the table, and no capture, one
+	// expression per direction.
+	s, t := bitOf(from), bitOf(to)
+	occ := own | opp
+	if own&s == 0 || v.steps[us][from]&t&^occ == 0 {
 		return false
 	}
-	s, t := bit(from), bit(to)
-	targets := p.pieces[them]
 	if v.MenCannotCaptureKings {
-		targets &^= p.kings
+		opp &^= kings
 	}
-	empty := v.board&^p.occupied() | s
+	a, b := perftKernel[G](k).steps()
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, opp, v.board&^occ)
+	if own&(ul|ur|dl|dr) != 0 {
+		return false
+	}
+	h := p.Hash ^ zobristSide ^ zobrist[us][0][from] ^ zobrist[us][0][to]
+	if v.promo[us]&t != 0 {
+		p.kings = kings | t
+		h ^= zobrist[us][0][to] ^ zobrist[us][1][to]
+	}
+	p.pieces[us] = own ^ (s | t)
+	p.Hash, p.Side = h, us^1
+	return true
+}
+
+// playQuietKings is playQuiet where the side to move has kings, or captures along the
+// rows and columns (from and to below 64).
+func (k replayKernel[G]) playQuietKings(p *Position, from, to Index) bool {
+	v := k.v
+	us := p.Side & 1
+	s, t := bitOf(from), bitOf(to)
+	own, kings := p.pieces[us], p.kings
+	occ := own | p.pieces[us^1]
+	if own&s == 0 {
+		return false
+	}
+	if kings&s == 0 {
+		// A man: a step forward to a free square, from the table, and no capture.
+		if v.steps[us][from]&t&^occ == 0 || k.kingsCapture(us, own, p.pieces[us^1], kings, occ) {
+			return false
+		}
+		h := p.Hash ^ zobristSide ^ zobrist[us][0][from] ^ zobrist[us][0][to]
+		if v.promo[us]&t != 0 {
+			p.kings = kings | t
+			h ^= zobrist[us][0][to] ^ zobrist[us][1][to]
+		}
+		p.pieces[us] = own ^ (s | t)
+		p.Hash, p.Side = h, us^1
+		return true
+	}
+	// A king: one step any way (short kings), or along a free line (flying kings).
+	if occ&t != 0 || !v.kingStep(from, to, occ) || k.kingsCapture(us, own, p.pieces[us^1], kings, occ) {
+		return false
+	}
+	p.pieces[us] = own ^ (s | t)
+	p.kings = kings ^ (s | t)
+	p.Hash ^= zobristSide ^ zobrist[us][1][from] ^ zobrist[us][1][to]
+	p.Side = us ^ 1
+	return true
+}
+
+// kingStep reports whether a king on from, a square of the board, reaches to, a free
+// square below index 64, in one quiet move over the free squares (occ the occupied ones):
+// kingReaches on the tables of a board of up to 64 bits.
+func (v *Variant) kingStep(from, to Index, occ bitboard) bool {
+	t := bitOf(to)
+	if v.ShortKings {
+		return (v.steps[White][from&63]|v.steps[Black][from&63])&t != 0
+	}
+	for d := range 4 {
+		if r := v.rays[d][from&63]; r&t != 0 {
+			// the squares from from to to, to included: all free
+			return r&^v.rays[d][to&63]&occ == 0
+		}
+	}
+	return false
+}
+
+// kingsCapture reports whether the side to move, us, has a capture (playQuietKings'
+// test): own its pieces, opp the other side's, kings the kings of both, occ
+// the occupied squares. Kings that move one step are tested as men are, with one
+// expression per diagonal; the rest is perftKernel's test.
+func (k replayKernel[G]) kingsCapture(us Color, own, opp, kings, occ bitboard) bool {
+	v := k.v
+	empty, men, ownKings := v.board&^occ, own&^kings, own&kings
+	if v.OrthogonalCaptures || !v.ShortKings {
+		return perftKernel[G](k).hasCapture(us, opp, kings, empty, men, ownKings)
+	}
+	a, b := perftKernel[G](k).steps()
+	manTargets := opp
+	if v.MenCannotCaptureKings {
+		manTargets &^= kings
+	}
+	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty)
+	x := men & (ul | ur | dl | dr)
+	ul, ur, dl, dr = jumpsAlong(true, true, a, b, opp, empty)
+	return (x | ownKings&(ul|ur|dl|dr)) != 0
+}
+
+// playJump is Variant.PlayJump on a board of up to 64 bits, in place: playPath of
+// from-to, with replayKernel's playJump, which does the one jump without playPath's loop
+// (callgrind validate -j 1 OCA: 795.4 -> 786.4 M instructions).
+func (k narrowKernel) playJump(p *Position, from, to Index) bool {
+	if !k.v.jumpAlone {
+		return false
+	}
+	switch k.v.fixedSteps {
+	case 4:
+		return replayKernel[steps4](k).playJump(p, from, to)
+	case 5:
+		return replayKernel[steps5](k).playJump(p, from, to)
+	case 6:
+		return replayKernel[steps6](k).playJump(p, from, to)
+	}
+	return replayKernel[anySteps](k).playJump(p, from, to)
+}
+
+// playJump is narrowKernel.playJump: playPath's work for a path of one jump.
+func (k replayKernel[G]) playJump(p *Position, from, to Index) bool {
+	v := k.v
+	if from|to >= 64 {
+		return false // (not a square of the board)
+	}
+	from, to = from&63, to&63
+	us, them := p.Side&1, p.Side&1^1
+	s, t := bitOf(from), bitOf(to)
+	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
+	if own&^kings&s == 0 || v.crowned(opp, kings) {
+		return false
+	}
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets &^= kings
+	}
+	empty := v.board&^(own|opp) | s
 	if t&empty == 0 {
 		return false
 	}
-	// The jump onto to, with the shifts of capGen.manCaptures.
-	a, b := v.step[upLeft]&63, v.step[upRight]&63
+	// The jump onto to.
+	a, b := perftKernel[G](k).steps()
+	up := v.manUp[us]
 	var mid bitboard
 	if up {
 		if ((s>>a)&targets)>>a == t {
@@ -152,9 +265,7 @@ func (k narrowKernel) playJump(p *Position, from, to Index) bool {
 	if mid == 0 {
 		return false
 	}
-	// The sequence ends on to (as capGen.manJump): crowned there and stopped, or no
-	// capture of a man from to (the pieces it may capture are still ahead of it: the one
-	// just taken is behind).
+	// The sequence ends on to.
 	promote := t&v.promo[us] != 0
 	switch {
 	case promote && v.Promotion == PromoteAndStop:
@@ -166,54 +277,138 @@ func (k narrowKernel) playJump(p *Position, from, to Index) bool {
 			empty |= mid
 		}
 		if up && (((t>>a)&targets)>>a&empty != 0 || ((t>>b)&targets)>>b&empty != 0) ||
-			down && (((t<<b)&targets)<<b&empty != 0 || ((t<<a)&targets)<<a&empty != 0) {
+			!up && (((t<<b)&targets)<<b&empty != 0 || ((t<<a)&targets)<<a&empty != 0) {
 			return false
 		}
 	}
-	// apply's work for a man's jump: the man from-to (crowned or not), the piece on mid
-	// taken.
 	taken := 0 // man or king
-	if p.kings&mid != 0 {
+	if kings&mid != 0 {
 		taken = 1
 	}
-	h := p.Hash ^ zobristSide ^ zobrist[us][0][from&63] ^ zobrist[them][taken][mid.First()&63]
+	h := p.Hash ^ zobristSide ^ zobrist[us][0][from] ^ zobrist[them][taken][mid.First()&63] ^ zobrist[us][0][to]
 	if promote {
-		p.kings |= t
-		h ^= zobrist[us][1][to&63]
-	} else {
-		h ^= zobrist[us][0][to&63]
+		kings |= t
+		h ^= zobrist[us][0][to] ^ zobrist[us][1][to]
 	}
-	p.pieces[us] ^= s | t
-	p.pieces[them] &^= mid
-	p.kings &^= mid
+	p.pieces[us] = own ^ (s | t)
+	p.pieces[them] = opp &^ mid
+	p.kings = kings &^ mid
 	p.Hash, p.Side = h, them
 	return true
 }
 
-// hasCapture is hasCaptureIn with perft's instance for the board's steps (see geometry).
-// Men alone that capture along the diagonals are tested here, as perft's instance tests
-// them, without its call (callgrind validate -j 1 OCA: about 60 fewer instructions a
-// quiet move).
-func (k narrowKernel) hasCapture(p *Position) bool {
-	v, us := k.v, p.Side
-	targets, empty, men, kings := p.pieces[us.Other()], v.board&^p.occupied(), p.pieces[us]&^p.kings, p.pieces[us]&p.kings
-	if kings == 0 && !v.OrthogonalCaptures {
-		if v.MenCannotCaptureKings {
-			targets &^= p.kings
-		}
-		b := v.step[upRight] & 31 // (anySteps' steps)
-		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], b+1, b, targets, empty)
-		return men&(ul|ur|dl|dr) != 0
+// playPath is Variant.PlayPath on a board of up to 64 bits, in place: a man's capture
+// given jump by jump, where v.jumpAlone is set, with replayKernel's instance for the
+// board's steps. Men that capture one way only (up or down the board) along the
+// diagonals, with free choice among captures: every jump of a man goes two rows on the
+// same way, so a sequence that ends two rows from where it began is one jump, and the
+// jump to to is the only move from-to if the man cannot go on from to; a path of several
+// jumps gives the pieces taken.
+func (k narrowKernel) playPath(p *Position, path []Index) bool {
+	if !k.v.jumpAlone {
+		return false
 	}
-	switch v.fixedSteps {
+	switch k.v.fixedSteps {
 	case 4:
-		return perftKernel[steps4]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+		return replayKernel[steps4](k).playPath(p, path)
 	case 5:
-		return perftKernel[steps5]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+		return replayKernel[steps5](k).playPath(p, path)
 	case 6:
-		return perftKernel[steps6]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+		return replayKernel[steps6](k).playPath(p, path)
 	}
-	return perftKernel[anySteps]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+	return replayKernel[anySteps](k).playPath(p, path)
+}
+
+// playPath is narrowKernel.playPath: the jumps of a man, one by one, with the shifts of
+// capGen.manCaptures; it changes p only when it reports true.
+func (k replayKernel[G]) playPath(p *Position, path []Index) bool {
+	v := k.v
+	if len(path) < 2 || path[0] >= 64 {
+		return false
+	}
+	from := path[0] & 63
+	us, them := p.Side&1, p.Side&1^1
+	s := bitOf(from)
+	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
+	if own&^kings&s == 0 || v.crowned(opp, kings) {
+		return false
+	}
+	targets := opp
+	if v.MenCannotCaptureKings {
+		targets &^= kings
+	}
+	empty := v.board&^(own|opp) | s
+	a, b := perftKernel[G](k).steps()
+	up := v.manUp[us]
+	h := p.Hash ^ zobristSide ^ zobrist[us][0][from]
+	var taken bitboard // the pieces taken so far
+	last := len(path) - 1
+	for i := 1; i <= last; i++ {
+		if path[i] >= 64 {
+			return false
+		}
+		t := bitOf(path[i])
+		if t&empty == 0 {
+			return false
+		}
+		// The jump from s onto t.
+		var mid bitboard
+		if up {
+			if ((s>>a)&targets)>>a == t {
+				mid = s >> a
+			} else if ((s>>b)&targets)>>b == t {
+				mid = s >> b
+			}
+		} else {
+			if ((s<<b)&targets)<<b == t {
+				mid = s << b
+			} else if ((s<<a)&targets)<<a == t {
+				mid = s << a
+			}
+		}
+		if mid == 0 {
+			return false
+		}
+		if kings&mid != 0 {
+			h ^= zobrist[them][1][mid.First()&63]
+		} else {
+			h ^= zobrist[them][0][mid.First()&63]
+		}
+		taken |= mid
+		targets &^= mid
+		if v.RemoveAtOnce {
+			empty |= mid
+		}
+		s = t // (a man on the row where it is crowned has no row ahead: its last jump)
+	}
+	// The sequence ends on s (as capGen.manJump): crowned there and stopped, or no
+	// capture of a man from s (the pieces it may capture are still ahead of it: those
+	// taken are behind).
+	to := path[last] & 63
+	promote := s&v.promo[us] != 0
+	switch {
+	case promote && v.Promotion == PromoteAndStop:
+	case promote && v.Promotion != PromoteAtEnd:
+		return false // crowned and goes on as a king
+	default:
+		if up && (((s>>a)&targets)>>a&empty != 0 || ((s>>b)&targets)>>b&empty != 0) ||
+			!up && (((s<<b)&targets)<<b&empty != 0 || ((s<<a)&targets)<<a&empty != 0) {
+			return false
+		}
+	}
+	// apply's work for a man's capture: the man from-to (crowned or not), the pieces
+	// taken.
+	if promote {
+		kings |= s
+		h ^= zobrist[us][1][to]
+	} else {
+		h ^= zobrist[us][0][to]
+	}
+	p.pieces[us] = own ^ (bitOf(from) | s)
+	p.pieces[them] = opp &^ taken
+	p.kings = kings &^ taken
+	p.Hash, p.Side = h, them
+	return true
 }
 
 func (k narrowKernel) movesFromToOf(dst []Move, p Position, from, to Index) []Move {

@@ -272,11 +272,7 @@ func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
 	if k, ok := v.k.(narrowKernel); ok {
 		return k.playQuiet(p, from, to) // (in place, without the interface's copies)
 	}
-	q, ok := v.k.playQuietOf(*p, from, to)
-	if ok {
-		*p = q
-	}
-	return ok
+	return v.playQuietWide(p, from, to)
 }
 
 // PlayJump plays the capture from-to on p and reports true when it is a legal move of p
@@ -288,11 +284,42 @@ func (v *Variant) PlayJump(p *Position, from, to Index) bool {
 	if k, ok := v.k.(narrowKernel); ok {
 		return k.playJump(p, from, to) // (in place, without the interface's copies)
 	}
-	q, ok := v.k.playJumpOf(*p, from, to)
-	if ok {
-		*p = q
+	return false // (the wide boards leave it to MovesFromTo)
+}
+
+// PlayPath plays on p the capture whose path is path (the start square, then the square
+// the piece lands on after each captured piece, as Paths gives them) and reports true when
+// it is a man's capture, where men capture one way only and any capture may be chosen
+// (english), and path is a legal path of it: the move ParseMove finds for the path written
+// in full. Otherwise, or when it cannot tell, it leaves p as it is and reports false.
+// Replaying a game plays the captures written in full so (PlayJump plays a path of two
+// squares the same).
+func (v *Variant) PlayPath(p *Position, path []Index) bool {
+	if k, ok := v.k.(narrowKernel); ok {
+		return k.playPath(p, path)
 	}
-	return ok
+	return false // (the wide boards leave it to MovesFromTo and IsPath)
+}
+
+// PlaySquares plays on p the move written with the squares from and to, a capture when
+// capture is set, and reports true, when PlayQuiet (a quiet move) or PlayJump (a capture)
+// plays it; otherwise it leaves p as it is and reports false. Replaying a game plays its
+// commonest moves so, from the squares as written.
+func (v *Variant) PlaySquares(p *Position, from, to Square, capture bool) bool {
+	if from < 1 || to < 1 || int(from) > v.squares || int(to) > v.squares {
+		return false
+	}
+	f, t := v.idx[from], v.idx[to]
+	k, narrow := v.k.(narrowKernel)
+	switch {
+	case !narrow && capture:
+		return false // (as PlayJump)
+	case !narrow:
+		return v.playQuietWide(p, f, t)
+	case capture:
+		return k.playJump(p, f, t)
+	}
+	return k.playQuiet(p, f, t)
 }
 
 // quietMove is QuietMove on the board's own representation.

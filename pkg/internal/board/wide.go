@@ -281,9 +281,6 @@ func (w *wideVariant) playQuietOf(p Position, from, to Index) (Position, bool) {
 	return p, ok
 }
 
-// playJumpOf leaves the wide boards to MovesFromTo.
-func (w *wideVariant) playJumpOf(p Position, from, to Index) (Position, bool) { return p, false }
-
 func (w *wideVariant) movesFromToOf(dst []Move, p Position, from, to Index) []Move {
 	wp := p.widen()
 	return narrowMoves(dst, w.movesFromTo(nil, &wp, from, to))
