@@ -48,7 +48,10 @@ func TestPlainMovetext(t *testing.T) {
 		"tags": []byte("[Event\"x\"]\n[Site  \"a\\\"b\"]\n[Date \"x\" ]\n[1Event \"x\"]\n[Ev-ent \"x\"]\n[Round \"\xc3\xa9\"]\n" +
 			"[White \"\xe9\"]\n[Dati \"x\"]\n[GameType \"21\"]\n[GameType \"99,Z\"]\n[FEN \"\"]\n[Event \"y\"]\n[Black \"\"]\n[ Result \"1-0\"]\n" +
 			"[Result\t\"1-0\"]\n[Annotator \"x\"\n[Event \"" + strings.Repeat("v", 400) + "\"]\n[" + strings.Repeat("N", 100) + " \"x\"]\n1. 11-15 *\n" +
-			"[Event \"z\"] [Site \"w\"][Date \"v\"]\n1. 11-15 *"),
+			"[Event \"z\"] [Site \"w\"][Date \"v\"]\n1. 11-15 *\n" +
+			// Values past a word of 8 bytes (plainValue), each with a byte it stops at.
+			"[Event \"abcdefghij\rklm\"]\n[Site \"abcdefghijklmnop\nq\"]\n[Date \"abcdefgh\x01\x7f\xffij\"]\n" +
+			"[Round \"abcdefghijkl\\\"mn\"]\n[White \"abcdefghijklmnopqrstuvw\"xyz\"]\n[Black \"abcdefgh\"]\n1. 11-15 *"),
 	}
 	readFiles(t, inputs, corpusFiles(t))
 	games := 0
@@ -151,4 +154,31 @@ func testReader(data []byte, strict, tokensOnly, half bool) *Reader {
 	r := NewReader(in)
 	r.Strict, r.tokensOnly = strict, tokensOnly
 	return r
+}
+
+// TestPlainValue checks plainValue, which scans a tag value 8 bytes at a
+// time, against a scan byte by byte: where it stops in values of every
+// length up to 40 with each byte it stops at (and others) at every place,
+// and that it hashes what it read as strHash does, from every word on.
+func TestPlainValue(t *testing.T) {
+	stops := []byte{'"', '\\', '\n', '\r', 0, 0x1f, 0x7f, 0x80, 0xff}
+	others := []byte{' ', '!', '#', '[', ']', '~', 'a', '0'}
+	for n := 0; n <= 40; n++ {
+		for at := 0; at <= n; at++ {
+			for _, c := range append(stops, others...) {
+				b := []byte(strings.Repeat("v", 4) + strings.Repeat("x", n) + "\"]" + strings.Repeat(" ", 12))
+				if at < n {
+					b[4+at] = c
+				}
+				want := 4
+				for want < len(b) && b[want] >= ' ' && b[want] < 0x7f && b[want] != '"' && b[want] != '\\' {
+					want++
+				}
+				k, h, hashed := plainValue(b, 4)
+				if k != want || hashed && h != strHash(b[4:k]) || !hashed && k+8 <= len(b) {
+					t.Fatalf("plainValue(%q): %d, hashed %v (%x); want %d and strHash %x", b, k, hashed, h, want, strHash(b[4:want]))
+				}
+			}
+		}
+	}
 }

@@ -1,8 +1,9 @@
 package pdn
 
 import (
-	"hash/maphash"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,6 +78,7 @@ type Reader struct {
 
 	tagSet     map[string]bool // tag names of tagSetGame, for long headers
 	tagSetGame *Game
+	known      uint32 // the knownTags of the game being read (bits by tagKey)
 
 	failed       bool // the current game has a lexical error (fail)
 	dropped      int  // warnings of the current game past MaxWarnings
@@ -182,10 +184,18 @@ func (r *Reader) str(b []byte) string {
 	if len(b) > 32 {
 		return string(b)
 	}
+	return r.strHashed(b, strHash(b))
+}
+
+// strHashed is str of b (32 bytes or less), h = strHash(b).
+func (r *Reader) strHashed(b []byte, h uint64) string {
+	if len(b) > 32 {
+		return string(b)
+	}
 	if r.strs == nil {
 		r.strs = new(strCache)
 	}
-	slot := &r.strs[maphash.Bytes(strSeed, b)%uint64(len(r.strs))]
+	slot := &r.strs[h>>(64-strCacheBits)]
 	if *slot == string(b) {
 		return *slot
 	}
@@ -194,11 +204,35 @@ func (r *Reader) str(b []byte) string {
 	return s
 }
 
-// strCache is a direct-mapped cache of short strings: slot hash % size
-// holds the last string that hashed there.
-type strCache [2048]string
+// strCache is a direct-mapped cache of short strings: slot h>>(64 -
+// strCacheBits) holds the last string of hash h (strHash) there.
+type strCache [1 << strCacheBits]string
 
-var strSeed = maphash.MakeSeed()
+const strCacheBits = 11
+
+// strHash hashes b for strCache: its 8-byte words (little-endian), the
+// last one completed with zeros, mixed in turn (strMix).
+func strHash(b []byte) uint64 {
+	h := uint64(0)
+	for ; len(b) >= 8; b = b[8:] {
+		h = strMix(h, binary.LittleEndian.Uint64(b))
+	}
+	if len(b) > 0 {
+		w := uint64(0)
+		for i, c := range b {
+			w |= uint64(c) << (8 * i)
+		}
+		h = strMix(h, w)
+	}
+	return h
+}
+
+// strMix mixes word w into hash h: the top bits of the result depend on
+// every bit of both.
+func strMix(h, w uint64) uint64 {
+	h = (h ^ w) * 0x9e3779b97f4a7c15 // 2^64 / golden ratio (Knuth's multiplicative hashing)
+	return h ^ h>>29
+}
 
 // moveText returns the canonical text of a move token, without
 // allocating for the common two-square numeric moves.
@@ -480,7 +514,9 @@ func (r *Reader) Next() (*Game, error) {
 				return r.endAtTagSection(t)
 			}
 			r.start(t.Pos)
-			if !r.plainTag(r.g, t.Pos) {
+			if r.plainTag(r.g, t.Pos) {
+				r.plainTags(r.g)
+			} else {
 				r.readTag(r.g, t.Pos)
 			}
 		case TokEOF:
@@ -535,6 +571,7 @@ func (r *Reader) begin() {
 		r.rs.reset()
 	}
 	r.tagSetGame = nil
+	r.known = 0
 	// The tags are gathered in r.tagBuf and copied out by finish.
 	g.Tags = r.tagBuf[:0]
 	r.phase = beforeGame
@@ -1200,7 +1237,7 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		r.warn(WarnTagSyntax, p, r.text("tag ", strings.TrimSpace(rawName+" "+value), " without name or value dropped"))
 		return
 	}
-	r.tag(g, p, rawName, value)
+	r.tag(g, p, rawName, value, 0)
 }
 
 // plainTag reads a tag pair of the commonest form after its '[': a name
@@ -1229,44 +1266,177 @@ func (r *Reader) plainTag(g *Game, p Pos) bool {
 		return false
 	}
 	v := j + 1
-	k := v
-	for k < len(b) && b[k] >= ' ' && b[k] < 0x7f && b[k] != '"' && b[k] != '\\' {
-		k++
-	}
+	k, h, hashed := plainValue(b, v)
 	if k+1 >= len(b) || b[k] != '"' || b[k+1] != ']' {
 		return false
 	}
-	name, value := r.str(b[:e]), r.str(b[v:k])
+	name, key := knownTag(b[:e])
+	if key == 0 {
+		name = r.str(b[:e])
+	}
+	if !hashed {
+		h = strHash(b[v:k])
+	}
+	value := r.strHashed(b[v:k], h)
 	s.i += k + 2
 	s.afterOpen = false // (as after the ']' token)
-	r.tag(g, p, name, value)
+	r.tag(g, p, name, value, key)
 	return true
 }
 
-// tag adds the tag pair name (as written, not empty) and value at p to g,
-// with the warnings it calls for.
-func (r *Reader) tag(g *Game, p Pos, rawName, value string) {
-	name := rawName
-	if !isIdent(name) {
-		fixed := repairTagName(name)
-		r.warn(WarnTagName, p, name+" read as "+fixed)
-		name = r.str([]byte(fixed))
-	} else if !r.Strict && mayBeLocalized(name) {
-		if std, ok := localizedTags[name]; ok {
-			r.note(WarnLocalizedTag, p, name+" read as "+std)
-			name = std
+// plainTags reads the tag pairs that follow a plain one (plainTag) on the
+// next lines, each line a '[' and its tag pair, as Next would read them:
+// it stops before anything else, or after a tag pair that plainTag does
+// not read (readTag reads it).
+func (r *Reader) plainTags(g *Game) {
+	s := r.s
+	for {
+		b := s.buf[s.i:s.n]
+		k := 2
+		if len(b) < 3 || b[0] != '\n' && (b[0] != '\r' || b[1] != '\n') {
+			return
+		}
+		if b[0] == '\n' {
+			k = 1
+		}
+		if b[k] != '[' {
+			return
+		}
+		// The line break and the '[', as Scanner.Next reads them.
+		s.i += k
+		s.line++
+		s.lineStart = s.base + int64(s.i)
+		p := s.pos()
+		s.i++
+		s.afterOpen = true
+		if !r.plainTag(g, p) {
+			r.readTag(g, p)
+			return
 		}
 	}
-	if r.hasTag(g, name) {
+}
+
+// plainValue scans the value of a plain tag pair (see plainTag) in b from
+// b[v]: it returns the index k of the first byte from there that is not
+// printable ASCII or is a '"' or a backslash, and, if hashed, strHash of
+// b[v:k]. It looks at 8 bytes at a time.
+func plainValue(b []byte, v int) (k int, h uint64, hashed bool) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	k = v
+	for ; k+8 <= len(b); k += 8 {
+		w := binary.LittleEndian.Uint64(b[k:])
+		// The high bits of the bytes below ' ', from 0x7f, '"' and '\\'
+		// (the lowest set one is exact: false ones only come after it).
+		q, bs := w^('"'*ones), w^('\\'*ones)
+		stop := ((w-' '*ones)&^w | (w&^highs + ones) | w | (q-ones)&^q | (bs-ones)&^bs) & highs
+		if stop != 0 {
+			n := bits.TrailingZeros64(stop) / 8
+			if n > 0 {
+				h = strMix(h, w&(1<<(8*n)-1))
+			}
+			return k + n, h, true
+		}
+		h = strMix(h, w)
+	}
+	for k < len(b) && b[k] >= ' ' && b[k] < 0x7f && b[k] != '"' && b[k] != '\\' {
+		k++
+	}
+	return k, 0, false
+}
+
+// tagKey numbers the commonest tag names (knownTags), 0 for others.
+type tagKey uint8
+
+const (
+	tagGameType tagKey = 8
+	tagFEN      tagKey = 9
+)
+
+// knownTags are the commonest tag names, by tagKey: the seven tag roster
+// first (PDN-SPEC.md), then what the corpus holds most of.
+var knownTags = [...]string{1: "Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN",
+	"SetUp", "Setup", "PlyCount", "TimeControl", "Annotator", "WhiteTime", "BlackTime"}
+
+// knownTag returns the name and key of tag name b when it is one of
+// knownTags, else "" and 0.
+func knownTag(b []byte) (string, tagKey) {
+	var k tagKey
+	switch string(b) {
+	case "Event":
+		k = 1
+	case "Site":
+		k = 2
+	case "Date":
+		k = 3
+	case "Round":
+		k = 4
+	case "White":
+		k = 5
+	case "Black":
+		k = 6
+	case "Result":
+		k = 7
+	case "GameType":
+		k = tagGameType
+	case "FEN":
+		k = tagFEN
+	case "SetUp":
+		k = 10
+	case "Setup":
+		k = 11
+	case "PlyCount":
+		k = 12
+	case "TimeControl":
+		k = 13
+	case "Annotator":
+		k = 14
+	case "WhiteTime":
+		k = 15
+	case "BlackTime":
+		k = 16
+	default:
+		return "", 0
+	}
+	return knownTags[k], k
+}
+
+// tag adds the tag pair name (as written, not empty) and value at p to g,
+// with the warnings it calls for. key is the name's tagKey when known
+// (the name is then an identifier, not localised), else 0.
+func (r *Reader) tag(g *Game, p Pos, rawName, value string, key tagKey) {
+	name := rawName
+	if key == 0 {
+		if !isIdent(name) {
+			fixed := repairTagName(name)
+			r.warn(WarnTagName, p, name+" read as "+fixed)
+			name = r.str([]byte(fixed))
+		} else if !r.Strict && mayBeLocalized(name) {
+			if std, ok := localizedTags[name]; ok {
+				r.note(WarnLocalizedTag, p, name+" read as "+std)
+				name = std
+			}
+		}
+		_, key = knownTag([]byte(name))
+	}
+	// A duplicate: known names are marked in r.known, others looked for.
+	if key != 0 {
+		if r.known&(1<<key) != 0 {
+			r.note(WarnDuplicateTag, p, name)
+		}
+		r.known |= 1 << key
+	} else if r.hasTag(g, name) {
 		r.note(WarnDuplicateTag, p, name)
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value, Pos: p})
-	switch name {
-	case "GameType":
+	switch key {
+	case tagGameType:
 		if msg := checkGameType(value); msg != "" {
 			r.warn(WarnTagValue, p, msg)
 		}
-	case "FEN":
+	case tagFEN:
 		if strings.TrimSpace(value) == "" {
 			r.warn(WarnTagValue, p, "empty FEN tag")
 		}
