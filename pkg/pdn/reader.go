@@ -706,6 +706,7 @@ func (r *Reader) plainMovetext() {
 		}
 		s.line, s.lineStart = run.line, s.base+int64(s.i)+1-int64(run.col)
 		s.i += int(run.p)
+		r.phase = inMovetext // (from plainTags, the movetext starts)
 		if num != 0 {
 			r.batch[0].cont = cont
 			r.pending.set, num = false, 0
@@ -1285,9 +1286,10 @@ func (r *Reader) plainTag(g *Game, p Pos) bool {
 }
 
 // plainTags reads the tag pairs that follow a plain one (plainTag) on the
-// next lines, each line a '[' and its tag pair, as Next would read them:
-// it stops before anything else, or after a tag pair that plainTag does
-// not read (readTag reads it).
+// next lines, each line a '[' and its tag pair, as Next would read them,
+// and the plain movetext (plainMovetext) of a next line that starts with
+// a digit: it stops before anything else, or after a tag pair that
+// plainTag does not read (readTag reads it).
 func (r *Reader) plainTags(g *Game) {
 	s := r.s
 	for {
@@ -1299,13 +1301,19 @@ func (r *Reader) plainTags(g *Game) {
 		if b[0] == '\n' {
 			k = 1
 		}
-		if b[k] != '[' {
+		if c := b[k]; c != '[' && (c < '0' || c > '9') {
 			return
 		}
-		// The line break and the '[', as Scanner.Next reads them.
+		// The line break, as Scanner.Next skips it: the token after it, a
+		// '[' or one that starts with a digit, is not glued to anything
+		// (as only '*' need be).
 		s.i += k
 		s.line++
 		s.lineStart = s.base + int64(s.i)
+		if b[k] != '[' {
+			r.plainMovetext()
+			return
+		}
 		p := s.pos()
 		s.i++
 		s.afterOpen = true
