@@ -182,3 +182,54 @@ func TestPlainValue(t *testing.T) {
 		}
 	}
 }
+
+// TestScanNumberFast reads the corpus and moves written to try the edges
+// of Scanner.scanNumberFast and scanCapture with and without them, and
+// wants the same tokens.
+func TestScanNumberFast(t *testing.T) {
+	inputs := map[string][]byte{
+		"edges": []byte("1. 26x17x10x1 28x19x10 9x18x27x36x45x54 26:17:10 1x2x3 26x17-10 26x17x100 26x17x0 26x17x 10 26x17X10 " +
+			"11-15-19 11x15-19 " + strings.Repeat("12x", 20) + "12 26x17x10) 26x17x10! 1-0 2x1x3 05x09x14 26x17x10x1x2x3x4x5x6x7x8x9x10x11x12x13x14 " +
+			"26x17x10x1x2x3x4x5x6x7x8x9x10x11x12x13x14x15 " + strings.Repeat("9x", 70) + "9 26x17x10x"),
+	}
+	readFiles(t, inputs, corpusFiles(t))
+	type tok struct {
+		Kind    TokenKind
+		Pos     Pos
+		Text    string
+		Squares []Square
+		Sep     Sep
+		Num     int
+		Err     error
+		Warns   []Warning // before the token
+	}
+	scan := func(data []byte, slow bool) []tok {
+		s := NewScanner(bytes.NewReader(data))
+		s.slow = slow
+		var warns []Warning
+		s.Warn = func(w Warning) { warns = append(warns, w) }
+		var out []tok
+		for {
+			tk, err := s.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, tok{tk.Kind, tk.Pos, string(tk.Text()), append([]Square(nil), tk.Squares()...), tk.Sep(), tk.Number(), tk.Err, warns})
+			warns = nil
+			if tk.Kind == TokEOF {
+				return out
+			}
+		}
+	}
+	for name, data := range inputs {
+		fast, slow := scan(data, false), scan(data, true)
+		if !reflect.DeepEqual(fast, slow) {
+			for i := range min(len(fast), len(slow)) {
+				if !reflect.DeepEqual(fast[i], slow[i]) {
+					t.Fatalf("%s: token %d: %+v, without scanNumberFast %+v", name, i, fast[i], slow[i])
+				}
+			}
+			t.Fatalf("%s: %d tokens, %d without scanNumberFast", name, len(fast), len(slow))
+		}
+	}
+}
