@@ -1304,9 +1304,8 @@ func (r *Reader) plainTags(g *Game) {
 		if c := b[k]; c != '[' && (c < '0' || c > '9') {
 			return
 		}
-		// The line break, as Scanner.Next skips it: the token after it, a
-		// '[' or one that starts with a digit, is not glued to anything
-		// (as only '*' need be).
+		// The line break, as Scanner.Next skips it. (Whether the token
+		// after it is glued to the one before matters only for a '*'.)
 		s.i += k
 		s.line++
 		s.lineStart = s.base + int64(s.i)
@@ -1363,8 +1362,8 @@ const (
 	tagFEN      tagKey = 9
 )
 
-// knownTags are the commonest tag names, by tagKey: the seven tag roster
-// first (PDN-SPEC.md), then what the corpus holds most of.
+// knownTags are the commonest tag names, by tagKey: the seven archival
+// tags first (reference/PDN-SPEC.md), then those the corpus holds most of.
 var knownTags = [...]string{1: "Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN",
 	"SetUp", "Setup", "PlyCount", "TimeControl", "Annotator", "WhiteTime", "BlackTime"}
 
