@@ -48,7 +48,10 @@ func TestPlainMovetext(t *testing.T) {
 		"tags": []byte("[Event\"x\"]\n[Site  \"a\\\"b\"]\n[Date \"x\" ]\n[1Event \"x\"]\n[Ev-ent \"x\"]\n[Round \"\xc3\xa9\"]\n" +
 			"[White \"\xe9\"]\n[Dati \"x\"]\n[GameType \"21\"]\n[GameType \"99,Z\"]\n[FEN \"\"]\n[Event \"y\"]\n[Black \"\"]\n[ Result \"1-0\"]\n" +
 			"[Result\t\"1-0\"]\n[Annotator \"x\"\n[Event \"" + strings.Repeat("v", 400) + "\"]\n[" + strings.Repeat("N", 100) + " \"x\"]\n1. 11-15 *\n" +
-			"[Event \"z\"] [Site \"w\"][Date \"v\"]\n1. 11-15 *"),
+			"[Event \"z\"] [Site \"w\"][Date \"v\"]\n1. 11-15 *\n" +
+			// Values past a word of 8 bytes (plainValue), each with a byte it stops at.
+			"[Event \"abcdefghij\rklm\"]\n[Site \"abcdefghijklmnop\nq\"]\n[Date \"abcdefgh\x01\x7f\xffij\"]\n" +
+			"[Round \"abcdefghijkl\\\"mn\"]\n[White \"abcdefghijklmnopqrstuvw\"xyz\"]\n[Black \"abcdefgh\"]\n1. 11-15 *"),
 	}
 	readFiles(t, inputs, corpusFiles(t))
 	games := 0
@@ -151,4 +154,82 @@ func testReader(data []byte, strict, tokensOnly, half bool) *Reader {
 	r := NewReader(in)
 	r.Strict, r.tokensOnly = strict, tokensOnly
 	return r
+}
+
+// TestPlainValue checks plainValue, which scans a tag value 8 bytes at a
+// time, against a scan byte by byte: where it stops in values of every
+// length up to 40 with each byte it stops at (and others) at every place,
+// and that it hashes what it read as strHash does, from every word on.
+func TestPlainValue(t *testing.T) {
+	stops := []byte{'"', '\\', '\n', '\r', 0, 0x1f, 0x7f, 0x80, 0xff}
+	others := []byte{' ', '!', '#', '[', ']', '~', 'a', '0'}
+	for n := 0; n <= 40; n++ {
+		for at := 0; at <= n; at++ {
+			for _, c := range append(stops, others...) {
+				b := []byte(strings.Repeat("v", 4) + strings.Repeat("x", n) + "\"]" + strings.Repeat(" ", 12))
+				if at < n {
+					b[4+at] = c
+				}
+				want := 4
+				for want < len(b) && b[want] >= ' ' && b[want] < 0x7f && b[want] != '"' && b[want] != '\\' {
+					want++
+				}
+				k, h, hashed := plainValue(b, 4)
+				if k != want || hashed && h != strHash(b[4:k]) || !hashed && k+8 <= len(b) {
+					t.Fatalf("plainValue(%q): %d, hashed %v (%x); want %d and strHash %x", b, k, hashed, h, want, strHash(b[4:want]))
+				}
+			}
+		}
+	}
+}
+
+// TestScanNumberFast reads the corpus and moves written to try the edges
+// of Scanner.scanNumberFast and scanCapture with and without them, and
+// wants the same tokens.
+func TestScanNumberFast(t *testing.T) {
+	inputs := map[string][]byte{
+		"edges": []byte("1. 26x17x10x1 28x19x10 9x18x27x36x45x54 26:17:10 1x2x3 26x17-10 26x17x100 26x17x0 26x17x 10 26x17X10 " +
+			"11-15-19 11x15-19 " + strings.Repeat("12x", 20) + "12 26x17x10) 26x17x10! 1-0 2x1x3 05x09x14 26x17x10x1x2x3x4x5x6x7x8x9x10x11x12x13x14 " +
+			"26x17x10x1x2x3x4x5x6x7x8x9x10x11x12x13x14x15 " + strings.Repeat("9x", 70) + "9 26x17x10x"),
+	}
+	readFiles(t, inputs, corpusFiles(t))
+	type tok struct {
+		Kind    TokenKind
+		Pos     Pos
+		Text    string
+		Squares []Square
+		Sep     Sep
+		Num     int
+		Err     error
+		Warns   []Warning // before the token
+	}
+	scan := func(data []byte, slow bool) []tok {
+		s := NewScanner(bytes.NewReader(data))
+		s.slow = slow
+		var warns []Warning
+		s.Warn = func(w Warning) { warns = append(warns, w) }
+		var out []tok
+		for {
+			tk, err := s.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, tok{tk.Kind, tk.Pos, string(tk.Text()), append([]Square(nil), tk.Squares()...), tk.Sep(), tk.Number(), tk.Err, warns})
+			warns = nil
+			if tk.Kind == TokEOF {
+				return out
+			}
+		}
+	}
+	for name, data := range inputs {
+		fast, slow := scan(data, false), scan(data, true)
+		if !reflect.DeepEqual(fast, slow) {
+			for i := range min(len(fast), len(slow)) {
+				if !reflect.DeepEqual(fast[i], slow[i]) {
+					t.Fatalf("%s: token %d: %+v, without scanNumberFast %+v", name, i, fast[i], slow[i])
+				}
+			}
+			t.Fatalf("%s: %d tokens, %d without scanNumberFast", name, len(fast), len(slow))
+		}
+	}
 }

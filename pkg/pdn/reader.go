@@ -1,8 +1,9 @@
 package pdn
 
 import (
-	"hash/maphash"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,6 +78,7 @@ type Reader struct {
 
 	tagSet     map[string]bool // tag names of tagSetGame, for long headers
 	tagSetGame *Game
+	known      uint32 // the knownTags of the game being read (bits by tagKey)
 
 	failed       bool // the current game has a lexical error (fail)
 	dropped      int  // warnings of the current game past MaxWarnings
@@ -182,10 +184,18 @@ func (r *Reader) str(b []byte) string {
 	if len(b) > 32 {
 		return string(b)
 	}
+	return r.strHashed(b, strHash(b))
+}
+
+// strHashed is str of b (32 bytes or less), h = strHash(b).
+func (r *Reader) strHashed(b []byte, h uint64) string {
+	if len(b) > 32 {
+		return string(b)
+	}
 	if r.strs == nil {
 		r.strs = new(strCache)
 	}
-	slot := &r.strs[maphash.Bytes(strSeed, b)%uint64(len(r.strs))]
+	slot := &r.strs[h>>(64-strCacheBits)]
 	if *slot == string(b) {
 		return *slot
 	}
@@ -194,11 +204,35 @@ func (r *Reader) str(b []byte) string {
 	return s
 }
 
-// strCache is a direct-mapped cache of short strings: slot hash % size
-// holds the last string that hashed there.
-type strCache [2048]string
+// strCache is a direct-mapped cache of short strings: slot h>>(64 -
+// strCacheBits) holds the last string of hash h (strHash) there.
+type strCache [1 << strCacheBits]string
 
-var strSeed = maphash.MakeSeed()
+const strCacheBits = 11
+
+// strHash hashes b for strCache: its 8-byte words (little-endian), the
+// last one completed with zeros, mixed in turn (strMix).
+func strHash(b []byte) uint64 {
+	h := uint64(0)
+	for ; len(b) >= 8; b = b[8:] {
+		h = strMix(h, binary.LittleEndian.Uint64(b))
+	}
+	if len(b) > 0 {
+		w := uint64(0)
+		for i, c := range b {
+			w |= uint64(c) << (8 * i)
+		}
+		h = strMix(h, w)
+	}
+	return h
+}
+
+// strMix mixes word w into hash h: the top bits of the result depend on
+// every bit of both.
+func strMix(h, w uint64) uint64 {
+	h = (h ^ w) * 0x9e3779b97f4a7c15 // 2^64 / golden ratio (Knuth's multiplicative hashing)
+	return h ^ h>>29
+}
 
 // moveText returns the canonical text of a move token, without
 // allocating for the common two-square numeric moves.
@@ -480,7 +514,9 @@ func (r *Reader) Next() (*Game, error) {
 				return r.endAtTagSection(t)
 			}
 			r.start(t.Pos)
-			if !r.plainTag(r.g, t.Pos) {
+			if r.plainTag(r.g, t.Pos) {
+				r.plainTags(r.g)
+			} else {
 				r.readTag(r.g, t.Pos)
 			}
 		case TokEOF:
@@ -535,6 +571,7 @@ func (r *Reader) begin() {
 		r.rs.reset()
 	}
 	r.tagSetGame = nil
+	r.known = 0
 	// The tags are gathered in r.tagBuf and copied out by finish.
 	g.Tags = r.tagBuf[:0]
 	r.phase = beforeGame
@@ -640,40 +677,84 @@ func (r *Reader) takeNumber() int {
 // digits, apart by blanks and line breaks, straight from the scanner's
 // buffer: what Scanner.Next and Next would make of them, without a token
 // each (validate of the Open Checkers Archive spent about a third of its
-// reading in them). It returns, having consumed nothing of it, at
-// anything else, such as a result, a comment, a lone CR, or near the end
-// of the buffered input, for Next to read as usual.
+// reading in them). It stops at anything else, such as a result, a
+// comment, a lone CR, a move number that such a move does not follow, or
+// near the end of the buffered input, having consumed nothing of it (nor
+// of the move number before it), for Next to read as usual.
 func (r *Reader) plainMovetext() {
 	if r.vis != nil || r.tokensOnly {
 		return
 	}
+	// The move number of the first move: the pending one, else 0 (none).
+	num, cont := 0, false
+	if r.pending.set {
+		if r.pending.num == 0 {
+			return // (move warns that it is dropped)
+		}
+		num, cont = r.pending.num, r.pending.cont
+	}
 	s := r.s
-	buf, base := s.buf[:s.n], s.base
-	// What is read so far: the scanner's state and the pending move
-	// number, stored back at the end. The loop makes no call but to warn
-	// (rare): its state stays in registers. The moves are gathered in
-	// batch and handed on (plainMoves) when it is full, and at the end.
-	i, line, lineStart := s.i, s.line, s.lineStart
-	pending := r.pending
-	batch := &r.batch
+	// The moves are read in runs of up to plainBatch, each handed on
+	// (plainMoves) as it ends.
+	for s.n-s.i >= plainWindow || s.fill(plainWindow) {
+		b := (*[plainWindow]byte)(s.buf[s.i : s.i+plainWindow])
+		run := plainRun{line: s.line, col: 1 - int(s.lineStart-s.base-int64(s.i)), num: num}
+		run.read(b, s.base+int64(s.i), &r.batch)
+		nb := run.nb
+		if nb == 0 {
+			return
+		}
+		s.line, s.lineStart = run.line, s.base+int64(s.i)+1-int64(run.col)
+		s.i += int(run.p)
+		r.phase = inMovetext // (from plainTags, the movetext starts)
+		if num != 0 {
+			r.batch[0].cont = cont
+			r.pending.set, num = false, 0
+		}
+		r.plainMoves(r.batch[:nb], run.maxSq)
+		if nb < plainBatch {
+			return
+		}
+	}
+}
+
+// plainWindow is how many bytes of input plainMovetext hands
+// plainRun.read at a time.
+const plainWindow = 256
+
+// plainRun is the state of plainMovetext's reading of a window of input.
+type plainRun struct {
+	p         uint // bytes read
+	line      int  // the line of b[p]
+	col       int  // the column of b[p], less p
+	num       int  // the move number of the first move, 0 if none
+	nb, maxSq int  // moves read, their largest square
+}
+
+// read reads moves into batch, up to plainBatch of them, from b[run.p:]
+// on, b at offset off in the input. It makes no call, so that its state
+// stays in registers (inlined in Next, plainMovetext kept most of it on
+// the stack: callgrind validate -j 1 OCA, about 125 instructions a token).
+func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *[plainBatch]plainRec) {
+	p, line, col, num := run.p, run.line, run.col, run.num
 	nb, maxSq := 0, 0
-scan:
-	for len(buf)-i >= 24 {
-		b := (*[24]byte)(buf[i : i+24])
+	// A move a turn, with the blanks and the move number before it, in
+	// t: up to 15 blanks, 3 bytes, 15 blanks, 6 bytes, to t[39]. The line
+	// and column are those of the token; the last move tells those of p.
+	for nb < plainBatch && p < plainWindow-plainItem {
+		t := (*[plainItem]byte)(b[p : p+plainItem])
 		// The blanks and line breaks before the token, as Scanner.Next
-		// skips them.
-		ln, ls := line, lineStart
-		j := 0
-		if b[0] == ' ' && b[1] > ' ' {
-			j = 1 // the commonest: one blank, then the token
-		} else {
+		// skips them; the commonest: one blank.
+		j := uint(1)
+		if t[0] != ' ' || t[1] <= ' ' {
+			j = 0
 			for j < 16 {
-				c := b[j]
+				c := t[j]
 				if c == ' ' || c == '\t' {
 					j++
 					continue
 				}
-				if c == '\r' && b[j+1] == '\n' {
+				if c == '\r' && t[j+1] == '\n' {
 					j++
 					c = '\n'
 				}
@@ -681,75 +762,108 @@ scan:
 					break
 				}
 				j++
-				ln++
-				ls = base + int64(i+j)
+				line, col = line+1, -int(p+j-1)
 			}
-			if j == 16 {
-				break scan
+			if j >= 16 {
+				break
 			}
 		}
 		// The token: as Scanner.scanNumberFast reads it.
-		t := (*[8]byte)(b[j : j+8])
-		n, e := int(t[0]-'0'), 1
+		o := j & 15 // tok is t[o:]
+		tok := (*[8]byte)(t[o:])
+		n := uint(tok[0]) - '0'
 		if n > 9 {
-			break scan
+			break
 		}
-		if c := t[1]; c >= '0' && c <= '9' {
-			n, e = n*10+int(c-'0'), 2
+		sep := tok[1]
+		if d := uint(sep) - '0'; d <= 9 {
+			n, sep, o = n*10+d, tok[2], o+1
+			tok = (*[8]byte)(t[o:])
 		}
-		off := base + int64(i+j)
-		switch sep := t[e]; sep {
-		case '.':
-			if t[e+1] == '.' {
-				break scan
+		// tok[1] is sep.
+		if sep == '.' {
+			// A move number: its move must follow. (A second number, "0."
+			// and "N.." are Next's.)
+			if num != 0 || n == 0 || tok[2] == '.' {
+				break
 			}
-			i, line, lineStart = i+j+e+1, ln, ls
-			// bodyToken, in movetext already
-			if pending.set {
-				r.warn(WarnMoveNumber, pending.pos, "move number not followed by a move")
-			}
-			pending = moveNumber{set: true, num: n, pos: Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}}
-		case '-', 'x', ':':
-			if n == 0 || e == 1 && t[0] <= '2' && t[2] >= '0' && t[2] <= '2' && !isDigit(int(t[3])) {
-				break scan // (perhaps a result: 1-0, 2-0, 1-1...)
-			}
-			d := t[e+1]
-			if d < '0' || d > '9' {
-				break scan
-			}
-			to, k := int(d-'0'), e+2
-			if d := t[k]; d >= '0' && d <= '9' {
-				to, k = to*10+int(d-'0'), k+1
-			}
-			if d := t[k]; to == 0 || d >= '0' && d <= '9' || d == '-' || d == 'x' || d == ':' || d == 'X' {
-				break scan
-			}
-			i, line, lineStart = i+j+k, ln, ls
-			m := &batch[nb]
-			m.from, m.to, m.sep, m.number, m.cont = uint8(n), uint8(to), Sep(sep), 0, false
-			m.pos = Pos{Offset: off, Line: ln, Column: int(off-ls) + 1}
-			if pending.set {
-				// numberMove's
-				m.number, m.cont, pending.set = pending.num, pending.cont && pending.num > 0, false
-				if pending.num == 0 {
-					r.warn(WarnMoveNumber, pending.pos, "move number 0 dropped")
+			num = int(n)
+			j = o + 2 // after the '.'
+			if t[j&31] == ' ' && t[(j&31)+1] > ' ' {
+				j++
+			} else {
+				k := j
+				for k < j+16 {
+					c := t[k&63]
+					if c == ' ' || c == '\t' {
+						k++
+						continue
+					}
+					if c == '\r' && t[(k&63)+1] == '\n' {
+						k++
+						c = '\n'
+					}
+					if c != '\n' {
+						break
+					}
+					k++
+					line, col = line+1, -int(p+k-1)
 				}
+				if k >= j+16 {
+					break
+				}
+				j = k
 			}
-			maxSq = max(maxSq, n, to)
-			if nb++; nb == plainBatch {
-				r.plainMoves(batch[:], maxSq)
-				nb, maxSq = 0, 0
+			o = j & 63
+			tok = (*[8]byte)(t[o:])
+			n = uint(tok[0]) - '0'
+			if n > 9 {
+				break
 			}
-		default:
-			break scan
+			sep = tok[1]
+			if d := uint(sep) - '0'; d <= 9 {
+				n, sep, o = n*10+d, tok[2], o+1
+				tok = (*[8]byte)(t[o:])
+			}
 		}
+		if sep != '-' && sep != 'x' && sep != ':' {
+			break
+		}
+		// tok[1] is sep: the square after it.
+		to := uint(tok[2]) - '0'
+		if to > 9 {
+			break
+		}
+		c, end := tok[3], uint(3)
+		if d := uint(c) - '0'; d <= 9 {
+			to, c, end = to*10+d, tok[4], 4
+		}
+		// Square 0, a result (1-0, 0-2, 1-1...; and the moves between
+		// squares 1 and 2, left to Next), a longer number or a third
+		// square end the run.
+		if n == 0 || to == 0 || n <= 2 && to <= 2 || c > ' ' && (c-'0' <= 9 || c == '-' || c == 'x' || c == ':' || c == 'X') {
+			break
+		}
+		at := int(p + j)
+		m := &batch[nb&(plainBatch-1)]
+		m.from, m.to, m.sep, m.number, m.cont = uint8(n), uint8(to), Sep(sep), num, false
+		m.pos = Pos{Offset: off + int64(at), Line: line, Column: at + col}
+		p += o + end
+		num = 0
+		maxSq = max(maxSq, int(n), int(to))
+		nb++
 	}
-	s.i, s.line, s.lineStart = i, line, lineStart
-	r.pending = pending
+	run.p, run.nb, run.maxSq = p, nb, maxSq
 	if nb > 0 {
-		r.plainMoves(batch[:nb], maxSq)
+		// The line and column of b[p], from the last move, on its line.
+		m := &batch[(nb-1)&(plainBatch-1)]
+		run.line, run.col = m.pos.Line, m.pos.Column-int(m.pos.Offset-off)
 	}
 }
+
+// plainItem is how many bytes plainRun.read looks at for a move (see
+// there), with room for the index masks that spare bounds checks.
+const plainItem = 72
 
 // plainBatch is the number of moves plainMovetext gathers before it hands
 // them on.
@@ -1124,7 +1238,7 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		r.warn(WarnTagSyntax, p, r.text("tag ", strings.TrimSpace(rawName+" "+value), " without name or value dropped"))
 		return
 	}
-	r.tag(g, p, rawName, value)
+	r.tag(g, p, rawName, value, 0)
 }
 
 // plainTag reads a tag pair of the commonest form after its '[': a name
@@ -1153,44 +1267,183 @@ func (r *Reader) plainTag(g *Game, p Pos) bool {
 		return false
 	}
 	v := j + 1
-	k := v
-	for k < len(b) && b[k] >= ' ' && b[k] < 0x7f && b[k] != '"' && b[k] != '\\' {
-		k++
-	}
+	k, h, hashed := plainValue(b, v)
 	if k+1 >= len(b) || b[k] != '"' || b[k+1] != ']' {
 		return false
 	}
-	name, value := r.str(b[:e]), r.str(b[v:k])
+	name, key := knownTag(b[:e])
+	if key == 0 {
+		name = r.str(b[:e])
+	}
+	if !hashed {
+		h = strHash(b[v:k])
+	}
+	value := r.strHashed(b[v:k], h)
 	s.i += k + 2
 	s.afterOpen = false // (as after the ']' token)
-	r.tag(g, p, name, value)
+	r.tag(g, p, name, value, key)
 	return true
 }
 
-// tag adds the tag pair name (as written, not empty) and value at p to g,
-// with the warnings it calls for.
-func (r *Reader) tag(g *Game, p Pos, rawName, value string) {
-	name := rawName
-	if !isIdent(name) {
-		fixed := repairTagName(name)
-		r.warn(WarnTagName, p, name+" read as "+fixed)
-		name = r.str([]byte(fixed))
-	} else if !r.Strict && mayBeLocalized(name) {
-		if std, ok := localizedTags[name]; ok {
-			r.note(WarnLocalizedTag, p, name+" read as "+std)
-			name = std
+// plainTags reads the tag pairs that follow a plain one (plainTag) on the
+// next lines, each line a '[' and its tag pair, as Next would read them,
+// and the plain movetext (plainMovetext) of a next line that starts with
+// a digit: it stops before anything else, or after a tag pair that
+// plainTag does not read (readTag reads it).
+func (r *Reader) plainTags(g *Game) {
+	s := r.s
+	for {
+		b := s.buf[s.i:s.n]
+		k := 2
+		if len(b) < 3 || b[0] != '\n' && (b[0] != '\r' || b[1] != '\n') {
+			return
+		}
+		if b[0] == '\n' {
+			k = 1
+		}
+		if c := b[k]; c != '[' && (c < '0' || c > '9') {
+			return
+		}
+		// The line break, as Scanner.Next skips it. (Whether the token
+		// after it is glued to the one before matters only for a '*'.)
+		s.i += k
+		s.line++
+		s.lineStart = s.base + int64(s.i)
+		if b[k] != '[' {
+			r.plainMovetext()
+			return
+		}
+		p := s.pos()
+		s.i++
+		s.afterOpen = true
+		if !r.plainTag(g, p) {
+			r.readTag(g, p)
+			return
 		}
 	}
-	if r.hasTag(g, name) {
+}
+
+// plainValue scans the value of a plain tag pair (see plainTag) in b from
+// b[v]: it returns the index k of the first byte from there that is not
+// printable ASCII or is a '"' or a backslash, and, if hashed, strHash of
+// b[v:k]. It looks at 8 bytes at a time.
+func plainValue(b []byte, v int) (k int, h uint64, hashed bool) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	k = v
+	for ; k+8 <= len(b); k += 8 {
+		w := binary.LittleEndian.Uint64(b[k:])
+		// The high bits of the bytes below ' ', from 0x7f, '"' and '\\'
+		// (the lowest set one is exact: false ones only come after it).
+		q, bs := w^('"'*ones), w^('\\'*ones)
+		stop := ((w-' '*ones)&^w | (w&^highs + ones) | w | (q-ones)&^q | (bs-ones)&^bs) & highs
+		if stop != 0 {
+			n := bits.TrailingZeros64(stop) / 8
+			if n > 0 {
+				h = strMix(h, w&(1<<(8*n)-1))
+			}
+			return k + n, h, true
+		}
+		h = strMix(h, w)
+	}
+	for k < len(b) && b[k] >= ' ' && b[k] < 0x7f && b[k] != '"' && b[k] != '\\' {
+		k++
+	}
+	return k, 0, false
+}
+
+// tagKey numbers the commonest tag names (knownTags), 0 for others.
+type tagKey uint8
+
+const (
+	tagGameType tagKey = 8
+	tagFEN      tagKey = 9
+)
+
+// knownTags are the commonest tag names, by tagKey: the seven archival
+// tags first (reference/PDN-SPEC.md), then those the corpus holds most of.
+var knownTags = [...]string{1: "Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN",
+	"SetUp", "Setup", "PlyCount", "TimeControl", "Annotator", "WhiteTime", "BlackTime"}
+
+// knownTag returns the name and key of tag name b when it is one of
+// knownTags, else "" and 0.
+func knownTag(b []byte) (string, tagKey) {
+	var k tagKey
+	switch string(b) {
+	case "Event":
+		k = 1
+	case "Site":
+		k = 2
+	case "Date":
+		k = 3
+	case "Round":
+		k = 4
+	case "White":
+		k = 5
+	case "Black":
+		k = 6
+	case "Result":
+		k = 7
+	case "GameType":
+		k = tagGameType
+	case "FEN":
+		k = tagFEN
+	case "SetUp":
+		k = 10
+	case "Setup":
+		k = 11
+	case "PlyCount":
+		k = 12
+	case "TimeControl":
+		k = 13
+	case "Annotator":
+		k = 14
+	case "WhiteTime":
+		k = 15
+	case "BlackTime":
+		k = 16
+	default:
+		return "", 0
+	}
+	return knownTags[k], k
+}
+
+// tag adds the tag pair name (as written, not empty) and value at p to g,
+// with the warnings it calls for. key is the name's tagKey when known
+// (the name is then an identifier, not localised), else 0.
+func (r *Reader) tag(g *Game, p Pos, rawName, value string, key tagKey) {
+	name := rawName
+	if key == 0 {
+		if !isIdent(name) {
+			fixed := repairTagName(name)
+			r.warn(WarnTagName, p, name+" read as "+fixed)
+			name = r.str([]byte(fixed))
+		} else if !r.Strict && mayBeLocalized(name) {
+			if std, ok := localizedTags[name]; ok {
+				r.note(WarnLocalizedTag, p, name+" read as "+std)
+				name = std
+			}
+		}
+		_, key = knownTag([]byte(name))
+	}
+	// A duplicate: known names are marked in r.known, others looked for.
+	if key != 0 {
+		if r.known&(1<<key) != 0 {
+			r.note(WarnDuplicateTag, p, name)
+		}
+		r.known |= 1 << key
+	} else if r.hasTag(g, name) {
 		r.note(WarnDuplicateTag, p, name)
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value, Pos: p})
-	switch name {
-	case "GameType":
+	switch key {
+	case tagGameType:
 		if msg := checkGameType(value); msg != "" {
 			r.warn(WarnTagValue, p, msg)
 		}
-	case "FEN":
+	case tagFEN:
 		if strings.TrimSpace(value) == "" {
 			r.warn(WarnTagValue, p, "empty FEN tag")
 		}

@@ -42,6 +42,7 @@ type Scanner struct {
 	started   bool
 	enc       Encoding
 	afterOpen bool // the previous token was '['
+	slow      bool // scanNumber without scanNumberFast (tests compare both)
 	tok       Token
 	sq        []Square
 	scratch   []byte
@@ -739,7 +740,7 @@ func at(b []byte, j int) int {
 // scanNumber scans a token starting with a digit: a result, a move number
 // or a numeric move.
 func (s *Scanner) scanNumber() {
-	if s.n-s.i >= 8 && s.scanNumberFast(s.buf[s.i:s.i+8]) {
+	if s.n-s.i >= 8 && !s.slow && s.scanNumberFast(s.buf[s.i:s.i+8]) {
 		return
 	}
 	b := s.window()
@@ -838,6 +839,9 @@ func (s *Scanner) scanNumberFast(b []byte) bool {
 		if d := b[e]; d >= '0' && d <= '9' {
 			m, e = m*10+int(d-'0'), e+1
 		}
+		if b[e] == c && c != '-' && m > 0 {
+			return s.scanCapture(n, m, c, e)
+		}
 		if d := b[e]; m == 0 || d >= '0' && d <= '9' || d == '-' || d == 'x' || d == ':' || d == 'X' {
 			return false
 		}
@@ -846,6 +850,40 @@ func (s *Scanner) scanNumberFast(b []byte) bool {
 		return true
 	}
 	return false
+}
+
+// scanCapture scans the rest of a move of more than two numeric squares
+// (16 at most), each of one or two digits, all apart by sep, 'x' or ':',
+// such as "26x17x10x1": the squares n and m that scanNumberFast read, and
+// the next separator at the token's byte e. It reads as scanMove does, and
+// reports false, having consumed nothing, for anything else (a square cut
+// or of three digits, blanks, another separator).
+func (s *Scanner) scanCapture(n, m int, sep byte, e int) bool {
+	b := s.buf[s.i:s.n]
+	s.sq = append(s.sq[:0], Square(n), Square(m))
+	for b[e] == sep && len(s.sq) < 16 {
+		if e+3 >= len(b) {
+			return false
+		}
+		d := b[e+1] - '0'
+		if d > 9 {
+			return false
+		}
+		q, k := int(d), e+2
+		if d := b[k] - '0'; d <= 9 {
+			q, k = q*10+int(d), k+1
+		}
+		if q == 0 {
+			return false
+		}
+		s.sq = append(s.sq, Square(q))
+		e = k
+	}
+	if d := b[e]; d >= '0' && d <= '9' || d == '-' || d == 'x' || d == ':' || d == 'X' {
+		return false
+	}
+	s.finishMove(Sep(sep), e)
+	return true
 }
 
 // squareAt parses a square at b[j]. It returns the square, its length
