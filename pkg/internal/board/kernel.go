@@ -209,6 +209,9 @@ func (k narrowKernel) hasCapture(p *Position) bool {
 	case 4:
 		return perftKernel[steps4]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
 	case 5:
+		if !v.plainFlying {
+			return perftKernel[other5]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
+		}
 		return perftKernel[steps5]{v}.hasCapture(us, targets, p.kings, empty, men, kings)
 	case 6:
 		return perftKernel[steps6]{v}.hasCapture(us, targets, p.kings, empty, men, kings)

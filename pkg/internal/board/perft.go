@@ -24,6 +24,32 @@ func (k perftKernel[G]) steps() (a, b uint) {
 	return b + 1, b
 }
 
+// fixed reports whether G is steps5, whose kernel perft uses under the rules of
+// Variant.plainFlying only: in its instance, the rules the kernel reads through fixed are
+// constants, and the compiler leaves out their tests.
+func fixed[G geometry]() bool {
+	var g G
+	return unsafe.Sizeof(g) == unsafe.Sizeof(steps5{})
+}
+
+// promotionOf is v.Promotion, a constant when fixed (fixed[G]() of the caller's steps G).
+// It is not generic itself: a generic function called from the kernel costs it a check
+// of a dictionary.
+func promotionOf(fixed bool, v *Variant) Promotion {
+	if fixed {
+		return PromoteAtEnd
+	}
+	return v.Promotion
+}
+
+// menCountOf is v.menCount, a constant when fixed (see promotionOf).
+func menCountOf(fixed bool, v *Variant) menRanks {
+	if fixed {
+		return ranksPieces
+	}
+	return v.menCount
+}
+
 // HasCapture reports whether the side to move in p has a capture.
 func (v *Variant) HasCapture(p *Position) bool {
 	if v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0 {
@@ -45,15 +71,15 @@ func (k perftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, king
 	v := k.v
 	if men != 0 {
 		manTargets := targets
-		if v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			manTargets &^= allKings
 		}
 		a, b := k.steps()
-		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty)
+		ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, manTargets, empty)
 		if men&(ul|ur|dl|dr) != 0 {
 			return true
 		}
-		if v.OrthogonalCaptures {
+		if !fixed[G]() && v.OrthogonalCaptures {
 			for _, d := range v.manDirs[us] {
 				back := opposite(d)
 				if d >= left && men&v.sh(manTargets&v.sh(empty, back), back) != 0 {
@@ -65,7 +91,7 @@ func (k perftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, king
 	if kings == 0 {
 		return false
 	}
-	if v.ShortKings {
+	if !fixed[G]() && v.ShortKings {
 		for _, d := range v.capDirs {
 			back := opposite(d)
 			if kings&v.sh(targets&v.sh(empty, back), back) != 0 {
@@ -74,7 +100,7 @@ func (k perftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, king
 		}
 		return false
 	}
-	if !v.OrthogonalCaptures {
+	if !(!fixed[G]() && v.OrthogonalCaptures) {
 		return k.kingsTake(kings, targets, empty)
 	}
 	for ; kings != 0; kings &= kings - 1 {
@@ -102,7 +128,7 @@ func (k perftKernel[G]) countQuietOf(us Color, empty, men, kings bitboard) int {
 	if kings == 0 {
 		return n
 	}
-	if v.ShortKings {
+	if !fixed[G]() && v.ShortKings {
 		for d := 0; d < 4; d++ {
 			n += (v.sh(kings, d) & empty).Count()
 		}
@@ -141,19 +167,19 @@ func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) 
 // second-to-last ply with a child's boards, without writing the child.
 func (k perftKernel[G]) countBoards(g *capGen, us Color, own, opp, allKings bitboard, dup Duplicates, scratch []Move) int {
 	v := k.v
-	if v.crowned(opp, allKings) {
+	if !fixed[G]() && v.crowned(opp, allKings) {
 		return 0
 	}
 	empty := v.board &^ (own | opp)
 	men, kings := own&^allKings, own&allKings
 	if kings == 0 {
 		targets := opp
-		if v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets &^= allKings
 		}
-		if v.menCount != ranksOther {
+		if menCountOf(fixed[G](), v) != ranksOther {
 			a, b := k.steps()
-			ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, targets, empty)
 			// countMen's most frequent cases inline: no capture, or none that goes on
 			// after its first jump (callgrind: -1.0% on Woldouby depth 12, -1.5% on
 			// FrontRows depth 10 and english depth 10)
@@ -175,17 +201,17 @@ func (k perftKernel[G]) countBoards(g *capGen, us Color, own, opp, allKings bitb
 		}
 	} else if n, ok, searched := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
 		return n
-	} else if v.kingSearch {
+	} else if fixed[G]() || v.kingSearch {
 		if searched == 0 {
 			// Only the men capture: they are counted as when us has no kings, the kings
 			// being in their way only (callgrind: Woldouby depth 12 228.3 -> 225.7 M
 			// instructions).
 			targets := opp
-			if v.MenCannotCaptureKings {
+			if !fixed[G]() && v.MenCannotCaptureKings {
 				targets &^= allKings
 			}
 			a, b := k.steps()
-			ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, targets, empty)
 			return k.countMen(us, targets, empty, men, ul, ur, dl, dr, dup, scratch)
 		}
 		var c manSearch[G]
@@ -224,7 +250,7 @@ func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr b
 		// every single jump is a move: there is no other
 		return ul.Count() + ur.Count() + dl.Count() + dr.Count()
 	}
-	if v.menCount == ranksNone {
+	if menCountOf(fixed[G](), v) == ranksNone {
 		// every single jump is a move too: the precedence ranks none above another
 		n := (ul &^ gul).Count() + (ur &^ gur).Count() + (dl &^ gdl).Count() + (dr &^ gdr).Count()
 		return n + k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
@@ -233,7 +259,7 @@ func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr b
 	// whose arguments go on the stack, past the registers (callgrind: Woldouby depth 12
 	// 235.2 -> 230.2 M instructions, FrontRows depth 10 563.7 -> 545.1 M, english depth 10
 	// 1458.8 -> 1427.2 M)
-	if v.menCount == ranksPieces && v.manUp[us] && v.manDown[us] && v.Promotion != PromoteAndStop {
+	if menCountOf(fixed[G](), v) == ranksPieces && (fixed[G]() || v.manUp[us]) && (fixed[G]() || v.manDown[us]) && promotionOf(fixed[G](), v) != PromoteAndStop {
 		if n, ok := k.countMostMen(targets, empty, gul, gur, gdl, gdr, dup); ok {
 			return n
 		}
@@ -245,7 +271,7 @@ func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr b
 // jumps (jumpsAlong) but on the squares where a man is crowned and the move ends (see
 // countMen).
 func (k perftKernel[G]) menEnds(us Color, jumps bitboard) bitboard {
-	if k.v.Promotion == PromoteAndStop {
+	if promotionOf(fixed[G](), k.v) == PromoteAndStop {
 		return jumps &^ k.v.promo[us]
 	}
 	return jumps
@@ -259,10 +285,10 @@ func (k perftKernel[G]) menEnds(us Color, jumps bitboard) bitboard {
 func (k perftKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men bitboard) (n int, ok bool) {
 	v := k.v
 	a, b := k.steps()
-	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, targets, empty)
 	jumps := ul | ur | dl | dr
 	var orth [8]bitboard // the same along rows and columns (frisian)
-	if v.OrthogonalCaptures {
+	if !fixed[G]() && v.OrthogonalCaptures {
 		for _, d := range v.manDirs[us] {
 			if back := opposite(d); d >= left {
 				orth[d] = v.sh(targets&v.sh(empty, back), back)
@@ -282,7 +308,7 @@ func (k perftKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
 	mids := ul>>a | ur>>b | dl<<b | dr<<a
 	lands := ul>>(2*a) | ur>>(2*b) | dl<<(2*b) | dr<<(2*a)
-	if v.OrthogonalCaptures {
+	if !fixed[G]() && v.OrthogonalCaptures {
 		for d := left; d <= right; d++ {
 			j := orth[d] & men
 			n += j.Count()
@@ -290,12 +316,12 @@ func (k perftKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men
 			lands |= v.sh(v.sh(j, d), d)
 		}
 	}
-	if v.Promotion == PromoteAndStop {
+	if promotionOf(fixed[G](), v) == PromoteAndStop {
 		lands &^= v.promo[us] // crowned there, the move ends
-	} else if v.Promotion == PromoteAndContinue && lands&v.promo[us] != 0 {
+	} else if promotionOf(fixed[G](), v) == PromoteAndContinue && lands&v.promo[us] != 0 {
 		return 0, false // crowned there, it may go on as a king
 	}
-	if lands&jumps != 0 || (v.kingJumpRanked && mids&allKings != 0) {
+	if lands&jumps != 0 || ((!fixed[G]() && v.kingJumpRanked) && mids&allKings != 0) {
 		return 0, false
 	}
 	return n, true
@@ -335,8 +361,8 @@ func (k perftKernel[G]) searchMen(us Color, targets bitboard, dup Duplicates, mo
 	v := k.v
 	return manSearch[G]{
 		targets: targets, promo: v.promo[us],
-		up: v.manUp[us], down: v.manDown[us],
-		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
+		up: (fixed[G]() || v.manUp[us]), down: (fixed[G]() || v.manDown[us]),
+		stop: promotionOf(fixed[G](), v) == PromoteAndStop, most: menCountOf(fixed[G](), v) == ranksPieces, unique: dup == Unique,
 		list: list, moves: moves, base: len(moves), k: k,
 	}
 }
@@ -482,7 +508,7 @@ func (k perftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, d
 	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
-	if g := gul | gur | gdl | gdr; v.menCount == ranksNone || g == 0 {
+	if g := gul | gur | gdl | gdr; menCountOf(fixed[G](), v) == ranksNone || g == 0 {
 		// every single jump is a move: the precedence ranks none above another, or there
 		// is no other
 		promo := v.promo[us]
@@ -562,8 +588,9 @@ func (c *manSearch[G]) jump(s, captured bitboard, k int) {
 		return
 	}
 	a, b := c.k.steps()
-	targets, empty, up, down := c.targets, c.empty, c.up, c.down
-	for !c.stop || s&c.promo == 0 {
+	fx := fixed[G]() // (steps5: men capture up and down the board, and none stops on the far row)
+	targets, empty, up, down := c.targets, c.empty, fx || c.up, fx || c.down
+	for fx || !c.stop || s&c.promo == 0 {
 		t := targets &^ captured
 		var ul, ur, dl, dr bitboard // the square it lands on, jumping along each diagonal
 		if up {
@@ -639,7 +666,7 @@ func (c *manSearch[G]) jumpEach(s, captured bitboard, k int) {
 // most pieces when c.most), and when it takes more than those before, starts the count
 // and the list over.
 func (c *manSearch[G]) counts(k int) bool {
-	if c.most {
+	if fixed[G]() || c.most {
 		if k < c.best {
 			return false
 		}
@@ -809,6 +836,9 @@ func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *ato
 	case 4:
 		return newPerfterOf[steps4](v, dup, tt, depth, stop)
 	case 5:
+		if !v.plainFlying {
+			return newPerfterOf[other5](v, dup, tt, depth, stop)
+		}
 		return newPerfterOf[steps5](v, dup, tt, depth, stop)
 	case 6:
 		return newPerfterOf[steps6](v, dup, tt, depth, stop)
@@ -901,12 +931,12 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-	if v.crowned(opp, kings) {
+	if !fixed[G]() && v.crowned(opp, kings) {
 		return 0
 	}
 	var n uint64
 	empty := v.board &^ (own | opp)
-	if own&kings == 0 && v.menCount != ranksOther {
+	if own&kings == 0 && menCountOf(fixed[G](), v) != ranksOther {
 		if n, ok := pf.menCaptures2(us, own, opp, kings, empty); ok {
 			return n
 		}
@@ -917,7 +947,7 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 		}
 		return n
 	}
-	if !v.plainLeaves || opp&kings != 0 {
+	if !(fixed[G]() || v.plainLeaves) || opp&kings != 0 {
 		return pf.quiet2(p, empty)
 	}
 	// The other side has men only, and each child's leaves are counted here: those of the
@@ -949,7 +979,7 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
 				n += pf.leaves(them, opp, own, kings^from^to, empty, from, to)
-				if v.ShortKings {
+				if !fixed[G]() && v.ShortKings {
 					break
 				}
 			}
@@ -982,10 +1012,10 @@ func (pf *perfter[G]) menLeaves2(us Color, own, opp, kings, empty bitboard) (ta,
 		ta, tb = men<<a&empty, men<<b&empty
 	}
 	targets := own
-	if v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets &^= kings
 	}
-	up, down := v.manUp[them], v.manDown[them]
+	up, down := (fixed[G]() || v.manUp[them]), (fixed[G]() || v.manDown[them])
 	if ul, ur, dl, dr := jumpsAlong(up, down, a, b, targets, empty); opp&(ul|ur|dl|dr) != 0 {
 		return ta, tb, 0
 	}
@@ -1032,11 +1062,11 @@ func (pf *perfter[G]) menCaptures2(us Color, own, opp, kings, empty bitboard) (n
 	v := k.v
 	them := us.Other()
 	targets := opp
-	if v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets &^= kings
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, targets, empty)
 	jumps := ul | ur | dl | dr
 	if own&jumps == 0 {
 		return 0, false
@@ -1044,7 +1074,7 @@ func (pf *perfter[G]) menCaptures2(us Color, own, opp, kings, empty bitboard) (n
 	ul, ur, dl, dr = ul&own, ur&own, dl&own, dr&own
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
-	if gs := gul | gur | gdl | gdr; v.menCount == ranksNone || gs == 0 {
+	if gs := gul | gur | gdl | gdr; menCountOf(fixed[G](), v) == ranksNone || gs == 0 {
 		// every single jump is a move (see menCaptures)
 		promo := v.promo[us]
 		for f := ul &^ gul; f != 0; f &= f - 1 {
@@ -1084,7 +1114,7 @@ func (pf *perfter[G]) menCaptures2(us Color, own, opp, kings, empty bitboard) (n
 // captures finds without the general capture search where it can.
 func (k perftKernel[G]) generate(g *capGen, dst []Move, p *Position, dup Duplicates) []Move {
 	v := k.v
-	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
+	if !fixed[G]() && v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return dst
 	}
 	n := len(dst)
@@ -1129,25 +1159,25 @@ func (k perftKernel[G]) quiet(dst []Move, p *Position, empty bitboard) []Move {
 		i := from.First()
 		for s := from >> a & empty; s != 0; s = s >> a & empty {
 			dst = append(dst, Move{From: i, To: s.First()})
-			if v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from >> b & empty; s != 0; s = s >> b & empty {
 			dst = append(dst, Move{From: i, To: s.First()})
-			if v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from << b & empty; s != 0; s = s << b & empty {
 			dst = append(dst, Move{From: i, To: s.First()})
-			if v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from << a & empty; s != 0; s = s << a & empty {
 			dst = append(dst, Move{From: i, To: s.First()})
-			if v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
@@ -1162,19 +1192,19 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 	v := k.v
 	us := p.Side
 	own, opp, kings := p.pieces[us], p.pieces[us.Other()], p.kings
-	if own&kings == 0 && v.menCount != ranksOther {
+	if own&kings == 0 && menCountOf(fixed[G](), v) != ranksOther {
 		targets := opp
-		if v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets &^= kings
 		}
 		a, b := k.steps()
-		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, targets, empty)
 		if own&(ul|ur|dl|dr) == 0 {
 			return dst
 		}
 		return k.menCaptures(us, targets, empty, own, ul, ur, dl, dr, dup, dst)
 	}
-	if v.kingSearch {
+	if fixed[G]() || v.kingSearch {
 		if k.kingsTake(own&kings, opp, empty) {
 			var c manSearch[G]
 			k.searchInto(&c, us, opp, kings, empty, own, own&kings, dup, dst, true)
@@ -1184,12 +1214,12 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 		// being in their way only (callgrind: Woldouby depth 12 225.7 -> 224.0 M
 		// instructions).
 		targets := opp
-		if v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets &^= kings
 		}
 		a, b := k.steps()
 		men := own &^ kings
-		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, targets, empty)
 		if men&(ul|ur|dl|dr) == 0 {
 			return dst
 		}
@@ -1214,15 +1244,15 @@ func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to bitboa
 	k := pf.k
 	mover, free := own^from^to, empty^from^to
 	targets := mover
-	if k.v.MenCannotCaptureKings {
+	if !fixed[G]() && k.v.MenCannotCaptureKings {
 		targets &^= kings
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := jumpsAlong(k.v.manUp[them], k.v.manDown[them], a, b, targets, free)
+	ul, ur, dl, dr := jumpsAlong((fixed[G]() || k.v.manUp[them]), (fixed[G]() || k.v.manDown[them]), a, b, targets, free)
 	if opp&(ul|ur|dl|dr) == 0 {
 		return uint64(menQuiet(them, a, b, free, opp))
 	}
-	if k.v.menCount != ranksOther {
+	if menCountOf(fixed[G](), k.v) != ranksOther {
 		// countBoards' inline test of whether a capture goes on, on 128-bit boards only
 		// (callgrind: canadian depth 7 -6%). On the others it made leaves' frame larger,
 		// and its other paths dearer: FrontRows depth 10 -3.6%, english depth 10 -4.6%,
@@ -1249,7 +1279,7 @@ func (pf *perfter[G]) quiet2(p *Position, empty bitboard) uint64 {
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-	if v.flyingDiagonal() && opp&kings != 0 {
+	if (fixed[G]() || v.flyingDiagonal()) && opp&kings != 0 {
 		return pf.moves2(us, own, opp, kings, empty)
 	}
 	var n uint64
@@ -1266,7 +1296,7 @@ func (pf *perfter[G]) quiet2(p *Position, empty bitboard) uint64 {
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
 				n += uint64(k.countBoards(g, them, opp, own&^from|to, kings&^from|to, dup, scratch))
-				if v.ShortKings {
+				if !fixed[G]() && v.ShortKings {
 					break
 				}
 			}

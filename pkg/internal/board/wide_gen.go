@@ -518,6 +518,32 @@ func (k widePerftKernel[G]) steps() (a, b uint) {
 	return b + 1, b
 }
 
+// wideFixed reports whether G is steps5, whose kernel perft uses under the rules of
+// Variant.plainFlying only: in its instance, the rules the kernel reads through fixed are
+// constants, and the compiler leaves out their tests.
+func wideFixed[G geometry]() bool {
+	var g G
+	return unsafe.Sizeof(g) == unsafe.Sizeof(steps5{})
+}
+
+// widePromotionOf is v.Promotion, a constant when fixed (fixed[G]() of the caller's steps G).
+// It is not generic itself: a generic function called from the kernel costs it a check
+// of a dictionary.
+func widePromotionOf(fixed bool, v *wideVariant) Promotion {
+	if fixed {
+		return PromoteAtEnd
+	}
+	return v.Promotion
+}
+
+// wideMenCountOf is v.menCount, a constant when fixed (see promotionOf).
+func wideMenCountOf(fixed bool, v *wideVariant) menRanks {
+	if fixed {
+		return ranksPieces
+	}
+	return v.menCount
+}
+
 // hasCaptureIn is HasCapture on the board's own representation.
 func (v *wideVariant) hasCaptureIn(p *widePosition) bool {
 	us := p.Side
@@ -531,15 +557,15 @@ func (k widePerftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, 
 	v := k.v
 	if !men.IsZero() {
 		manTargets := targets
-		if v.MenCannotCaptureKings {
+		if !wideFixed[G]() && v.MenCannotCaptureKings {
 			manTargets = manTargets.AndNot(allKings)
 		}
 		a, b := k.steps()
-		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty)
+		ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, manTargets, empty)
 		if !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return true
 		}
-		if v.OrthogonalCaptures {
+		if !wideFixed[G]() && v.OrthogonalCaptures {
 			for _, d := range v.manDirs[us] {
 				back := opposite(d)
 				if d >= left && !men.And(v.sh(manTargets.And(v.sh(empty, back)), back)).IsZero() {
@@ -551,7 +577,7 @@ func (k widePerftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, 
 	if kings.IsZero() {
 		return false
 	}
-	if v.ShortKings {
+	if !wideFixed[G]() && v.ShortKings {
 		for _, d := range v.capDirs {
 			back := opposite(d)
 			if !kings.And(v.sh(targets.And(v.sh(empty, back)), back)).IsZero() {
@@ -560,7 +586,7 @@ func (k widePerftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, 
 		}
 		return false
 	}
-	if !v.OrthogonalCaptures {
+	if !(!wideFixed[G]() && v.OrthogonalCaptures) {
 		return k.kingsTake(kings, targets, empty)
 	}
 	for ; !kings.IsZero(); kings = kings.ClearFirst() {
@@ -588,7 +614,7 @@ func (k widePerftKernel[G]) countQuietOf(us Color, empty, men, kings wide) int {
 	if kings.IsZero() {
 		return n
 	}
-	if v.ShortKings {
+	if !wideFixed[G]() && v.ShortKings {
 		for d := 0; d < 4; d++ {
 			n += v.sh(kings, d).And(empty).Count()
 		}
@@ -621,19 +647,19 @@ func (v *wideVariant) count(g *wideCapGen, p *widePosition, dup Duplicates, scra
 // second-to-last ply with a child's boards, without writing the child.
 func (k widePerftKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKings wide, dup Duplicates, scratch []wideMove) int {
 	v := k.v
-	if v.crowned(opp, allKings) {
+	if !wideFixed[G]() && v.crowned(opp, allKings) {
 		return 0
 	}
 	empty := v.board.AndNot(own.Or(opp))
 	men, kings := own.AndNot(allKings), own.And(allKings)
 	if kings.IsZero() {
 		targets := opp
-		if v.MenCannotCaptureKings {
+		if !wideFixed[G]() && v.MenCannotCaptureKings {
 			targets = targets.AndNot(allKings)
 		}
-		if v.menCount != ranksOther {
+		if wideMenCountOf(wideFixed[G](), v) != ranksOther {
 			a, b := k.steps()
-			ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, targets, empty)
 
 			mul, mur, mdl, mdr := ul.And(men), ur.And(men), dl.And(men), dr.And(men)
 			if mul.Or(mur).Or(mdl).Or(mdr).IsZero() {
@@ -653,15 +679,15 @@ func (k widePerftKernel[G]) countBoards(g *wideCapGen, us Color, own, opp, allKi
 		}
 	} else if n, ok, searched := k.countQuietKings(us, opp, allKings, empty, men, kings); ok {
 		return n
-	} else if v.kingSearch {
+	} else if wideFixed[G]() || v.kingSearch {
 		if searched.IsZero() {
 
 			targets := opp
-			if v.MenCannotCaptureKings {
+			if !wideFixed[G]() && v.MenCannotCaptureKings {
 				targets = targets.AndNot(allKings)
 			}
 			a, b := k.steps()
-			ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+			ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, targets, empty)
 			return k.countMen(us, targets, empty, men, ul, ur, dl, dr, dup, scratch)
 		}
 		var c wideManSearch[G]
@@ -696,13 +722,13 @@ func (k widePerftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, 
 
 		return ul.Count() + ur.Count() + dl.Count() + dr.Count()
 	}
-	if v.menCount == ranksNone {
+	if wideMenCountOf(wideFixed[G](), v) == ranksNone {
 
 		n := ul.AndNot(gul).Count() + ur.AndNot(gur).Count() + dl.AndNot(gdl).Count() + dr.AndNot(gdr).Count()
 		return n + k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
 	}
 
-	if v.menCount == ranksPieces && v.manUp[us] && v.manDown[us] && v.Promotion != PromoteAndStop {
+	if wideMenCountOf(wideFixed[G](), v) == ranksPieces && (wideFixed[G]() || v.manUp[us]) && (wideFixed[G]() || v.manDown[us]) && widePromotionOf(wideFixed[G](), v) != PromoteAndStop {
 		if n, ok := k.countMostMen(targets, empty, gul, gur, gdl, gdr, dup); ok {
 			return n
 		}
@@ -714,7 +740,7 @@ func (k widePerftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, 
 // jumps (jumpsAlong) but on the squares where a man is crowned and the move ends (see
 // countMen).
 func (k widePerftKernel[G]) menEnds(us Color, jumps wide) wide {
-	if k.v.Promotion == PromoteAndStop {
+	if widePromotionOf(wideFixed[G](), k.v) == PromoteAndStop {
 		return jumps.AndNot(k.v.promo[us])
 	}
 	return jumps
@@ -728,10 +754,10 @@ func (k widePerftKernel[G]) menEnds(us Color, jumps wide) wide {
 func (k widePerftKernel[G]) countSingleJumps(us Color, targets, allKings, empty, men wide) (n int, ok bool) {
 	v := k.v
 	a, b := k.steps()
-	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, targets, empty)
 	jumps := ul.Or(ur).Or(dl).Or(dr)
 	var orth [8]wide // the same along rows and columns (frisian)
-	if v.OrthogonalCaptures {
+	if !wideFixed[G]() && v.OrthogonalCaptures {
 		for _, d := range v.manDirs[us] {
 			if back := opposite(d); d >= left {
 				orth[d] = v.sh(targets.And(v.sh(empty, back)), back)
@@ -747,7 +773,7 @@ func (k widePerftKernel[G]) countSingleJumps(us Color, targets, allKings, empty,
 	n = ul.Count() + ur.Count() + dl.Count() + dr.Count()
 	mids := ul.Shr(a).Or(ur.Shr(b)).Or(dl.Shl(b)).Or(dr.Shl(a))
 	lands := ul.Shr(2 * a).Or(ur.Shr(2 * b)).Or(dl.Shl(2 * b)).Or(dr.Shl(2 * a))
-	if v.OrthogonalCaptures {
+	if !wideFixed[G]() && v.OrthogonalCaptures {
 		for d := left; d <= right; d++ {
 			j := orth[d].And(men)
 			n += j.Count()
@@ -755,12 +781,12 @@ func (k widePerftKernel[G]) countSingleJumps(us Color, targets, allKings, empty,
 			lands = lands.Or(v.sh(v.sh(j, d), d))
 		}
 	}
-	if v.Promotion == PromoteAndStop {
+	if widePromotionOf(wideFixed[G](), v) == PromoteAndStop {
 		lands = lands.AndNot(v.promo[us])
-	} else if v.Promotion == PromoteAndContinue && !lands.And(v.promo[us]).IsZero() {
+	} else if widePromotionOf(wideFixed[G](), v) == PromoteAndContinue && !lands.And(v.promo[us]).IsZero() {
 		return 0, false
 	}
-	if !lands.And(jumps).IsZero() || (v.kingJumpRanked && !mids.And(allKings).IsZero()) {
+	if !lands.And(jumps).IsZero() || ((!wideFixed[G]() && v.kingJumpRanked) && !mids.And(allKings).IsZero()) {
 		return 0, false
 	}
 	return n, true
@@ -800,8 +826,8 @@ func (k widePerftKernel[G]) searchMen(us Color, targets wide, dup Duplicates, mo
 	v := k.v
 	return wideManSearch[G]{
 		targets: targets, promo: v.promo[us],
-		up: v.manUp[us], down: v.manDown[us],
-		stop: v.Promotion == PromoteAndStop, most: v.menCount == ranksPieces, unique: dup == Unique,
+		up: (wideFixed[G]() || v.manUp[us]), down: (wideFixed[G]() || v.manDown[us]),
+		stop: widePromotionOf(wideFixed[G](), v) == PromoteAndStop, most: wideMenCountOf(wideFixed[G](), v) == ranksPieces, unique: dup == Unique,
 		list: list, moves: moves, base: len(moves), k: k,
 	}
 }
@@ -939,7 +965,7 @@ func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, d
 	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
-	if g := gul.Or(gur).Or(gdl).Or(gdr); v.menCount == ranksNone || g.IsZero() {
+	if g := gul.Or(gur).Or(gdl).Or(gdr); wideMenCountOf(wideFixed[G](), v) == ranksNone || g.IsZero() {
 
 		promo := v.promo[us]
 		for f := ul.AndNot(gul); !f.IsZero(); f = f.ClearFirst() {
@@ -1017,8 +1043,9 @@ func (c *wideManSearch[G]) jump(s, captured wide, k int) {
 		return
 	}
 	a, b := c.k.steps()
-	targets, empty, up, down := c.targets, c.empty, c.up, c.down
-	for !c.stop || s.And(c.promo).IsZero() {
+	fx := wideFixed[G]()
+	targets, empty, up, down := c.targets, c.empty, fx || c.up, fx || c.down
+	for fx || !c.stop || s.And(c.promo).IsZero() {
 		t := targets.AndNot(captured)
 		var ul, ur, dl, dr wide // the square it lands on, jumping along each diagonal
 		if up {
@@ -1094,7 +1121,7 @@ func (c *wideManSearch[G]) jumpEach(s, captured wide, k int) {
 // most pieces when c.most), and when it takes more than those before, starts the count
 // and the list over.
 func (c *wideManSearch[G]) counts(k int) bool {
-	if c.most {
+	if wideFixed[G]() || c.most {
 		if k < c.best {
 			return false
 		}
@@ -1212,6 +1239,9 @@ func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, s
 	case 4:
 		return wideNewPerfterOf[steps4](v, dup, tt, depth, stop)
 	case 5:
+		if !v.plainFlying {
+			return wideNewPerfterOf[other5](v, dup, tt, depth, stop)
+		}
 		return wideNewPerfterOf[steps5](v, dup, tt, depth, stop)
 	case 6:
 		return wideNewPerfterOf[steps6](v, dup, tt, depth, stop)
@@ -1303,12 +1333,12 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-	if v.crowned(opp, kings) {
+	if !wideFixed[G]() && v.crowned(opp, kings) {
 		return 0
 	}
 	var n uint64
 	empty := v.board.AndNot(own.Or(opp))
-	if own.And(kings).IsZero() && v.menCount != ranksOther {
+	if own.And(kings).IsZero() && wideMenCountOf(wideFixed[G](), v) != ranksOther {
 		if n, ok := pf.menCaptures2(us, own, opp, kings, empty); ok {
 			return n
 		}
@@ -1319,7 +1349,7 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 		}
 		return n
 	}
-	if !v.plainLeaves || !opp.And(kings).IsZero() {
+	if !(wideFixed[G]() || v.plainLeaves) || !opp.And(kings).IsZero() {
 		return pf.quiet2(p, empty)
 	}
 
@@ -1350,7 +1380,7 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
 				n += pf.leaves(them, opp, own, kings.Xor(from).Xor(to), empty, from, to)
-				if v.ShortKings {
+				if !wideFixed[G]() && v.ShortKings {
 					break
 				}
 			}
@@ -1383,10 +1413,10 @@ func (pf *widePerfter[G]) menLeaves2(us Color, own, opp, kings, empty wide) (ta,
 		ta, tb = men.Shl(a).And(empty), men.Shl(b).And(empty)
 	}
 	targets := own
-	if v.MenCannotCaptureKings {
+	if !wideFixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(kings)
 	}
-	up, down := v.manUp[them], v.manDown[them]
+	up, down := (wideFixed[G]() || v.manUp[them]), (wideFixed[G]() || v.manDown[them])
 	if ul, ur, dl, dr := wideJumpsAlong(up, down, a, b, targets, empty); !opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 		return ta, tb, 0
 	}
@@ -1433,11 +1463,11 @@ func (pf *widePerfter[G]) menCaptures2(us Color, own, opp, kings, empty wide) (n
 	v := k.v
 	them := us.Other()
 	targets := opp
-	if v.MenCannotCaptureKings {
+	if !wideFixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(kings)
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, targets, empty)
 	jumps := ul.Or(ur).Or(dl).Or(dr)
 	if own.And(jumps).IsZero() {
 		return 0, false
@@ -1445,7 +1475,7 @@ func (pf *widePerfter[G]) menCaptures2(us Color, own, opp, kings, empty wide) (n
 	ul, ur, dl, dr = ul.And(own), ur.And(own), dl.And(own), dr.And(own)
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
-	if gs := gul.Or(gur).Or(gdl).Or(gdr); v.menCount == ranksNone || gs.IsZero() {
+	if gs := gul.Or(gur).Or(gdl).Or(gdr); wideMenCountOf(wideFixed[G](), v) == ranksNone || gs.IsZero() {
 
 		promo := v.promo[us]
 		for f := ul.AndNot(gul); !f.IsZero(); f = f.ClearFirst() {
@@ -1485,7 +1515,7 @@ func (pf *widePerfter[G]) menCaptures2(us Color, own, opp, kings, empty wide) (n
 // captures finds without the general capture search where it can.
 func (k widePerftKernel[G]) generate(g *wideCapGen, dst []wideMove, p *widePosition, dup Duplicates) []wideMove {
 	v := k.v
-	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
+	if !wideFixed[G]() && v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return dst
 	}
 	n := len(dst)
@@ -1530,25 +1560,25 @@ func (k widePerftKernel[G]) quiet(dst []wideMove, p *widePosition, empty wide) [
 		i := from.First()
 		for s := from.Shr(a).And(empty); !s.IsZero(); s = s.Shr(a).And(empty) {
 			dst = append(dst, wideMove{From: i, To: s.First()})
-			if v.ShortKings {
+			if !wideFixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from.Shr(b).And(empty); !s.IsZero(); s = s.Shr(b).And(empty) {
 			dst = append(dst, wideMove{From: i, To: s.First()})
-			if v.ShortKings {
+			if !wideFixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from.Shl(b).And(empty); !s.IsZero(); s = s.Shl(b).And(empty) {
 			dst = append(dst, wideMove{From: i, To: s.First()})
-			if v.ShortKings {
+			if !wideFixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from.Shl(a).And(empty); !s.IsZero(); s = s.Shl(a).And(empty) {
 			dst = append(dst, wideMove{From: i, To: s.First()})
-			if v.ShortKings {
+			if !wideFixed[G]() && v.ShortKings {
 				break
 			}
 		}
@@ -1563,19 +1593,19 @@ func (k widePerftKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide,
 	v := k.v
 	us := p.Side
 	own, opp, kings := p.pieces[us], p.pieces[us.Other()], p.kings
-	if own.And(kings).IsZero() && v.menCount != ranksOther {
+	if own.And(kings).IsZero() && wideMenCountOf(wideFixed[G](), v) != ranksOther {
 		targets := opp
-		if v.MenCannotCaptureKings {
+		if !wideFixed[G]() && v.MenCannotCaptureKings {
 			targets = targets.AndNot(kings)
 		}
 		a, b := k.steps()
-		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, targets, empty)
 		if own.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return dst
 		}
 		return k.menCaptures(us, targets, empty, own, ul, ur, dl, dr, dup, dst)
 	}
-	if v.kingSearch {
+	if wideFixed[G]() || v.kingSearch {
 		if k.kingsTake(own.And(kings), opp, empty) {
 			var c wideManSearch[G]
 			k.searchInto(&c, us, opp, kings, empty, own, own.And(kings), dup, dst, true)
@@ -1583,12 +1613,12 @@ func (k widePerftKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide,
 		}
 
 		targets := opp
-		if v.MenCannotCaptureKings {
+		if !wideFixed[G]() && v.MenCannotCaptureKings {
 			targets = targets.AndNot(kings)
 		}
 		a, b := k.steps()
 		men := own.AndNot(kings)
-		ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, targets, empty)
 		if men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return dst
 		}
@@ -1613,15 +1643,15 @@ func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wi
 	k := pf.k
 	mover, free := own.Xor(from).Xor(to), empty.Xor(from).Xor(to)
 	targets := mover
-	if k.v.MenCannotCaptureKings {
+	if !wideFixed[G]() && k.v.MenCannotCaptureKings {
 		targets = targets.AndNot(kings)
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := wideJumpsAlong(k.v.manUp[them], k.v.manDown[them], a, b, targets, free)
+	ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || k.v.manUp[them]), (wideFixed[G]() || k.v.manDown[them]), a, b, targets, free)
 	if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 		return uint64(wideMenQuiet(them, a, b, free, opp))
 	}
-	if k.v.menCount != ranksOther {
+	if wideMenCountOf(wideFixed[G](), k.v) != ranksOther {
 
 		if unsafe.Sizeof(opp) > 8 {
 			mul, mur, mdl, mdr := ul.And(opp), ur.And(opp), dl.And(opp), dr.And(opp)
@@ -1645,7 +1675,7 @@ func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-	if v.flyingDiagonal() && !opp.And(kings).IsZero() {
+	if (wideFixed[G]() || v.flyingDiagonal()) && !opp.And(kings).IsZero() {
 		return pf.moves2(us, own, opp, kings, empty)
 	}
 	var n uint64
@@ -1662,7 +1692,7 @@ func (pf *widePerfter[G]) quiet2(p *widePosition, empty wide) uint64 {
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
 				n += uint64(k.countBoards(g, them, opp, own.AndNot(from).Or(to), kings.AndNot(from).Or(to), dup, scratch))
-				if v.ShortKings {
+				if !wideFixed[G]() && v.ShortKings {
 					break
 				}
 			}
@@ -1853,16 +1883,16 @@ func (k widePerftKernel[G]) kingsTake(kings, targets, empty wide) bool {
 func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own, searched wide, dup Duplicates, moves []wideMove, list bool) {
 	v := k.v
 	targets := opp
-	if v.MenCannotCaptureKings {
+	if !wideFixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(allKings)
 	}
 
-	c.targets, c.promo, c.up, c.down = targets, v.promo[us], v.manUp[us], v.manDown[us]
-	c.stop, c.most, c.unique = v.Promotion == PromoteAndStop, v.menCount == ranksPieces, dup == Unique
+	c.targets, c.promo, c.up, c.down = targets, v.promo[us], (wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us])
+	c.stop, c.most, c.unique = widePromotionOf(wideFixed[G](), v) == PromoteAndStop, wideMenCountOf(wideFixed[G](), v) == ranksPieces, dup == Unique
 	c.list, c.moves, c.base, c.k = list, moves, len(moves), k
 	a, b := k.steps()
 	men := own.AndNot(allKings)
-	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, targets, empty)
 	if !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 		c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
 	}
@@ -1877,7 +1907,7 @@ func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKi
 // 308.7 -> 292.9 M).
 func (k widePerftKernel[G]) kingsCount(opp, empty, kings wide, dup Duplicates, scratch []wideMove) int {
 	var c wideManSearch[G]
-	c.most, c.unique = k.v.menCount == ranksPieces, dup == Unique
+	c.most, c.unique = wideMenCountOf(wideFixed[G](), k.v) == ranksPieces, dup == Unique
 	c.moves, c.k, c.opp = scratch[:0], k, opp
 	c.searchKings(kings, empty)
 	return c.n
@@ -2019,7 +2049,7 @@ func wideBehind(r, x, rest wide, d int) (landings, stop wide) {
 // along them once, for their captures and their quiet moves.
 func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings wide) (n int, ok bool, searched wide) {
 	v := k.v
-	if v.ShortKings || v.OrthogonalCaptures {
+	if (!wideFixed[G]() && v.ShortKings) || (!wideFixed[G]() && v.OrthogonalCaptures) {
 		if k.hasCapture(us, opp, allKings, empty, men, kings) {
 			return 0, false, kings
 		}
@@ -2045,10 +2075,10 @@ func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men,
 	}
 	if !men.IsZero() {
 		manTargets := opp
-		if v.MenCannotCaptureKings {
+		if !wideFixed[G]() && v.MenCannotCaptureKings {
 			manTargets = manTargets.AndNot(allKings)
 		}
-		if ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty); !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+		if ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, manTargets, empty); !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return 0, false, wide{}
 		}
 	}
@@ -2135,17 +2165,17 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 
 		quiet := wideMenQuiet(them, a, b, free, men)
 		targets := rest
-		if v.MenCannotCaptureKings {
+		if !wideFixed[G]() && v.MenCannotCaptureKings {
 			targets = targets.AndNot(kings)
 		}
-		ul, ur, dl, dr := wideJumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
+		ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[them]), (wideFixed[G]() || v.manDown[them]), a, b, targets, free)
 		lands := ul.And(men).Shr(a).Shr(a).Or(ur.And(men).Shr(b).Shr(b)).Or(dl.And(men).Shl(b).Shl(b)).Or(dr.And(men).Shl(a).Shl(a))
 		var exposed wide
-		if !v.MenCannotCaptureKings {
-			if v.manUp[them] {
+		if !(!wideFixed[G]() && v.MenCannotCaptureKings) {
+			if wideFixed[G]() || v.manUp[them] {
 				exposed = exposed.Or(men.Shr(a).And(free.Shl(a)).Or(men.Shr(b).And(free.Shl(b))))
 			}
-			if v.manDown[them] {
+			if wideFixed[G]() || v.manDown[them] {
 				exposed = exposed.Or(men.Shl(b).And(free.Shr(b)).Or(men.Shl(a).And(free.Shr(a))))
 			}
 		}
@@ -2225,7 +2255,7 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 				c -= 1 + past.Count()
 				kingTakes = !past.IsZero() || !kingLands.AndNot(v.rays[e][theirKing.First()]).IsZero()
 			}
-			if menTake := !lands.AndNot(t).IsZero() || !exposed.And(t).IsZero(); kingTakes && !menTake && v.kingSearch {
+			if menTake := !lands.AndNot(t).IsZero() || !exposed.And(t).IsZero(); kingTakes && !menTake && (wideFixed[G]() || v.kingSearch) {
 				c = k.kingsCount(rest.Or(t), free.AndNot(t), theirKing, dup, scratch)
 			} else if kingTakes || menTake {
 				c = k.countTaking(g, them, opp, rest.Or(t), kings.AndNot(from).Or(t), kingTakes, dup, scratch)
@@ -2241,7 +2271,7 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 // crowning: the tests of countQuietKings, which would find the capture again, are left out.
 func (k widePerftKernel[G]) countTaking(g *wideCapGen, us Color, own, opp, allKings wide, kingTakes bool, dup Duplicates, scratch []wideMove) int {
 	v := k.v
-	if !v.kingSearch {
+	if !(wideFixed[G]() || v.kingSearch) {
 		return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 	}
 	empty := v.board.AndNot(own.Or(opp))
@@ -2251,11 +2281,11 @@ func (k widePerftKernel[G]) countTaking(g *wideCapGen, us Color, own, opp, allKi
 		return c.n
 	}
 	targets := opp
-	if v.MenCannotCaptureKings {
+	if !wideFixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(allKings)
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := wideJumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[us]), (wideFixed[G]() || v.manDown[us]), a, b, targets, empty)
 	return k.countMen(us, targets, empty, own.AndNot(allKings), ul, ur, dl, dr, dup, scratch)
 }
 
@@ -2327,11 +2357,11 @@ func (pf *widePerfter[G]) menMoves2(us Color, own, opp, kings, empty wide) (n ui
 				quiet, takes = k.kingsOf(theirKings, mover, free)
 			}
 			targets := mover
-			if v.MenCannotCaptureKings {
+			if !wideFixed[G]() && v.MenCannotCaptureKings {
 				targets = targets.AndNot(kk)
 			}
-			ul, ur, dl, dr := wideJumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
-			if menTake := !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero(); takes && !menTake && v.kingSearch {
+			ul, ur, dl, dr := wideJumpsAlong((wideFixed[G]() || v.manUp[them]), (wideFixed[G]() || v.manDown[them]), a, b, targets, free)
+			if menTake := !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero(); takes && !menTake && (wideFixed[G]() || v.kingSearch) {
 				n += uint64(k.kingsCount(mover, free, theirKings, dup, scratch))
 				continue
 			} else if takes || menTake {
@@ -2359,10 +2389,10 @@ func (pf *widePerfter[G]) menMovesAtOnce2(us Color, own, men, kings, empty, line
 	them := us.Other()
 	a, b := k.steps()
 	targets := own
-	if v.MenCannotCaptureKings {
+	if !wideFixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(kings)
 	}
-	up, down := v.manUp[them], v.manDown[them]
+	up, down := (wideFixed[G]() || v.manUp[them]), (wideFixed[G]() || v.manDown[them])
 	if ul, ur, dl, dr := wideJumpsAlong(up, down, a, b, targets, empty); !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 		return wide{}, wide{}, 0
 	}
