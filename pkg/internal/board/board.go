@@ -380,7 +380,8 @@ func rankOfMen(prec Precedence) menRanks {
 // geometry is the type parameter of the hot code of perft (perftKernel), whose length is the
 // up-right step of the board, the up-left step being one more (see bitboard): the compiler
 // makes an instance of that code for each, with steps it knows. anySteps, of length 0,
-// reads them from the Variant instead.
+// reads them from the Variant instead. steps5 and other5 have the same length: the first's
+// instance also knows the rules (see fixed).
 type geometry interface {
 	~[0]byte | ~[4]byte | ~[5]byte | ~[6]byte | ~[5]uint16
 }

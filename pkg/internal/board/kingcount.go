@@ -107,12 +107,12 @@ func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, emp
 	}
 	// searchMen's fields, one by one: its value copied into c would be read before its
 	// writes reach it, a stall
-	c.targets, c.promo, c.up, c.down = targets, v.promo[us], (fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us])
+	c.targets, c.promo, c.up, c.down = targets, v.promo[us], fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us]
 	c.stop, c.most, c.unique = promotionOf(fixed[G](), v) == PromoteAndStop, menCountOf(fixed[G](), v) == ranksPieces, dup == Unique
 	c.list, c.moves, c.base, c.k = list, moves, len(moves), k
 	a, b := k.steps()
 	men := own &^ allKings
-	ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, targets, empty)
+	ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 	if men&(ul|ur|dl|dr) != 0 {
 		c.run(empty, ul&men, ur&men, dl&men, dr&men)
 	}
@@ -275,7 +275,7 @@ func behind(r, x, rest bitboard, d int) (landings, stop bitboard) {
 // along them once, for their captures and their quiet moves.
 func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings bitboard) (n int, ok bool, searched bitboard) {
 	v := k.v
-	if (!fixed[G]() && v.ShortKings) || (!fixed[G]() && v.OrthogonalCaptures) {
+	if !fixed[G]() && (v.ShortKings || v.OrthogonalCaptures) {
 		if k.hasCapture(us, opp, allKings, empty, men, kings) {
 			return 0, false, kings
 		}
@@ -304,7 +304,7 @@ func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kin
 		if !fixed[G]() && v.MenCannotCaptureKings {
 			manTargets &^= allKings
 		}
-		if ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, manTargets, empty); men&(ul|ur|dl|dr) != 0 {
+		if ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, manTargets, empty); men&(ul|ur|dl|dr) != 0 {
 			return 0, false, 0 // the kings' search is left out
 		}
 	}
@@ -396,10 +396,10 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets &^= kings
 		}
-		ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[them]), (fixed[G]() || v.manDown[them]), a, b, targets, free)
+		ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them], a, b, targets, free)
 		lands := (ul&men)>>a>>a | (ur&men)>>b>>b | (dl&men)<<b<<b | (dr&men)<<a<<a
 		var exposed bitboard
-		if !(!fixed[G]() && v.MenCannotCaptureKings) {
+		if fixed[G]() || !v.MenCannotCaptureKings {
 			if fixed[G]() || v.manUp[them] {
 				exposed |= men>>a&(free<<a) | men>>b&(free<<b)
 			}
@@ -499,7 +499,7 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 // crowning: the tests of countQuietKings, which would find the capture again, are left out.
 func (k perftKernel[G]) countTaking(g *capGen, us Color, own, opp, allKings bitboard, kingTakes bool, dup Duplicates, scratch []Move) int {
 	v := k.v
-	if !(fixed[G]() || v.kingSearch) {
+	if !fixed[G]() && !v.kingSearch {
 		return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 	}
 	empty := v.board &^ (own | opp)
@@ -513,7 +513,7 @@ func (k perftKernel[G]) countTaking(g *capGen, us Color, own, opp, allKings bitb
 		targets &^= allKings
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[us]), (fixed[G]() || v.manDown[us]), a, b, targets, empty)
+	ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 	return k.countMen(us, targets, empty, own&^allKings, ul, ur, dl, dr, dup, scratch)
 }
 
@@ -588,7 +588,7 @@ func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n ui
 			if !fixed[G]() && v.MenCannotCaptureKings {
 				targets &^= kk
 			}
-			ul, ur, dl, dr := jumpsAlong((fixed[G]() || v.manUp[them]), (fixed[G]() || v.manDown[them]), a, b, targets, free)
+			ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them], a, b, targets, free)
 			if menTake := men&(ul|ur|dl|dr) != 0; takes && !menTake && (fixed[G]() || v.kingSearch) {
 				n += uint64(k.kingsCount(mover, free, theirKings, dup, scratch))
 				continue
@@ -620,7 +620,7 @@ func (pf *perfter[G]) menMovesAtOnce2(us Color, own, men, kings, empty, lines bi
 	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets &^= kings
 	}
-	up, down := (fixed[G]() || v.manUp[them]), (fixed[G]() || v.manDown[them])
+	up, down := fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them]
 	if ul, ur, dl, dr := jumpsAlong(up, down, a, b, targets, empty); men&(ul|ur|dl|dr) != 0 {
 		return 0, 0, 0
 	}
