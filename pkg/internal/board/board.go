@@ -109,6 +109,11 @@ type Variant struct {
 	// too: menCount allows it, kings fly, may stop anywhere behind the piece they take, and
 	// the precedence does not rank a capture by a king apart.
 	kingSearch bool
+	// plainFlying: the rules of international draughts as far as perft's kernel reads them
+	// (men capture both ways and are crowned at the end of a move, which takes the most
+	// pieces, whatever they are; flying kings, diagonal captures, no win by crowning), on a
+	// board of steps 6 and 5, whose kernel (steps5) has them as constants.
+	plainFlying bool
 	// k does the work of the public methods, on the variant's tables or, for a board of
 	// more than 64 bits, on its wide instance (whose sets of squares replace board, promo
 	// and rays).
@@ -200,6 +205,9 @@ func NewVariant(r Rules) (*Variant, error) {
 	if prec := r.Precedence; prec != nil {
 		v.kingJumpRanked = prec(CaptureSummary{Pieces: 1}) != prec(CaptureSummary{Pieces: 1, Kings: 1, Order: 1})
 	}
+	v.plainFlying = v.fixedSteps == 5 && v.manUp == [2]bool{true, true} && v.manDown == [2]bool{true, true} &&
+		!r.MenCannotCaptureKings && r.Promotion == PromoteAtEnd && v.menCount == ranksPieces && v.kingSearch &&
+		v.plainLeaves && !r.ShortKings && !v.kingJumpRanked && !r.OrthogonalCaptures && !r.PromotionWins
 	v.start.Side = r.FirstMover
 	for n := 1; n <= c*r.Rows; n++ {
 		v.start.put(v.idx[n], Black, false)
@@ -377,14 +385,16 @@ func rankOfMen(prec Precedence) menRanks {
 // geometry is the type parameter of the hot code of perft (perftKernel), whose length is the
 // up-right step of the board, the up-left step being one more (see bitboard): the compiler
 // makes an instance of that code for each, with steps it knows. anySteps, of length 0,
-// reads them from the Variant instead.
+// reads them from the Variant instead. steps5 and other5 have the same length: the first's
+// instance also knows the rules (see fixed).
 type geometry interface {
-	~[0]byte | ~[4]byte | ~[5]byte | ~[6]byte
+	~[0]byte | ~[4]byte | ~[5]byte | ~[6]byte | ~[5]uint16
 }
 
 type (
-	anySteps [0]byte // any board: the steps are the Variant's
-	steps4   [4]byte // 8x8 boards (steps 5 and 4)
-	steps5   [5]byte // 10x10 boards (steps 6 and 5)
-	steps6   [6]byte // 10x10 boards with orthogonal captures, 12x12 boards (steps 7 and 6)
+	anySteps [0]byte   // any board: the steps are the Variant's
+	steps4   [4]byte   // 8x8 boards (steps 5 and 4)
+	steps5   [5]byte   // 10x10 boards (steps 6 and 5) under the rules of Variant.plainFlying
+	other5   [5]uint16 // the other 10x10 boards (steps 6 and 5)
+	steps6   [6]byte   // 10x10 boards with orthogonal captures, 12x12 boards (steps 7 and 6)
 )

@@ -80,6 +80,9 @@ func (k narrowKernel) playQuiet(p *Position, from, to Index) bool {
 	case 4:
 		return replayKernel[steps4](k).playQuiet(p, from, to)
 	case 5:
+		if !k.v.plainFlying {
+			return replayKernel[other5](k).playQuiet(p, from, to)
+		}
 		return replayKernel[steps5](k).playQuiet(p, from, to)
 	case 6:
 		return replayKernel[steps6](k).playQuiet(p, from, to)
@@ -88,8 +91,11 @@ func (k narrowKernel) playQuiet(p *Position, from, to Index) bool {
 }
 
 // replayKernel is the code that plays a game's moves in place on a board of up to 64
-// bits (Variant.PlayQuiet, PlayJump, PlayPath, PlaySquares), with the board's diagonal steps given by G, as
-// perftKernel has them (see geometry): the shifts of its capture tests are by constants.
+// bits (Variant.PlayQuiet, PlayJump, PlayPath, PlaySquares), with the board's diagonal
+// steps given by G, as perftKernel has them (see geometry): the shifts of its capture
+// tests are by constants. As in perft, steps5 serves only the rules of
+// Variant.plainFlying, which its instance of perftKernel reads as constants (see fixed);
+// the other 10x10 boards take other5.
 type replayKernel[G geometry] struct{ v *Variant }
 
 // playQuiet is narrowKernel.playQuiet: quietMove's test and apply's work for a quiet
@@ -217,6 +223,9 @@ func (k narrowKernel) playJump(p *Position, from, to Index) bool {
 	case 4:
 		return replayKernel[steps4](k).playJump(p, from, to)
 	case 5:
+		if !k.v.plainFlying {
+			return replayKernel[other5](k).playJump(p, from, to)
+		}
 		return replayKernel[steps5](k).playJump(p, from, to)
 	case 6:
 		return replayKernel[steps6](k).playJump(p, from, to)
@@ -312,6 +321,9 @@ func (k narrowKernel) playPath(p *Position, path []Index) bool {
 	case 4:
 		return replayKernel[steps4](k).playPath(p, path)
 	case 5:
+		if !k.v.plainFlying {
+			return replayKernel[other5](k).playPath(p, path)
+		}
 		return replayKernel[steps5](k).playPath(p, path)
 	case 6:
 		return replayKernel[steps6](k).playPath(p, path)

@@ -102,17 +102,17 @@ func (k perftKernel[G]) kingsTake(kings, targets, empty bitboard) bool {
 func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, empty, own, searched bitboard, dup Duplicates, moves []Move, list bool) {
 	v := k.v
 	targets := opp
-	if v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets &^= allKings
 	}
 	// searchMen's fields, one by one: its value copied into c would be read before its
 	// writes reach it, a stall
-	c.targets, c.promo, c.up, c.down = targets, v.promo[us], v.manUp[us], v.manDown[us]
-	c.stop, c.most, c.unique = v.Promotion == PromoteAndStop, v.menCount == ranksPieces, dup == Unique
+	c.targets, c.promo, c.up, c.down = targets, v.promo[us], fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us]
+	c.stop, c.most, c.unique = promotionOf(fixed[G](), v) == PromoteAndStop, menCountOf(fixed[G](), v) == ranksPieces, dup == Unique
 	c.list, c.moves, c.base, c.k = list, moves, len(moves), k
 	a, b := k.steps()
 	men := own &^ allKings
-	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 	if men&(ul|ur|dl|dr) != 0 {
 		c.run(empty, ul&men, ur&men, dl&men, dr&men)
 	}
@@ -127,7 +127,7 @@ func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, emp
 // 308.7 -> 292.9 M).
 func (k perftKernel[G]) kingsCount(opp, empty, kings bitboard, dup Duplicates, scratch []Move) int {
 	var c manSearch[G]
-	c.most, c.unique = k.v.menCount == ranksPieces, dup == Unique
+	c.most, c.unique = menCountOf(fixed[G](), k.v) == ranksPieces, dup == Unique
 	c.moves, c.k, c.opp = scratch[:0], k, opp
 	c.searchKings(kings, empty)
 	return c.n
@@ -275,7 +275,7 @@ func behind(r, x, rest bitboard, d int) (landings, stop bitboard) {
 // along them once, for their captures and their quiet moves.
 func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings bitboard) (n int, ok bool, searched bitboard) {
 	v := k.v
-	if v.ShortKings || v.OrthogonalCaptures {
+	if !fixed[G]() && (v.ShortKings || v.OrthogonalCaptures) {
 		if k.hasCapture(us, opp, allKings, empty, men, kings) {
 			return 0, false, kings
 		}
@@ -301,10 +301,10 @@ func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kin
 	}
 	if men != 0 { // hasCapture's men, inline
 		manTargets := opp
-		if v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			manTargets &^= allKings
 		}
-		if ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, manTargets, empty); men&(ul|ur|dl|dr) != 0 {
+		if ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, manTargets, empty); men&(ul|ur|dl|dr) != 0 {
 			return 0, false, 0 // the kings' search is left out
 		}
 	}
@@ -393,17 +393,17 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 		// one of rest, and the free squares on which the king would be taken.
 		quiet := menQuiet(them, a, b, free, men)
 		targets := rest
-		if v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets &^= kings
 		}
-		ul, ur, dl, dr := jumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
+		ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them], a, b, targets, free)
 		lands := (ul&men)>>a>>a | (ur&men)>>b>>b | (dl&men)<<b<<b | (dr&men)<<a<<a
 		var exposed bitboard
-		if !v.MenCannotCaptureKings {
-			if v.manUp[them] {
+		if fixed[G]() || !v.MenCannotCaptureKings {
+			if fixed[G]() || v.manUp[them] {
 				exposed |= men>>a&(free<<a) | men>>b&(free<<b)
 			}
-			if v.manDown[them] {
+			if fixed[G]() || v.manDown[them] {
 				exposed |= men<<b&(free>>b) | men<<a&(free>>a)
 			}
 		}
@@ -483,7 +483,7 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 				c -= 1 + past.Count()
 				kingTakes = past != 0 || kingLands&^v.rays[e][theirKing.First()] != 0
 			}
-			if menTake := lands&^t != 0 || exposed&t != 0; kingTakes && !menTake && v.kingSearch {
+			if menTake := lands&^t != 0 || exposed&t != 0; kingTakes && !menTake && (fixed[G]() || v.kingSearch) {
 				c = k.kingsCount(rest|t, free&^t, theirKing, dup, scratch)
 			} else if kingTakes || menTake {
 				c = k.countTaking(g, them, opp, rest|t, kings&^from|t, kingTakes, dup, scratch)
@@ -499,7 +499,7 @@ func (pf *perfter[G]) kingMoves2(us Color, own, opp, kings, empty bitboard) (n u
 // crowning: the tests of countQuietKings, which would find the capture again, are left out.
 func (k perftKernel[G]) countTaking(g *capGen, us Color, own, opp, allKings bitboard, kingTakes bool, dup Duplicates, scratch []Move) int {
 	v := k.v
-	if !v.kingSearch {
+	if !fixed[G]() && !v.kingSearch {
 		return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 	}
 	empty := v.board &^ (own | opp)
@@ -509,11 +509,11 @@ func (k perftKernel[G]) countTaking(g *capGen, us Color, own, opp, allKings bitb
 		return c.n
 	}
 	targets := opp
-	if v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets &^= allKings
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 	return k.countMen(us, targets, empty, own&^allKings, ul, ur, dl, dr, dup, scratch)
 }
 
@@ -585,11 +585,11 @@ func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n ui
 				quiet, takes = k.kingsOf(theirKings, mover, free)
 			}
 			targets := mover
-			if v.MenCannotCaptureKings {
+			if !fixed[G]() && v.MenCannotCaptureKings {
 				targets &^= kk
 			}
-			ul, ur, dl, dr := jumpsAlong(v.manUp[them], v.manDown[them], a, b, targets, free)
-			if menTake := men&(ul|ur|dl|dr) != 0; takes && !menTake && v.kingSearch {
+			ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them], a, b, targets, free)
+			if menTake := men&(ul|ur|dl|dr) != 0; takes && !menTake && (fixed[G]() || v.kingSearch) {
 				n += uint64(k.kingsCount(mover, free, theirKings, dup, scratch))
 				continue
 			} else if takes || menTake {
@@ -617,10 +617,10 @@ func (pf *perfter[G]) menMovesAtOnce2(us Color, own, men, kings, empty, lines bi
 	them := us.Other()
 	a, b := k.steps()
 	targets := own
-	if v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets &^= kings
 	}
-	up, down := v.manUp[them], v.manDown[them]
+	up, down := fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them]
 	if ul, ur, dl, dr := jumpsAlong(up, down, a, b, targets, empty); men&(ul|ur|dl|dr) != 0 {
 		return 0, 0, 0
 	}

@@ -24,6 +24,37 @@ func (k perftKernel[G]) steps() (a, b uint) {
 	return b + 1, b
 }
 
+// fixed reports whether G is steps5, whose kernel perft uses under the rules of
+// Variant.plainFlying only. The kernel reads those rules as fixed[G]() || v.manUp[us],
+// !fixed[G]() && v.MenCannotCaptureKings and so on: constants in steps5's instance, whose
+// tests of them the compiler leaves out (callgrind: Woldouby depth 13 842.4 -> 759.1 M
+// instructions, FrontRows depth 10 468.2 -> 415.6 M, from the start depth 8 237.5 ->
+// 207.8 M), the Variant's fields in the others. Only the functions of international's hot
+// path read them so: elsewhere, the same reads moved the compiler's inlining and register
+// choices in the other instances (thai, english, frisian +0.3 to +1.6%).
+func fixed[G geometry]() bool {
+	var g G
+	return unsafe.Sizeof(g) == unsafe.Sizeof(steps5{})
+}
+
+// promotionOf is v.Promotion, a constant when fixed (fixed[G]() of the caller's steps G).
+// It is not generic itself: a generic function called from the kernel costs it a check
+// of a dictionary.
+func promotionOf(fixed bool, v *Variant) Promotion {
+	if fixed {
+		return PromoteAtEnd
+	}
+	return v.Promotion
+}
+
+// menCountOf is v.menCount, a constant when fixed (see promotionOf).
+func menCountOf(fixed bool, v *Variant) menRanks {
+	if fixed {
+		return ranksPieces
+	}
+	return v.menCount
+}
+
 // HasCapture reports whether the side to move in p has a capture.
 func (v *Variant) HasCapture(p *Position) bool {
 	if v.PromotionWins && p.Material().Kings[p.Side.Other()] > 0 {
@@ -224,7 +255,7 @@ func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr b
 		// every single jump is a move: there is no other
 		return ul.Count() + ur.Count() + dl.Count() + dr.Count()
 	}
-	if v.menCount == ranksNone {
+	if menCountOf(fixed[G](), v) == ranksNone {
 		// every single jump is a move too: the precedence ranks none above another
 		n := (ul &^ gul).Count() + (ur &^ gur).Count() + (dl &^ gdl).Count() + (dr &^ gdr).Count()
 		return n + k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
@@ -233,7 +264,7 @@ func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr b
 	// whose arguments go on the stack, past the registers (callgrind: Woldouby depth 12
 	// 235.2 -> 230.2 M instructions, FrontRows depth 10 563.7 -> 545.1 M, english depth 10
 	// 1458.8 -> 1427.2 M)
-	if v.menCount == ranksPieces && v.manUp[us] && v.manDown[us] && v.Promotion != PromoteAndStop {
+	if menCountOf(fixed[G](), v) == ranksPieces && (fixed[G]() || v.manUp[us]) && (fixed[G]() || v.manDown[us]) && promotionOf(fixed[G](), v) != PromoteAndStop {
 		if n, ok := k.countMostMen(targets, empty, gul, gur, gdl, gdr, dup); ok {
 			return n
 		}
@@ -245,7 +276,7 @@ func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr b
 // jumps (jumpsAlong) but on the squares where a man is crowned and the move ends (see
 // countMen).
 func (k perftKernel[G]) menEnds(us Color, jumps bitboard) bitboard {
-	if k.v.Promotion == PromoteAndStop {
+	if promotionOf(fixed[G](), k.v) == PromoteAndStop {
 		return jumps &^ k.v.promo[us]
 	}
 	return jumps
@@ -482,7 +513,7 @@ func (k perftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, d
 	ul, ur, dl, dr = ul&men, ur&men, dl&men, dr&men
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
-	if g := gul | gur | gdl | gdr; v.menCount == ranksNone || g == 0 {
+	if g := gul | gur | gdl | gdr; menCountOf(fixed[G](), v) == ranksNone || g == 0 {
 		// every single jump is a move: the precedence ranks none above another, or there
 		// is no other
 		promo := v.promo[us]
@@ -562,8 +593,9 @@ func (c *manSearch[G]) jump(s, captured bitboard, k int) {
 		return
 	}
 	a, b := c.k.steps()
-	targets, empty, up, down := c.targets, c.empty, c.up, c.down
-	for !c.stop || s&c.promo == 0 {
+	fx := fixed[G]() // (steps5: men capture up and down the board, and none stops on the far row)
+	targets, empty, up, down := c.targets, c.empty, fx || c.up, fx || c.down
+	for fx || !c.stop || s&c.promo == 0 {
 		t := targets &^ captured
 		var ul, ur, dl, dr bitboard // the square it lands on, jumping along each diagonal
 		if up {
@@ -639,7 +671,7 @@ func (c *manSearch[G]) jumpEach(s, captured bitboard, k int) {
 // most pieces when c.most), and when it takes more than those before, starts the count
 // and the list over.
 func (c *manSearch[G]) counts(k int) bool {
-	if c.most {
+	if fixed[G]() || c.most {
 		if k < c.best {
 			return false
 		}
@@ -809,6 +841,9 @@ func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *ato
 	case 4:
 		return newPerfterOf[steps4](v, dup, tt, depth, stop)
 	case 5:
+		if !v.plainFlying {
+			return newPerfterOf[other5](v, dup, tt, depth, stop)
+		}
 		return newPerfterOf[steps5](v, dup, tt, depth, stop)
 	case 6:
 		return newPerfterOf[steps6](v, dup, tt, depth, stop)
@@ -901,12 +936,12 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-	if v.crowned(opp, kings) {
+	if !fixed[G]() && v.crowned(opp, kings) {
 		return 0
 	}
 	var n uint64
 	empty := v.board &^ (own | opp)
-	if own&kings == 0 && v.menCount != ranksOther {
+	if own&kings == 0 && menCountOf(fixed[G](), v) != ranksOther {
 		if n, ok := pf.menCaptures2(us, own, opp, kings, empty); ok {
 			return n
 		}
@@ -917,7 +952,7 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 		}
 		return n
 	}
-	if !v.plainLeaves || opp&kings != 0 {
+	if !fixed[G]() && !v.plainLeaves || opp&kings != 0 {
 		return pf.quiet2(p, empty)
 	}
 	// The other side has men only, and each child's leaves are counted here: those of the
@@ -949,7 +984,7 @@ func (pf *perfter[G]) perft2(p *Position) uint64 {
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d) & empty; to != 0; to = v.sh(to, d) & empty {
 				n += pf.leaves(them, opp, own, kings^from^to, empty, from, to)
-				if v.ShortKings {
+				if !fixed[G]() && v.ShortKings {
 					break
 				}
 			}
@@ -982,10 +1017,10 @@ func (pf *perfter[G]) menLeaves2(us Color, own, opp, kings, empty bitboard) (ta,
 		ta, tb = men<<a&empty, men<<b&empty
 	}
 	targets := own
-	if v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets &^= kings
 	}
-	up, down := v.manUp[them], v.manDown[them]
+	up, down := fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them]
 	if ul, ur, dl, dr := jumpsAlong(up, down, a, b, targets, empty); opp&(ul|ur|dl|dr) != 0 {
 		return ta, tb, 0
 	}
@@ -1032,11 +1067,11 @@ func (pf *perfter[G]) menCaptures2(us Color, own, opp, kings, empty bitboard) (n
 	v := k.v
 	them := us.Other()
 	targets := opp
-	if v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets &^= kings
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 	jumps := ul | ur | dl | dr
 	if own&jumps == 0 {
 		return 0, false
@@ -1044,7 +1079,7 @@ func (pf *perfter[G]) menCaptures2(us Color, own, opp, kings, empty bitboard) (n
 	ul, ur, dl, dr = ul&own, ur&own, dl&own, dr&own
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul&(ends<<a<<a), ur&(ends<<b<<b), dl&(ends>>b>>b), dr&(ends>>a>>a)
-	if gs := gul | gur | gdl | gdr; v.menCount == ranksNone || gs == 0 {
+	if gs := gul | gur | gdl | gdr; menCountOf(fixed[G](), v) == ranksNone || gs == 0 {
 		// every single jump is a move (see menCaptures)
 		promo := v.promo[us]
 		for f := ul &^ gul; f != 0; f &= f - 1 {
@@ -1084,7 +1119,7 @@ func (pf *perfter[G]) menCaptures2(us Color, own, opp, kings, empty bitboard) (n
 // captures finds without the general capture search where it can.
 func (k perftKernel[G]) generate(g *capGen, dst []Move, p *Position, dup Duplicates) []Move {
 	v := k.v
-	if v.crowned(p.pieces[p.Side.Other()], p.kings) {
+	if !fixed[G]() && v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return dst
 	}
 	n := len(dst)
@@ -1129,25 +1164,25 @@ func (k perftKernel[G]) quiet(dst []Move, p *Position, empty bitboard) []Move {
 		i := from.First()
 		for s := from >> a & empty; s != 0; s = s >> a & empty {
 			dst = append(dst, Move{From: i, To: s.First()})
-			if v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from >> b & empty; s != 0; s = s >> b & empty {
 			dst = append(dst, Move{From: i, To: s.First()})
-			if v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from << b & empty; s != 0; s = s << b & empty {
 			dst = append(dst, Move{From: i, To: s.First()})
-			if v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from << a & empty; s != 0; s = s << a & empty {
 			dst = append(dst, Move{From: i, To: s.First()})
-			if v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
@@ -1162,19 +1197,19 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 	v := k.v
 	us := p.Side
 	own, opp, kings := p.pieces[us], p.pieces[us.Other()], p.kings
-	if own&kings == 0 && v.menCount != ranksOther {
+	if own&kings == 0 && menCountOf(fixed[G](), v) != ranksOther {
 		targets := opp
-		if v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets &^= kings
 		}
 		a, b := k.steps()
-		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 		if own&(ul|ur|dl|dr) == 0 {
 			return dst
 		}
 		return k.menCaptures(us, targets, empty, own, ul, ur, dl, dr, dup, dst)
 	}
-	if v.kingSearch {
+	if fixed[G]() || v.kingSearch {
 		if k.kingsTake(own&kings, opp, empty) {
 			var c manSearch[G]
 			k.searchInto(&c, us, opp, kings, empty, own, own&kings, dup, dst, true)
@@ -1184,12 +1219,12 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 		// being in their way only (callgrind: Woldouby depth 12 225.7 -> 224.0 M
 		// instructions).
 		targets := opp
-		if v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets &^= kings
 		}
 		a, b := k.steps()
 		men := own &^ kings
-		ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
+		ul, ur, dl, dr := jumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 		if men&(ul|ur|dl|dr) == 0 {
 			return dst
 		}
@@ -1214,15 +1249,15 @@ func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to bitboa
 	k := pf.k
 	mover, free := own^from^to, empty^from^to
 	targets := mover
-	if k.v.MenCannotCaptureKings {
+	if !fixed[G]() && k.v.MenCannotCaptureKings {
 		targets &^= kings
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := jumpsAlong(k.v.manUp[them], k.v.manDown[them], a, b, targets, free)
+	ul, ur, dl, dr := jumpsAlong(fixed[G]() || k.v.manUp[them], fixed[G]() || k.v.manDown[them], a, b, targets, free)
 	if opp&(ul|ur|dl|dr) == 0 {
 		return uint64(menQuiet(them, a, b, free, opp))
 	}
-	if k.v.menCount != ranksOther {
+	if menCountOf(fixed[G](), k.v) != ranksOther {
 		// countBoards' inline test of whether a capture goes on, on 128-bit boards only
 		// (callgrind: canadian depth 7 -6%). On the others it made leaves' frame larger,
 		// and its other paths dearer: FrontRows depth 10 -3.6%, english depth 10 -4.6%,

@@ -1,0 +1,40 @@
+package board
+
+import "testing"
+
+// TestFixedRules checks the kernel of steps5, whose rules are constants (fixed): only the
+// variants whose rules they are (plainFlying) get it, and what the kernel reads of them
+// through fixed is what the Variant says; the other boards' kernels read the Variant.
+func TestFixedRules(t *testing.T) {
+	if !fixed[steps5]() || fixed[other5]() || fixed[steps4]() || fixed[steps6]() || fixed[anySteps]() {
+		t.Fatal("fixed holds for another kernel than steps5's, or not for steps5's")
+	}
+	var plain []string
+	for _, v := range Variants() {
+		if !v.plainFlying {
+			continue
+		}
+		plain = append(plain, v.Name)
+		if v.fixedSteps != 5 {
+			t.Errorf("%s: plainFlying on a board of up-right step %d, not 5", v.Name, v.fixedSteps)
+		}
+		for c := White; c <= Black; c++ {
+			if !v.manUp[c] || !v.manDown[c] {
+				t.Errorf("%s: the men of %v do not capture both ways", v.Name, c)
+			}
+		}
+		if v.MenCannotCaptureKings || v.ShortKings || v.OrthogonalCaptures || v.kingJumpRanked || v.PromotionWins {
+			t.Errorf("%s: a rule fixed off is on", v.Name)
+		}
+		if !v.kingSearch || !v.plainLeaves || !v.flyingDiagonal() {
+			t.Errorf("%s: a rule fixed on is off", v.Name)
+		}
+		if promotionOf(true, v) != v.Promotion || menCountOf(true, v) != v.menCount {
+			t.Errorf("%s: promotion %v, men's count %v, not the fixed ones", v.Name, v.Promotion, v.menCount)
+		}
+	}
+	if len(plain) == 0 || plain[0] != "international" {
+		t.Errorf("plainFlying variants %v: international first expected", plain)
+	}
+	t.Logf("plainFlying: %v", plain)
+}
