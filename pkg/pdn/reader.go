@@ -713,7 +713,7 @@ func (r *Reader) plainMovetext() {
 			r.batch.rec[0].cont = cont
 			r.pending.set, num = false, 0
 		}
-		r.plainMoves(r.batch.rec[:nb], r.batch.sq[:nb], run.maxSq)
+		r.plainMoves(&r.batch, nb, run.maxSq)
 		if nb < plainBatch {
 			return
 		}
@@ -888,22 +888,21 @@ type plainRec struct {
 	pos    Pos
 }
 
-// plainMoves adds the moves read by plainMovetext, their largest square
-// maxSq: to the replay, if the reader replays the main line as it reads
+// plainMoves adds the nb moves read by plainMovetext into b, their largest
+// square maxSq: to the replay, if the reader replays the main line as it reads
 // it (see SetReplayer), else to the line being built.
-func (r *Reader) plainMoves(ms []plainRec, sqs []engine.SquarePair, maxSq int) {
+func (r *Reader) plainMoves(b *plainMoveBatch, nb int, maxSq int) {
 	if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
-		r.rs.plain(ms, sqs, maxSq)
+		r.rs.plain(b.rec[:nb], b.sq[:nb], maxSq)
 		return
 	}
 	// As move would add them, with the arena's slabs written in place
 	// when they have room.
 	simpleOnce.Do(buildSimple)
 	a := r.arena
-	for i := range ms {
-		pm := &ms[i]
-		from, to := Square(sqs[i].From), Square(sqs[i].To)
-		text := simpleMove(int(from), int(to), byte(pm.sep))
+	for i := range nb {
+		pm, ps := &b.rec[i&(plainBatch-1)], b.sq[i&(plainBatch-1)] // (masks: no bounds checks)
+		text, from, to := simpleMove(int(ps.From), int(ps.To), byte(pm.sep)), Square(ps.From), Square(ps.To)
 		if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
 			m := r.newMove()
 			m.Number, m.Continuation, m.Text, m.Squares, m.Sep = pm.number, pm.cont, text, r.squares([]Square{from, to}), pm.sep
