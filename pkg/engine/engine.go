@@ -27,8 +27,15 @@ type Square = board.Square
 // Methods (go doc ./pkg/internal/board Variant): AlgebraicName, CheckKingRun, Count,
 // Divide, FEN, FormatMove, FormatPath, Generate, GenerateDup, HasCapture, HasMoves, Index,
 // IsPath, MovesFromTo, ParseFEN, ParseMove, ParseSquare, Paths, Perft, PlayJump, PlayPath,
-// PlayQuiet, PlaySquares, PositionOutcome, QuietMove, Square, SquareName, Squares, Start.
+// PlayQuiet, PlaySquarePairs, PlaySquares, PositionOutcome, QuietMove, Square, SquareName,
+// Squares, Start.
 type Variant = board.Variant
+
+// SquarePair is a move written with two square numbers, a capture when Capture is set
+// (Variant.PlaySquarePairs).
+//
+// Fields: From, To, Capture.
+type SquarePair = board.SquarePair
 
 // FENError is a FEN that cannot be read; Token is the offending part.
 //

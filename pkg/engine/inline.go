@@ -65,6 +65,7 @@ func inlineBodies() {
 	new(Variant).PlayJump(*new(*Position), *new(Index), *new(Index))
 	new(Variant).PlayPath(*new(*Position), *new([]Index))
 	new(Variant).PlayQuiet(*new(*Position), *new(Index), *new(Index))
+	new(Variant).PlaySquarePairs(*new(*Position), *new([]SquarePair))
 	new(Variant).PlaySquares(*new(*Position), *new(Square), *new(Square), *new(bool))
 	new(Variant).PositionOutcome(*new(*Position))
 	new(Variant).QuietMove(*new(*Position), *new(Index), *new(Index))

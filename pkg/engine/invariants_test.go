@@ -313,3 +313,56 @@ func sameMoves(a, b []engine.Move) bool {
 	}
 	return true
 }
+
+// TestPlaySquarePairs wants PlaySquarePairs to play a run of moves as PlaySquares plays
+// them one by one, up to the first PlaySquares does not play, and to say how many it
+// played: the moves of random games of every variant, some of them written with a square
+// off the board or a wrong separator, from every ply of the game on.
+func TestPlaySquarePairs(t *testing.T) {
+	for _, v := range engine.Variants() {
+		rng := rand.New(rand.NewPCG(13, uint64(len(v.Name))))
+		played := 0
+		for g := 0; g < 10; g++ {
+			var starts []engine.Position
+			var pairs []engine.SquarePair
+			p := v.Start()
+			for ply := 0; ply < 150; ply++ {
+				moves := v.Generate(nil, &p)
+				if len(moves) == 0 {
+					break
+				}
+				m := moves[rng.IntN(len(moves))]
+				sp := engine.SquarePair{From: uint8(v.Square(m.From)), To: uint8(v.Square(m.To)), Capture: m.IsCapture()}
+				switch rng.IntN(40) {
+				case 0:
+					sp.Capture = !sp.Capture
+				case 1:
+					sp.From = 0
+				case 2:
+					sp.To = uint8(v.Squares() + 1)
+				}
+				starts, pairs = append(starts, p), append(pairs, sp)
+				p = p.Play(m)
+			}
+			for i, start := range starts {
+				q := start
+				n := v.PlaySquarePairs(&q, pairs[i:])
+				want, r := 0, start
+				for _, sp := range pairs[i:] {
+					if !v.PlaySquares(&r, engine.Square(sp.From), engine.Square(sp.To), sp.Capture) {
+						break
+					}
+					want++
+				}
+				if n != want || q != r {
+					t.Fatalf("%s %s: PlaySquarePairs %v played %d, to %s; PlaySquares played %d, to %s",
+						v.Name, v.FEN(start), pairs[i:], n, v.FEN(q), want, v.FEN(r))
+				}
+				played += n
+			}
+		}
+		if played == 0 {
+			t.Fatalf("%s: PlaySquarePairs played nothing", v.Name)
+		}
+	}
+}

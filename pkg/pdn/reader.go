@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/rafle/rafle/pkg/engine"
 )
 
 // DefaultMaxDepth is the default limit on nested variations.
@@ -66,11 +68,11 @@ type Reader struct {
 	tagSlab  []Tag
 	nodeSlab []Node
 	strs     *strCache
-	lineBufs [][]Node             // scratch per depth: [0] the main line, [d] variations at depth d
-	tagBuf   []Tag                // scratch for the tags of the game being read
-	batch    [plainBatch]plainRec // moves read by plainMovetext, not yet handed on
-	arena    *arena               // if set, games are carved out of it (see arena)
-	rs       *stream              // if set, main lines are replayed as they are read (see SetReplayer)
+	lineBufs [][]Node       // scratch per depth: [0] the main line, [d] variations at depth d
+	tagBuf   []Tag          // scratch for the tags of the game being read
+	batch    plainMoveBatch // moves read by plainMovetext, not yet handed on
+	arena    *arena         // if set, games are carved out of it (see arena)
+	rs       *stream        // if set, main lines are replayed as they are read (see SetReplayer)
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
 	// tokensOnly turns plainMovetext and plainTag off (tests compare both ways).
@@ -708,10 +710,10 @@ func (r *Reader) plainMovetext() {
 		s.i += int(run.p)
 		r.phase = inMovetext // (from plainTags, the movetext starts)
 		if num != 0 {
-			r.batch[0].cont = cont
+			r.batch.rec[0].cont = cont
 			r.pending.set, num = false, 0
 		}
-		r.plainMoves(r.batch[:nb], run.maxSq)
+		r.plainMoves(&r.batch, nb, run.maxSq)
 		if nb < plainBatch {
 			return
 		}
@@ -735,7 +737,7 @@ type plainRun struct {
 // on, b at offset off in the input. It makes no call, so that its state
 // stays in registers (inlined in Next, plainMovetext kept most of it on
 // the stack: callgrind validate -j 1 OCA, about 125 instructions a token).
-func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *[plainBatch]plainRec) {
+func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *plainMoveBatch) {
 	p, line, col, num := run.p, run.line, run.col, run.num
 	nb, maxSq := 0, 0
 	// A move a turn, with the blanks and the move number before it, in
@@ -845,8 +847,9 @@ func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *[plainBatch]pl
 			break
 		}
 		at := int(p + j)
-		m := &batch[nb&(plainBatch-1)]
-		m.from, m.to, m.sep, m.number, m.cont = uint8(n), uint8(to), Sep(sep), num, false
+		batch.sq[nb&(plainBatch-1)] = engine.SquarePair{From: uint8(n), To: uint8(to), Capture: sep != '-'}
+		m := &batch.rec[nb&(plainBatch-1)]
+		m.sep, m.number, m.cont = Sep(sep), num, false
 		m.pos = Pos{Offset: off + int64(at), Line: line, Column: at + col}
 		p += o + end
 		num = 0
@@ -856,7 +859,7 @@ func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *[plainBatch]pl
 	run.p, run.nb, run.maxSq = p, nb, maxSq
 	if nb > 0 {
 		// The line and column of b[p], from the last move, on its line.
-		m := &batch[(nb-1)&(plainBatch-1)]
+		m := &batch.rec[(nb-1)&(plainBatch-1)]
 		run.line, run.col = m.pos.Line, m.pos.Column-int(m.pos.Offset-off)
 	}
 }
@@ -869,30 +872,37 @@ const plainItem = 72
 // them on.
 const plainBatch = 16
 
-// plainRec is a move of two numeric squares read by plainMovetext.
-type plainRec struct {
-	from, to uint8
-	sep      Sep
-	number   int  // 0: none
-	cont     bool // the number was written "N..." (Move.Continuation)
-	pos      Pos
+// plainMoveBatch is the moves of two numeric squares plainMovetext gathers:
+// their squares in sq, as Variant.PlaySquarePairs plays them (a run of
+// them at once), the rest in rec.
+type plainMoveBatch struct {
+	sq  [plainBatch]engine.SquarePair
+	rec [plainBatch]plainRec
 }
 
-// plainMoves adds the moves read by plainMovetext, their largest square
-// maxSq: to the replay, if the reader replays the main line as it reads
+// plainRec is what plainMoveBatch keeps of a move but its squares.
+type plainRec struct {
+	sep    Sep
+	number int  // 0: none
+	cont   bool // the number was written "N..." (Move.Continuation)
+	pos    Pos
+}
+
+// plainMoves adds the nb moves read by plainMovetext into b, their largest
+// square maxSq: to the replay, if the reader replays the main line as it reads
 // it (see SetReplayer), else to the line being built.
-func (r *Reader) plainMoves(ms []plainRec, maxSq int) {
+func (r *Reader) plainMoves(b *plainMoveBatch, nb int, maxSq int) {
 	if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
-		r.rs.plain(ms, maxSq)
+		r.rs.plain(b.rec[:nb], b.sq[:nb], maxSq)
 		return
 	}
 	// As move would add them, with the arena's slabs written in place
 	// when they have room.
 	simpleOnce.Do(buildSimple)
 	a := r.arena
-	for i := range ms {
-		pm := &ms[i]
-		text, from, to := simpleMove(int(pm.from), int(pm.to), byte(pm.sep)), Square(pm.from), Square(pm.to)
+	for i := range nb {
+		pm, ps := &b.rec[i&(plainBatch-1)], b.sq[i&(plainBatch-1)] // (masks: no bounds checks)
+		text, from, to := simpleMove(int(ps.From), int(ps.To), byte(pm.sep)), Square(ps.From), Square(ps.To)
 		if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
 			m := r.newMove()
 			m.Number, m.Continuation, m.Text, m.Squares, m.Sep = pm.number, pm.cont, text, r.squares([]Square{from, to}), pm.sep

@@ -212,6 +212,44 @@ func (k replayKernel[G]) kingsCapture(us Color, own, opp, kings, occ bitboard) b
 	return (x | ownKings&(ul|ur|dl|dr)) != 0
 }
 
+// playPairs is Variant.PlaySquarePairs on a board of up to 64 bits, with replayKernel's
+// instance for the board's steps chosen once for all the moves.
+func (k narrowKernel) playPairs(p *Position, ms []SquarePair) int {
+	switch k.v.fixedSteps {
+	case 4:
+		return replayKernel[steps4](k).playPairs(p, ms)
+	case 5:
+		if !k.v.plainFlying {
+			return replayKernel[other5](k).playPairs(p, ms)
+		}
+		return replayKernel[steps5](k).playPairs(p, ms)
+	case 6:
+		return replayKernel[steps6](k).playPairs(p, ms)
+	}
+	return replayKernel[anySteps](k).playPairs(p, ms)
+}
+
+// playPairs is narrowKernel.playPairs: PlaySquares of each move (playQuiet, playJump) in
+// turn, up to the first it does not play.
+func (k replayKernel[G]) playPairs(p *Position, ms []SquarePair) int {
+	v := k.v
+	for i := range ms {
+		m := &ms[i]
+		if m.From < 1 || m.To < 1 || int(m.From) > v.squares || int(m.To) > v.squares {
+			return i
+		}
+		f, t := v.idx[m.From], v.idx[m.To]
+		if m.Capture {
+			if !v.jumpAlone || !k.playJump(p, f, t) {
+				return i
+			}
+		} else if !k.playQuiet(p, f, t) {
+			return i
+		}
+	}
+	return len(ms)
+}
+
 // playJump is Variant.PlayJump on a board of up to 64 bits, in place: playPath of
 // from-to, with replayKernel's playJump, which does the one jump without playPath's loop
 // (callgrind validate -j 1 OCA: 795.4 -> 786.4 M instructions).

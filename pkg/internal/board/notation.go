@@ -322,6 +322,30 @@ func (v *Variant) PlaySquares(p *Position, from, to Square, capture bool) bool {
 	return k.playQuiet(p, f, t)
 }
 
+// SquarePair is a move written with two square numbers, a capture when Capture is set, as
+// PlaySquarePairs plays it.
+type SquarePair struct {
+	From, To uint8
+	Capture  bool
+}
+
+// PlaySquarePairs plays on p the moves ms in turn, each as PlaySquares would, and returns
+// how many it played: it stops at the first it does not play, with p the position before
+// it. Replaying a game plays its runs of plain moves so, with the board's code chosen
+// once a run rather than once a move.
+func (v *Variant) PlaySquarePairs(p *Position, ms []SquarePair) int {
+	k, narrow := v.k.(narrowKernel)
+	if !narrow {
+		for i := range ms {
+			if !v.PlaySquares(p, Square(ms[i].From), Square(ms[i].To), ms[i].Capture) {
+				return i
+			}
+		}
+		return len(ms)
+	}
+	return k.playPairs(p, ms)
+}
+
 // quietMove is QuietMove on the board's own representation.
 func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 	us := p.Side
