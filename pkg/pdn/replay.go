@@ -415,12 +415,7 @@ func (lr *lineReplay) quickMove(s *lineState, from, to Square, capture, main boo
 		// (a quiet move written as one, or a capture written as one, and
 		// the only move from-to: no separator to warn about, and run stays
 		// zero without a king-move limit)
-		if main {
-			lr.plies++
-		} else {
-			lr.vmoves++
-		}
-		s.ply++
+		lr.played(s, main)
 		return true
 	}
 	return false
@@ -457,13 +452,19 @@ func (lr *lineReplay) quickPath(s *lineState, m *Move, main bool) bool {
 	if !v.PlayPath(&s.p, buf[:len(m.Squares)]) {
 		return false
 	}
+	lr.played(s, main)
+	return true
+}
+
+// played counts a move played in s: a ply of the main line or a move of
+// a variation.
+func (lr *lineReplay) played(s *lineState, main bool) {
 	if main {
 		lr.plies++
 	} else {
 		lr.vmoves++
 	}
 	s.ply++
-	return true
 }
 
 // move plays m, written at pos, in s, with s.num already its number (see
@@ -491,11 +492,6 @@ func (lr *lineReplay) move(s *lineState, m *Move, pos Pos, main bool) (bool, err
 		lr.res.Warnings = append(lr.res.Warnings, ReplayWarning{Kind: KindSeparator, Pos: pos,
 			Text: fmt.Sprintf("move %d %s: %s", s.num, m.Text, what)})
 	}
-	if main {
-		lr.plies++
-	} else {
-		lr.vmoves++
-	}
 	if lr.record {
 		r := Resolved{Node: m, Pos: pos, Before: s.p, Move: em, Number: s.num, Main: main}
 		if main {
@@ -509,7 +505,7 @@ func (lr *lineReplay) move(s *lineState, m *Move, pos Pos, main bool) (bool, err
 		s.run = s.run.Next(&s.p, em)
 	}
 	s.p = s.p.Play(em)
-	s.ply++
+	lr.played(s, main)
 	return true, nil
 }
 
