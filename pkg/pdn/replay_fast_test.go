@@ -65,6 +65,9 @@ func TestQuickPath(t *testing.T) {
 		fen + `1. 30-26 9-18-27 *`:                      {warn: 1}, // (a capture written with '-')
 		fen + `1. 30-26 9x18 *`:                         {err: true},
 		fen + `1. 30-26 9x18x25 *`:                      {err: true},
+		// The capture written in full is the first ply: a variation after it
+		// that fits only the position it leads to reads on from there.
+		`[GameType "21"] [FEN "B:W14,23,30:B5,9"] 1... 9x18x27 (2. 30-26) *`: {},
 	} {
 		gs, errs := readString(t, in, nil)
 		if len(gs) != 1 || len(errs) > 0 {
