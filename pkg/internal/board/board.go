@@ -98,9 +98,10 @@ type Variant struct {
 	// free choice among captures, so that a man's single jump is the only move from its
 	// start to its end when the man cannot go on (Variant.PlayJump plays it so).
 	jumpAlone bool
-	// fixedSteps is the up-right step of boards whose steps perft fixes at compile time
-	// (see geometry), 0 for the others.
-	fixedSteps uint
+	// geom is the instance of perft's and the replay's kernels that serves the board (see
+	// geometry): by its up-right step where the kernels fix it at compile time, and on
+	// 10x10 boards by whether the rules are plainFlying's.
+	geom geometryKind
 	// menCount: how countManCaptures may count the captures of men (see menRanks); 0 when
 	// it may not (orthogonal captures, pieces removed at once, men crowned mid-capture, or a
 	// precedence that ranks men's captures by more than their number of pieces).
@@ -194,9 +195,6 @@ func NewVariant(r Rules) (*Variant, error) {
 	}
 	v.jumpAlone = r.Precedence == nil && !r.OrthogonalCaptures && r.MenCaptureForwardOnly
 	v.plainLeaves = !r.OrthogonalCaptures && !r.PromotionWins
-	if d := v.step[upRight]; d >= 4 && d <= 6 {
-		v.fixedSteps = d
-	}
 	if !r.OrthogonalCaptures && !r.RemoveAtOnce && r.Promotion != PromoteAndContinue {
 		v.menCount = rankOfMen(r.Precedence)
 		v.kingSearch = v.menCount != ranksOther && !r.ShortKings && !r.LandRightBehind && !r.HaltBehindKing &&
@@ -205,9 +203,20 @@ func NewVariant(r Rules) (*Variant, error) {
 	if prec := r.Precedence; prec != nil {
 		v.kingJumpRanked = prec(CaptureSummary{Pieces: 1}) != prec(CaptureSummary{Pieces: 1, Kings: 1, Order: 1})
 	}
-	v.plainFlying = v.fixedSteps == 5 && v.manUp == [2]bool{true, true} && v.manDown == [2]bool{true, true} &&
+	v.plainFlying = v.step[upRight] == 5 && v.manUp == [2]bool{true, true} && v.manDown == [2]bool{true, true} &&
 		!r.MenCannotCaptureKings && r.Promotion == PromoteAtEnd && v.menCount == ranksPieces && v.kingSearch &&
 		v.plainLeaves && !r.ShortKings && !v.kingJumpRanked && !r.OrthogonalCaptures && !r.PromotionWins
+	switch v.step[upRight] {
+	case 4:
+		v.geom = geom4
+	case 5:
+		v.geom = geomOther5
+		if v.plainFlying {
+			v.geom = geom5
+		}
+	case 6:
+		v.geom = geom6
+	}
 	v.start.Side = r.FirstMover
 	for n := 1; n <= c*r.Rows; n++ {
 		v.start.put(v.idx[n], Black, false)
@@ -397,4 +406,16 @@ type (
 	steps5   [5]byte   // 10x10 boards (steps 6 and 5) under the rules of Variant.plainFlying
 	other5   [5]uint16 // the other 10x10 boards (steps 6 and 5)
 	steps6   [6]byte   // 10x10 boards with orthogonal captures, 12x12 boards (steps 7 and 6)
+)
+
+// geometryKind names a geometry (Variant.geom), for the code that picks the kernels'
+// instance.
+type geometryKind uint8
+
+const (
+	geomAny    geometryKind = iota // anySteps
+	geom4                          // steps4
+	geom5                          // steps5
+	geomOther5                     // other5
+	geom6                          // steps6
 )

@@ -76,15 +76,14 @@ func (v *Variant) playQuietWide(p *Position, from, to Index) bool {
 // playQuiet is playQuietOf on *p in place (Variant.PlayQuiet): no copy of the position in
 // and out. It hands the work to replayKernel's instance for the board's steps.
 func (k narrowKernel) playQuiet(p *Position, from, to Index) bool {
-	switch k.v.fixedSteps {
-	case 4:
+	switch k.v.geom {
+	case geom4:
 		return replayKernel[steps4](k).playQuiet(p, from, to)
-	case 5:
-		if !k.v.plainFlying {
-			return replayKernel[other5](k).playQuiet(p, from, to)
-		}
+	case geom5:
 		return replayKernel[steps5](k).playQuiet(p, from, to)
-	case 6:
+	case geomOther5:
+		return replayKernel[other5](k).playQuiet(p, from, to)
+	case geom6:
 		return replayKernel[steps6](k).playQuiet(p, from, to)
 	}
 	return replayKernel[anySteps](k).playQuiet(p, from, to)
@@ -215,15 +214,14 @@ func (k replayKernel[G]) kingsCapture(us Color, own, opp, kings, occ bitboard) b
 // playPairs is Variant.PlaySquarePairs on a board of up to 64 bits, with replayKernel's
 // instance for the board's steps chosen once for all the moves.
 func (k narrowKernel) playPairs(p *Position, ms []SquarePair) int {
-	switch k.v.fixedSteps {
-	case 4:
+	switch k.v.geom {
+	case geom4:
 		return replayKernel[steps4](k).playPairs(p, ms)
-	case 5:
-		if !k.v.plainFlying {
-			return replayKernel[other5](k).playPairs(p, ms)
-		}
+	case geom5:
 		return replayKernel[steps5](k).playPairs(p, ms)
-	case 6:
+	case geomOther5:
+		return replayKernel[other5](k).playPairs(p, ms)
+	case geom6:
 		return replayKernel[steps6](k).playPairs(p, ms)
 	}
 	return replayKernel[anySteps](k).playPairs(p, ms)
@@ -257,15 +255,14 @@ func (k narrowKernel) playJump(p *Position, from, to Index) bool {
 	if !k.v.jumpAlone {
 		return false
 	}
-	switch k.v.fixedSteps {
-	case 4:
+	switch k.v.geom {
+	case geom4:
 		return replayKernel[steps4](k).playJump(p, from, to)
-	case 5:
-		if !k.v.plainFlying {
-			return replayKernel[other5](k).playJump(p, from, to)
-		}
+	case geom5:
 		return replayKernel[steps5](k).playJump(p, from, to)
-	case 6:
+	case geomOther5:
+		return replayKernel[other5](k).playJump(p, from, to)
+	case geom6:
 		return replayKernel[steps6](k).playJump(p, from, to)
 	}
 	return replayKernel[anySteps](k).playJump(p, from, to)
@@ -355,15 +352,14 @@ func (k narrowKernel) playPath(p *Position, path []Index) bool {
 	if !k.v.jumpAlone {
 		return false
 	}
-	switch k.v.fixedSteps {
-	case 4:
+	switch k.v.geom {
+	case geom4:
 		return replayKernel[steps4](k).playPath(p, path)
-	case 5:
-		if !k.v.plainFlying {
-			return replayKernel[other5](k).playPath(p, path)
-		}
+	case geom5:
 		return replayKernel[steps5](k).playPath(p, path)
-	case 6:
+	case geomOther5:
+		return replayKernel[other5](k).playPath(p, path)
+	case geom6:
 		return replayKernel[steps6](k).playPath(p, path)
 	}
 	return replayKernel[anySteps](k).playPath(p, path)

@@ -837,15 +837,14 @@ type perfter[G geometry] struct {
 }
 
 func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) perftCounter {
-	switch v.fixedSteps {
-	case 4:
+	switch v.geom {
+	case geom4:
 		return newPerfterOf[steps4](v, dup, tt, depth, stop)
-	case 5:
-		if !v.plainFlying {
-			return newPerfterOf[other5](v, dup, tt, depth, stop)
-		}
+	case geom5:
 		return newPerfterOf[steps5](v, dup, tt, depth, stop)
-	case 6:
+	case geomOther5:
+		return newPerfterOf[other5](v, dup, tt, depth, stop)
+	case geom6:
 		return newPerfterOf[steps6](v, dup, tt, depth, stop)
 	}
 	return newPerfterOf[anySteps](v, dup, tt, depth, stop)

@@ -1240,15 +1240,14 @@ type widePerfter[G geometry] struct {
 }
 
 func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) widePerftCounter {
-	switch v.fixedSteps {
-	case 4:
+	switch v.geom {
+	case geom4:
 		return wideNewPerfterOf[steps4](v, dup, tt, depth, stop)
-	case 5:
-		if !v.plainFlying {
-			return wideNewPerfterOf[other5](v, dup, tt, depth, stop)
-		}
+	case geom5:
 		return wideNewPerfterOf[steps5](v, dup, tt, depth, stop)
-	case 6:
+	case geomOther5:
+		return wideNewPerfterOf[other5](v, dup, tt, depth, stop)
+	case geom6:
 		return wideNewPerfterOf[steps6](v, dup, tt, depth, stop)
 	}
 	return wideNewPerfterOf[anySteps](v, dup, tt, depth, stop)
