@@ -62,7 +62,7 @@ func (r *Result) SPRTLine() string {
 }
 
 // String writes an Elo difference with its sign and one decimal: "+12.3", "+inf", "-inf",
-// or "-" when it is not a number.
+// or "-" when it is not a number; zero, and what rounds to it, is "+0.0", never "-0.0".
 func (f Float) String() string {
 	x := float64(f)
 	switch {
@@ -73,7 +73,11 @@ func (f Float) String() string {
 	case math.IsNaN(x):
 		return "-"
 	}
-	return fmt.Sprintf("%+.1f", x)
+	s := fmt.Sprintf("%+.1f", x)
+	if s == "-0.0" { // a negative zero, or a value that rounds to zero
+		s = "+0.0"
+	}
+	return s
 }
 
 func percent(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
