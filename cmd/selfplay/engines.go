@@ -73,6 +73,11 @@ func (set *engineSet) open(ctx context.Context, c *cli.Context, v *engine.Varian
 		if err := os.MkdirAll(dir, 0o777); err != nil {
 			return err
 		}
+		// a game's transcript is written anew when the game is played: another match's
+		// would be lost, a resumed match's unfinished games are played again
+		if old, _ := filepath.Glob(filepath.Join(dir, "game-*.log")); len(old) > 0 && !c.Bool("resume") {
+			return cliutil.Usagef("--engine-log %s holds the transcripts of another match (%s): give another folder, or --resume that match", dir, filepath.Base(old[0]))
+		}
 	}
 	for _, spec := range set.specs {
 		if !used[spec.Name] {
@@ -82,7 +87,7 @@ func (set *engineSet) open(ctx context.Context, c *cli.Context, v *engine.Varian
 		switch {
 		case dir != "":
 			logPath = filepath.Join(dir, spec.Name+".stderr.log")
-		case c.String("pdn") != "":
+		case besideOK(c.String("pdn")): // not /dev/full.NAME.stderr.log
 			logPath = c.String("pdn") + "." + spec.Name + ".stderr.log"
 		}
 		opt := match.ExternalOptions{HandshakeTimeout: set.start}

@@ -213,14 +213,25 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		return cfg, "", nil, err
 	}
 	cfg.PDNPath, cfg.JournalPath, cfg.Resume = shardPath(c.String("pdn"), cfg.Shard), shardPath(c.String("journal"), cfg.Shard), c.Bool("resume")
-	if cfg.JournalPath == "" && cfg.PDNPath != "" {
+	if st, err := os.Stat(cfg.PDNPath); err == nil && st.IsDir() {
+		return cfg, "", nil, cliutil.Usagef("--pdn %s: is a directory", cfg.PDNPath)
+	}
+	if cfg.JournalPath == "" && besideOK(cfg.PDNPath) {
 		cfg.JournalPath = cfg.PDNPath + ".journal"
 	}
 	if dir := c.String("report"); cfg.JournalPath == "" && dir != "" {
 		cfg.JournalPath = shardPath(filepath.Join(dir, reportJournal), cfg.Shard)
 	}
-	if cfg.Resume && cfg.JournalPath == "" {
+	switch {
+	case cfg.Resume && cfg.JournalPath == "" && cfg.PDNPath != "":
+		return cfg, "", nil, cliutil.Usagef("--resume: --pdn %s is not a regular file, so no journal is kept beside it: give --journal", cfg.PDNPath)
+	case cfg.Resume && cfg.JournalPath == "":
 		return cfg, "", nil, cliutil.Usagef("--resume needs --pdn, --journal or --report")
+	case cfg.JournalPath == "" && cfg.PDNPath != "":
+		fmt.Fprintf(c.App.ErrWriter, "selfplay: --pdn %s is not a regular file: no journal (give --journal to make the match resumable)\n", cfg.PDNPath)
+	}
+	if err := checkOutputs(c, &cfg); err != nil {
+		return cfg, "", nil, err
 	}
 	cfg.Seed = c.Int64("seed")
 	switch {
@@ -245,6 +256,40 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		desc += fmt.Sprintf("; note: %s play with a time limit or outside rafle, so games are not reproducible from the seed", strings.Join(timed, ", "))
 	}
 	return cfg, desc, engines, err
+}
+
+// besideOK reports whether files may be written beside path, named after it (the journal,
+// engines' logs): path is a regular file or not there yet, not a device (/dev/full), a FIFO
+// or a directory.
+func besideOK(path string) bool {
+	if path == "" {
+		return false
+	}
+	st, err := os.Stat(path)
+	return err != nil || st.Mode().IsRegular()
+}
+
+// checkOutputs refuses outputs that are one of the match's inputs (the --openings and
+// --book files, the players' weights files), and a PDN file that is also the journal.
+func checkOutputs(c *cli.Context, cfg *match.Config) error {
+	inputs := []string{c.String("openings"), c.String("book")}
+	for _, s := range strings.Split(c.String("players"), ",") {
+		if ps, err := search.ParsePlayer(s); err == nil {
+			inputs = append(inputs, ps.WeightsFile)
+		}
+	}
+	for _, out := range []struct{ flag, path string }{{"--pdn", cfg.PDNPath}, {"--journal", cfg.JournalPath}} {
+		if err := cliutil.NotAnInput(out.path, inputs...); err != nil {
+			return cliutil.Usagef("%s: %v", out.flag, err)
+		}
+	}
+	if cfg.PDNPath != "" && cfg.JournalPath != "" {
+		same := filepath.Clean(cfg.PDNPath) == filepath.Clean(cfg.JournalPath)
+		if same || cliutil.NotAnInput(cfg.PDNPath, cfg.JournalPath) != nil {
+			return cliutil.Usagef("--pdn %s and the journal %s are the same file", cfg.PDNPath, cfg.JournalPath)
+		}
+	}
+	return nil
 }
 
 func newSeed() int64 { return rand.Int64N(1 << 53) } // keeps it exact in JSON

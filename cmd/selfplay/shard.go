@@ -2,6 +2,9 @@ package main
 
 import (
 	"bufio"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -75,25 +78,47 @@ func merge(c *cli.Context) error {
 	}
 	res := m.Result(anchor, elo)
 	if out := c.String("pdn"); out != "" {
-		if _, err := os.Stat(out); err == nil {
-			return cliutil.Usagef("--pdn %s: the file exists (merge never overwrites)", out)
-		}
 		host, _ := os.Hostname()
-		f, err := os.Create(out)
-		if err != nil {
-			return err
-		}
-		w := bufio.NewWriter(f)
-		err = m.WritePDN(w, c.String("event"), host)
-		if err == nil {
-			err = w.Flush()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := mergeOut(out, paths, func(w io.Writer) error { return m.WritePDN(w, c.String("event"), host) }); err != nil {
 			return err
 		}
 	}
 	return printResult(c, res)
+}
+
+// mergeOut writes the merged games to out, a new file (merge never writes over one: an
+// existing regular file is refused, an input above all), or a character device or FIFO
+// (/dev/stdout, a pipe). A new file that could not be written whole is removed.
+func mergeOut(out string, inputs []string, write func(io.Writer) error) (err error) {
+	if err := cliutil.NotAnInput(out, inputs...); err != nil {
+		return cliutil.UsageError{Err: fmt.Errorf("--pdn: %w", err)}
+	}
+	if st, err := os.Stat(out); err == nil && st.Mode().IsRegular() {
+		return cliutil.Usagef("--pdn %s: the file exists (merge never overwrites)", out)
+	} else if err == nil && st.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0 {
+		return cliutil.WriteFile(out, write)
+	} else if err == nil {
+		return cliutil.Usagef("--pdn %s: not a regular file, character device or FIFO", out)
+	}
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(out)
+		}
+	}()
+	w := bufio.NewWriterSize(f, 64<<10)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"runtime"
@@ -225,24 +226,46 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	total := cfg.Shard.games(all)
 	agg := newAggregator(&cfg, &sched)
 
+	var pf *pdnFile
+	if cfg.PDNPath != "" {
+		var err error
+		if pf, err = openPDN(cfg.PDNPath); err != nil {
+			return nil, err
+		}
+		defer pf.f.Close()
+	}
 	var recovered []Record
 	var jnl *journal
 	if cfg.JournalPath != "" {
+		_, statErr := os.Lstat(cfg.JournalPath)
+		newJournal := errors.Is(statErr, fs.ErrNotExist)
 		var err error
 		jnl, recovered, err = openJournal(cfg.JournalPath, cfg.header(), cfg.Resume)
+		if err == nil && pf != nil {
+			if err = pf.own(cfg.Resume, cfg.JournalPath, len(recovered)); err != nil {
+				jnl.close()
+				if newJournal {
+					os.Remove(cfg.JournalPath) // it holds only the header this run wrote
+				}
+			}
+		}
 		if err != nil {
+			if pf != nil {
+				pf.discard()
+			}
 			return nil, err
 		}
 		defer jnl.close()
+	} else if pf != nil {
+		if err := pf.own(cfg.Resume, "", 0); err != nil {
+			pf.discard()
+			return nil, err
+		}
 	}
 	var pdn *bufio.Writer
 	var pdnFile *os.File
-	if cfg.PDNPath != "" {
-		var err error
-		if pdnFile, err = os.Create(cfg.PDNPath); err != nil {
-			return nil, fmt.Errorf("match: %w", err)
-		}
-		defer pdnFile.Close()
+	if pf != nil {
+		pdnFile = pf.f
 		pdn = bufio.NewWriter(pdnFile)
 	}
 	// Games are written in game order: a game that finishes before an earlier one waits in

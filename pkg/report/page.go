@@ -5,8 +5,11 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"html/template"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -89,7 +92,14 @@ func (pg *page) write(dir string) error {
 	if err := pageTemplate.Execute(&b, pg); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".index-*.html")
+	index := filepath.Join(dir, "index.html")
+	if err := rafleWrote(index); err != nil {
+		return err
+	}
+	// One temporary name, not a random one: a run killed while it writes leaves a file that
+	// the next run writes over and renames, instead of one that nothing removes.
+	tmpName := filepath.Join(dir, tempIndex)
+	tmp, err := os.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -98,14 +108,42 @@ func (pg *page) write(dir string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+		err = os.Chmod(tmpName, 0o644)
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, "index.html"))
+		err = os.Rename(tmpName, index)
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		os.Remove(tmpName)
 		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// tempIndex is the name index.html is written under before it is renamed.
+const tempIndex = ".index.html.tmp"
+
+// generator is the page's generator tag, which says that rafle wrote an index.html.
+const generator = `<meta name="generator" content="rafle report">`
+
+// rafleWrote returns an error when index exists and rafle did not write it: a report goes to
+// a folder of its own, or over an earlier report, never over someone's page.
+func rafleWrote(index string) error {
+	f, err := os.Open(index)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, 1024)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return fmt.Errorf("report: %w", err)
+	}
+	if !bytes.Contains(head[:n], []byte(generator)) {
+		return fmt.Errorf("report: %s exists and is not a report of rafle's: refusing to replace it (choose another folder)", index)
 	}
 	return nil
 }

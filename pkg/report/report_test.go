@@ -434,3 +434,43 @@ func TestCancelled(t *testing.T) {
 		t.Error("WriteMatch, cancelled, wrote index.html")
 	}
 }
+
+// TestWriteLeavesNoTemporary: a run killed while it wrote the page left a hidden temporary
+// file (.index-NNNN.html) that nothing removed (issue 33 item 22). The page is written under
+// one name, which the next run writes over; and an index.html rafle did not write is never
+// replaced.
+func TestWriteLeavesNoTemporary(t *testing.T) {
+	paths, _ := testJournal()
+	m, err := ReadMatch(context.Background(), paths[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// what a killed run leaves
+	if err := os.WriteFile(filepath.Join(dir, tempIndex), []byte("half a page"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMatch(context.Background(), dir, m, "e"); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("%s left in the report folder", e.Name())
+		}
+	}
+	// a page of someone else's
+	other := t.TempDir()
+	mine := "<html><body>my home page</body></html>\n"
+	os.WriteFile(filepath.Join(other, "index.html"), []byte(mine), 0o644)
+	if err := WriteMatch(context.Background(), other, m, "e"); err == nil || !strings.Contains(err.Error(), "not a report") {
+		t.Errorf("WriteMatch over a page of someone else's: %v, want an error", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(other, "index.html")); string(b) != mine {
+		t.Error("the page was replaced")
+	}
+	// rafle's own page is replaced
+	if err := WriteMatch(context.Background(), dir, m, "e"); err != nil {
+		t.Errorf("WriteMatch over its own report: %v", err)
+	}
+}
