@@ -241,6 +241,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		newJournal := errors.Is(statErr, fs.ErrNotExist)
 		var err error
 		jnl, recovered, err = openJournal(cfg.JournalPath, cfg.header(), cfg.Resume)
+		if err == nil {
+			if err = checkRecords(&cfg, &sched, recovered); err != nil {
+				jnl.close()
+			}
+		}
 		if err == nil && pf != nil {
 			if err = pf.own(cfg.Resume, cfg.JournalPath, len(recovered)); err != nil {
 				jnl.close()
@@ -317,9 +322,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	done := make([]bool, all)
 	for i := range recovered {
 		r := &recovered[i]
-		if r.Game < 0 || r.Game >= all || done[r.Game] || !cfg.Shard.Has(r.Game) {
-			return nil, fmt.Errorf("match: journal %s: game %d: out of range, of another shard, or recorded twice", cfg.JournalPath, r.Game+1)
-		}
 		done[r.Game] = true
 		if err := writePDN(r); err != nil {
 			return nil, err
@@ -416,6 +418,27 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Interrupted = runErr != nil
 	return res, runErr
+}
+
+// checkRecords checks the records read back from the journal before any counts: each is a
+// game of the match and of its shard, recorded once, that replays by the rules to its
+// recorded end (checkRecord). The error names the journal's line.
+func checkRecords(cfg *Config, sched *schedule, recs []Record) error {
+	all := sched.games()
+	done := make([]bool, all)
+	for i := range recs {
+		r := &recs[i]
+		// line i+2: the header is line 1, and no line between records is left out
+		if r.Game < 0 || r.Game >= all || done[r.Game] || !cfg.Shard.Has(r.Game) {
+			return fmt.Errorf("match: journal %s: line %d: game %d: out of range, of another shard, or recorded twice", cfg.JournalPath, i+2, r.Game+1)
+		}
+		done[r.Game] = true
+		if err := checkRecord(cfg, sched, r, &cfg.Openings[sched.game(r.Game).Opening]); err != nil {
+			return fmt.Errorf("match: journal %s: line %d: game %d: %w: %w (the journal was changed or damaged: remove the line and resume to play the game again)",
+				cfg.JournalPath, i+2, r.Game+1, ErrBadRecord, err)
+		}
+	}
+	return nil
 }
 
 // today is the PDN date of a game played now.
