@@ -183,6 +183,9 @@ func TestReadMatchBadInput(t *testing.T) {
 		{"empty PDN", []string{writeFile(t, "e.pdn", "\n")}, ErrNoGames, "e.pdn"},
 		{"journal and PDN", []string{journal, paths[1]}, nil, "give one kind"},
 		{"garbage line", []string{writeFile(t, "g.journal", lines[0], "{not json\n", lines[2])}, nil, "line 2"},
+		// issue 33 item 23: "no finished games" said nothing of what the file is
+		{"archive, not a match", []string{writeFile(t, "oca.pdn", "[Event \"OCA\"]\n[Result \"1-0\"]\n1. 11-15 23-19 1-0\n\n[Event \"OCA\"]\n1. 9-14 *\n")}, ErrNoGames, "none of its 2 PDN games was written by selfplay, so it is not a match (the first: game 1 (line 1): no GameType"},
+		{"binary", []string{writeFile(t, "prog", "\x7fELF\x02\x01\x01\x00\x00\x00")}, nil, "prog: a binary file"},
 		{"no file", nil, nil, "no journal"},
 	}
 	for _, tc := range tests {
