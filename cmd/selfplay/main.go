@@ -70,7 +70,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "games per pairing (rounded up to an even number)"},
 		&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, DefaultText: "all cores", Usage: "games played at once"},
 		&cli.Int64Flag{Name: "seed", DefaultText: "random, printed on stderr", Usage: "seed of the opening order and the players"},
-		&cli.StringFlag{Name: "pdn", Usage: "write every game to `FILE` (PDN 3.0)"},
+		&cli.StringFlag{Name: "pdn", Usage: "write every game to `FILE` (PDN 3.0): a new file, or with --resume the match's own"},
 		&cli.StringFlag{Name: "journal", Usage: "journal of finished games (default: the --pdn file name + .journal)"},
 		&cli.BoolFlag{Name: "resume", Usage: "finish the match recorded in the journal (its seed unless --seed is given)"},
 		&cli.IntFlag{Name: "max-plies", Usage: "draw a game (termination max-plies) after this many plies past the opening; 0: no limit"},

@@ -34,6 +34,9 @@ func reportCommand() *cli.Command {
 			if !c.Args().Present() {
 				return cliutil.Usagef("give the journals or PDN files of a match")
 			}
+			if err := cliutil.NotAnInput(filepath.Join(c.String("out"), "index.html"), c.Args().Slice()...); err != nil {
+				return cliutil.UsageError{Err: fmt.Errorf("--out: %w", err)}
+			}
 			m, err := report.ReadMatch(c.Context, c.Args().Slice())
 			if err != nil {
 				return err
