@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -57,6 +58,24 @@ func TestOutputsNotReplaced(t *testing.T) {
 		code, _, stderr = runArgs(t, append(quick, "--pdn", fifo, "--resume")...)
 		if code != 2 || !strings.Contains(stderr, "--journal") {
 			t.Errorf("--pdn FIFO --resume: exit %d, stderr %q; want 2 and a hint for --journal", code, stderr)
+		}
+	})
+	t.Run("device path", func(t *testing.T) {
+		// /dev/stdout redirected with >> to a file: appended to, nothing beside it
+		f, err := os.OpenFile(filepath.Join(t.TempDir(), "out"), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		f.WriteString("before\n")
+		dev := "/dev/fd/" + strconv.Itoa(int(f.Fd()))
+		if _, err := os.Stat(dev); err != nil {
+			t.Skip("no /dev/fd here")
+		}
+		code, _, stderr := runArgs(t, append(quick, "--pdn", dev)...)
+		b, _ := os.ReadFile(f.Name())
+		if code != 0 || !strings.HasPrefix(string(b), "before\n[Event ") || exists(dev+".journal") {
+			t.Errorf("--pdn %s: exit %d, stderr %q, file %q", dev, code, stderr, b)
 		}
 	})
 	t.Run("input", func(t *testing.T) {

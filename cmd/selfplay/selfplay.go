@@ -224,11 +224,11 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 	}
 	switch {
 	case cfg.Resume && cfg.JournalPath == "" && cfg.PDNPath != "":
-		return cfg, "", nil, cliutil.Usagef("--resume: --pdn %s is not a regular file, so no journal is kept beside it: give --journal", cfg.PDNPath)
+		return cfg, "", nil, cliutil.Usagef("--resume: --pdn %s is a device, a FIFO or a stream, so no journal is kept beside it: give --journal", cfg.PDNPath)
 	case cfg.Resume && cfg.JournalPath == "":
 		return cfg, "", nil, cliutil.Usagef("--resume needs --pdn, --journal or --report")
 	case cfg.JournalPath == "" && cfg.PDNPath != "":
-		fmt.Fprintf(c.App.ErrWriter, "selfplay: --pdn %s is not a regular file: no journal (give --journal to make the match resumable)\n", cfg.PDNPath)
+		fmt.Fprintf(c.App.ErrWriter, "selfplay: --pdn %s is a device, a FIFO or a stream: no journal beside it (give --journal to make the match resumable)\n", cfg.PDNPath)
 	}
 	if err := checkOutputs(c, &cfg); err != nil {
 		return cfg, "", nil, err
@@ -259,10 +259,10 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 }
 
 // besideOK reports whether files may be written beside path, named after it (the journal,
-// engines' logs): path is a regular file or not there yet, not a device (/dev/full), a FIFO
-// or a directory.
+// engines' logs): path is a regular file or not there yet, not a device (/dev/full), a FIFO,
+// a directory, or a name under /dev or /proc.
 func besideOK(path string) bool {
-	if path == "" {
+	if path == "" || match.DevicePath(path) { // /dev/stdout, even redirected to a file
 		return false
 	}
 	st, err := os.Stat(path)

@@ -88,10 +88,26 @@ func merge(c *cli.Context) error {
 
 // mergeOut writes the merged games to out, a new file (merge never writes over one: an
 // existing regular file is refused, an input above all), or a character device or FIFO
-// (/dev/stdout, a pipe). A new file that could not be written whole is removed.
+// (a pipe), or a name under /dev (/dev/stdout, appended to). A new file that could not be
+// written whole is removed.
 func mergeOut(out string, inputs []string, write func(io.Writer) error) (err error) {
 	if err := cliutil.NotAnInput(out, inputs...); err != nil {
 		return cliutil.UsageError{Err: fmt.Errorf("--pdn: %w", err)}
+	}
+	if match.DevicePath(out) { // /dev/stdout, even redirected to a file: appended to
+		f, err := os.OpenFile(out, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 64<<10)
+		err = write(w)
+		if err == nil {
+			err = w.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
 	}
 	if st, err := os.Stat(out); err == nil && st.Mode().IsRegular() {
 		return cliutil.Usagef("--pdn %s: the file exists (merge never overwrites)", out)

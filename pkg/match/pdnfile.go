@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ErrPDNExists is returned, wrapped, when a match would write over a PDN file that is there
@@ -27,14 +28,32 @@ type pdnFile struct {
 	held    bool // it held data before the match
 }
 
+// DevicePath reports whether path names a file of /dev or /proc (/dev/stdout, /dev/fd/3):
+// a stream the caller opened, written as it is even when it leads to a regular file (a
+// shell's redirection), never locked, emptied or refused for what it holds, and with no
+// file named after it beside it.
+func DevicePath(path string) bool {
+	abs, err := filepath.Abs(path)
+	return err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/"))
+}
+
 // openPDN opens the PDN file at path for the match, without changing it yet: a regular file
 // is locked (ErrPDNLocked when another match holds it); whether the match may write over
 // what it holds is for own to say. A directory is an error; a character device or a FIFO
-// (/dev/stdout, a named pipe) is written as it is, unlocked.
+// (/dev/stdout, a named pipe), or any file named by a DevicePath, is written as it is,
+// unlocked.
 func openPDN(path string) (_ *pdnFile, err error) {
 	p := &pdnFile{path: path}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("match: PDN file %s: is a directory", path)
+	}
+	if DevicePath(path) {
+		// appended to: /dev/stdout redirected to a file is written after what the command
+		// prints there, not over it from the file's start
+		if p.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0); err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+		return p, nil
 	}
 	// O_RDWR, not O_WRONLY: a FIFO opens at once, as os.Create opens it
 	p.f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
