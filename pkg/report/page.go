@@ -81,6 +81,19 @@ func (pg *page) write(dir string) error {
 		pg.JS = template.JS(viewerJS)
 	}
 	pg.Footer = footer
+	index := filepath.Join(dir, "index.html")
+	earlier, err := rafleWrote(index)
+	if err != nil {
+		return err
+	}
+	for _, s := range pg.Sections {
+		for _, f := range s.Figures {
+			png := filepath.Join(dir, f.PNG())
+			if _, err := os.Lstat(png); err == nil && !earlier {
+				return fmt.Errorf("report: %s exists and %s holds no report of rafle's: refusing to replace it (choose another folder)", png, dir)
+			}
+		}
+	}
 	for _, s := range pg.Sections {
 		for _, f := range s.Figures {
 			if err := os.WriteFile(filepath.Join(dir, f.PNG()), f.png, 0o666); err != nil {
@@ -91,10 +104,6 @@ func (pg *page) write(dir string) error {
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, pg); err != nil {
 		return fmt.Errorf("report: %w", err)
-	}
-	index := filepath.Join(dir, "index.html")
-	if err := rafleWrote(index); err != nil {
-		return err
 	}
 	// One temporary name, not a random one: a run killed while it writes leaves a file that
 	// the next run writes over and renames, instead of one that nothing removes.
@@ -127,25 +136,26 @@ const tempIndex = ".index.html.tmp"
 const generator = `<meta name="generator" content="rafle report">`
 
 // rafleWrote returns an error when index exists and rafle did not write it: a report goes to
-// a folder of its own, or over an earlier report, never over someone's page.
-func rafleWrote(index string) error {
+// a folder of its own, or over an earlier report, never over someone's page. It reports
+// whether index is an earlier report's page.
+func rafleWrote(index string) (bool, error) {
 	f, err := os.Open(index)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
+		return false, fmt.Errorf("report: %w", err)
 	}
 	defer f.Close()
 	head := make([]byte, 1024)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return fmt.Errorf("report: %w", err)
+		return false, fmt.Errorf("report: %w", err)
 	}
 	if !bytes.Contains(head[:n], []byte(generator)) {
-		return fmt.Errorf("report: %s exists and is not a report of rafle's: refusing to replace it (choose another folder)", index)
+		return false, fmt.Errorf("report: %s exists and is not a report of rafle's: refusing to replace it (choose another folder)", index)
 	}
-	return nil
+	return true, nil
 }
 
 // WriteMatch writes the report of m to dir: dir/index.html, a page that needs no network

@@ -472,6 +472,15 @@ func TestWriteLeavesNoTemporary(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(other, "index.html")); string(b) != mine {
 		t.Error("the page was replaced")
 	}
+	// someone's picture, in a folder without a report
+	pics := t.TempDir()
+	os.WriteFile(filepath.Join(pics, "elo.png"), []byte("my picture"), 0o644)
+	if err := WriteMatch(context.Background(), pics, m, "e"); err == nil || !strings.Contains(err.Error(), "elo.png") {
+		t.Errorf("WriteMatch over a picture of someone else's: %v, want an error", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(pics, "elo.png")); string(b) != "my picture" {
+		t.Error("the picture was replaced")
+	}
 	// rafle's own page is replaced
 	if err := WriteMatch(context.Background(), dir, m, "e"); err != nil {
 		t.Errorf("WriteMatch over its own report: %v", err)
