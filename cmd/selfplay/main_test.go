@@ -130,3 +130,18 @@ func TestSPRTCommand(t *testing.T) {
 		t.Errorf("SPRT line missing:\n%s", stdout)
 	}
 }
+
+// TestEqualPairs: a match whose pairs all split 1-1 printed "Elo -0.0 ±95% 0.0" (issue 33
+// item 17): a zero-width interval from ten pairs, and a negative zero.
+func TestEqualPairs(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "--players", "depth=1,depth=1", "--games", "20", "--seed", "1", "--max-plies", "1", "-j", "1", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "0/0/10/0/0") || !strings.Contains(stdout, "+0.0") || strings.Contains(stdout, "-0.0") {
+		t.Errorf("ten 1-1 pairs:\n%s\nwant Elo +0.0, never -0.0", stdout)
+	}
+	if !strings.Contains(stdout, " 99.0 ") {
+		t.Errorf("ten 1-1 pairs:\n%s\nwant the margin 99.0 (Wilson's bound on the unseen outcomes), not 0.0", stdout)
+	}
+}
