@@ -32,6 +32,11 @@ func TestOutputsNotReplaced(t *testing.T) {
 		if exists(link + ".journal") {
 			t.Error("the refused match left its journal")
 		}
+		// nor a --report folder it made
+		rep := filepath.Join(dir, "rep")
+		if code, _, _ := runArgs(t, append(quick, "--pdn", link, "--report", rep)...); code != 1 || exists(rep) {
+			t.Errorf("--pdn over an archive with --report: exit %d, report folder left %v", code, exists(rep))
+		}
 		// --resume does not make it the match's file: its journal holds no game
 		code, _, stderr = runArgs(t, append(quick, "--pdn", link, "--resume")...)
 		if b, _ := os.ReadFile(target); code != 1 || string(b) != archive || exists(link+".journal") {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -48,13 +50,15 @@ func reportCommand() *cli.Command {
 }
 
 // reportDir creates the --report directory, where the match's journal is when no other
-// is named (readConfig), and returns it; "" without --report.
-func reportDir(c *cli.Context) (string, error) {
-	dir := c.String("report")
+// is named (readConfig), and returns it ("" without --report) and whether it made it.
+func reportDir(c *cli.Context) (dir string, made bool, err error) {
+	dir = c.String("report")
 	if dir == "" {
-		return "", nil
+		return "", false, nil
 	}
-	return dir, os.MkdirAll(dir, 0o777)
+	_, err = os.Stat(dir)
+	made = errors.Is(err, fs.ErrNotExist)
+	return dir, made, os.MkdirAll(dir, 0o777)
 }
 
 // matchReport writes the report of the match just played, from its journal, with the

@@ -75,12 +75,15 @@ func selfplay(c *cli.Context) (err error) {
 		}
 		defer bar.Close()
 	}
-	dir, err := reportDir(c)
+	dir, madeDir, err := reportDir(c)
 	if err != nil {
 		return err
 	}
 	res, runErr := match.Run(c.Context, cfg)
 	if res == nil {
+		if madeDir {
+			os.Remove(dir) // a refused match leaves no folder it made (removed only when empty)
+		}
 		return runErr
 	}
 	if err := printResult(c, res); err != nil {
