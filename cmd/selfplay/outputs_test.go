@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/rafle/rafle/pkg/report"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -101,4 +102,24 @@ func TestOutputsNotReplaced(t *testing.T) {
 			t.Errorf("the openings were changed: %q", b)
 		}
 	})
+}
+
+// TestReportFolderReserved: two matches with one --report folder both ran, the second's
+// report replacing the first's at its end (issue 33 item 4).
+func TestReportFolderReserved(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rep")
+	release, err := report.Reserve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	code, stdout, stderr := runArgs(t, "--players", "easy,medium", "--games", "2", "--seed", "1", "-q", "--report", dir)
+	_, jerr := os.Stat(filepath.Join(dir, reportJournal))
+	if code != 1 || !strings.Contains(stderr, "another rafle writes a report") || stdout != "" || jerr == nil {
+		t.Errorf("a match on a report folder in use: exit %d, stdout %q, stderr %q, journal made %v; want 1 before any game", code, stdout, stderr, jerr == nil)
+	}
+	code, _, stderr = runArgs(t, "report", "--out", dir, filepath.Join(dir, "none.journal"))
+	if code != 1 || !strings.Contains(stderr, "another rafle writes a report") {
+		t.Errorf("selfplay report into a folder in use: exit %d, stderr %q", code, stderr)
+	}
 }

@@ -39,26 +39,50 @@ func reportCommand() *cli.Command {
 			if err := cliutil.NotAnInput(filepath.Join(c.String("out"), "index.html"), c.Args().Slice()...); err != nil {
 				return cliutil.UsageError{Err: fmt.Errorf("--out: %w", err)}
 			}
-			m, err := report.ReadMatch(c.Context, c.Args().Slice())
+			release, err := reserve(c.String("out"))
 			if err != nil {
 				return err
 			}
-			return writeReport(c, c.String("out"), m, c.String("event"))
+			m, err := report.ReadMatch(c.Context, c.Args().Slice())
+			if err == nil {
+				err = writeReport(c, c.String("out"), m, c.String("event"))
+			}
+			release(err != nil)
+			return err
 		},
 		OnUsageError: cliutil.OnUsageError,
 	}
 }
 
 // reportDir creates the --report directory, where the match's journal is when no other
-// is named (readConfig), and returns it ("" without --report) and whether it made it.
-func reportDir(c *cli.Context) (dir string, made bool, err error) {
+// is named (readConfig), and reserves it for this run (report.Reserve: a second match
+// writing its report there is refused at its start, not at its end). It returns the
+// directory ("" without --report) and release, which gives it up and, when undo is set,
+// removes it if this run made it and it is empty.
+func reportDir(c *cli.Context) (dir string, release func(undo bool), err error) {
 	dir = c.String("report")
 	if dir == "" {
-		return "", false, nil
+		return "", func(bool) {}, nil
 	}
+	release, err = reserve(dir)
+	return dir, release, err
+}
+
+// reserve creates and reserves the report folder dir (report.Reserve); release gives it up
+// and, when undo is set, removes it if reserve made it and it is empty.
+func reserve(dir string) (release func(undo bool), err error) {
 	_, err = os.Stat(dir)
-	made = errors.Is(err, fs.ErrNotExist)
-	return dir, made, os.MkdirAll(dir, 0o777)
+	made := errors.Is(err, fs.ErrNotExist)
+	free, err := report.Reserve(dir)
+	if err != nil {
+		return nil, err
+	}
+	return func(undo bool) {
+		free()
+		if undo && made {
+			os.Remove(dir) // only when empty
+		}
+	}, nil
 }
 
 // matchReport writes the report of the match just played, from its journal, with the

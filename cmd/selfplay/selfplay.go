@@ -45,6 +45,13 @@ func selfplay(c *cli.Context) (err error) {
 		return err
 	}
 	stderr := c.App.ErrWriter
+	// the report's folder is reserved first: a second match on it stops before it starts
+	dir, release, err := reportDir(c)
+	if err != nil {
+		return err
+	}
+	refused := true
+	defer func() { release(refused) }() // a refused match leaves no folder it made
 	used := map[string]bool{}
 	for _, p := range cfg.Players {
 		used[p.Name] = true
@@ -75,15 +82,9 @@ func selfplay(c *cli.Context) (err error) {
 		}
 		defer bar.Close()
 	}
-	dir, madeDir, err := reportDir(c)
-	if err != nil {
-		return err
-	}
 	res, runErr := match.Run(c.Context, cfg)
+	refused = res == nil
 	if res == nil {
-		if madeDir {
-			os.Remove(dir) // a refused match leaves no folder it made (removed only when empty)
-		}
 		return runErr
 	}
 	if err := printResult(c, res); err != nil {

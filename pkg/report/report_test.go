@@ -486,3 +486,37 @@ func TestWriteLeavesNoTemporary(t *testing.T) {
 		t.Errorf("WriteMatch over its own report: %v", err)
 	}
 }
+
+// TestReserve: two runs with one --report folder both ran and wrote it in turn (issue 33 item
+// 4, for the report): the folder is reserved for one writer, and the reservation leaves no
+// file behind.
+func TestReserve(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	release, err := Reserve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Reserve(dir); !errors.Is(err, ErrInUse) {
+		t.Errorf("second Reserve: %v, want ErrInUse", err)
+	}
+	paths, _ := testJournal()
+	m, err := ReadMatch(context.Background(), paths[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMatch(context.Background(), dir, m, "e"); err != nil {
+		t.Fatalf("WriteMatch in the reserved folder: %v", err)
+	}
+	release()
+	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
+		t.Errorf("index.html: %v", err)
+	}
+	again, err := Reserve(dir)
+	if err != nil {
+		t.Fatalf("Reserve after release: %v", err)
+	}
+	again()
+	if _, err := os.Stat(filepath.Join(dir, tempIndex)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a reservation left %s (%v)", tempIndex, err)
+	}
+}
