@@ -49,7 +49,10 @@ type Config struct {
 	// documentation); Resume continues the match it records.
 	JournalPath string
 	Resume      bool
-	// PDNPath, if set, receives every finished game as PDN.
+	// PDNPath, if set, receives every finished game as PDN. It is locked for the match
+	// (ErrPDNLocked), and a file that holds data is written over only when Resume finds its
+	// games in the journal (ErrPDNExists); a device or FIFO, or a name under /dev or /proc
+	// (DevicePath), is written as it is.
 	PDNPath string
 	// Event and Site are the PDN Event and Site tags.
 	Event, Site string
