@@ -88,3 +88,6 @@ func KillAll() {
 func Interrupted(state *os.ProcessState) (string, bool) {
 	return interrupted(state)
 }
+
+// Pid is the leader's process id (the group's id where there are groups).
+func (g *Group) Pid() int { return g.cmd.Process.Pid }
