@@ -352,7 +352,7 @@ func (e *Engine) handshake(ctx context.Context) error {
 		}
 		return e.fail(ErrProtocol, other[0], fmt.Errorf("not a Hub engine? no \"wait\" within %v (%s); its first line", timeout, e.cfg.Path))
 	}
-	err := e.await(ctx, timeout, timedOut, false, func(l line) (bool, error) {
+	err := e.await(ctx, timeout, timedOut, nil, func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		if err != nil {
 			other = append(other, l.Text)
@@ -399,7 +399,7 @@ func (e *Engine) handshake(ctx context.Context) error {
 	// "the engine should initialise its data structures ... it might display some
 	// information here, that the GUI should ignore" (protocol.txt): Scan writes "init
 	// book", "init eval"; only an error message stops the handshake.
-	return e.await(ctx, timeout, e.stalled(`"init"`, timeout), false, func(l line) (bool, error) {
+	return e.await(ctx, timeout, e.stalled(`"init"`, timeout), nil, func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		switch {
 		case err != nil:
@@ -557,14 +557,29 @@ func (e *Engine) send(text string) error {
 
 // await hands the engine's lines to handle until it is done or fails. It fails when the
 // process exits (ErrCrash), when Close is called, when the timeout passes (timedOut's
-// error; no timeout when timedOut is nil) and when ctx ends (ErrStall); but with stop set,
-// the end of ctx sends "stop" and leaves Grace for the answer.
-func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func() error, stop bool, handle func(line) (bool, error)) error {
+// error; no timeout when timedOut is nil) and when ctx ends (ErrStall). With stop set (a
+// search), "stop" is sent at *stop (unless it is zero) or when ctx ends, whichever comes
+// first, and the end of ctx leaves Grace for the answer.
+func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func() error, stop *time.Time, handle func(line) (bool, error)) error {
 	var expired <-chan time.Time
 	if timedOut != nil {
 		timer := time.NewTimer(timeout)
 		defer timer.Stop()
 		expired = timer.C
+	}
+	var stopNow <-chan time.Time
+	if stop != nil && !stop.IsZero() {
+		timer := time.NewTimer(time.Until(*stop))
+		defer timer.Stop()
+		stopNow = timer.C
+	}
+	stopped := false
+	sendStop := func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		return e.send("stop")
 	}
 	ctxDone := ctx.Done()
 	for {
@@ -589,12 +604,17 @@ func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func
 			return e.crashed()
 		case <-expired:
 			return timedOut()
+		case <-stopNow:
+			stopNow = nil
+			if err := sendStop(); err != nil {
+				return err
+			}
 		case <-ctxDone:
-			if !stop {
+			if stop == nil {
 				return e.fail(ErrStall, "", fmt.Errorf("no answer: %w", context.Cause(ctx)))
 			}
 			ctxDone = nil
-			if err := e.send("stop"); err != nil {
+			if err := sendStop(); err != nil {
 				return err
 			}
 			timer := time.NewTimer(e.grace)
@@ -692,7 +712,7 @@ func (e *Engine) Ping(ctx context.Context) error {
 	if err := e.send("ping"); err != nil {
 		return err
 	}
-	return e.await(ctx, 0, nil, false, func(l line) (bool, error) {
+	return e.await(ctx, 0, nil, nil, func(l line) (bool, error) {
 		return strings.TrimSpace(l.Text) == "pong", nil
 	})
 }
@@ -721,6 +741,16 @@ type Reply struct {
 // of another variant than the engine's, gives an error before anything is sent, and the
 // Engine stays usable.
 func (e *Engine) Think(ctx context.Context, g *engine.Game, lvl Level) (Reply, error) {
+	return e.ThinkUntil(ctx, time.Time{}, g, lvl)
+}
+
+// ThinkUntil is Think that sends "stop" at the time stop, if ctx has not ended before: the
+// engine then has until ctx ends to answer, and Grace more after that, as Think gives. A
+// referee sends "stop" when the player's time is up and lets ctx end when the margin past
+// it has gone too, so that an engine that stops only when told (or finishes an iteration
+// first, as Scan 2.0 does) answers within the margin. A zero stop is Think.
+func (e *Engine) ThinkUntil(ctx context.Context, stop time.Time, g *engine.Game, lvl Level) (Reply, error) {
+	stopAt := stop
 	if err := e.usable(); err != nil {
 		return Reply{}, err
 	}
@@ -757,7 +787,7 @@ func (e *Engine) Think(ctx context.Context, g *engine.Game, lvl Level) (Reply, e
 		}
 		return e.hub2Line(l, v, &p, legal, &rep)
 	}
-	if err := e.await(ctx, 0, nil, true, handle); err != nil {
+	if err := e.await(ctx, 0, nil, &stopAt, handle); err != nil {
 		return Reply{}, err
 	}
 	return rep, nil

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,7 +75,7 @@ func TestHubFaults(t *testing.T) {
 		{"-illegal-at 3", "depth=1", ReasonIllegalMove, "illegal-move"},
 		{"-garbage-at 3", "depth=1", ReasonProtocolError, "protocol-error"},
 		{"-error-at 3", "depth=1", ReasonProtocolError, "protocol-error"},
-		{"-slow 200ms", "st=0.05,timemargin=20", ReasonTimeForfeit, "time-forfeit"},
+		{"-busy 200ms", "st=0.05,timemargin=20", ReasonTimeForfeit, "time-forfeit"}, // deaf to "stop" for 200 ms
 	} {
 		t.Run(tc.args, func(t *testing.T) {
 			t.Parallel() // they mostly wait for time-outs
@@ -277,5 +278,60 @@ func TestDXPFaults(t *testing.T) {
 			}
 			checkPDN(t, cfg.PDNPath, intl)
 		})
+	}
+}
+
+// TestHubStopAtMoveTime: under st= the engine is told to stop when its time is up, and the
+// margin is for its answer: an engine that searches until told (or finishes an iteration
+// before it reads "stop", as Scan 2.0 does) loses no game on time. The margin is large so
+// that only a "stop" sent late (at the time plus the margin) can flag it.
+func TestHubStopAtMoveTime(t *testing.T) {
+	fake := buildTool(t, "hubfake")
+	intl := engine.MustLookup("international")
+	for _, args := range []string{"-slow 1m", "-busy 150ms -slow 1m"} {
+		t.Run(args, func(t *testing.T) {
+			t.Parallel()
+			spec, err := ParseEngineSpec("name=fake,cmd=" + fake + `,args="` + args + `",st=0.05,timemargin=5000`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ops, _ := RandomOpenings(intl, 1, 2, 3, nil)
+			cfg := Config{Variant: intl, Players: []Entrant{External(spec, ExternalOptions{HandshakeTimeout: 5 * time.Second}), Random("random")},
+				Games: 2, Openings: ops, Seed: 2, MaxPlies: 8, Concurrency: 2}
+			res, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Terminations) != 1 || res.Terminations[0] != (Termination{Reason: ReasonMaxPlies, Games: 2, Draws: 2}) {
+				t.Errorf("%d games, terminations %v; want 2 games to max-plies, none lost on time", res.Games, res.Terminations)
+			}
+		})
+	}
+}
+
+// TestHubEngineInterrupted: an engine killed by SIGTERM from outside rafle (as a Ctrl-C to
+// the process group, timeout(1) or Slurm kill it) makes no result: the match stops with
+// ErrEngineInterrupted, and no game is recorded as its crash.
+func TestHubEngineInterrupted(t *testing.T) {
+	fake := buildTool(t, "hubfake")
+	spec, err := ParseEngineSpec("name=fake,cmd=" + fake + `,args="-signal-at 3",depth=1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	intl := engine.MustLookup("international")
+	ops, _ := RandomOpenings(intl, 2, 2, 3, nil)
+	cfg := Config{Variant: intl, Players: []Entrant{External(spec, ExternalOptions{HandshakeTimeout: 5 * time.Second}), Random("random")},
+		Games: 4, Openings: ops, Seed: 2, MaxPlies: 30, Concurrency: 1, PDNPath: filepath.Join(dir, "m.pdn")}
+	cfg.JournalPath = cfg.PDNPath + ".journal"
+	res, err := Run(context.Background(), cfg)
+	if !errors.Is(err, ErrEngineInterrupted) || res == nil || !res.Interrupted {
+		t.Fatalf("Run = %v, %v; want ErrEngineInterrupted", res, err)
+	}
+	if recs := readRecords(t, cfg.JournalPath); len(recs) != 0 {
+		t.Errorf("the journal holds %d games (%+v), want none: the first game was interrupted", len(recs), recs)
+	}
+	if res.Games != 0 || len(res.Terminations) != 0 {
+		t.Errorf("results: %d games, %v; want none", res.Games, res.Terminations)
 	}
 }
