@@ -199,10 +199,33 @@ func TestParseEngineSpec(t *testing.T) {
 		"", "cmd=x,depth=1", "name=x,depth=1", "name=x,cmd=y", "name=x,cmd=y,depth=1,depth=2", "name=x,cmd=y,depth=1,colour=red",
 		"name=x,cmd=y,depth=1,proto=uci", "name=x,cmd=y,tc=60,st=1", "name=x,cmd=y,depth=1,port=5", `name=x,cmd=y,args="a,depth=1`,
 		"name=x,cmd=y,depth=1,,", "name=x,proto=dxp,tc=40/60", "name=x,proto=dxp,tc=60+1", "name=x,proto=dxp,port=70000,tc=60",
-		"name=x,proto=dxp,depth=3", "name=a,b,cmd=y,depth=1", `name=x,cmd=y,args="'a",depth=1`, "name=x,cmd=y,tc=abc",
+		"name=x,proto=dxp,depth=3", "name=x,proto=dxp,st=1", "name=x,proto=dxp,tc=30", "name=x,proto=dxp,tc=90", "name=x,proto=dxp,tc=60000",
+		"name=a,b,cmd=y,depth=1", `name=x,cmd=y,args="'a",depth=1`, "name=x,cmd=y,tc=abc",
 	} {
 		if spec, err := ParseEngineSpec(bad); err == nil {
 			t.Errorf("%q accepted as %+v", bad, spec)
+		}
+	}
+}
+
+// TestDXPClockSpec: DXP sends the game's time in whole minutes, so a tc= that is not a
+// whole number of minutes is refused with one that is, rather than sent as another clock
+// than the one rafle keeps; and what is sent is the clock kept.
+func TestDXPClockSpec(t *testing.T) {
+	if _, err := ParseEngineSpec("name=x,proto=dxp,tc=30"); err == nil || !strings.Contains(err.Error(), "whole minutes") || !strings.Contains(err.Error(), "tc=60") {
+		t.Errorf("tc=30: %v, want a refusal suggesting tc=60", err)
+	}
+	for _, tc := range []struct {
+		spec    string
+		minutes int
+	}{{"tc=60", 1}, {"tc=300", 5}, {"tc=59940", 999}} {
+		spec, err := ParseEngineSpec("name=x,proto=dxp," + tc.spec)
+		if err != nil {
+			t.Errorf("%s: %v", tc.spec, err)
+			continue
+		}
+		if m, _ := dxpClock(&spec.Control); m != tc.minutes || time.Duration(m)*time.Minute != spec.Control.Base {
+			t.Errorf("%s: GAMEREQ gets %d minutes, the clock kept is %v; want %d minutes, the same", tc.spec, m, spec.Control.Base, tc.minutes)
 		}
 	}
 }
@@ -249,6 +272,8 @@ func TestDXPFaults(t *testing.T) {
 		{"-illegal-at 3", ReasonIllegalMove, 1},
 		{"-garbage-at 3", ReasonProtocolError, 1},
 		{"-hang-at 3", ReasonStall, 4}, // it never answers again
+		// it refuses every game until the stalled one has ended: rafle ends it (GAMEEND)
+		{"-stall-at 3", ReasonStall, 1},
 		{"-claim-win-at 3", ReasonFalseClaim, 1},
 		{"-crash-at 3", ReasonCrash, 4}, // gone: no later game can connect
 		{"-refuse", ReasonProtocolError, 4},
