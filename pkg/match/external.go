@@ -24,6 +24,10 @@ type ExternalOptions struct {
 	TranscriptDir string
 	// HandshakeTimeout bounds an engine's start (0: the protocol package's default).
 	HandshakeTimeout time.Duration
+	// Process is the DXP engine's program when the command started it (StartProcess), nil
+	// when it runs elsewhere: a connection that closes because the process was stopped by a
+	// signal from outside is then an interruption, not a crash.
+	Process *Process
 }
 
 // External returns the entrant of an external engine. Its players start the engine at

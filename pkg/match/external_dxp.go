@@ -140,6 +140,11 @@ func (p *dxpPlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 // the next one until its last has ended, as Moby Dam does. It returns the forfeit err
 // means, or err.
 func (p *dxpPlayer) failed(err error) error {
+	if proc := p.opt.Process; proc != nil && errors.Is(err, dxp.ErrCrash) {
+		if sig, ok := proc.interrupted(processInterrupted); ok {
+			return fmt.Errorf("%w: engine %s: %w: %s from outside rafle (%w)", ErrEngineInterrupted, p.spec.Name, errProcessInterrupted, sig, err)
+		}
+	}
 	f := protocolForfeit(err, dxpKinds)
 	if asForfeit(f) != nil {
 		p.endGame(dxp.EndLoss)

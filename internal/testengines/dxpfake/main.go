@@ -21,6 +21,8 @@
 //	-stall-at N       send nothing instead of its Nth move, until a GAMEEND ends the game; as
 //	                  an engine started outside rafle, it keeps a game that no GAMEEND ended
 //	                  across connections, and refuses (GAMEACC code 2) every GAMEREQ meanwhile
+//	-signal-at N      kill itself with SIGTERM instead of sending its Nth move, as a Ctrl-C
+//	                  to the process group, timeout(1) or Slurm would
 //	-need-stdin       exit (status 5) when its standard input ends (it reads and ignores it),
 //	                  as an engine that reads commands there does
 //	-illegal-at N     send a move that is not legal as its Nth move
@@ -41,6 +43,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/rafle/rafle/pkg/dxp"
@@ -52,7 +55,7 @@ type config struct {
 	seed                                           uint64
 	refuse, badVersion, chat, split, merge         bool
 	crashAt, hangAt, illegalAt, garbageAt, claimAt int
-	backreqAt, stallAt                             int
+	backreqAt, stallAt, signalAt                   int
 }
 
 func main() {
@@ -72,6 +75,7 @@ func main() {
 	flag.BoolVar(&c.split, "split", false, "send messages in random small pieces")
 	flag.BoolVar(&c.merge, "merge", false, "send GAMEACC and the first move in one write")
 	flag.IntVar(&c.stallAt, "stall-at", 0, "send nothing instead of the Nth move until GAMEEND, and refuse games meanwhile")
+	flag.IntVar(&c.signalAt, "signal-at", 0, "kill itself with SIGTERM instead of the Nth move")
 	needStdin := flag.Bool("need-stdin", false, "exit when standard input ends")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -243,6 +247,9 @@ func (f *fake) move() error {
 	case f.stallAt:
 		f.stalled = true
 		return nil
+	case f.signalAt:
+		syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		time.Sleep(time.Hour) // the signal's default action ends the process
 	case f.illegalAt:
 		return f.send(f.illegal(&p))
 	case f.garbageAt:
