@@ -3,6 +3,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -108,5 +111,40 @@ func TestDXPProcessInterrupted(t *testing.T) {
 	}
 	if recs := games(t, filepath.Join(dir, "m.pdn.journal")); len(recs) != 0 {
 		t.Errorf("%d games recorded (%+v), want none", len(recs), recs)
+	}
+}
+
+// TestDXPFollowerLogsDrops: the DXP follower says on stderr why it closed a connection (here
+// a malformed message), not only in its transcript.
+func TestDXPFollowerLogsDrops(t *testing.T) {
+	port := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"selfplay", "engine", "--proto", "dxp", "--player", "depth=1", "--listen", "127.0.0.1:" + port},
+			strings.NewReader(""), &out, &errb)
+	}()
+	var conn net.Conn
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var err error
+		if conn, err = net.Dial("tcp", "127.0.0.1:"+port); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+	}
+	conn.SetDeadline(time.Now().Add(20 * time.Second)) // a failure bound
+	conn.Write([]byte("Xjunk\x00"))
+	io.Copy(io.Discard, conn) // until the follower closes it
+	conn.Close()
+	cancel()
+	if code := <-done; code != 130 && code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	if want := `] dxp: protocol error: unknown message type 'X' (message "Xjunk"); closing the connection`; !strings.Contains(errb.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errb.String())
 	}
 }
