@@ -108,28 +108,28 @@ func (p *dxpPlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 	g := t.Game
 	if p.game != g {
 		if err := p.request(ctx, g); err != nil {
-			return Reply{}, p.failed(err)
+			return Reply{}, p.failed(ctx, err)
 		}
 		p.game, p.synced = g, g.Ply()
 	}
 	positions, played := g.Positions(), g.Moves()
 	for ; p.synced < g.Ply(); p.synced++ {
 		if err := p.client.Send(&positions[p.synced], played[p.synced], 0); err != nil {
-			return Reply{}, p.failed(err)
+			return Reply{}, p.failed(ctx, err)
 		}
 	}
 	pos := g.Position()
 	m, err := p.client.Receive(ctx, &pos)
 	var e *dxp.Error
 	if errors.As(err, &e) && errors.Is(err, dxp.ErrGameEnd) {
-		p.endGame(dxp.EndLoss) // answers the engine's GAMEEND
+		p.endGame(dxp.EndLoss, 2*time.Second) // answers the engine's GAMEEND
 		if e.Reason == dxp.EndLoss {
 			return Reply{}, &Forfeit{Reason: ReasonResign, Text: e.Text, Err: err}
 		}
 		return Reply{}, &Forfeit{Reason: ReasonFalseClaim, Text: e.Text, Err: fmt.Errorf("%w, in a game that goes on", err)}
 	}
 	if err != nil {
-		return Reply{}, p.failed(err)
+		return Reply{}, p.failed(ctx, err)
 	}
 	p.synced++ // the match plays the move
 	return Reply{Move: m}, nil
@@ -139,7 +139,11 @@ func (p *dxpPlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 // the match was interrupted, result unknown). An engine that listens for games refuses
 // the next one until its last has ended, as Moby Dam does. It returns the forfeit err
 // means, or err.
-func (p *dxpPlayer) failed(err error) error {
+func (p *dxpPlayer) failed(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.Canceled) { // the match stops: no result
+		p.endGame(dxp.EndUnknown, 500*time.Millisecond) // within a second of Ctrl-C
+		return err
+	}
 	if proc := p.opt.Process; proc != nil && errors.Is(err, dxp.ErrCrash) {
 		if sig, ok := proc.interrupted(processInterrupted); ok {
 			return fmt.Errorf("%w: engine %s: %w: %s from outside rafle (%w)", ErrEngineInterrupted, p.spec.Name, errProcessInterrupted, sig, err)
@@ -147,17 +151,18 @@ func (p *dxpPlayer) failed(err error) error {
 	}
 	f := protocolForfeit(err, dxpKinds)
 	if asForfeit(f) != nil {
-		p.endGame(dxp.EndLoss)
+		p.endGame(dxp.EndLoss, 2*time.Second)
 	}
 	return f
 }
 
-// endGame sends GAMEEND with the engine's result and waits a moment for its answer.
-func (p *dxpPlayer) endGame(result dxp.EndReason) {
+// endGame sends GAMEEND with the engine's result and waits at most wait for its answer (a
+// second at most: dxp.Client.EndGame).
+func (p *dxpPlayer) endGame(result dxp.EndReason, wait time.Duration) {
 	if p.client == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := p.client.EndGame(ctx, result); err != nil {
 		p.client.Close()
@@ -197,7 +202,7 @@ func (p *dxpPlayer) EndGame(rec *Record) {
 	case p.color.Other().String():
 		result = dxp.EndLoss
 	}
-	p.endGame(result)
+	p.endGame(result, 2*time.Second)
 	if p.client == nil { // the connection failed: the next game connects again
 		p.release()
 	}

@@ -360,3 +360,38 @@ func TestHubEngineInterrupted(t *testing.T) {
 		t.Errorf("results: %d games, %v; want none", res.Games, res.Terminations)
 	}
 }
+
+// TestDXPInterruptedGameEnds: a match interrupted during a DXP game ends that game with
+// GAMEEND, so that an engine started outside rafle, which refuses games while one is in
+// progress, plays the next match.
+func TestDXPInterruptedGameEnds(t *testing.T) {
+	intl := engine.MustLookup("international")
+	addr := startDXPFake(t, "-stall-at", "1")
+	spec := EngineSpec{Name: "fake", Proto: "dxp", Addr: addr, Conns: 1, Control: TimeControl{Timeout: time.Minute}}
+	dir := t.TempDir()
+	ops, _ := RandomOpenings(intl, 1, 2, 3, nil)
+	cfg := Config{Variant: intl, Players: []Entrant{External(spec, ExternalOptions{TranscriptDir: dir, HandshakeTimeout: 300 * time.Millisecond}), Random("random")},
+		Games: 2, Openings: ops, Seed: 2, MaxPlies: 6, Concurrency: 1}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { // once the engine has accepted the game (it then stalls), or after a bound
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if b, _ := os.ReadFile(filepath.Join(dir, "game-000001-fake.log")); strings.Contains(string(b), "< A") {
+				break
+			}
+		}
+		cancel()
+	}()
+	if _, err := Run(ctx, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted match: %v", err)
+	}
+	cfg.Players[0] = External(spec, ExternalOptions{HandshakeTimeout: 300 * time.Millisecond})
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range res.Terminations {
+		if forfeitReasons[term.Reason] || term.Reason == ReasonResign || term.Reason == ReasonFalseClaim {
+			t.Errorf("the next match: %+v, want every game played out", res.Terminations)
+		}
+	}
+}
