@@ -68,6 +68,7 @@ func (p *dxpPlayer) request(ctx context.Context, g *engine.Game) error {
 	}
 	deadline := time.Now().Add(wait)
 	minutes, moves := dxpClock(&p.spec.Control)
+	var refusal error // the engine's last refusal: what it did, when the time then runs out
 	for {
 		var err error
 		if p.client == nil {
@@ -79,10 +80,14 @@ func (p *dxpPlayer) request(ctx context.Context, g *engine.Game) error {
 				return nil
 			}
 		}
+		if refusal != nil && (ctx.Err() != nil || errors.Is(err, dxp.ErrStall)) { // the connection's deadline is ctx's
+			return refusal
+		}
 		if !errors.Is(err, dxp.ErrCrash) && !errors.Is(err, dxp.ErrRefused) || time.Now().After(deadline) || ctx.Err() != nil {
 			return err
 		}
 		if errors.Is(err, dxp.ErrRefused) {
+			refusal = err
 			// the connection serves: ask again on it, a little later
 			select {
 			case <-time.After(100 * time.Millisecond):

@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -295,7 +296,8 @@ func TestDXPFaults(t *testing.T) {
 						t.Errorf("game %d: detail %q", i+1, r.Detail)
 					}
 				case forfeitReasons[r.Reason] || r.Reason == ReasonFalseClaim || r.Reason == ReasonResign:
-					t.Errorf("game %d: %s (%s), want %q", i+1, r.Reason, r.Detail, tc.reason)
+					b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("game-%06d-fake.log", i+1)))
+					t.Errorf("game %d: %s (%s), want %q\n%s", i+1, r.Reason, r.Detail, tc.reason, b)
 				}
 			}
 			if tc.reason != "" && lost != tc.want {
