@@ -186,8 +186,7 @@ const (
 // (Scan 2.0: "name Scan 2.0"). When ctx ends or a step fails the process is killed.
 func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	e := newEngine(cfg, filepath.Base(cfg.Path))
-	var files []*os.File // the child's ends of the pipes, closed once it has started
-	var ours []*os.File  // our ends, closed on failure
+	var opened []*os.File // closed if a pipe cannot be made
 	closeAll := func(fs []*os.File) {
 		for _, f := range fs {
 			f.Close()
@@ -195,7 +194,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	pipe := func() (r, w *os.File, err error) {
 		if r, w, err = os.Pipe(); err == nil {
-			files, ours = append(files, r, w), append(ours, r, w)
+			opened = append(opened, r, w)
 		}
 		return r, w, err
 	}
@@ -203,7 +202,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	outR, outW, err2 := pipe()
 	errR, errW, err3 := pipe()
 	if err := errors.Join(err1, err2, err3); err != nil {
-		closeAll(ours)
+		closeAll(opened)
 		return nil, fmt.Errorf("hub: start %s: %w", cfg.Path, err)
 	}
 	e.stdin = inW
