@@ -43,6 +43,9 @@ func fakeEngine(mode string, args []string) int {
 		return 1
 	}
 	switch mode {
+	case "silent": // never answers
+		time.Sleep(time.Hour)
+		return 1
 	case "garbage":
 		fmt.Println("this is not a divide")
 		return 0

@@ -93,7 +93,7 @@ func TestProtocolsPlayLikeInProcess(t *testing.T) {
 	}{
 		{"hub", "english", `name=r,cmd=` + bin + `,args="engine --proto hub --player depth=3 -v english",depth=3`},
 		{"hub-canadian", "canadian", `name=r,cmd=` + bin + `,args="engine --proto hub --player depth=2",depth=2`},
-		{"dxp", "international", `name=r,proto=dxp,cmd=` + bin + `,args="engine --proto dxp --player depth=2 --listen 127.0.0.1:` + port + `",port=` + port + `,st=10`},
+		{"dxp", "international", `name=r,proto=dxp,cmd=` + bin + `,args="engine --proto dxp --player depth=2 --listen 127.0.0.1:` + port + `",port=` + port + `,tc=600`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			depth := "depth=3"

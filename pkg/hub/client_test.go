@@ -465,3 +465,19 @@ func TestCloseWhileThinking(t *testing.T) {
 		t.Errorf("Close took %v", d)
 	}
 }
+
+// TestThinkUntil: "stop" goes at the stop time, not when ctx ends, so that an engine that
+// searches until told, or finishes an iteration before it reads its input, answers then.
+func TestThinkUntil(t *testing.T) {
+	for _, args := range [][]string{{"-slow", "1m"}, {"-busy", "200ms", "-slow", "1m"}} {
+		e := startFake(t, testConfig(t, args...))
+		v := engine.MustLookup("international")
+		g := engine.NewGame(v, v.Start())
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a failure bound
+		rep, err := e.ThinkUntil(ctx, time.Now().Add(50*time.Millisecond), g, Level{MoveTime: 50 * time.Millisecond})
+		if err != nil || rep.Move != g.Legal()[0] || ctx.Err() != nil {
+			t.Errorf("%v: ThinkUntil = %+v, %v (context: %v); want the first legal move, before the context ends", args, rep, err, ctx.Err())
+		}
+		cancel()
+	}
+}

@@ -536,8 +536,8 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 		if o, ok := pl.(Observer); ok {
 			info := GameInfo{Index: gm.Index, Color: engine.Color(c), White: rec.White, Black: rec.Black}
 			if err := o.StartGame(ctx, info); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
+				if err := interruption(ctx, err); err != nil {
+					return nil, err
 				}
 				if f := asForfeit(err); f != nil {
 					forfeit(rec, g, engine.Color(c), f)
@@ -589,8 +589,8 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 			}
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+			if err := interruption(ctx, err); err != nil {
+				return nil, err
 			}
 			f := asForfeit(err)
 			if f == nil {
@@ -617,6 +617,32 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 		}
 	}
 	return rec, nil
+}
+
+// interruptWait bounds how long a game whose engine was stopped by a signal from outside
+// waits for the match's own context to end, when the same signal reached rafle too.
+const interruptWait = 2 * time.Second
+
+// interruption returns the error that stops the match when a player's err (or the end of
+// ctx) means that the game was interrupted, and nil when err is the game's to judge. An
+// engine stopped by a signal (ErrEngineInterrupted) usually dies a moment before rafle
+// itself sees the same signal: ctx's error is returned if ctx ends within interruptWait,
+// else err; either way the game is not recorded.
+func interruption(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if !errors.Is(err, ErrEngineInterrupted) {
+		return nil
+	}
+	t := time.NewTimer(interruptWait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return err
+	}
 }
 
 // asForfeit returns the Forfeit in err's chain, or nil.
