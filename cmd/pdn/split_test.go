@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSplitNeverOverwrites: split refuses a file that exists (an earlier run's) unless
+// --force, and never writes over its input, even with --force: the same name, a symbolic
+// link, a hard link (issue 33, items 2 and 3).
+func TestSplitNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/games.pdn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "part-0001.pdn")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("part-0001.pdn", filepath.Join(dir, "link-0001.pdn"))
+	os.Link(in, filepath.Join(dir, "hard-0001.pdn"))
+	for _, prefix := range []string{"part-", "link-", "hard-"} {
+		for _, force := range []bool{false, true} {
+			args := []string{"split", "--every", "1", "--out", filepath.Join(dir, prefix), in}
+			if force {
+				args = append(args, "--force")
+			}
+			code, _, stderr := runPDN(t, "", args...)
+			if code != 1 || !strings.Contains(stderr, "0001.pdn") {
+				t.Errorf("pdn %v: exit %d, stderr %q; want exit 1 naming the file", args, code, stderr)
+			}
+			if got, _ := os.ReadFile(in); string(got) != string(data) {
+				t.Fatalf("pdn %v wrote over its input", args)
+			}
+		}
+	}
+	out := filepath.Join(dir, "out", "x-")
+	if code, _, stderr := runPDN(t, "", "split", "--every", "2", "--out", out, in); code != 0 {
+		t.Fatalf("split: exit %d, %s", code, stderr)
+	}
+	code, _, stderr := runPDN(t, "", "split", "--every", "2", "--out", out, in)
+	if code != 1 || !strings.Contains(stderr, "x-0001.pdn exists") || !strings.Contains(stderr, "--force") {
+		t.Errorf("split again: exit %d, stderr %q; want the existing file named and --force", code, stderr)
+	}
+	code, stdout, stderr := runPDN(t, "", "split", "--every", "2", "--out", out, "--force", in)
+	if code != 0 || strings.Count(stdout, "\n") != 2 {
+		t.Errorf("split again --force: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if st, err := os.Stat(out + "0002.pdn"); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("split's file: %v, want mode 0644", err)
+	}
+}
