@@ -421,6 +421,11 @@ func statsCommand() *cli.Command {
 			if format != "table" && format != "csv" && format != "json" {
 				return cliutil.Usagef("--format %q: want table, csv or json", format)
 			}
+			if dir := c.String("report"); dir != "" {
+				if err := cliutil.ReportNotAnInput(dir, c.Args().Slice()...); err != nil {
+					return cliutil.Usagef("--report: %v", err)
+				}
+			}
 			so, err := shardOf(c)
 			if err != nil {
 				return err

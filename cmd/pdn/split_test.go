@@ -53,3 +53,24 @@ func TestSplitNeverOverwrites(t *testing.T) {
 		t.Errorf("split's file: %v, want mode 0644", err)
 	}
 }
+
+// TestReportNotAnInput: stats --report DIR refuses a DIR whose index.html or PNG file is
+// one of its inputs (issue 33, item 2).
+func TestReportNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/games.pdn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"index.html", "plies.png"} {
+		in := filepath.Join(dir, name)
+		if err := os.WriteFile(in, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runPDN(t, "", "stats", "--report", dir, in)
+		if got, _ := os.ReadFile(in); code != 2 || string(got) != string(data) || !strings.Contains(stderr, "refusing to write over an input") {
+			t.Errorf("stats --report DIR DIR/%s: exit %d, stderr %q, input kept %v", name, code, stderr, string(got) == string(data))
+		}
+		os.Remove(in)
+	}
+}

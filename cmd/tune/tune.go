@@ -196,8 +196,8 @@ func readConfig(c *cli.Context) (*config, error) {
 		}
 	}
 	if dir := c.String("report"); dir != "" {
-		if err := reportNotAnInput(dir, cfg.files); err != nil {
-			return nil, err
+		if err := cliutil.ReportNotAnInput(dir, cfg.files...); err != nil {
+			return nil, cliutil.Usagef("--report: %v", err)
 		}
 	}
 	if err := checkFeatures(cfg); err != nil {
@@ -271,19 +271,6 @@ func checkFeatures(cfg *config) error {
 				of = cfg.variant.Name + "'s"
 			}
 			return cliutil.Usagef("%s: unknown feature %q (%s features: %s)", flag, f, of, strings.Join(known, ", "))
-		}
-	}
-	return nil
-}
-
-// reportNotAnInput refuses a --report DIR where the report would write over an input:
-// DIR/index.html or a PNG file in DIR.
-func reportNotAnInput(dir string, files []string) error {
-	outs := []string{filepath.Join(dir, "index.html")}
-	pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
-	for _, out := range append(outs, pngs...) {
-		if err := cliutil.NotAnInput(out, files...); err != nil {
-			return cliutil.Usagef("--report: %v", err)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // InputError is an output that names one of the command's inputs: writing it would destroy
@@ -47,6 +48,19 @@ func NotAnInput(out string, inputs ...string) error {
 		ist, err := os.Stat(in)
 		if err == nil && os.SameFile(ost, ist) {
 			return &InputError{Output: out, Input: in}
+		}
+	}
+	return nil
+}
+
+// ReportNotAnInput returns an *InputError when a file that a report written into dir
+// (pkg/report: index.html and PNG plots) would replace is one of inputs.
+func ReportNotAnInput(dir string, inputs ...string) error {
+	outs := []string{filepath.Join(dir, "index.html")}
+	pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	for _, out := range append(outs, pngs...) {
+		if err := NotAnInput(out, inputs...); err != nil {
+			return err
 		}
 	}
 	return nil
