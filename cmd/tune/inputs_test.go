@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -203,5 +204,27 @@ func TestFlagsBeforeInput(t *testing.T) {
 		if code != 2 || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("tune %v -: exit %d, stderr %q; want exit 2 naming %q", tc.args, code, errb.String(), tc.want)
 		}
+	}
+}
+
+// TestTooLittleData: a fit on a few games warns that its weights are noise, and with
+// --require-improvement fails and writes nothing (issue 33, item 16: 20 games gave king
+// 150 -> 8,143, written, exit 0).
+func TestTooLittleData(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "w.json")
+	code, _, stderr := runArgs(t, "--seed", "2", "-q", "--out", out, games)
+	if _, err := os.Stat(out); code != 0 || err != nil || !strings.Contains(stderr, "tune: warning: too-little-data: 5 training games for 8 tuned features") {
+		t.Errorf("tune on 6 games: exit %d, written %v, stderr %q; want the weights and a warning", code, err == nil, stderr)
+	}
+	os.Remove(out)
+	code, stdout, stderr := runArgs(t, "--seed", "2", "-q", "--json", "--require-improvement", "--out", out, games)
+	if _, err := os.Stat(out); code != 1 || err == nil || !regexp.MustCompile(`--require-improvement: .*too-little-data`).MatchString(stderr) {
+		t.Errorf("tune --require-improvement on 6 games: exit %d, written %v, stderr %q; want exit 1, nothing written", code, err == nil, stderr)
+	}
+	var s struct {
+		Warnings []struct{ Kind string } `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil || len(s.Warnings) == 0 || s.Warnings[0].Kind != "too-little-data" {
+		t.Errorf("--json warnings: %+v (%v)", s, err)
 	}
 }

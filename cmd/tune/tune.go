@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -101,9 +100,13 @@ func finish(c *cli.Context, cfg *config, res *tune.Result, st tune.LoadStats) er
 		fmt.Fprintf(c.App.ErrWriter, "tune: warning: the held-out loss got worse, %.6f to %.6f (%+.2f%%): "+
 			"the new weights fit the training games, not games in general; try --l2 or more games\n",
 			h.Before, h.After, 100*(h.After-h.Before)/h.Before)
-		if cfg.requireImprovement {
-			out = ""
-		}
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(c.App.ErrWriter, "tune: warning: %s: %s\n", w.Kind, w.Message)
+	}
+	distrust := worse || len(res.Warnings) > 0
+	if distrust && cfg.requireImprovement {
+		out = ""
 	}
 	if out != "" {
 		if err := cliutil.WriteFile(out, res.New.Save); err != nil {
@@ -118,8 +121,15 @@ func finish(c *cli.Context, cfg *config, res *tune.Result, st tune.LoadStats) er
 	} else {
 		err = render(c.App.Writer, res, st, out)
 	}
-	if err == nil && worse && cfg.requireImprovement {
-		err = errors.New("--require-improvement: the held-out loss got worse")
+	if err == nil && distrust && cfg.requireImprovement {
+		var why []string
+		if worse {
+			why = append(why, "the held-out loss got worse")
+		}
+		for _, w := range res.Warnings {
+			why = append(why, w.Kind)
+		}
+		err = fmt.Errorf("--require-improvement: %s", strings.Join(why, ", "))
 		if cfg.out != "" {
 			err = fmt.Errorf("%w; %s not written", err, cfg.out)
 		}
