@@ -28,7 +28,10 @@ func validateCommand() *cli.Command {
 			"else --variant, else the variant inferred from its whole file: the GameType tags of the\n" +
 			"file's other games if they agree, else its largest square (numbers above 50: canadian;\n" +
 			"above 32: international; algebraic squares: russian), else its first moves (international\n" +
-			"or english). The report says where each game's variant came from.\n" +
+			"or english). A game whose first move is not one of the tags' variant, and is one of the\n" +
+			"variant its own squares point to, takes that one; squares that no variant's board holds\n" +
+			"are an error (no-variant), never the largest board. The report says where each game's\n" +
+			"variant came from.\n" +
 			"Short captures are resolved to the legal capture; illegal and ambiguous moves and bad FEN\n" +
 			"tags are errors, with the move number, the move and the position before it. Variations are\n" +
 			"replayed too (their errors are warnings). A GameType the engine does not play is a warning\n" +

@@ -27,13 +27,21 @@ type Inference struct {
 	Reason string
 	// Games is the number of games without a GameType tag.
 	Games int
+	// tags says the variant is the GameType tags' of the other games: a
+	// game whose own first move says otherwise is inferred alone (see
+	// Replayer.variant).
+	tags bool
 }
 
-// String returns "english, inferred from square numbers up to 32", or
-// "nothing to infer" when Variant is nil.
+// String returns "english, inferred from square numbers up to 32",
+// "nothing to infer" when no game lacks a GameType tag, or "no variant
+// (REASON)" when no variant's board holds their squares.
 func (inf *Inference) String() string {
-	if inf == nil || inf.Variant == nil {
+	if inf == nil || inf.Variant == nil && inf.Games == 0 {
 		return "nothing to infer"
+	}
+	if inf.Variant == nil {
+		return "no variant (" + inf.Reason + "): each game is inferred alone"
 	}
 	return inf.Variant.Name + ", inferred from " + inf.Reason
 }
@@ -199,7 +207,8 @@ func (e *Evidence) Infer() *Inference { return e.e.decide() }
 // none), or the same variant, inferred for the same reason.
 func (a *Inference) Same(b *Inference) bool {
 	if a == nil || a.Variant == nil || b == nil || b.Variant == nil {
-		return (a == nil || a.Variant == nil) == (b == nil || b.Variant == nil)
+		return (a == nil || a.Variant == nil) == (b == nil || b.Variant == nil) &&
+			(a == nil || a.Variant != nil || b == nil || b.Variant != nil || a.Reason == b.Reason)
 	}
 	return a.Variant == b.Variant && a.Reason == b.Reason
 }
