@@ -74,3 +74,30 @@ func TestReportNotAnInput(t *testing.T) {
 		os.Remove(in)
 	}
 }
+
+// TestNotPDNInputs: a file that is not PDN is an error, and so is a truncated last game,
+// unless --skip-bad leaves it out (issue 33, item 14: pdn stats go.mod exited 0 with one
+// game).
+func TestNotPDNInputs(t *testing.T) {
+	dir := t.TempDir()
+	notPDN := filepath.Join(dir, "go.mod")
+	os.WriteFile(notPDN, []byte("module example.com/x\n\ngo 1.26\n"), 0o644)
+	data, _ := os.ReadFile("testdata/games.pdn")
+	cut := filepath.Join(dir, "cut.pdn")
+	os.WriteFile(cut, append(append([]byte{}, data...), "\n[Event \"cut\"]\n[Bla"...), 0o644)
+	for _, args := range [][]string{{"stats"}, {"validate"}, {"convert"}, {"stats", "--syntax-only", "-j", "2"}} {
+		code, _, stderr := runPDN(t, "", append(args, notPDN)...)
+		if code != 1 || !strings.Contains(stderr, "go.mod: line 1, column 1: not PDN") {
+			t.Errorf("pdn %v go.mod: exit %d, stderr %q; want exit 1, not PDN", args, code, stderr)
+		}
+	}
+	code, _, stderr := runPDN(t, "", "stats", cut)
+	if code != 1 || !strings.Contains(stderr, "truncated") && !strings.Contains(stderr, "ends in the middle of a game") {
+		t.Errorf("stats on a cut file: exit %d, stderr %q; want exit 1, truncated", code, stderr)
+	}
+	code, stdout, stderr := runPDN(t, "", "stats", "--skip-bad", "--format", "csv", cut)
+	// (games.pdn's game 3 has an illegal move: two games left out.)
+	if code != 0 || !strings.Contains(stdout, "games left out,with errors (--skip-bad),2") || !strings.Contains(stderr, "game 4: line 26, column 5: the input ends in the middle") {
+		t.Errorf("stats --skip-bad on a cut file: exit %d, stdout %q, stderr %q; want the cut game left out", code, stdout, stderr)
+	}
+}
