@@ -88,7 +88,6 @@ type Reader struct {
 	firstDropped Pos  // where the first of them was
 
 	// Bounds of one game (see MaxTags, MaxStrayText).
-	moved      bool // the current game has a move
 	tagBytes   int  // bytes of the current game's tag names and values
 	strayBytes int  // bytes of its stray text kept as comments
 	resumed    bool // the Reader started in the middle of its input (resume)
@@ -590,7 +589,7 @@ func (r *Reader) begin() {
 	r.g = g
 	r.gerr, r.failed = nil, false
 	r.dropped = 0
-	r.moved, r.tagBytes, r.strayBytes = false, 0, 0
+	r.tagBytes, r.strayBytes = 0, 0
 	if r.rs != nil {
 		r.rs.reset()
 	}
@@ -655,7 +654,6 @@ func (r *Reader) moveNumber(t *Token) {
 // move adds a move (or a "..." standing for one) with its pending number.
 func (r *Reader) move(t *Token) {
 	r.enterMovetext(t.Pos)
-	r.moved = true
 	var m *Move
 	if r.vis != nil {
 		m = r.vis.nextMove()
@@ -915,7 +913,6 @@ type plainRec struct {
 // square maxSq: to the replay, if the reader replays the main line as it reads
 // it (see SetReplayer), else to the line being built.
 func (r *Reader) plainMoves(b *plainMoveBatch, nb int, maxSq int) {
-	r.moved = true
 	if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
 		r.rs.plain(b.rec[:nb], b.sq[:nb], maxSq)
 		return
@@ -1147,7 +1144,7 @@ func (r *Reader) endAtEOF(t *Token) (*Game, error) {
 		}
 		r.warn(WarnEmptyGame, t.Pos, "nothing but dropped input after the last game")
 	}
-	if r.game == 0 && !r.resumed && len(r.g.Tags) == 0 && !r.moved {
+	if r.game == 0 && !r.resumed && len(r.g.Tags) == 0 && !r.hasMove() {
 		// The whole input is one "game" of stray text and comments.
 		p := r.g.Pos
 		r.finish(TokEOF, "*", t.Pos)
@@ -1161,6 +1158,34 @@ func (r *Reader) endAtEOF(t *Token) (*Game, error) {
 		r.fail(&SyntaxError{Pos: t.Pos, Err: ErrTruncated})
 	}
 	return r.finish(TokEOF, "*", t.Pos)
+}
+
+// hasMove reports whether the game being read has a move (Walk: a node).
+// It is for the end of the input only: it looks at every node read. (A
+// flag set where moves are read would move the lines of the hot functions,
+// which cmd/pdn's profile-guided build finds by line.)
+func (r *Reader) hasMove() bool {
+	if r.vis != nil && r.vis.nodes > 0 || r.rs != nil && r.rs.read.plies > 0 {
+		return true
+	}
+	var has func(ns []Node) bool
+	has = func(ns []Node) bool {
+		for i := range ns {
+			if ns[i].Kind == MoveNode || ns[i].Kind == VariationNode && has(ns[i].Variation) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(r.cur) {
+		return true
+	}
+	for _, l := range r.stack {
+		if has(l.nodes) {
+			return true
+		}
+	}
+	return false
 }
 
 // truncated reports whether the game, not terminated, was cut by the end
