@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -165,7 +164,7 @@ func probeAction(c *cli.Context) error {
 	if c.Int("eval") < 0 {
 		return cliutil.Usagef("--eval %d: must not be negative", c.Int("eval"))
 	}
-	f, err := os.Open(c.String("book"))
+	f, err := cliutil.OpenInput(c.Context, c.String("book"))
 	if err != nil {
 		return err
 	}

@@ -170,3 +170,25 @@ func (b *blockingReader) Read([]byte) (int, error) {
 	<-b.done
 	return 0, io.EOF
 }
+
+// TestStreamRefused: merge refuses a shard that is not a regular file (it reads its end
+// first), and book --book reads a FIFO (issue 33, item 6: a FIFO's open waited for ever).
+func TestStreamRefused(t *testing.T) {
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "s.shard")
+	if err := syscall.Mkfifo(shard, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	code, _, stderr := runPDN(t, "", "merge", shard)
+	if code != 1 || !strings.Contains(stderr, "not a regular file") {
+		t.Errorf("merge FIFO: exit %d, stderr %q", code, stderr)
+	}
+	code, out, _ := runPDN(t, "", "book", "--variant", "english", "--max-ply", "4", "--skip-bad", bookGames)
+	if code != 0 {
+		t.Fatalf("book: exit %d", code)
+	}
+	code, probe, stderr := runPDN(t, "", "book", "--book", fifoWith(t, dir, "book.fifo", []byte(out)), "--moves", "")
+	if code != 0 || !strings.Contains(probe, "games") {
+		t.Errorf("book --book FIFO: exit %d, %q, stderr %q", code, probe, stderr)
+	}
+}
