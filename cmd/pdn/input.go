@@ -58,6 +58,11 @@ func readJob(c *cli.Context, mode int) (job archive.Job, done func(), err error)
 	if err != nil {
 		return archive.Job{}, nil, flagError("--encoding", err)
 	}
+	if f, ok := c.Context.Value(stdoutKey{}).(*os.File); ok {
+		if err := cliutil.OpenNotAnInput(f, "standard output", c.Args().Slice()...); err != nil {
+			return archive.Job{}, nil, cliutil.UsageError{Err: err}
+		}
+	}
 	job = archive.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
 	var cleanup []func()
 	done = func() {

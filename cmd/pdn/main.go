@@ -35,12 +35,15 @@ func main() {
 	cliutil.Main(run)
 }
 
-// stdinKey passes standard input to actions through the context.
+// stdinKey passes standard input to actions through the context, stdoutKey standard
+// output as given (before cliutil.Run wraps it).
 type stdinKey struct{}
+type stdoutKey struct{}
 
 // run is the whole command, with its streams, so that tests can call it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cliutil.Run(context.WithValue(ctx, stdinKey{}, stdin), newApp(stdout, stderr), args, stderr)
+	ctx = context.WithValue(context.WithValue(ctx, stdinKey{}, stdin), stdoutKey{}, stdout)
+	return cliutil.Run(ctx, newApp(stdout, stderr), args, stderr)
 }
 
 // readFlags are the input flags every subcommand has.

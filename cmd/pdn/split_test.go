@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,5 +100,26 @@ func TestNotPDNInputs(t *testing.T) {
 	// (games.pdn's game 3 has an illegal move: two games left out.)
 	if code != 0 || !strings.Contains(stdout, "games left out,with errors (--skip-bad),2") || !strings.Contains(stderr, "game 4: line 26, column 5: the input ends in the middle") {
 		t.Errorf("stats --skip-bad on a cut file: exit %d, stdout %q, stderr %q; want the cut game left out", code, stdout, stderr)
+	}
+}
+
+// TestStdoutNotAnInput: standard output redirected to one of the inputs (pdn convert
+// a.pdn >> a.pdn) is refused before anything is read or written (issue 33, item 2).
+func TestStdoutNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	data, _ := os.ReadFile("testdata/games.pdn")
+	in := filepath.Join(dir, "a.pdn")
+	os.WriteFile(in, data, 0o644)
+	for _, args := range [][]string{{"convert"}, {"filter", "--min-plies", "1"}, {"dedupe"}, {"stats"}, {"book", "--skip-bad"}} {
+		out, err := os.OpenFile(in, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb strings.Builder
+		code := run(context.Background(), append(append([]string{"pdn"}, args...), in), strings.NewReader(""), out, &errb)
+		out.Close()
+		if got, _ := os.ReadFile(in); code != 2 || string(got) != string(data) || !strings.Contains(errb.String(), "refusing to write over an input") {
+			t.Errorf("pdn %v a.pdn >> a.pdn: exit %d, stderr %q, input kept %v", args, code, errb.String(), string(got) == string(data))
+		}
 	}
 }

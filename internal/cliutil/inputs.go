@@ -65,3 +65,22 @@ func ReportNotAnInput(dir string, inputs ...string) error {
 	}
 	return nil
 }
+
+// OpenNotAnInput is NotAnInput for an output already open, named name in messages:
+// standard output redirected to a file (pdn convert a.pdn >> a.pdn would read its own
+// output for ever). Only a regular file is compared.
+func OpenNotAnInput(out *os.File, name string, inputs ...string) error {
+	ost, err := out.Stat()
+	if err != nil || !ost.Mode().IsRegular() {
+		return nil
+	}
+	for _, in := range inputs {
+		if in == "" || in == "-" {
+			continue
+		}
+		if ist, err := os.Stat(in); err == nil && os.SameFile(ost, ist) {
+			return &InputError{Output: name, Input: in}
+		}
+	}
+	return nil
+}
