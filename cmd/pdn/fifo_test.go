@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -190,5 +191,48 @@ func TestStreamRefused(t *testing.T) {
 	code, probe, stderr := runPDN(t, "", "book", "--book", fifoWith(t, dir, "book.fifo", []byte(out)), "--moves", "")
 	if code != 0 || !strings.Contains(probe, "games") {
 		t.Errorf("book --book FIFO: exit %d, %q, stderr %q", code, probe, stderr)
+	}
+}
+
+// TestMain lets the test binary be the pdn command: with RAFLE_PDN_MAIN set, main runs.
+func TestMain(m *testing.M) {
+	if os.Getenv("RAFLE_PDN_MAIN") != "" {
+		os.Args = append([]string{"pdn"}, os.Args[1:]...)
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// TestSignalWhileReadingFIFO: SIGTERM to pdn waiting for data on a FIFO ends it, with the
+// status of the signal, whether it reads the FIFO once (split) or keeps it to read twice
+// (validate infers the variant).
+func TestSignalWhileReadingFIFO(t *testing.T) {
+	dir := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, args := range [][]string{{"validate"}, {"split", "--every", "1", "--out", filepath.Join(dir, "s-")}} {
+		path := filepath.Join(dir, fmt.Sprintf("silent%d.fifo", i))
+		if err := syscall.Mkfifo(path, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		cmd := exec.Command(self, append(args, path)...)
+		cmd.Env = append(os.Environ(), "RAFLE_PDN_MAIN=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w, err := os.OpenFile(path, os.O_WRONLY, 0) // returns once pdn has opened it to read
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Process.Signal(syscall.SIGTERM) // pdn now waits for data that never comes
+		cmd.Wait()
+		w.Close()
+		if code := cmd.ProcessState.ExitCode(); code != 143 || !strings.Contains(stderr.String(), "SIGTERM") {
+			t.Errorf("pdn %v FIFO, SIGTERM: exit %d, stderr %q; want 143", args, code, stderr.String())
+		}
 	}
 }

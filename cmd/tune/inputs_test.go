@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -226,5 +227,35 @@ func TestTooLittleData(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil || len(s.Warnings) == 0 || s.Warnings[0].Kind != "too-little-data" {
 		t.Errorf("--json warnings: %+v (%v)", s, err)
+	}
+}
+
+// TestSignalWhileReadingFIFO: SIGTERM to tune waiting for data on a FIFO ends it, with
+// the status of the signal (the process is this test binary running main).
+func TestSignalWhileReadingFIFO(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "silent.fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "--seed", "1", "-q", path)
+	cmd.Env = append(os.Environ(), "RAFLE_TUNE_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(path, os.O_WRONLY, 0) // returns once tune has opened it to read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	cmd.Process.Signal(syscall.SIGTERM) // tune now waits for data that never comes
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 143 || !strings.Contains(stderr.String(), "SIGTERM") {
+		t.Errorf("tune FIFO, SIGTERM: exit %d, stderr %q; want 143", code, stderr.String())
 	}
 }
