@@ -57,7 +57,10 @@ func (inf *Inference) String() string {
 //     squares of the games without one fit its board, that variant;
 //  2. else the common variant (the first registered) of the smallest board
 //     that the largest square of the games without a GameType tag fits (in
-//     the main line, variations, FEN tags), or the largest board; with
+//     the main line, variations, FEN tags); none when no board holds it
+//     (Variant nil, Games above 0, Reason says why: the Replayer then
+//     infers each game alone, and a game no board holds is an
+//     ErrNoVariant error); with
 //     algebraic squares, the board's first variant written so, if any.
 //     For the built-in variants: numbers above 50 or algebraic squares
 //     beyond j10: canadian; above 32 or beyond h8: international; other
@@ -66,6 +69,11 @@ func (inf *Inference) String() string {
 //     instead when more of the games that start from the start position
 //     open with a move legal there than with one legal in the first
 //     (international against english for numbers up to 32).
+//
+// A game without a GameType tag whose input was inferred from the other
+// games' tags (rule 1) is replayed with the variant of its own squares and
+// first move when that first move is not one of the tags' board and is one
+// of its own (Replayer.Variant).
 //
 // Replayer.Inferred takes the result. PDN input is scanned byte by byte,
 // without building games or tokens: about five times as fast as reading

@@ -35,8 +35,10 @@ func LookupVariant(s string) (*engine.Variant, error) {
 }
 
 // Variant returns the variant Replay replays g with: its GameType tag's,
-// else Default, else Inferred, else inferred from g alone. It returns an
-// error when the GameType tag names a variant the engine does not play.
+// else Default, else Inferred (unless it comes from the other games' tags
+// and g's own first move says otherwise), else inferred from g alone; nil
+// when no variant's board holds g's squares. It returns an error when the
+// GameType tag names a variant the engine does not play.
 func (rp *Replayer) Variant(g *Game) (*engine.Variant, error) {
 	v, _, _, err := rp.variant(g)
 	return v, err
@@ -155,7 +157,7 @@ var boards = sync.OnceValue(func() []board {
 // decide infers the variant from the evidence of an input (see
 // InferVariant): the variant the GameType tags of the other games agree
 // on, if the squares fit its board; else the common variant of the
-// smallest board the squares fit (the largest board when none does), or
+// smallest board the squares fit (no variant when none does), or
 // its variant with coordinates when some squares are written so; and for
 // square numbers alone, the next larger board's common variant when more
 // games open with one of its first moves.
