@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rafle/rafle/pkg/book"
 )
 
 const bookGames = "../../pkg/book/testdata/transpose.pdn"
@@ -82,5 +87,25 @@ func TestBookUsage(t *testing.T) {
 	code, _, errs := runPDN(t, "", "book", "--book", "/nonexistent.json", "--moves", "")
 	if code != 1 {
 		t.Errorf("missing book file = %d (%s), want 1", code, errs)
+	}
+}
+
+// TestBookExpandBounds: --depth beyond book.MaxExpandDepth is refused at once (issue 33,
+// item 22: --depth 99 ran until killed), and a signal stops a deep expansion.
+func TestBookExpandBounds(t *testing.T) {
+	code, _, errs := runPDN(t, "", "book", "--expand", "--variant", "english", "--depth", "99")
+	if code != 2 || !strings.Contains(errs, "--depth 99: at most") {
+		t.Errorf("--depth 99: exit %d, stderr %q; want exit 2 and the limit", code, errs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"pdn", "book", "--expand", "--variant", "international", "--depth",
+			strconv.Itoa(book.MaxExpandDepth), "-j", "1"}, strings.NewReader(""), &out, &errb)
+	}()
+	cancel() // before or during the first search: either way the command stops
+	if code := <-done; code != 1 || !strings.Contains(errb.String(), "context canceled") {
+		t.Errorf("expand at depth %d, cancelled: exit %d, stderr %q", book.MaxExpandDepth, code, errb.String())
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -27,7 +28,10 @@ func validateCommand() *cli.Command {
 			"else --variant, else the variant inferred from its whole file: the GameType tags of the\n" +
 			"file's other games if they agree, else its largest square (numbers above 50: canadian;\n" +
 			"above 32: international; algebraic squares: russian), else its first moves (international\n" +
-			"or english). The report says where each game's variant came from.\n" +
+			"or english). A game whose first move is not one of the tags' variant, and is one of the\n" +
+			"variant its own squares point to, takes that one; squares that no variant's board holds\n" +
+			"are an error (no-variant), never the largest board. The report says where each game's\n" +
+			"variant came from.\n" +
 			"Short captures are resolved to the legal capture; illegal and ambiguous moves and bad FEN\n" +
 			"tags are errors, with the move number, the move and the position before it. Variations are\n" +
 			"replayed too (their errors are warnings). A GameType the engine does not play is a warning\n" +
@@ -420,6 +424,11 @@ func statsCommand() *cli.Command {
 			if format != "table" && format != "csv" && format != "json" {
 				return cliutil.Usagef("--format %q: want table, csv or json", format)
 			}
+			if dir := c.String("report"); dir != "" {
+				if err := cliutil.ReportNotAnInput(dir, c.Args().Slice()...); err != nil {
+					return cliutil.Usagef("--report: %v", err)
+				}
+			}
 			so, err := shardOf(c)
 			if err != nil {
 				return err
@@ -517,25 +526,29 @@ func splitCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "split",
 		Usage:     "write games into several files, every N games or one file per tag value",
-		UsageText: "pdn split (--every N | --by-tag NAME) --out PREFIX [--to pdn|json] [--skip-bad] [FILE...]",
+		UsageText: "pdn split (--every N | --by-tag NAME) --out PREFIX [--to pdn|json] [--force] [--skip-bad] [FILE...]",
 		Description: "Writes the games into files named PREFIX0001.pdn, PREFIX0002.pdn, ... (--every) or\n" +
 			"PREFIX<value>.pdn (--by-tag: characters other than letters, digits, '.', '-' and '_' become\n" +
 			"'_', a missing tag is \"none\", and values that would share a name get -2, -3, ...). The\n" +
 			"folder of PREFIX is created if needed. stdout lists the files (with --by-tag, each with its\n" +
 			"value after a tab). Each file is written under a temporary name and renamed when complete,\n" +
-			"so an interrupted or failed split leaves complete files only.",
+			"so an interrupted or failed split leaves complete files only, and says how many games they\n" +
+			"hold. A file name that exists (an earlier split's) is an error unless --force; an input is\n" +
+			"never written over. Files are made with mode 0644.",
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.IntFlag{Name: "every", DefaultText: "none", Usage: "put `N` games in each file"},
 			&cli.StringFlag{Name: "by-tag", Usage: "put the games with the same value of the tag `NAME` in one file"},
 			&cli.StringFlag{Name: "out", Usage: "file name `PREFIX`, which may start with a folder (required)"},
 			&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output `FORMAT`: pdn or json"},
+			boolFlag("force", "replace the files of the same names (an earlier split's); never an input"),
 			skipBadFlag(),
 			jobsFlag("`N` goroutines reading a large file in pieces"),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
 			opt := archive.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out"),
-				SkipBad: c.Bool("skip-bad"), OnError: errorPrinter(c.App.ErrWriter, "")}
+				SkipBad: c.Bool("skip-bad"), OnError: errorPrinter(c.App.ErrWriter, ""), Force: c.Bool("force"),
+				Check: func(name string) error { return cliutil.NotAnInput(name, c.Args().Slice()...) }}
 			if (opt.Every > 0) == (opt.ByTag != "") || opt.Every < 0 {
 				return cliutil.Usagef("split: give either --every N (N > 0) or --by-tag NAME")
 			}
@@ -555,6 +568,10 @@ func splitCommand() *cli.Command {
 			}
 			res, err := archive.Split(c.Context, job, opt)
 			done()
+			var ee *archive.ExistsError
+			if errors.As(err, &ee) {
+				err = fmt.Errorf("%w (--force replaces it)", err)
+			}
 			if !c.Bool("quiet") {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: wrote %d games into %d files\n", res.Games, len(res.Files))
 			}

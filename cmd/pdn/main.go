@@ -35,12 +35,15 @@ func main() {
 	cliutil.Main(run)
 }
 
-// stdinKey passes standard input to actions through the context.
+// stdinKey passes standard input to actions through the context, stdoutKey standard
+// output as given (before cliutil.Run wraps it).
 type stdinKey struct{}
+type stdoutKey struct{}
 
 // run is the whole command, with its streams, so that tests can call it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cliutil.Run(context.WithValue(ctx, stdinKey{}, stdin), newApp(stdout, stderr), args, stderr)
+	ctx = context.WithValue(context.WithValue(ctx, stdinKey{}, stdin), stdoutKey{}, stdout)
+	return cliutil.Run(ctx, newApp(stdout, stderr), args, stderr)
 }
 
 // readFlags are the input flags every subcommand has.
@@ -109,8 +112,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"warning on the game. Commands that replay moves take each game's variant from its GameType\n" +
 			"tag, else --variant, else infer it from its whole file (and say so). A game read or replayed\n" +
 			"with an error is named on stderr and makes the exit status 1; --skip-bad leaves such games\n" +
-			"out. A file that cannot be read, holds binary data or no game is an error (an empty one only\n" +
-			"a warning with --skip-bad); the other files are still read. Ctrl-C stops a command within a\n" +
+			"out. A file that cannot be read, holds binary data, is not PDN (no tag pair, move or result)\n" +
+			"or no game is an error (an empty one only a warning with --skip-bad); the other files are\n" +
+			"still read. A last game cut by the end of its file is an error. FIFOs and <(...) are read\n" +
+			"once (kept in a temporary file when the variant is inferred). Ctrl-C stops a command within a\n" +
 			"second; it says how many games it read, and split leaves only complete files.\n" +
 			"validate, stats, convert, filter and dedupe run in shards on several machines with --shard\n" +
 			"K/N --out FILE, and pdn merge joins the shards into the output of one run (docs/cluster.md).\n" +

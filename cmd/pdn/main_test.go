@@ -317,6 +317,9 @@ func TestSkipBad(t *testing.T) {
 			t.Errorf("pdn %v: exit %d, stderr %q; want exit 1, %q and a count", tc.args, code, errOut, tc.want)
 		}
 		args := append([]string{tc.args[0], "--skip-bad"}, tc.args[1:]...)
+		if tc.args[0] == "split" {
+			args = append(args, "--force") // over the files of the run without --skip-bad
+		}
 		code, _, errOut = runPDN(t, "", args...)
 		if code != 0 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "left out 1 game with errors (--skip-bad)") {
 			t.Errorf("pdn %v: exit %d, stderr %q; want exit 0, %q and the count left out", args, code, errOut, tc.want)

@@ -263,6 +263,10 @@ func openShards(ctx context.Context, names []string) (_ *shardSet, err error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if !cliutil.Reopenable(name) {
+			// (its end record is read first: a stream would be read twice, or waited on)
+			return nil, fmt.Errorf("%s: not a regular file: a shard file is read from its end first", name)
+		}
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, err

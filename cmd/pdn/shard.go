@@ -168,6 +168,9 @@ func shardOf(c *cli.Context) (*shardOut, error) {
 		if name == "-" {
 			return nil, cliutil.Usagef("--shard: name the input files (standard input cannot be checked to be the same for every shard)")
 		}
+		if !cliutil.Reopenable(name) {
+			return nil, cliutil.Usagef("--shard: %s is not a regular file (a stream cannot be checked to be the same for every shard)", name)
+		}
 		if _, ok := so.index[name]; ok {
 			return nil, cliutil.Usagef("--shard: %s is given twice", name)
 		}
@@ -212,13 +215,13 @@ func (so *shardOut) begin() error {
 
 // identify reads an input whole: its size and SHA-256.
 func identify(ctx context.Context, name string) (shardInput, error) {
-	f, err := os.Open(name)
+	f, err := cliutil.OpenInput(ctx, name)
 	if err != nil {
 		return shardInput{}, err
 	}
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.Copy(h, ctxReader{ctx, f})
+	n, err := io.Copy(h, f)
 	if err != nil {
 		return shardInput{}, fmt.Errorf("%s: %w", name, err)
 	}

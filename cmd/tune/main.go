@@ -43,7 +43,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"weights, and prints the losses and the weights. The man weight stays 100 (the unit).\n" +
 			"--out writes the weights (JSON) only when the fit succeeds; play them with\n" +
 			"selfplay --players medium:weights=FILE,medium. A held-out loss that got worse is a\n" +
-			"warning, and an error with --require-improvement (then nothing is written).",
+			"warning, and so are too little data (fewer than 25 training games per tuned feature), a\n" +
+			"fit that did not converge and one that diverged (a weight beyond ten men); each is an\n" +
+			"error with --require-improvement (then nothing is written).",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
@@ -70,7 +72,7 @@ func flags() []cli.Flag {
 		&cli.Uint64Flag{Name: "seed", DefaultText: "random, printed on stderr", Usage: "seed of the held-out games"},
 		&cli.IntFlag{Name: "iterations", Value: tune.DefaultIterations, Usage: "maximum L-BFGS iterations"},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the fitted weights to `FILE` (JSON; a device or FIFO is written in place)"},
-		&cli.BoolFlag{Name: "require-improvement", Usage: "write no weights, and fail, when the held-out loss got worse"},
+		&cli.BoolFlag{Name: "require-improvement", Usage: "write no weights, and fail, when the held-out loss got worse or the fit is not to be trusted (too little data, not converged, diverged)"},
 		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 		&cli.StringFlag{Name: "report", Usage: "write a report to `DIR`: index.html (loss per iteration, weights, calibration) and PNG plots"},
 		&cli.BoolFlag{Name: "skip-bad", Usage: "fit without the games that cannot be read or replayed (default: fail, naming the first)"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // InputError is an output that names one of the command's inputs: writing it would destroy
@@ -47,6 +48,38 @@ func NotAnInput(out string, inputs ...string) error {
 		ist, err := os.Stat(in)
 		if err == nil && os.SameFile(ost, ist) {
 			return &InputError{Output: out, Input: in}
+		}
+	}
+	return nil
+}
+
+// ReportNotAnInput returns an *InputError when a file that a report written into dir
+// (pkg/report: index.html and PNG plots) would replace is one of inputs.
+func ReportNotAnInput(dir string, inputs ...string) error {
+	outs := []string{filepath.Join(dir, "index.html")}
+	pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	for _, out := range append(outs, pngs...) {
+		if err := NotAnInput(out, inputs...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OpenNotAnInput is NotAnInput for an output already open, named name in messages:
+// standard output redirected to a file (pdn convert a.pdn >> a.pdn would read its own
+// output for ever). Only a regular file is compared.
+func OpenNotAnInput(out *os.File, name string, inputs ...string) error {
+	ost, err := out.Stat()
+	if err != nil || !ost.Mode().IsRegular() {
+		return nil
+	}
+	for _, in := range inputs {
+		if in == "" || in == "-" {
+			continue
+		}
+		if ist, err := os.Stat(in); err == nil && os.SameFile(ost, ist) {
+			return &InputError{Output: name, Input: in}
 		}
 	}
 	return nil
