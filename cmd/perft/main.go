@@ -32,20 +32,19 @@ const duplicatesHelp = "duplicate captures: keep (every capture order counted) o
 
 // commonFlags are the flags of the counting commands.
 func commonFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "english", Usage: "variant: " + strings.Join(engine.Names(), ", ") + " (or an alias or PDN GameType)"},
 		&cli.StringFlag{Name: "fen", Usage: "start position: " + cliutil.PositionHelp() + "; default: the variant's initial position"},
 		&cli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "depth in plies (1-" + fmt.Sprint(maxDepth) + "), required"},
 		&cli.StringFlag{Name: "duplicates", Usage: duplicatesHelp},
 		threadsFlag(),
 		hashFlag(),
-		&cli.BoolFlag{Name: "json", Usage: "one JSON object per line"},
-	}
+	}, cliutil.FormatFlags("one object per line")...)
 }
 
 func threadsFlag() cli.Flag {
-	return &cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Value: runtime.NumCPU(), DefaultText: "all CPUs",
-		Usage: "threads (at most " + fmt.Sprint(cliutil.MaxJobsPerCPU) + " per CPU)"}
+	return &cli.IntFlag{Name: "jobs", Aliases: []string{"j", "threads", "t"}, Value: runtime.NumCPU(), DefaultText: "all CPUs",
+		Usage: "threads counting (at most " + fmt.Sprint(cliutil.MaxJobsPerCPU) + " per CPU)"}
 }
 
 func hashFlag() cli.Flag {
@@ -70,7 +69,7 @@ func readOptions(c *cli.Context) (opt engine.PerftOptions, setUp float64, err er
 
 func makeOptions(c *cli.Context) (engine.PerftOptions, error) {
 	opt := engine.PerftOptions{Threads: c.Int("threads"), HashMB: c.Int("hash")}
-	if err := cliutil.CheckJobs("--threads", opt.Threads); err != nil {
+	if err := cliutil.CheckJobs("--jobs", opt.Threads); err != nil {
 		return opt, err
 	}
 	if err := cliutil.CheckMemory("--hash", int64(opt.HashMB)); err != nil {
@@ -100,7 +99,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "perft",
 		Usage: "count move-tree leaves and check them against the published counts",
-		UsageText: "perft --variant V [--fen F] --depth N [--duplicates keep|unique] [--threads N] [--hash MB] [--json]\n" +
+		UsageText: "perft --variant V [--fen F|NAME] --depth N [--duplicates keep|unique] [--jobs N] [--hash MB] [--format text|json]\n" +
 			"   perft --split-depth D --shard K/N ... (the same flags)\n   perft divide|verify|diff|merge ...",
 		Description: "Perft counts the positions reached after exactly N plies; draw rules are ignored, as by\n" +
 			"every published count. Two capture sequences by one piece that take the same pieces and end on\n" +
@@ -116,7 +115,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "divide",
 				Usage:        "count the leaves below each root move",
-				UsageText:    "perft divide --variant V [--fen F] --depth N [--duplicates keep|unique] [--json]",
+				UsageText:    "perft divide --variant V [--fen F|NAME] --depth N [--duplicates keep|unique] [--format text|json]",
 				Flags:        commonFlags(),
 				Action:       divideAction,
 				OnUsageError: cliutil.OnUsageError,
@@ -171,8 +170,8 @@ func readConfig(c *cli.Context) (config, error) {
 	if cfg.opt.Duplicates, err = parseDuplicates(c.String("duplicates"), v); err != nil {
 		return cfg, err
 	}
-	cfg.json = c.Bool("json")
-	return cfg, nil
+	cfg.json, err = cliutil.JSONOutput(c)
+	return cfg, err
 }
 
 func parseDuplicates(s string, v *engine.Variant) (engine.Duplicates, error) {

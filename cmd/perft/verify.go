@@ -18,7 +18,7 @@ func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "verify",
 		Usage: "check rafle against the published perft counts shipped in corpus/perft",
-		UsageText: "perft verify [--variant V] [--max-nodes N] [--threads N] [--hash MB] [--verbose]\n\n" +
+		UsageText: "perft verify [--variant V] [--max-nodes N] [--jobs N] [--hash MB] [--verbose]\n\n" +
 			"Every row carries its source and its duplicate convention; rows marked 'both' are checked\n" +
 			"with keep and with unique. Rows above --max-nodes are skipped and counted. Prints one line\n" +
 			"per variant and every failed check; --verbose prints every check.",

@@ -98,9 +98,9 @@ func selfplay(c *cli.Context) (err error) {
 	return nil
 }
 
-// printResult prints the tables, or JSON with --json.
+// printResult prints the tables, or JSON with --format json (checked by readConfig).
 func printResult(c *cli.Context, res *match.Result) error {
-	if c.Bool("json") {
+	if asJSON, _ := cliutil.JSONOutput(c); asJSON {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
@@ -134,6 +134,9 @@ func names(es []match.Entrant) []string {
 
 // readConfig reads and checks the flags; no game starts before it succeeds.
 func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineSet, err error) {
+	if _, err := cliutil.JSONOutput(c); err != nil {
+		return cfg, "", nil, err
+	}
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
 		return cfg, "", nil, cliutil.UsageError{Err: err}
@@ -183,13 +186,13 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		return cfg, "", nil, cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
 	}
 	if cfg.Concurrency = c.Int("concurrency"); c.IsSet("concurrency") {
-		if err := cliutil.CheckJobs("--concurrency", cfg.Concurrency); err != nil {
+		if err := cliutil.CheckJobs("--jobs", cfg.Concurrency); err != nil {
 			return cfg, "", nil, err
 		}
 	}
 	// each worker keeps a table per player it plays
 	tablesMB *= int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))
-	if err := cliutil.CheckMemory("--players hash= times --concurrency", tablesMB); err != nil {
+	if err := cliutil.CheckMemory("--players hash= times --jobs", tablesMB); err != nil {
 		return cfg, "", nil, err
 	}
 	cliutil.BoundHeap(tablesMB) // peak memory: the tables and about 20 MiB more
@@ -220,7 +223,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		cfg.JournalPath = shardPath(filepath.Join(dir, reportJournal), cfg.Shard)
 	}
 	if cfg.Resume && cfg.JournalPath == "" {
-		return cfg, "", nil, cliutil.Usagef("--resume needs --pdn, --journal or --report")
+		return cfg, "", nil, cliutil.Usagef("--resume needs --output, --journal or --report")
 	}
 	cfg.Seed = c.Int64("seed")
 	switch {
