@@ -31,3 +31,18 @@ func ParsePosition(flag string, v *engine.Variant, s string) (engine.Position, e
 	}
 	return p, nil
 }
+
+// NamedPositions returns the FEN of the position called name in each of variants that
+// has one (corpus.NamedPosition); nil when none has.
+func NamedPositions(name string, variants []*engine.Variant) map[*engine.Variant]string {
+	var fens map[*engine.Variant]string
+	for _, v := range variants {
+		if fen, ok := corpus.NamedPosition(v, name); ok {
+			if fens == nil {
+				fens = map[*engine.Variant]string{}
+			}
+			fens[v] = fen
+		}
+	}
+	return fens
+}
