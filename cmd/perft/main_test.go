@@ -293,6 +293,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"verify", "--variant", "nope"}, 2, "nope"},
 		{[]string{"diff", "--depth", "2"}, 2, "engine"},
 		{[]string{"diff", "--depth", "2", "--engine", "/nonexistent/engine"}, 1, "/nonexistent/engine"},
+		// issue 33 items 19-21: a position that is not one is bad data; a format, a bad usage
+		{[]string{"--depth", "2", "--fen", "garbage"}, 1, "garbage"},
+		{[]string{"divide", "--depth", "2", "--fen", "Woldouby"}, 1, "english (start)"},
+		{[]string{"--depth", "2", "--format", "xml"}, 2, `--format "xml"`},
+		{[]string{"merge", "--format", "xml", "x.json"}, 2, `--format "xml"`},
 	} {
 		code, _, errOut := runPerft(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.token) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 && tc.code == 1 {
