@@ -25,14 +25,15 @@ func TestNamedPositions(t *testing.T) {
 		{[]string{"-v", "english", "-d", "4", "--fen", "start", "--json"}, []string{"-v", "english", "-d", "4", "--json"}},
 		{[]string{"divide", "-v", "international", "-d", "3", "--fen", "Woldouby"}, []string{"divide", "-v", "international", "-d", "3", "--fen", woldouby}},
 	} {
-		code, got, errOut := runPerft(t, tc.named...)
-		wcode, want, _ := runPerft(t, tc.fen...)
+		// a table of 1 MiB: these counts are small, and each run clears its table
+		code, got, errOut := runPerft(t, append(tc.named, "--hash", "1")...)
+		wcode, want, _ := runPerft(t, append(tc.fen, "--hash", "1")...)
 		if code != 0 || wcode != 0 || counts(got) != counts(want) {
 			t.Errorf("perft %v: exit %d, %q, stderr %q;\nwant the counts of perft %v: %q", tc.named, code, got, errOut, tc.fen, want)
 		}
 	}
 	// a name the variant has not: bad data, and the names it has
-	code, _, errOut := runPerft(t, "-v", "english", "-d", "2", "--fen", "Woldouby")
+	code, _, errOut := runPerft(t, "-v", "english", "-d", "2", "--fen", "Woldouby", "--hash", "1")
 	if code != 1 || !strings.Contains(errOut, `"Woldouby"`) || !strings.Contains(errOut, "english (start)") {
 		t.Errorf("english --fen Woldouby: exit %d, stderr %q; want 1 and english's names", code, errOut)
 	}
@@ -104,7 +105,7 @@ func TestTableSetUpNotTimed(t *testing.T) {
 // TestVerifySummary: verify prints one line per variant by default, the table of every
 // check with --verbose, and the failed checks in full either way (issue 33, item 25).
 func TestVerifySummary(t *testing.T) {
-	code, out, _ := runPerft(t, "verify", "--max-nodes", "1000")
+	code, out, _ := runPerft(t, "verify", "--max-nodes", "1000", "--hash", "1")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != len(engine.Variants())+2 || strings.Contains(out, "source") {
 		t.Errorf("verify: exit %d, %d lines; want a header, one line per variant (%d) and the total:\n%s", code, len(lines), len(engine.Variants()), out)
@@ -117,7 +118,7 @@ func TestVerifySummary(t *testing.T) {
 	if !strings.HasPrefix(lines[1], "english ") || !strings.Contains(out, " 0 failed;") {
 		t.Errorf("verify:\n%s", out)
 	}
-	code, out, _ = runPerft(t, "verify", "--max-nodes", "1000", "-v", "english", "--verbose")
+	code, out, _ = runPerft(t, "verify", "--max-nodes", "1000", "-v", "english", "--verbose", "--hash", "1")
 	if code != 0 || !strings.Contains(strings.ToLower(out), "source") || strings.Count(out, " ok ") != 6 {
 		t.Errorf("verify --verbose: exit %d; want the table of every check:\n%s", code, out)
 	}
