@@ -40,6 +40,19 @@ func TestBookBuildAndProbe(t *testing.T) {
 			t.Errorf("probe output lacks %q:\n%s", want, out)
 		}
 	}
+	// a named position (issue 33 item 19); a position or moves that are not one are bad
+	// data, exit status 1 (item 21)
+	code, named, errs := runPDN(t, "", "book", "--book", path, "--probe", "start")
+	code2, moves, _ := runPDN(t, "", "book", "--book", path, "--moves", "")
+	if code != 0 || code2 != 0 || named != moves || !strings.Contains(named, "12-16") {
+		t.Errorf("probe start = %d (%s):\n%s\nwant %d and the root's moves:\n%s", code, errs, named, code2, moves)
+	}
+	for _, args := range [][]string{{"--probe", "garbage"}, {"--probe", "W:W99:B1"}, {"--moves", "11-99"}} {
+		code, _, errs := runPDN(t, "", append([]string{"book", "--book", path}, args...)...)
+		if code != 1 || !strings.Contains(errs, args[1]) {
+			t.Errorf("book %v = %d, stderr %q; want 1 naming it", args, code, errs)
+		}
+	}
 	code, out, _ = runPDN(t, "", "book", "--book", path, "--probe", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
 		"--eval", "2", "--format", "json")
 	if code != 0 || !strings.Contains(out, `"move": "12-16"`) || !strings.Contains(out, `"eval":`) {

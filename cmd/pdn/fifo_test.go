@@ -194,15 +194,6 @@ func TestStreamRefused(t *testing.T) {
 	}
 }
 
-// TestMain lets the test binary be the pdn command: with RAFLE_PDN_MAIN set, main runs.
-func TestMain(m *testing.M) {
-	if os.Getenv("RAFLE_PDN_MAIN") != "" {
-		os.Args = append([]string{"pdn"}, os.Args[1:]...)
-		main()
-	}
-	os.Exit(m.Run())
-}
-
 // TestSignalWhileReadingFIFO: SIGTERM to pdn waiting for data on a FIFO ends it, with the
 // status of the signal, whether it reads the FIFO once (split) or keeps it to read twice
 // (validate infers the variant).

@@ -25,7 +25,7 @@ func engineFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "engine", Usage: "an external engine, repeatable: name=NAME,cmd=PATH[,args=\"...\"][,dir=DIR]" +
 			"[,proto=hub|dxp][,option.KEY=VALUE...][,tc=MOVES/SECONDS+INC|st=SECONDS|depth=N|nodes=N][,timemargin=MS]" +
 			"[,timeout=SECONDS][,host=H,port=N,conns=N]; then name it in --players (docs/engines.md)"},
-		&cli.StringFlag{Name: "engine-log", Usage: "folder for the engines' stderr (NAME.stderr.log) and every game's protocol transcript (default: stderr logs next to --pdn)"},
+		&cli.StringFlag{Name: "engine-log", Usage: "folder for the engines' stderr (NAME.stderr.log) and every game's protocol transcript (default: stderr logs next to --output)"},
 		&cli.DurationFlag{Name: "engine-start", Value: 10 * time.Second, Usage: "how long an engine may take to start and answer the handshake"},
 		&cli.StringFlag{Name: "adjudicate", Usage: "end games from the scores both players report: draw=MOVES:SCORE,resign=MOVES:SCORE (SCORE in men)"},
 	}

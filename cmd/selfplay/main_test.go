@@ -44,8 +44,10 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", []string{"--players", "easy,medium", "--rounds", "3"}, 2, "rounds"},
 		{"resume without journal", []string{"--players", "easy,medium", "--resume"}, 2, "--resume"},
 		{"bad games", []string{"--players", "easy,medium", "--games", "0"}, 2, "--games"},
-		{"absurd concurrency", []string{"--players", "easy,medium", "-j", "99999999999"}, 2, "--concurrency"},
+		{"absurd concurrency", []string{"--players", "easy,medium", "--concurrency", "99999999999"}, 2, "--jobs"},
 		{"tables beyond memory", []string{"--players", "easy:hash=65536,medium", "-j", "32"}, 2, "memory"},
+		{"bad format", []string{"--players", "easy,medium", "--format", "xml"}, 2, `--format "xml"`},
+		{"bad --jobs", []string{"--players", "easy,medium", "--jobs", "0"}, 2, "--jobs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

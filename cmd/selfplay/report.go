@@ -22,14 +22,14 @@ func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "write the report of a match from its journals or PDN files",
-		UsageText: "selfplay report [--out DIR] [--event NAME] JOURNAL|PDN...",
+		UsageText: "selfplay report [--output DIR] [--event NAME] JOURNAL|PDN...",
 		Description: "Writes DIR/index.html, a page that needs no network, with the results, the Elo and\n" +
 			"SPRT curves, the openings, the terminations, the game lengths, the time and depth of\n" +
 			"external engines, and a board to step through every game; and a PNG file of each plot\n" +
 			"beside it. Several files of one match (parts of it) are merged; a game in two files is\n" +
 			"counted once. A journal holds the match's settings; a PDN file lacks the seed and the SPRT.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "report", Usage: "write the report to `DIR`"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o", "out"}, Value: "report", Usage: "write the report to `DIR`"},
 			&cli.StringFlag{Name: "event", Value: "rafle selfplay", Usage: "PDN Event tag of the games shown"},
 		},
 		Action: func(c *cli.Context) error {

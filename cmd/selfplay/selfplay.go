@@ -102,9 +102,9 @@ func selfplay(c *cli.Context) (err error) {
 	return nil
 }
 
-// printResult prints the tables, or JSON with --json.
+// printResult prints the tables, or JSON with --format json (checked by readConfig).
 func printResult(c *cli.Context, res *match.Result) error {
-	if c.Bool("json") {
+	if asJSON, _ := cliutil.JSONOutput(c); asJSON {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
@@ -138,6 +138,9 @@ func names(es []match.Entrant) []string {
 
 // readConfig reads and checks the flags; no game starts before it succeeds.
 func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineSet, err error) {
+	if _, err := cliutil.JSONOutput(c); err != nil {
+		return cfg, "", nil, err
+	}
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
 		return cfg, "", nil, cliutil.UsageError{Err: err}
@@ -187,13 +190,13 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		return cfg, "", nil, cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
 	}
 	if cfg.Concurrency = c.Int("concurrency"); c.IsSet("concurrency") {
-		if err := cliutil.CheckJobs("--concurrency", cfg.Concurrency); err != nil {
+		if err := cliutil.CheckJobs("--jobs", cfg.Concurrency); err != nil {
 			return cfg, "", nil, err
 		}
 	}
 	// each worker keeps a table per player it plays
 	tablesMB *= int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))
-	if err := cliutil.CheckMemory("--players hash= times --concurrency", tablesMB); err != nil {
+	if err := cliutil.CheckMemory("--players hash= times --jobs", tablesMB); err != nil {
 		return cfg, "", nil, err
 	}
 	cliutil.BoundHeap(tablesMB) // peak memory: the tables and about 20 MiB more
@@ -230,7 +233,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 	case cfg.Resume && cfg.JournalPath == "" && cfg.PDNPath != "":
 		return cfg, "", nil, cliutil.Usagef("--resume: --pdn %s is a device, a FIFO or a stream, so no journal is kept beside it: give --journal", cfg.PDNPath)
 	case cfg.Resume && cfg.JournalPath == "":
-		return cfg, "", nil, cliutil.Usagef("--resume needs --pdn, --journal or --report")
+		return cfg, "", nil, cliutil.Usagef("--resume needs --output, --journal or --report")
 	case cfg.JournalPath == "" && cfg.PDNPath != "":
 		fmt.Fprintf(c.App.ErrWriter, "selfplay: --pdn %s is a device, a FIFO or a stream: no journal beside it (give --journal to make the match resumable)\n", cfg.PDNPath)
 	}

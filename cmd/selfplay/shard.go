@@ -39,15 +39,16 @@ func mergeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
 		Usage:     "join the shards of a match: check that every game is there once, print the statistics, write the games in order",
-		UsageText: "selfplay merge [--pdn OUT] [--json] [--anchor NAME=ELO] SHARD.pdn|SHARD.journal ...",
+		UsageText: "selfplay merge [--output OUT] [--format text|json] [--anchor NAME=ELO] SHARD.pdn|SHARD.journal ...",
 		Description: "Each shard of a match (--shard K/N) writes its PDN and journal. merge reads the\n" +
 			"journals (FILE.journal beside each FILE.pdn given), refuses shards of other matches,\n" +
 			"a shard missing or given twice and a game missing or recorded twice, and prints the\n" +
 			"tables (or JSON) the match played on one machine prints, with an SPRT stopped where\n" +
-			"it would have stopped in game order. --pdn writes every game in game order.",
+			"it would have stopped in game order. --output writes every game in game order.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "pdn", Usage: "write the games of every shard, in game order, to `FILE`"},
-			&cli.BoolFlag{Name: "json", Usage: "print the results as JSON"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o", "pdn"}, Usage: "write the games of every shard, in game order, to `FILE`"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text (tables) or json"},
+			&cli.BoolFlag{Name: "json", Usage: "the same as --format json"},
 			&cli.StringFlag{Name: "anchor", Usage: "rating anchor NAME=ELO for three or more players"},
 			&cli.StringFlag{Name: "event", Value: "rafle selfplay", Usage: "PDN Event tag"},
 		},
@@ -59,6 +60,9 @@ func mergeCommand() *cli.Command {
 func merge(c *cli.Context) error {
 	if !c.Args().Present() {
 		return cliutil.Usagef("merge: give the shards' PDN or journal files")
+	}
+	if _, err := cliutil.JSONOutput(c); err != nil {
+		return err
 	}
 	var paths []string
 	for _, a := range c.Args().Slice() {

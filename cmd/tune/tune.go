@@ -27,7 +27,8 @@ import (
 type config struct {
 	variant  *engine.Variant
 	files    []string
-	format   string
+	format   string // of the input
+	json     bool   // the summary as JSON
 	filter   tune.Filter
 	fit      tune.Config
 	features []string // --features, checked against the variant once it is known
@@ -114,7 +115,7 @@ func finish(c *cli.Context, cfg *config, res *tune.Result, st tune.LoadStats) er
 		}
 	}
 	var err error
-	if c.Bool("json") {
+	if cfg.json {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(summary{Result: res, Data: st, Out: out})
@@ -146,7 +147,19 @@ type summary struct {
 
 // readConfig reads and checks the flags; nothing is read before it succeeds.
 func readConfig(c *cli.Context) (*config, error) {
-	cfg := &config{files: c.Args().Slice(), format: c.String("format"), out: c.String("out"), init: c.String("init")}
+	cfg := &config{files: c.Args().Slice(), format: c.String("input-format"), out: c.String("output"), init: c.String("init")}
+	switch f := c.String("format"); f {
+	case "text":
+	case "json":
+		cfg.json = true
+	case "auto", "pdn", "csv": // --format was the input's format
+		if !c.IsSet("input-format") {
+			cfg.format = f
+		}
+	default:
+		return nil, cliutil.Usagef("--format %q: want text or json", f)
+	}
+	cfg.json = cfg.json || c.Bool("json")
 	if len(cfg.files) == 0 {
 		return nil, cliutil.Usagef("no input: give PDN or CSV files (- for stdin)")
 	}
@@ -158,7 +171,7 @@ func readConfig(c *cli.Context) (*config, error) {
 		cfg.variant = v
 	}
 	if f := cfg.format; f != "auto" && f != "pdn" && f != "csv" {
-		return nil, cliutil.Usagef("--format %q: want auto, pdn or csv", f)
+		return nil, cliutil.Usagef("--input-format %q: want auto, pdn or csv", f)
 	}
 	if cfg.filter.SkipPlies = c.Int("skip-plies"); cfg.filter.SkipPlies < 0 {
 		return nil, cliutil.Usagef("--skip-plies %d: must not be negative", cfg.filter.SkipPlies)
@@ -199,7 +212,7 @@ func readConfig(c *cli.Context) (*config, error) {
 	}
 	if cfg.out != "" {
 		if st, err := os.Stat(filepath.Dir(cfg.out)); err != nil || !st.IsDir() {
-			return nil, cliutil.Usagef("--out %s: no such directory", cfg.out)
+			return nil, fmt.Errorf("--output %s: no such directory", cfg.out)
 		}
 		if err := cliutil.NotAnInput(cfg.out, cfg.files...); err != nil {
 			return nil, cliutil.Usagef("--out: %v", err)

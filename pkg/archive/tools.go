@@ -88,7 +88,10 @@ func (m TagMatch) Match(g *pdn.Game) bool {
 
 // Filter selects games. All conditions must hold; empty conditions hold.
 type Filter struct {
-	Tags     []TagMatch
+	Tags []TagMatch
+	// Players are player conditions, any of which must hold for the White tag or the Black
+	// one: their Name is not used (pgn-extract's -p).
+	Players  []TagMatch
 	Results  []string // any of these results (pdn.Game.GameResult)
 	MinPlies int      // at least this many main-line moves
 	MaxPlies int      // at most this many; 0 means no limit
@@ -100,6 +103,9 @@ func (f *Filter) Match(g *pdn.Game) bool {
 		if !m.Match(g) {
 			return false
 		}
+	}
+	if len(f.Players) > 0 && !f.matchPlayer(g) {
+		return false
 	}
 	if len(f.Results) > 0 {
 		r := g.GameResult()
@@ -498,4 +504,17 @@ func CollectStats(ctx context.Context, job Job, opt StatsOptions) (*Stats, error
 	_, err := Validate(ctx, job, ValidateOptions{Jobs: opt.Jobs, Replay: opt.Replay, Infer: opt.Infer, Problem: opt.Problem,
 		stats: s, skipBad: opt.SkipBad, game: opt.Game})
 	return s, err
+}
+
+// matchPlayer reports whether one of f.Players holds for the White or the Black tag of g.
+func (f *Filter) matchPlayer(g *pdn.Game) bool {
+	for _, m := range f.Players {
+		for _, tag := range []string{"White", "Black"} {
+			m.Name = tag
+			if m.Match(g) {
+				return true
+			}
+		}
+	}
+	return false
 }
