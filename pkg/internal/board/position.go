@@ -131,6 +131,13 @@ func (p *Position) put(i Index, c Color, king bool) {
 	}
 }
 
+// Put places a piece of colour c, a king when king is set, on index i: a way to build a
+// Position from its pieces without a FEN (endgame databases enumerate positions so). i must
+// be a playing square of the position's variant (Variant.Index) and empty; Put checks
+// neither, nor that a man does not stand on its promotion row. Hash is left as it is: set
+// Side and call ComputeHash when the pieces are placed, if the hash is needed.
+func (p *Position) Put(i Index, c Color, king bool) { p.put(i, c, king) }
+
 // hasMen reports whether c has a man anywhere on the board.
 func (p *Position) hasMen(c Color) bool {
 	return p.men(c) != 0 || p.high[c]&^p.high[2] != 0
