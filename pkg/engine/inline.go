@@ -41,6 +41,7 @@ func inlineBodies() {
 	new(Position).At(*new(Index))
 	new(Position).ComputeHash()
 	new(Position).Equal(*new(*Position))
+	new(Position).Put(*new(Index), *new(Color), *new(bool))
 	new(Position).Material()
 	new(Rules).KingCanReverse()
 	new(Variant).AlgebraicName(*new(Square))
