@@ -1,0 +1,481 @@
+package egdb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// SlicesOf returns the slices of exactly n pieces that v's database holds, in the order
+// Build builds them: both sides have a piece (a side without one has lost, or in
+// antidraughts won); frisian and frysk have kings only, breakthrough men only (Coverage);
+// fewer men first, since a man's crowning leads to the slice with one man fewer.
+func SlicesOf(v *engine.Variant, n int) []Slice {
+	var out []Slice
+	for men := 0; men <= n; men++ {
+		for um := 0; um <= men; um++ {
+			tm := men - um
+			for uk := 0; uk <= n-men; uk++ {
+				tk := n - men - uk
+				s := Slice{um, uk, tm, tk}
+				if um+uk == 0 || tm+tk == 0 {
+					continue
+				}
+				if v.KingMoveLimit > 0 && men > 0 || v.PromotionWins && uk+tk > 0 {
+					continue
+				}
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// BuildOptions are the settings of Build.
+type BuildOptions struct {
+	// Dir is the database's directory, created if missing.
+	Dir string
+	// Pieces: every slice of up to this many pieces (2 to MaxPieces).
+	Pieces int
+	// Jobs is the number of threads (0: one per CPU).
+	Jobs int
+	// Shard and Shards build only shard Shard (1 to Shards) of the slices of Pieces
+	// pieces, and none of fewer pieces, which must be in Dir already (see docs/egdb.md).
+	// Shards 0 builds everything.
+	Shard, Shards int
+	// Progress, when set, is called as the build goes: at the start and end of each slice
+	// and from time to time in between (from one goroutine at a time).
+	Progress func(Progress)
+}
+
+// Progress is a report of Build.
+type Progress struct {
+	// Slices are the slices being built together (a slice and its swap, whose quiet moves
+	// lead into each other), Done whether they are finished, Skipped whether their files
+	// were there already.
+	Slices        []Slice
+	Done, Skipped bool
+	// Phase is "forward" (every position's moves) or "retro" (the values spread back).
+	Phase string
+	// Positions are those of the slices, Solved those resolved so far.
+	Positions, Solved uint64
+	// Group and Groups number the groups of slices of the build (from 1).
+	Group, Groups int
+}
+
+// SliceReport is what Build did for one slice.
+type SliceReport struct {
+	Slice     Slice
+	Skipped   bool // its file was there already
+	Positions uint64
+	Bytes     int64
+	// Forward, Retro and Write are the times of the phases of the slice's group (shared by
+	// a slice and its swap, which are built together).
+	Forward, Retro, Write time.Duration
+	// CPU is the CPU time (user and system) of the process during the group's build.
+	Stats SliceStats
+}
+
+// Build builds v's database of up to opt.Pieces pieces in opt.Dir: every missing slice
+// in dependency order (captures and crownings lead to slices built before). Files already
+// there are kept (so a killed build resumes at the first missing slice) and read when a
+// slice depends on them; their checksums are checked then. Build stops with ctx's error
+// when ctx is cancelled, leaving the finished slices written.
+func Build(ctx context.Context, v *engine.Variant, opt BuildOptions) ([]SliceReport, error) {
+	g, err := newGeometry(v)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Pieces < 2 || opt.Pieces > MaxPieces {
+		return nil, fmt.Errorf("egdb: %d pieces: want 2 to %d", opt.Pieces, MaxPieces)
+	}
+	if opt.Shards < 0 || opt.Shards > 0 && (opt.Shard < 1 || opt.Shard > opt.Shards) {
+		return nil, fmt.Errorf("egdb: shard %d/%d: want 1 <= K <= N", opt.Shard, opt.Shards)
+	}
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("egdb: %w", err)
+	}
+	// leftovers of a killed build: writeSlice's temporary files, which only it creates
+	if entries, err := os.ReadDir(opt.Dir); err == nil {
+		for _, e := range entries {
+			if isTemp(e.Name()) {
+				os.Remove(filepath.Join(opt.Dir, e.Name()))
+			}
+		}
+	}
+	db, err := Open(opt.Dir, v, Options{CacheMB: 1})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	b := &builder{ctx: ctx, v: v, g: g, db: db, jobs: jobs, deps: map[Slice][]uint16{}, opt: opt}
+
+	var groups [][]Slice
+	lo := 2
+	if opt.Shards > 0 {
+		lo = opt.Pieces
+	}
+	for n := lo; n <= opt.Pieces; n++ {
+		seen := map[Slice]bool{}
+		for _, s := range SlicesOf(v, n) {
+			if seen[s] {
+				continue
+			}
+			seen[s], seen[s.Swap()] = true, true
+			grp := []Slice{s}
+			if s.Swap() != s {
+				grp = append(grp, s.Swap())
+			}
+			groups = append(groups, grp)
+		}
+	}
+	if opt.Shards > 0 {
+		var mine [][]Slice
+		for i, grp := range groups {
+			if i%opt.Shards == opt.Shard-1 {
+				mine = append(mine, grp)
+			}
+		}
+		groups = mine
+	}
+	var reports []SliceReport
+	for gi, grp := range groups {
+		if err := ctx.Err(); err != nil {
+			return reports, err
+		}
+		b.progress = Progress{Slices: grp, Group: gi + 1, Groups: len(groups)}
+		have := true
+		for _, s := range grp {
+			if _, err := os.Stat(filepath.Join(opt.Dir, fileName(s))); err != nil {
+				have = false
+			}
+		}
+		if have {
+			for _, s := range grp {
+				reports = append(reports, SliceReport{Slice: s, Skipped: true, Positions: newIndexer(g, s).size})
+			}
+			b.report(Progress{Done: true, Skipped: true})
+			continue
+		}
+		for _, s := range grp {
+			if _, err := os.Stat(filepath.Join(opt.Dir, fileName(s))); err == nil {
+				return reports, fmt.Errorf("egdb: %s: %s is there without %s, built with it: remove it to build both", opt.Dir, fileName(s), fileName(s.Swap()))
+			}
+		}
+		rs, err := b.group(grp)
+		reports = append(reports, rs...)
+		if err != nil {
+			return reports, err
+		}
+	}
+	return reports, nil
+}
+
+// builder holds what a build shares between its groups.
+type builder struct {
+	ctx      context.Context
+	v        *engine.Variant
+	g        *geometry
+	db       *DB
+	jobs     int
+	opt      BuildOptions
+	deps     map[Slice][]uint16 // the values of the slices built before, read whole
+	depMu    sync.Mutex
+	progress Progress
+	progMu   sync.Mutex
+}
+
+func (b *builder) report(p Progress) {
+	if b.opt.Progress == nil {
+		return
+	}
+	b.progMu.Lock()
+	defer b.progMu.Unlock()
+	p.Slices, p.Group, p.Groups = b.progress.Slices, b.progress.Group, b.progress.Groups
+	b.opt.Progress(p)
+}
+
+// values returns the codes of slice s, built before, read from its file once.
+func (b *builder) values(s Slice) ([]uint16, error) {
+	b.depMu.Lock()
+	defer b.depMu.Unlock()
+	if c, ok := b.deps[s]; ok {
+		return c, nil
+	}
+	path := filepath.Join(b.opt.Dir, fileName(s))
+	sf, err := openSlice(path, b.v.Name, s, newIndexer(b.g, s).size)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("egdb: %s: slice %s is needed and missing (build the smaller slices first)", b.opt.Dir, s)
+		}
+		return nil, err
+	}
+	defer sf.f.Close()
+	c, err := sf.readAll()
+	if err != nil {
+		return nil, err
+	}
+	b.deps[s] = c
+	return c, nil
+}
+
+// unresolved marks a value not known yet; its low bits hold the longest loss the
+// position's moves to other slices give it, plus one (0: none).
+const unresolved = 0x8000
+
+// cannotLose marks a counter of a position that has a draw or a win among its moves to
+// other slices: it is never a loss.
+const cannotLose = 0xFF
+
+// solver solves a group: a slice and its swap (one slice when it is its own swap).
+type solver struct {
+	b   *builder
+	g   *geometry
+	s   []Slice
+	ix  []*indexer
+	val [][]uint16
+	cnt [][]uint8
+	// pending[d] are the positions that get their value at level d from a move to
+	// another slice (wins; and losses whose every move was decided), as slot<<63 | index.
+	pending [][]uint64
+	solved  atomic.Uint64
+}
+
+// other returns the slot of the swap of the slice in slot a.
+func (sv *solver) other(a int) int { return (a + 1) % len(sv.s) }
+
+func (sv *solver) addPending(d int, e uint64) {
+	for len(sv.pending) <= d {
+		sv.pending = append(sv.pending, nil)
+	}
+	sv.pending[d] = append(sv.pending[d], e)
+}
+
+func (b *builder) group(grp []Slice) ([]SliceReport, error) {
+	sv := &solver{b: b, g: b.g, s: grp}
+	var total uint64
+	for _, s := range grp {
+		ix := newIndexer(b.g, s)
+		sv.ix = append(sv.ix, ix)
+		sv.val = append(sv.val, make([]uint16, ix.size))
+		sv.cnt = append(sv.cnt, make([]uint8, ix.size))
+		total += ix.size
+	}
+	b.report(Progress{Phase: "forward", Positions: total})
+	t0 := time.Now()
+	if err := sv.forward(); err != nil {
+		return nil, err
+	}
+	t1 := time.Now()
+	b.report(Progress{Phase: "retro", Positions: total, Solved: sv.solved.Load()})
+	if err := sv.retro(); err != nil {
+		return nil, err
+	}
+	t2 := time.Now()
+	var reports []SliceReport
+	for a, s := range grp {
+		codes := sv.val[a]
+		for i, c := range codes {
+			if c&unresolved != 0 {
+				codes[i] = 0
+			}
+		}
+		n, err := writeSlice(b.opt.Dir, b.v.Name, s, codes)
+		if err != nil {
+			return reports, err
+		}
+		reports = append(reports, SliceReport{Slice: s, Positions: uint64(len(codes)), Bytes: n, Stats: statsOf(codes)})
+	}
+	t3 := time.Now()
+	for i := range reports {
+		reports[i].Forward, reports[i].Retro, reports[i].Write = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2)
+	}
+	b.report(Progress{Done: true, Positions: total, Solved: total})
+	return reports, nil
+}
+
+// chunk is the number of positions a worker of the forward pass takes at a time.
+const chunk = 1 << 14
+
+// forward looks at the moves of every position: the end of the game, the values of the
+// moves to slices built before, and the number of moves inside the group.
+func (sv *solver) forward() error {
+	type job struct {
+		a      int
+		lo, hi uint64
+	}
+	var jobs []job
+	for a, ix := range sv.ix {
+		for lo := uint64(0); lo < ix.size; lo += chunk {
+			jobs = append(jobs, job{a, lo, min(ix.size, lo+chunk)})
+		}
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for range min(sv.b.jobs, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := &forwardWorker{sv: sv}
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(jobs) || sv.b.ctx.Err() != nil {
+					break
+				}
+				j := jobs[k]
+				if err := w.run(j.a, j.lo, j.hi); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					break
+				}
+				sv.b.report(Progress{Phase: "forward", Positions: sv.total(), Solved: uint64(k+1) * chunk})
+			}
+			mu.Lock()
+			for d, es := range w.pending {
+				for _, e := range es {
+					sv.addPending(d, e)
+				}
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return sv.b.ctx.Err()
+}
+
+func (sv *solver) total() uint64 {
+	var t uint64
+	for _, ix := range sv.ix {
+		t += ix.size
+	}
+	return t
+}
+
+type forwardWorker struct {
+	sv      *solver
+	moves   []engine.Move
+	pending [][]uint64
+}
+
+func (w *forwardWorker) add(d int, e uint64) {
+	for len(w.pending) <= d {
+		w.pending = append(w.pending, nil)
+	}
+	w.pending[d] = append(w.pending[d], e)
+}
+
+func (w *forwardWorker) run(a int, lo, hi uint64) error {
+	sv := w.sv
+	g, v := sv.g, sv.b.v
+	ix := sv.ix[a]
+	val, cnt := sv.val[a], sv.cnt[a]
+	noMoveWins := v.NoMoveWins
+	for i := lo; i < hi; i++ {
+		q := ix.unindex(i)
+		p := g.toPosition(&q)
+		w.moves = v.Generate(w.moves[:0], &p)
+		e := uint64(a)<<63 | i
+		if len(w.moves) == 0 {
+			if noMoveWins {
+				val[i] = encodeWin(0)
+			} else {
+				val[i] = encodeLoss(0)
+			}
+			w.add(0, e) // resolved, spread at level 0
+			continue
+		}
+		internal := 0
+		bestWin, worstLoss, draw := -1, -1, false
+		for _, m := range w.moves {
+			if !m.IsCapture() && !m.Promotes() {
+				internal++
+				continue
+			}
+			var r Result
+			if g.menOnly && m.Promotes() {
+				r = Result{Value: Loss, Plies: 0} // breakthrough: crowning wins
+			} else {
+				succ := g.play(&q, m)
+				s := succ.slice()
+				var ok bool
+				if r, ok = g.terminal(s); !ok {
+					codes, err := sv.b.values(s)
+					if err != nil {
+						return err
+					}
+					r = decode(codes[g.indexer(s).index(&succ)])
+				}
+			}
+			switch r.Value {
+			case Loss:
+				if bestWin < 0 || r.Plies+1 < bestWin {
+					bestWin = r.Plies + 1
+				}
+			case Win:
+				worstLoss = max(worstLoss, r.Plies+1)
+			default:
+				draw = true
+			}
+		}
+		switch {
+		case bestWin >= 0:
+			cnt[i] = cannotLose
+			val[i] = unresolved
+			w.add(bestWin, e)
+		case internal == 0 && draw:
+			val[i] = 0
+		case internal == 0:
+			val[i] = unresolved | uint16(worstLoss+1)
+			w.add(worstLoss, e)
+		default:
+			val[i] = unresolved | uint16(worstLoss+1)
+			cnt[i] = uint8(internal)
+			if draw {
+				cnt[i] = cannotLose
+			}
+		}
+	}
+	return nil
+}
+
+// play returns the position after m, seen from the opponent (who is to move then).
+func (g *geometry) play(q *pieces, m engine.Move) pieces {
+	r := *q
+	from, to := uint8(g.denseOf[m.From]), uint8(g.denseOf[m.To])
+	k := usMen
+	if !r.remove(usMen, from) {
+		r.remove(usKings, from)
+		k = usKings
+	}
+	if m.Promotes() {
+		k = usKings
+	}
+	r.add(k, to)
+	for i := range m.Captured() {
+		d := uint8(g.denseOf[i])
+		if !r.remove(themMen, d) {
+			r.remove(themKings, d)
+		}
+	}
+	return r.flipped(g.squares)
+}
