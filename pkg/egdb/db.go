@@ -210,8 +210,7 @@ func (g *geometry) fromPosition(p *engine.Position) (pieces, bool) {
 	if total > MaxPieces {
 		return pieces{}, false
 	}
-	var q pieces
-	us := p.Side
+	var q pieces // White's pieces as the side to move's, then turned if Black is to move
 	found := 0
 	for d := 0; d < g.squares && found < total; d++ {
 		c, king, ok := p.At(g.idxOf[d])
@@ -220,7 +219,7 @@ func (g *geometry) fromPosition(p *engine.Position) (pieces, bool) {
 		}
 		found++
 		k := usMen
-		if c != us {
+		if c == engine.Black {
 			k = themMen
 		}
 		if king {
@@ -229,7 +228,7 @@ func (g *geometry) fromPosition(p *engine.Position) (pieces, bool) {
 		q.sq[k][q.n[k]] = uint8(d)
 		q.n[k]++
 	}
-	if us == engine.Black {
+	if p.Side == engine.Black {
 		q = q.flipped(g.squares)
 	}
 	return q, true
