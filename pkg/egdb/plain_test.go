@@ -3,6 +3,7 @@ package egdb
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,36 +17,34 @@ import (
 // lost in k-1 plies is won in k, one whose moves all lead to positions won (the last in
 // k-1 plies) is lost in k, one without moves is over. What no sweep decides is a draw.
 // The positions of the variant's coverage only (frisian kings, breakthrough men).
-func plainSolve(t *testing.T, v *engine.Variant, n int) map[engine.Position]Result {
+func plainSolve(t *testing.T, v *engine.Variant, n int) ([]engine.Position, []Result) {
 	t.Helper()
 	var positions []engine.Position
-	at := map[engine.Position]int{}
-	key := func(p engine.Position) engine.Position { p.Hash = 0; return p }
+	// positions by their Zobrist keys (ParseFEN computes them, Play keeps them): a
+	// collision between two of these few hundred thousand positions would show as a
+	// difference, never hide one
+	at := make(map[uint64]int, 1<<20)
 	add := func(p engine.Position) int {
-		k := key(p)
-		if i, ok := at[k]; ok {
+		if i, ok := at[p.Hash]; ok {
+			if !positions[i].Equal(&p) {
+				t.Fatalf("%s: %s and %s have the same hash", v.Name, v.FEN(p), v.FEN(positions[i]))
+			}
 			return i
 		}
-		at[k] = len(positions)
+		at[p.Hash] = len(positions)
 		positions = append(positions, p)
 		return len(positions) - 1
 	}
-	kinds := []string{"W", "WK", "B", "BK"}
+	kinds := []string{"W", "WK", "B", "BK"} // a colour, then K for a king
 	var rec func(from, left int, pcs []string)
 	rec = func(from, left int, pcs []string) {
 		if left == 0 {
 			var w, b []string
 			for _, pc := range pcs {
-				sq, kind, _ := strings.Cut(pc, ":")
-				switch kind {
-				case "W":
-					w = append(w, sq)
-				case "WK":
-					w = append(w, "K"+sq)
-				case "B":
-					b = append(b, sq)
-				case "BK":
-					b = append(b, "K"+sq)
+				if pc[0] == 'W' {
+					w = append(w, pc[1:])
+				} else {
+					b = append(b, pc[1:])
 				}
 			}
 			if len(w) == 0 || len(b) == 0 {
@@ -62,44 +61,47 @@ func plainSolve(t *testing.T, v *engine.Variant, n int) map[engine.Position]Resu
 		}
 		for s := from; s <= v.Squares(); s++ {
 			for _, k := range kinds {
-				king := strings.HasSuffix(k, "K")
+				king := len(k) == 2
 				if v.KingMoveLimit > 0 && !king || v.PromotionWins && king {
 					continue
 				}
-				rec(s+1, left-1, append(pcs, fmt.Sprint(s)+":"+k))
+				rec(s+1, left-1, append(pcs, k+strconv.Itoa(s)))
 			}
 		}
 	}
 	for k := 2; k <= n; k++ {
 		rec(1, k, nil)
 	}
-	// successors (adding those outside the set: the end of the game)
-	succ := make([][]int, 0, len(positions))
+	// successors (adding those outside the set: the end of the game), flattened
+	first := make([]int32, 0, len(positions)+1)
+	var succ []int32
 	var moves []engine.Move
 	for i := 0; i < len(positions); i++ {
 		p := positions[i]
+		first = append(first, int32(len(succ)))
 		moves = v.Generate(moves[:0], &p)
-		var s []int
 		for _, m := range moves {
-			s = append(s, add(p.Play(m)))
+			succ = append(succ, int32(add(p.Play(m))))
 		}
-		succ = append(succ, s)
 	}
+	first = append(first, int32(len(succ)))
 	vals := make([]Result, len(positions))
+	open := make([]int32, len(positions))
 	for i := range vals {
 		vals[i] = Result{Value: Unknown, Plies: -1}
+		open[i] = int32(i)
 	}
 	type update struct {
-		i int
+		i int32
 		r Result
 	}
+	var ups []update
 	for sweep := 0; ; sweep++ {
-		var ups []update
-		for i, p := range positions {
-			if vals[i].Value != Unknown {
-				continue
-			}
-			if len(succ[i]) == 0 {
+		ups = ups[:0]
+		still := open[:0]
+		for _, i := range open {
+			if first[i] == first[i+1] {
+				p := positions[i]
 				o := v.PositionOutcome(&p)
 				if !o.Over || o.Draw {
 					t.Fatalf("%s: %s has no move but is not won or lost: %+v", v.Name, v.FEN(p), o)
@@ -112,7 +114,7 @@ func plainSolve(t *testing.T, v *engine.Variant, n int) map[engine.Position]Resu
 				continue
 			}
 			won, lost := false, true
-			for _, j := range succ[i] {
+			for _, j := range succ[first[i]:first[i+1]] {
 				switch vals[j].Value {
 				case Loss:
 					won = true
@@ -126,8 +128,11 @@ func plainSolve(t *testing.T, v *engine.Variant, n int) map[engine.Position]Resu
 				ups = append(ups, update{i, Result{Value: Win, Plies: sweep}})
 			case lost:
 				ups = append(ups, update{i, Result{Value: Loss, Plies: sweep}})
+			default:
+				still = append(still, i)
 			}
 		}
+		open = still
 		if len(ups) == 0 {
 			break
 		}
@@ -135,15 +140,12 @@ func plainSolve(t *testing.T, v *engine.Variant, n int) map[engine.Position]Resu
 			vals[u.i] = u.r
 		}
 	}
-	out := make(map[engine.Position]Result, len(positions))
-	for i, p := range positions {
-		r := vals[i]
+	for i, r := range vals {
 		if r.Value == Unknown {
-			r = Result{Value: Draw, Plies: -1}
+			vals[i] = Result{Value: Draw, Plies: -1}
 		}
-		out[p] = r
 	}
-	return out
+	return positions, vals
 }
 
 // plainPieces is the number of pieces the plain solver checks per variant: 3 on the 8x8
@@ -170,9 +172,10 @@ func TestPlainSolver(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			want := plainSolve(t, v, n)
+			positions, want := plainSolve(t, v, n)
 			bad := 0
-			for p, w := range want {
+			for i, p := range positions {
+				w := want[i]
 				got, err := db.Probe(&p)
 				if err != nil {
 					t.Fatal(err)
