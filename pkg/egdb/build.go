@@ -236,8 +236,19 @@ func (b *builder) values(s Slice) ([]uint16, error) {
 const unresolved = 0x8000
 
 // cannotLose marks a counter of a position that has a draw or a win among its moves to
-// other slices: it is never a loss.
-const cannotLose = 0xFF
+// other slices: it is never a loss. hasCapture marks a position whose moves are captures:
+// it has no quiet move, so it is no position's predecessor.
+const (
+	cannotLose = 0xFF
+	hasCapture = 0xFE
+)
+
+// A pending or frontier entry is slot<<63 | win<<62 | index.
+const (
+	slotBit = 1 << 63
+	winBit  = 1 << 62
+	idxMask = winBit - 1
+)
 
 // solver solves a group: a slice and its swap (one slice when it is its own swap).
 type solver struct {
@@ -404,6 +415,9 @@ func (w *forwardWorker) run(a int, lo, hi uint64) error {
 			w.add(0, e) // resolved, spread at level 0
 			continue
 		}
+		if w.moves[0].IsCapture() {
+			cnt[i] = hasCapture // every move is a capture
+		}
 		internal := 0
 		bestWin, worstLoss, draw := -1, -1, false
 		for _, m := range w.moves {
@@ -437,11 +451,14 @@ func (w *forwardWorker) run(a int, lo, hi uint64) error {
 				draw = true
 			}
 		}
+		capture := cnt[i] == hasCapture
 		switch {
 		case bestWin >= 0:
-			cnt[i] = cannotLose
+			if !capture {
+				cnt[i] = cannotLose
+			}
 			val[i] = unresolved
-			w.add(bestWin, e)
+			w.add(bestWin, e|winBit)
 		case internal == 0 && draw:
 			val[i] = 0
 		case internal == 0:

@@ -104,7 +104,7 @@ func writeSlice(dir, variant string, s Slice, codes []uint16) (int64, error) {
 	var data bytes.Buffer
 	offsets := make([]uint64, 0, blocks+1)
 	raw := make([]byte, 0, BlockPositions*width)
-	zw, _ := flate.NewWriter(&data, flate.BestCompression)
+	zw, _ := flate.NewWriter(&data, flate.DefaultCompression)
 	for b := range blocks {
 		offsets = append(offsets, uint64(data.Len()))
 		raw = raw[:0]

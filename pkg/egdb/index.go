@@ -49,14 +49,21 @@ func (s sqset) below(d uint8) (n int) { // the members below d
 	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]&(1<<(d-64)-1))
 }
 
-// binom[n][k] is n choose k, for n up to 128 and k up to MaxPieces.
-var binom [129][MaxPieces + 1]uint64
+// binom[n][k] is n choose k, for n up to 128 and k up to MaxPieces; binomT is the same
+// table transposed, for uncolex's bisections.
+var (
+	binom  [129][MaxPieces + 1]uint64
+	binomT [MaxPieces + 1][129]uint64
+)
 
 func init() {
 	for n := range binom {
 		binom[n][0] = 1
 		for k := 1; k <= MaxPieces && k <= n; k++ {
 			binom[n][k] = binom[n-1][k-1] + binom[n-1][k]
+		}
+		for k := range MaxPieces + 1 {
+			binomT[k][n] = binom[n][k]
 		}
 	}
 }
@@ -175,16 +182,26 @@ func colex(ps []uint8) uint64 {
 }
 
 // uncolex writes into ps the combination of k elements of rank r (positions ascending)
-// among n.
+// among n: each position is the largest p with binom[p][i] <= r, found by bisection.
 func uncolex(r uint64, k, n int, ps []uint8) {
-	p := n - 1
-	for i := k; i >= 1; i-- {
-		for binom[p][i] > r {
-			p--
+	hi := n // binom[hi][i] > r
+	for i := k; i >= 2; i-- {
+		t := &binomT[i]
+		lo := i - 1 // binom[i-1][i] = 0 <= r
+		for hi-lo > 1 {
+			mid := (lo + hi) / 2
+			if t[mid] <= r {
+				lo = mid
+			} else {
+				hi = mid
+			}
 		}
-		ps[i-1] = uint8(p)
-		r -= binom[p][i]
-		p--
+		ps[i-1] = uint8(lo)
+		r -= t[lo]
+		hi = lo
+	}
+	if k >= 1 {
+		ps[0] = uint8(r) // binom[p][1] = p
 	}
 }
 
@@ -257,59 +274,61 @@ func (ix *indexer) unindex(i uint64) pieces {
 	r0 := i / r[1]
 	var p pieces
 	var buf [MaxPieces]uint8
-	var men, midSet sqset
 	// middle men first (the lower squares), then those on the last row
-	uncolex(r1, s.UsMen-j, n-2*c, buf[:])
-	for _, e := range buf[:s.UsMen-j] {
-		d := e + uint8(c)
-		p.sq[usMen][p.n[usMen]] = d
-		p.n[usMen]++
-		men.add(d)
-		midSet.add(d)
+	mm := s.UsMen - j
+	uncolex(r1, mm, n-2*c, buf[:])
+	for i, e := range buf[:mm] {
+		p.sq[usMen][i] = e + uint8(c)
 	}
 	uncolex(r0, j, c, buf[:])
-	for _, e := range buf[:j] {
-		d := e + uint8(n-c)
-		p.sq[usMen][p.n[usMen]] = d
-		p.n[usMen]++
-		men.add(d)
+	for i, e := range buf[:j] {
+		p.sq[usMen][mm+i] = e + uint8(n-c)
 	}
+	p.n[usMen] = uint8(s.UsMen)
 	// the opponent's men: the e-th free square above the last row
-	uncolex(r2, s.ThemMen, n-c-(s.UsMen-j), buf[:])
+	uncolex(r2, s.ThemMen, n-c-mm, buf[:])
 	p.n[themMen] = uint8(s.ThemMen)
-	fill(p.sq[themMen][:s.ThemMen], buf[:s.ThemMen], midSet)
-	for _, d := range p.sq[themMen][:s.ThemMen] {
-		men.add(d)
-	}
+	fill(p.sq[themMen][:s.ThemMen], buf[:s.ThemMen], p.sq[usMen][:mm])
+	var mb, ob [2 * MaxPieces]uint8
+	men := merge(mb[:], p.sq[usMen][:s.UsMen], p.sq[themMen][:s.ThemMen])
 	uncolex(r3, s.UsKings, n-s.UsMen-s.ThemMen, buf[:])
 	p.n[usKings] = uint8(s.UsKings)
 	fill(p.sq[usKings][:s.UsKings], buf[:s.UsKings], men)
-	occ := men
-	for _, d := range p.sq[usKings][:s.UsKings] {
-		occ.add(d)
-	}
+	occ := merge(ob[:], men, p.sq[usKings][:s.UsKings])
 	uncolex(r4, s.ThemKings, n-s.UsMen-s.ThemMen-s.UsKings, buf[:])
 	p.n[themKings] = uint8(s.ThemKings)
 	fill(p.sq[themKings][:s.ThemKings], buf[:s.ThemKings], occ)
 	return p
 }
 
-// fill writes into dst the squares whose ranks among the squares outside taken are ranks
-// (ascending).
-func fill(dst, ranks []uint8, taken sqset) {
-	d, free := uint8(0), uint8(0) // d: the square; free: the free squares below d
+// fill writes into dst the squares whose ranks among the squares outside taken (ascending)
+// are ranks (ascending).
+func fill(dst, ranks []uint8, taken []uint8) {
 	for i, e := range ranks {
-		for {
-			if !taken.has(d) {
-				if free == e {
-					break
-				}
-				free++
+		d := e
+		for _, t := range taken {
+			if t > d {
+				break
 			}
 			d++
 		}
 		dst[i] = d
-		free++
-		d++
 	}
+}
+
+// merge returns the ascending union of two ascending lists (disjoint), in buf.
+func merge(buf []uint8, a, b []uint8) []uint8 {
+	out := buf[:0]
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i] < b[j] {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
 }

@@ -16,7 +16,7 @@ func (sv *solver) retro() error {
 		// the positions decided at level d by their moves to other slices
 		if d < len(sv.pending) {
 			for _, e := range sv.pending[d] {
-				a, i := int(e>>63), e&^(1<<63)
+				a, i := int(e>>63), e&idxMask
 				c := sv.val[a][i]
 				if c&unresolved == 0 {
 					if d == 0 {
@@ -24,12 +24,12 @@ func (sv *solver) retro() error {
 					}
 					continue
 				}
-				if sv.cnt[a][i] == cannotLose {
+				if e&winBit != 0 {
 					sv.val[a][i] = encodeWin(d)
 				} else {
 					sv.val[a][i] = encodeLoss(d)
 				}
-				cur = append(cur, e)
+				cur = append(cur, e&^winBit)
 			}
 			sv.pending[d] = nil
 		}
@@ -43,13 +43,13 @@ func (sv *solver) retro() error {
 					return err
 				}
 			}
-			a, i := int(e>>63), e&^(1<<63)
+			a, i := int(e>>63), e&idxMask
 			loss := sv.val[a][i]&1 == 0 // a loss for its side to move
 			b := sv.other(a)
 			val, cnt := sv.val[b], sv.cnt[b]
 			preds = sv.predecessors(a, i, preds[:0])
 			for _, j := range preds {
-				if val[j]&unresolved == 0 {
+				if val[j]&unresolved == 0 || cnt[j] == hasCapture {
 					continue
 				}
 				if loss {
@@ -81,7 +81,8 @@ func (sv *solver) retro() error {
 // predecessors appends to dst the indices, in the swap of slot a's slice, of the
 // positions with a quiet move to position i of slot a: the opponent's (the side that has
 // just moved) pieces are moved back, the kings along their lines, the men one step
-// backward, and the position before must have no capture (a quiet move is only legal then).
+// backward. The position before must have no capture (a quiet move is only legal then):
+// the caller skips those that have one (hasCapture).
 func (sv *solver) predecessors(a int, i uint64, dst []uint64) []uint64 {
 	g := sv.g
 	q := sv.ix[a].unindex(i)
@@ -97,10 +98,6 @@ func (sv *solver) predecessors(a int, i uint64, dst []uint64) []uint64 {
 		p.remove(kind, from)
 		p.add(kind, to)
 		f := p.flipped(g.squares)
-		pos := g.toPosition(&f)
-		if g.v.HasCapture(&pos) {
-			return
-		}
 		dst = append(dst, ixb.index(&f))
 	}
 	for _, s := range q.sq[themKings][:q.n[themKings]] {
