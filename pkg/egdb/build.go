@@ -47,7 +47,7 @@ type BuildOptions struct {
 	Pieces int
 	// Jobs is the number of threads (0: one per CPU).
 	Jobs int
-	// Shard and Shards build only shard Shard (1 to Shards) of the slices of Pieces
+	// Shard and Shards build only shard Shard (from 0) of Shards of the slices of Pieces
 	// pieces, and none of fewer pieces, which must be in Dir already (see docs/egdb.md).
 	// Shards 0 builds everything.
 	Shard, Shards int
@@ -97,8 +97,8 @@ func Build(ctx context.Context, v *engine.Variant, opt BuildOptions) ([]SliceRep
 	if opt.Pieces < 2 || opt.Pieces > MaxPieces {
 		return nil, fmt.Errorf("egdb: %d pieces: want 2 to %d", opt.Pieces, MaxPieces)
 	}
-	if opt.Shards < 0 || opt.Shards > 0 && (opt.Shard < 1 || opt.Shard > opt.Shards) {
-		return nil, fmt.Errorf("egdb: shard %d/%d: want 1 <= K <= N", opt.Shard, opt.Shards)
+	if opt.Shards < 0 || opt.Shards > 0 && (opt.Shard < 0 || opt.Shard >= opt.Shards) {
+		return nil, fmt.Errorf("egdb: shard %d/%d: want 0 <= K < N", opt.Shard, opt.Shards)
 	}
 	jobs := opt.Jobs
 	if jobs <= 0 {
@@ -144,7 +144,7 @@ func Build(ctx context.Context, v *engine.Variant, opt BuildOptions) ([]SliceRep
 	if opt.Shards > 0 {
 		var mine [][]Slice
 		for i, grp := range groups {
-			if i%opt.Shards == opt.Shard-1 {
+			if i%opt.Shards == opt.Shard {
 				mine = append(mine, grp)
 			}
 		}

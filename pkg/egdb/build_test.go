@@ -1,7 +1,12 @@
 package egdb
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rafle/rafle/pkg/engine"
@@ -28,5 +33,132 @@ func TestEnglishKingAgainstKing(t *testing.T) {
 	}
 	if st.Positions != 992 || st.Wins != 230 || st.Draws != 654 || st.Losses != 108 || st.LongestWin != 11 {
 		t.Errorf("english king against king: %+v, want 992 positions, 230 wins, 654 draws, 108 losses, longest win 11 (Ed Trice)", st)
+	}
+}
+
+// TestVerifyAndDamage builds a small database, verifies it, then damages a file in
+// several ways: each is reported with the file's name, never read as values.
+func TestVerifyAndDamage(t *testing.T) {
+	dir := t.TempDir()
+	v := engine.MustLookup("russian")
+	if _, err := Build(context.Background(), v, BuildOptions{Dir: dir, Pieces: 3, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dir, v, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Verify(context.Background(), VerifyOptions{Jobs: 2}); err != nil {
+		t.Fatalf("Verify of a fresh build: %v", err)
+	}
+	db.Close()
+	name := filepath.Join(dir, fileName(Slice{1, 0, 1, 1}))
+	orig, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.ParseFEN("W:Wc3:Bd6,Kh8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		what string
+		data []byte
+	}{
+		{"truncated", orig[:len(orig)/2]},
+		{"a flipped bit", func() []byte { b := bytes.Clone(orig); b[len(b)/2] ^= 4; return b }()},
+		{"empty", nil},
+		{"another slice's file", func() []byte { b, _ := os.ReadFile(filepath.Join(dir, fileName(Slice{1, 1, 1, 0}))); return b }()},
+	} {
+		if err := os.WriteFile(name, tc.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db, err := Open(dir, v, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := db.Probe(&p)
+		if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), name) || r.Value != Unknown {
+			t.Errorf("%s file: Probe = %v, %v; want Unknown and an error naming %s", tc.what, r, err, name)
+		}
+		if err := db.Verify(context.Background(), VerifyOptions{}); !errors.Is(err, ErrDamaged) {
+			t.Errorf("%s file: Verify = %v, want ErrDamaged", tc.what, err)
+		}
+		db.Close()
+	}
+}
+
+// TestVerifyFindsWrongValue rewrites a slice with one value changed (a well-formed file):
+// Verify names the position.
+func TestVerifyFindsWrongValue(t *testing.T) {
+	dir := t.TempDir()
+	v := engine.MustLookup("english")
+	if _, err := Build(context.Background(), v, BuildOptions{Dir: dir, Pieces: 3, Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	s := Slice{0, 2, 0, 1}
+	db, err := Open(dir, v, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sl, err := db.open(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes, err := sl.sf.readAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	codes[100] += 2 // one ply longer
+	if _, err := writeSlice(dir, v.Name, s, codes); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(dir, v, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Verify(context.Background(), VerifyOptions{Jobs: 1})
+	if err == nil || !strings.Contains(err.Error(), "slice 0m2k-0m1k, position 100 ") {
+		t.Errorf("Verify with a wrong value at 0m2k-0m1k #100: %v", err)
+	}
+}
+
+// TestResume removes one slice of a build and builds again: only that slice is built, and
+// its file is the same as before, byte for byte.
+func TestResume(t *testing.T) {
+	dir := t.TempDir()
+	v := engine.MustLookup("italian")
+	if _, err := Build(context.Background(), v, BuildOptions{Dir: dir, Pieces: 3, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	s := Slice{1, 1, 1, 0}
+	name := filepath.Join(dir, fileName(s))
+	before, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(name)
+	os.Remove(filepath.Join(dir, fileName(s.Swap())))
+	rs, err := Build(context.Background(), v, BuildOptions{Dir: dir, Pieces: 3, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := 0
+	for _, r := range rs {
+		if !r.Skipped {
+			built++
+			if r.Slice != s && r.Slice != s.Swap() {
+				t.Errorf("resumed build rebuilt %s", r.Slice)
+			}
+		}
+	}
+	if built != 2 {
+		t.Errorf("resumed build built %d slices, want 2", built)
+	}
+	after, err := os.ReadFile(name)
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the rebuilt %s differs from the first build's (%v)", name, err)
 	}
 }

@@ -1,0 +1,156 @@
+package egdb
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// VerifyOptions are the settings of Verify.
+type VerifyOptions struct {
+	// Jobs is the number of threads (0: one per CPU).
+	Jobs int
+	// Progress, when set, is called after each slice and from time to time in between
+	// (from one goroutine at a time): the slice, the positions checked, its positions.
+	Progress func(s Slice, done, total uint64)
+}
+
+// Verify checks every slice file of the DB: its checksum, and every stored value against
+// the values of the position's moves (the standard consistency check: a win in d plies
+// has a move to a loss in d-1 and none shorter, a loss in d has only moves to wins, the
+// longest in d-1, a draw has a move to a draw and none to a loss, and a position without
+// a move is over as the rules say). The first difference is returned as an error with the
+// position's FEN; a damaged file as an error naming it.
+func (db *DB) Verify(ctx context.Context, opt VerifyOptions) error {
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	vals := map[Slice][]uint16{}
+	load := func(s Slice) ([]uint16, error) {
+		if c, ok := vals[s]; ok {
+			return c, nil
+		}
+		sl, err := db.open(s)
+		if err != nil {
+			return nil, err
+		}
+		if sl == nil {
+			return nil, fmt.Errorf("egdb: %s: slice %s is needed to verify the others and missing", db.dir, s)
+		}
+		c, err := sl.sf.readAll()
+		if err != nil {
+			return nil, err
+		}
+		vals[s] = c
+		return c, nil
+	}
+	for _, s := range db.Slices() {
+		// every slice a move can lead to, read before the workers start
+		c, err := load(s)
+		if err != nil {
+			return err
+		}
+		for _, t := range db.Slices() {
+			if t.Pieces() < s.Pieces() || t.Pieces() == s.Pieces() && t.UsMen+t.ThemMen < s.UsMen+s.ThemMen || t == s.Swap() {
+				if _, err := load(t); err != nil {
+					return err
+				}
+			}
+		}
+		var done atomic.Uint64
+		var next atomic.Uint64
+		var mu sync.Mutex
+		var first error
+		var wg sync.WaitGroup
+		n := uint64(len(c))
+		for range jobs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var moves []engine.Move
+				for {
+					lo := next.Add(chunk) - chunk
+					if lo >= n || ctx.Err() != nil {
+						return
+					}
+					for i := lo; i < min(n, lo+chunk); i++ {
+						var err error
+						moves, err = db.verifyOne(s, i, c[i], vals, moves)
+						if err != nil {
+							mu.Lock()
+							if first == nil {
+								first = err
+							}
+							mu.Unlock()
+							return
+						}
+					}
+					d := done.Add(min(n, lo+chunk) - lo)
+					if opt.Progress != nil {
+						mu.Lock()
+						opt.Progress(s, d, n)
+						mu.Unlock()
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if first != nil {
+			return first
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verifyOne checks position i of slice s, whose stored code is got.
+func (db *DB) verifyOne(s Slice, i uint64, got uint16, vals map[Slice][]uint16, moves []engine.Move) ([]engine.Move, error) {
+	g := db.g
+	q := g.indexer(s).unindex(i)
+	p := g.toPosition(&q)
+	moves = db.v.Generate(moves[:0], &p)
+	var best Result
+	if len(moves) == 0 {
+		best = Result{Value: Loss, Plies: 0}
+		if db.v.NoMoveWins {
+			best.Value = Win
+		}
+	} else {
+		for _, m := range moves {
+			var r Result
+			if g.menOnly && m.Promotes() {
+				r = Result{Value: Loss, Plies: 0}
+			} else {
+				succ := g.play(&q, m)
+				t := succ.slice()
+				var ok bool
+				if r, ok = g.terminal(t); !ok {
+					r = decode(vals[t][g.indexer(t).index(&succ)])
+				}
+			}
+			if a := after(r); a.Better(best) {
+				best = a
+			}
+		}
+	}
+	var want uint16
+	switch best.Value {
+	case Win:
+		want = encodeWin(best.Plies)
+	case Loss:
+		want = encodeLoss(best.Plies)
+	}
+	if got != want {
+		p.Hash = p.ComputeHash()
+		return moves, fmt.Errorf("egdb: %s: slice %s, position %d (%s): stored %v, its moves give %v",
+			db.dir, s, i, db.v.FEN(p), decode(got), decode(want))
+	}
+	return moves, nil
+}
