@@ -47,9 +47,15 @@ type BuildOptions struct {
 	Pieces int
 	// Jobs is the number of threads (0: one per CPU).
 	Jobs int
-	// Shard and Shards build only shard Shard (from 0) of Shards of the slices of Pieces
-	// pieces, and none of fewer pieces, which must be in Dir already (see docs/egdb.md).
-	// Shards 0 builds everything.
+	// Stage, when set, builds only the slices of exactly Pieces pieces of which Men are
+	// men: one stage of the build. The slices it depends on (fewer pieces, or as many
+	// with fewer men: a crowning turns a man into a king) must be in Dir already.
+	Stage bool
+	Men   int
+	// Shard and Shards build only shard Shard (from 0) of Shards of the stage's slices
+	// (Stage must be set): the slices of a stage do not depend on each other, so the
+	// shards can be built on as many machines at once (docs/egdb.md). Shards 0 builds the
+	// whole stage.
 	Shard, Shards int
 	// Progress, when set, is called as the build goes: at the start and end of each slice
 	// and from time to time in between (from one goroutine at a time).
@@ -100,6 +106,9 @@ func Build(ctx context.Context, v *engine.Variant, opt BuildOptions) ([]SliceRep
 	if opt.Shards < 0 || opt.Shards > 0 && (opt.Shard < 0 || opt.Shard >= opt.Shards) {
 		return nil, fmt.Errorf("egdb: shard %d/%d: want 0 <= K < N", opt.Shard, opt.Shards)
 	}
+	if opt.Shards > 0 && !opt.Stage {
+		return nil, errors.New("egdb: a shard is part of a stage (pieces and men): the slices of one number of pieces depend on each other through crownings")
+	}
 	jobs := opt.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -124,13 +133,13 @@ func Build(ctx context.Context, v *engine.Variant, opt BuildOptions) ([]SliceRep
 
 	var groups [][]Slice
 	lo := 2
-	if opt.Shards > 0 {
+	if opt.Stage {
 		lo = opt.Pieces
 	}
 	for n := lo; n <= opt.Pieces; n++ {
 		seen := map[Slice]bool{}
 		for _, s := range SlicesOf(v, n) {
-			if seen[s] {
+			if seen[s] || opt.Stage && s.UsMen+s.ThemMen != opt.Men {
 				continue
 			}
 			seen[s], seen[s.Swap()] = true, true

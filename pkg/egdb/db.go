@@ -234,7 +234,8 @@ func (g *geometry) fromPosition(p *engine.Position) (pieces, bool) {
 	return q, true
 }
 
-// toPosition returns the engine position of q, with White to move.
+// toPosition returns the engine position of q, with White to move: its pieces White's
+// (Side is left White for the caller to set).
 func (g *geometry) toPosition(q *pieces) engine.Position {
 	var p engine.Position
 	for k := range 4 {

@@ -52,14 +52,19 @@ func after(r Result) Result {
 // Size returns the number of positions of slice s (with its side to move).
 func (db *DB) Size(s Slice) uint64 { return db.g.indexer(s).size }
 
-// Position returns position i (below Size(s)) of slice s, with White to move.
-func (db *DB) Position(s Slice, i uint64) (engine.Position, error) {
+// Position returns position i (below Size(s)) of slice s with side to move: with Black
+// to move, the board is turned by half a turn and the colours swapped.
+func (db *DB) Position(s Slice, i uint64, side engine.Color) (engine.Position, error) {
 	ix := db.g.indexer(s)
 	if i >= ix.size {
 		return engine.Position{}, fmt.Errorf("egdb: slice %s has %d positions, not %d", s, ix.size, i+1)
 	}
 	q := ix.unindex(i)
+	if side == engine.Black {
+		q = q.flipped(db.g.squares)
+	}
 	p := db.g.toPosition(&q)
+	p.Side = side
 	p.Hash = p.ComputeHash()
 	return p, nil
 }
