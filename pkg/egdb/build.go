@@ -395,6 +395,30 @@ type forwardWorker struct {
 	sv      *solver
 	moves   []engine.Move
 	pending [][]uint64
+	deps    map[Slice]dep // the worker's own view of the builder's, without locks
+}
+
+// dep is a slice built before: its indexer and values.
+type dep struct {
+	ix    *indexer
+	codes []uint16
+}
+
+// dep returns the indexer and values of slice s, built before.
+func (w *forwardWorker) dep(s Slice) (dep, error) {
+	if d, ok := w.deps[s]; ok {
+		return d, nil
+	}
+	codes, err := w.sv.b.values(s)
+	if err != nil {
+		return dep{}, err
+	}
+	if w.deps == nil {
+		w.deps = map[Slice]dep{}
+	}
+	d := dep{w.sv.g.indexer(s), codes}
+	w.deps[s] = d
+	return d, nil
 }
 
 func (w *forwardWorker) add(d int, e uint64) {
@@ -410,6 +434,9 @@ func (w *forwardWorker) run(a int, lo, hi uint64) error {
 	ix := sv.ix[a]
 	val, cnt := sv.val[a], sv.cnt[a]
 	noMoveWins := v.NoMoveWins
+	var last Slice // the slice of d, the last one looked up
+	var d dep
+	var err error
 	for i := lo; i < hi; i++ {
 		q := ix.unindex(i)
 		p := g.toPosition(&q)
@@ -442,11 +469,13 @@ func (w *forwardWorker) run(a int, lo, hi uint64) error {
 				s := succ.slice()
 				var ok bool
 				if r, ok = g.terminal(s); !ok {
-					codes, err := sv.b.values(s)
-					if err != nil {
-						return err
+					if s != last {
+						if d, err = w.dep(s); err != nil {
+							return err
+						}
+						last = s
 					}
-					r = decode(codes[g.indexer(s).index(&succ)])
+					r = decode(d.codes[d.ix.index(&succ)])
 				}
 			}
 			switch r.Value {
