@@ -134,7 +134,7 @@ func buildCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "build",
 		Usage:     "build every missing slice of up to N pieces",
-		UsageText: "egdb build --variant V --pieces N [--dir DIR] [-j J] [--men M [--shard K/N | --shards N]] [--quiet]",
+		UsageText: "egdb build --variant V --pieces N [--dir DIR] [-j J] [--distance-pieces D] [--men M [--shard K/N | --shards N]] [--quiet]",
 		Description: "Slices are built in dependency order (captures and crownings lead to slices built before) and\n" +
 			"written atomically; files already in DIR are kept, so a killed build resumes at the first\n" +
 			"missing slice. --men M builds one stage: the slices of exactly N pieces of which M are men,\n" +
@@ -143,6 +143,7 @@ func buildCommand() *cli.Command {
 			"(docs/egdb.md, deploy/). Under Slurm or a Kubernetes Indexed Job the shard comes from the\n" +
 			"environment (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX with --shards N).",
 		Flags: []cli.Flag{variantFlag(), piecesFlag(true), dirFlag(), jobsFlag(),
+			&cli.IntFlag{Name: "distance-pieces", DefaultText: "all", Usage: "keep the distance in plies only in slices of up to N pieces; larger ones hold win, draw or loss (smaller files)"},
 			&cli.IntFlag{Name: "men", Value: -1, DefaultText: "every stage", Usage: "build only the stage of --pieces pieces of which M are men"},
 			&cli.StringFlag{Name: "shard", Usage: "build shard K (from 0) of N of the stage's slices"},
 			&cli.IntFlag{Name: "shards", Usage: "the number of shards, with JOB_COMPLETION_INDEX (Kubernetes)"},
@@ -184,7 +185,10 @@ func buildAction(c *cli.Context) error {
 		fmt.Fprintf(errw, "egdb: %s: %s\n", v.Name, note)
 	}
 	var bar *progressBar
-	opt := egdb.BuildOptions{Dir: dir, Pieces: n, Jobs: jobs, Stage: c.IsSet("men"), Men: men, Shard: sh.Index, Shards: sh.Count,
+	if d := c.Int("distance-pieces"); d < 0 {
+		return cliutil.Usagef("--distance-pieces %d: must not be negative", d)
+	}
+	opt := egdb.BuildOptions{Dir: dir, Pieces: n, Jobs: jobs, DistancePieces: c.Int("distance-pieces"), Stage: c.IsSet("men"), Men: men, Shard: sh.Index, Shards: sh.Count,
 		Progress: func(p egdb.Progress) {
 			if p.Done {
 				bar.finish()

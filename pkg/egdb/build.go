@@ -57,6 +57,10 @@ type BuildOptions struct {
 	// shards can be built on as many machines at once (docs/egdb.md). Shards 0 builds the
 	// whole stage.
 	Shard, Shards int
+	// DistancePieces, when above 0, keeps the distance to the end of the game only in
+	// the slices of up to this many pieces: larger ones hold win, draw or loss, in
+	// smaller files. A slice with distances needs them in the slices it depends on.
+	DistancePieces int
 	// Progress, when set, is called as the build goes: at the start and end of each slice
 	// and from time to time in between (from one goroutine at a time).
 	Progress func(Progress)
@@ -271,6 +275,8 @@ type solver struct {
 	// another slice (wins; and losses whose every move was decided), as slot<<63 | index.
 	pending [][]uint64
 	solved  atomic.Uint64
+	// distances: the group's files keep the distances (BuildOptions.DistancePieces)
+	distances bool
 }
 
 // other returns the slot of the swap of the slice in slot a.
@@ -285,6 +291,7 @@ func (sv *solver) addPending(d int, e uint64) {
 
 func (b *builder) group(grp []Slice) ([]SliceReport, error) {
 	sv := &solver{b: b, g: b.g, s: grp}
+	sv.distances = b.opt.DistancePieces <= 0 || grp[0].Pieces() <= b.opt.DistancePieces
 	var total uint64
 	for _, s := range grp {
 		ix := newIndexer(b.g, s)
@@ -312,7 +319,7 @@ func (b *builder) group(grp []Slice) ([]SliceReport, error) {
 				codes[i] = 0
 			}
 		}
-		n, err := writeSlice(b.opt.Dir, b.v.Name, s, codes)
+		n, err := writeSlice(b.opt.Dir, b.v.Name, s, codes, sv.distances)
 		if err != nil {
 			return reports, err
 		}
@@ -476,6 +483,12 @@ func (w *forwardWorker) run(a int, lo, hi uint64) error {
 						last = s
 					}
 					r = decode(d.codes[d.ix.index(&succ)])
+					if r.Plies < 0 && r.Value != Draw {
+						if sv.distances {
+							return fmt.Errorf("egdb: %s: slice %s has no distances, which slice %s needs (build it again with them, or give it fewer: --distance-pieces)", sv.b.opt.Dir, s, sv.s[0])
+						}
+						r.Plies = 0 // the order of the levels is all it sets without distances
+					}
 				}
 			}
 			switch r.Value {

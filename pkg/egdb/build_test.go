@@ -111,7 +111,7 @@ func TestVerifyFindsWrongValue(t *testing.T) {
 	}
 	db.Close()
 	codes[100] += 2 // one ply longer
-	if _, err := writeSlice(dir, v.Name, s, codes); err != nil {
+	if _, err := writeSlice(dir, v.Name, s, codes, true); err != nil {
 		t.Fatal(err)
 	}
 	db, err = Open(dir, v, Options{})
@@ -160,5 +160,44 @@ func TestResume(t *testing.T) {
 	after, err := os.ReadFile(name)
 	if err != nil || !bytes.Equal(before, after) {
 		t.Errorf("the rebuilt %s differs from the first build's (%v)", name, err)
+	}
+}
+
+// TestDistancePieces builds english up to 3 pieces with distances up to 2 only: the
+// 3-piece slices hold the values of a full build without their distances, and verify.
+func TestDistancePieces(t *testing.T) {
+	v := engine.MustLookup("english")
+	full, wdl := t.TempDir(), t.TempDir()
+	if _, err := Build(context.Background(), v, BuildOptions{Dir: full, Pieces: 3, Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), v, BuildOptions{Dir: wdl, Pieces: 3, Jobs: 1, DistancePieces: 2}); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := Open(full, v, Options{})
+	b, _ := Open(wdl, v, Options{})
+	defer a.Close()
+	defer b.Close()
+	if err := b.Verify(context.Background(), VerifyOptions{Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range SlicesOf(v, 3) {
+		for i := range a.Size(s) {
+			p, _ := a.Position(s, i, engine.White)
+			ra, err1 := a.Probe(&p)
+			rb, err2 := b.Probe(&p)
+			want := ra
+			if want.Value != Draw {
+				want.Plies = -1
+			}
+			if err1 != nil || err2 != nil || rb != want {
+				t.Fatalf("%s: %v with distances, %v without (%v %v)", v.FEN(p), ra, rb, err1, err2)
+			}
+		}
+	}
+	// a build with distances on top of slices without: refused
+	_, err := Build(context.Background(), v, BuildOptions{Dir: wdl, Pieces: 4, Jobs: 1})
+	if err == nil || !strings.Contains(err.Error(), "has no distances") {
+		t.Errorf("4 pieces with distances over 3 without: %v", err)
 	}
 }

@@ -199,7 +199,7 @@ func (db *DB) probePieces(q *pieces) (Result, error) {
 		}
 		db.cache.put(key, raw)
 	}
-	return decode(code(raw, sl.sf.h.Width, int(i%uint64(sl.sf.h.Block)))), nil
+	return decode(sl.sf.code(raw, int(i%uint64(sl.sf.h.Block)))), nil
 }
 
 // fromPosition returns p seen from its side to move, false when it has more than

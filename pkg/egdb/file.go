@@ -22,7 +22,8 @@ import (
 //
 // Block k holds the values of positions k*block to (k+1)*block-1 (the last one fewer),
 // width bytes each, compressed with DEFLATE (RFC 1951). A value is 0 for a draw, 2d+1 for
-// a win in d plies, 2d+2 for a loss in d plies.
+// a win in d plies, 2d+2 for a loss in d plies; in a file without distances (header
+// "distances": false), 0 for a draw, 1 for a win, 2 for a loss.
 const (
 	fileMagic   = "RAFLEGDB"
 	fileTrailer = "EGDBEND\n"
@@ -58,19 +59,28 @@ type header struct {
 	Block   int        `json:"block"`
 	Blocks  int        `json:"blocks"`
 	Codec   string     `json:"codec"`
-	Stats   SliceStats `json:"stats"`
+	// Distances: the values carry the distance in plies (otherwise win, draw, loss).
+	Distances bool       `json:"distances"`
+	Stats     SliceStats `json:"stats"`
 }
 
 // fileName is the name of a slice's file.
 func fileName(s Slice) string { return s.String() + FileExt }
 
-// statsOf counts the values of codes.
+// statsOf counts the values of codes (LongestWin and LongestLoss are -1 for codes
+// without distances).
 func statsOf(codes []uint16) SliceStats {
 	st := SliceStats{Positions: uint64(len(codes)), LongestWin: -1, LongestLoss: -1}
 	for i, c := range codes {
 		switch {
 		case c == 0:
 			st.Draws++
+		case c >= noDistLoss:
+			if c == noDistWin {
+				st.Wins++
+			} else {
+				st.Losses++
+			}
 		case c&1 == 1:
 			st.Wins++
 			if d := int(c-1) / 2; d > st.LongestWin {
@@ -85,18 +95,25 @@ func statsOf(codes []uint16) SliceStats {
 }
 
 // writeSlice writes the codes of a slice into dir atomically: a temporary file in dir,
-// synced, then renamed to its name. It returns the file's size.
-func writeSlice(dir, variant string, s Slice, codes []uint16) (int64, error) {
-	st := statsOf(codes)
+// synced, then renamed to its name; without distances, only win, draw or loss. It returns
+// the file's size. The codes are changed to what the file holds.
+func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool) (int64, error) {
 	width := 1
-	for _, c := range codes {
-		if c > 255 {
+	for i, c := range codes {
+		switch {
+		case !distances && c != 0 && c&1 == 1:
+			codes[i] = noDistWin
+		case !distances && c != 0:
+			codes[i] = noDistLoss
+		case distances && c >= noDistLoss:
+			return 0, fmt.Errorf("egdb: %s: a value without its distance in a slice with distances", s)
+		case c > 255:
 			width = 2
-			break
 		}
 	}
+	st := statsOf(codes)
 	blocks := (len(codes) + BlockPositions - 1) / BlockPositions
-	h := header{Variant: variant, Slice: s.String(), Width: width, Block: BlockPositions, Blocks: blocks, Codec: "deflate", Stats: st}
+	h := header{Variant: variant, Slice: s.String(), Width: width, Block: BlockPositions, Blocks: blocks, Codec: "deflate", Distances: distances, Stats: st}
 	hj, err := json.Marshal(h)
 	if err != nil {
 		return 0, err
@@ -109,6 +126,9 @@ func writeSlice(dir, variant string, s Slice, codes []uint16) (int64, error) {
 		offsets = append(offsets, uint64(data.Len()))
 		raw = raw[:0]
 		for _, c := range codes[b*BlockPositions : min(len(codes), (b+1)*BlockPositions)] {
+			if !distances {
+				c = fileCode(c)
+			}
 			if width == 1 {
 				raw = append(raw, byte(c))
 			} else {
@@ -248,7 +268,7 @@ func readSliceFile(f *os.File, path, variant string, s Slice, positions uint64) 
 		return nil, damaged(path, "holds slice %s, not %s", h.Slice, s)
 	case h.Stats.Positions != positions:
 		return nil, damaged(path, "%d positions, the slice has %d", h.Stats.Positions, positions)
-	case h.Codec != "deflate" || h.Width != 1 && h.Width != 2 || h.Block <= 0 ||
+	case h.Codec != "deflate" || h.Width != 1 && h.Width != 2 || !h.Distances && h.Width != 1 || h.Block <= 0 ||
 		uint64(h.Blocks) != (positions+uint64(h.Block)-1)/uint64(h.Block):
 		return nil, damaged(path, "header %s", hj)
 	}
@@ -295,12 +315,41 @@ func (sf *sliceFile) block(k int) ([]byte, error) {
 	return raw, nil
 }
 
-// code returns the code of position i of a decompressed block.
-func code(raw []byte, width int, i int) uint16 {
-	if width == 1 {
-		return uint16(raw[i])
+// The codes in memory of a win and a loss without distance (files without distances hold
+// 1 and 2 instead).
+const (
+	noDistLoss = 0x7FFE
+	noDistWin  = 0x7FFF
+)
+
+// fileCode returns the code of a file without distances for a code in memory.
+func fileCode(c uint16) uint16 {
+	switch c {
+	case noDistWin:
+		return 1
+	case noDistLoss:
+		return 2
 	}
-	return binary.LittleEndian.Uint16(raw[2*i:])
+	return 0
+}
+
+// code returns the code in memory of position i of a decompressed block.
+func (sf *sliceFile) code(raw []byte, i int) uint16 {
+	var c uint16
+	if sf.h.Width == 1 {
+		c = uint16(raw[i])
+	} else {
+		c = binary.LittleEndian.Uint16(raw[2*i:])
+	}
+	if !sf.h.Distances {
+		switch c {
+		case 1:
+			return noDistWin
+		case 2:
+			return noDistLoss
+		}
+	}
+	return c
 }
 
 // decode turns a code into a Result.
@@ -308,6 +357,10 @@ func decode(c uint16) Result {
 	switch {
 	case c == 0:
 		return Result{Value: Draw, Plies: -1}
+	case c == noDistWin:
+		return Result{Value: Win, Plies: -1}
+	case c == noDistLoss:
+		return Result{Value: Loss, Plies: -1}
 	case c&1 == 1:
 		return Result{Value: Win, Plies: int(c-1) / 2}
 	}
@@ -327,7 +380,7 @@ func (sf *sliceFile) readAll() ([]uint16, error) {
 			return nil, err
 		}
 		for i := range len(raw) / sf.h.Width {
-			codes = append(codes, code(raw, sf.h.Width, i))
+			codes = append(codes, sf.code(raw, i))
 		}
 	}
 	return codes, nil

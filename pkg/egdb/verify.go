@@ -55,6 +55,8 @@ func (db *DB) Verify(ctx context.Context, opt VerifyOptions) error {
 		if err != nil {
 			return err
 		}
+		sl, _ := db.open(s)
+		distances := sl.sf.h.Distances
 		for _, t := range db.Slices() {
 			if t.Pieces() < s.Pieces() || t.Pieces() == s.Pieces() && t.UsMen+t.ThemMen < s.UsMen+s.ThemMen || t == s.Swap() {
 				if _, err := load(t); err != nil {
@@ -80,7 +82,7 @@ func (db *DB) Verify(ctx context.Context, opt VerifyOptions) error {
 					}
 					for i := lo; i < min(n, lo+chunk); i++ {
 						var err error
-						moves, err = db.verifyOne(s, i, c[i], vals, moves)
+						moves, err = db.verifyOne(s, i, c[i], distances, vals, moves)
 						if err != nil {
 							mu.Lock()
 							if first == nil {
@@ -111,7 +113,8 @@ func (db *DB) Verify(ctx context.Context, opt VerifyOptions) error {
 }
 
 // verifyOne checks position i of slice s, whose stored code is got.
-func (db *DB) verifyOne(s Slice, i uint64, got uint16, vals map[Slice][]uint16, moves []engine.Move) ([]engine.Move, error) {
+// Without distances (a slice of win, draw or loss) only the values are compared.
+func (db *DB) verifyOne(s Slice, i uint64, got uint16, distances bool, vals map[Slice][]uint16, moves []engine.Move) ([]engine.Move, error) {
 	g := db.g
 	q := g.indexer(s).unindex(i)
 	p := g.toPosition(&q)
@@ -141,11 +144,17 @@ func (db *DB) verifyOne(s Slice, i uint64, got uint16, vals map[Slice][]uint16, 
 		}
 	}
 	var want uint16
-	switch best.Value {
-	case Win:
+	switch {
+	case !distances && best.Value == Win:
+		want = noDistWin
+	case !distances && best.Value == Loss:
+		want = noDistLoss
+	case best.Value == Win && best.Plies >= 0:
 		want = encodeWin(best.Plies)
-	case Loss:
+	case best.Value == Loss && best.Plies >= 0:
 		want = encodeLoss(best.Plies)
+	case best.Value != Draw:
+		return moves, fmt.Errorf("egdb: %s: slice %s has distances and its moves lead to slices without", db.dir, s)
 	}
 	if got != want {
 		p.Hash = p.ComputeHash()
