@@ -53,12 +53,12 @@ type SliceStats struct {
 
 // header is a slice file's JSON header.
 type header struct {
-	Variant string     `json:"variant"`
-	Slice   string     `json:"slice"`
-	Width   int        `json:"width"`
-	Block   int        `json:"block"`
-	Blocks  int        `json:"blocks"`
-	Codec   string     `json:"codec"`
+	Variant string `json:"variant"`
+	Slice   string `json:"slice"`
+	Width   int    `json:"width"`
+	Block   int    `json:"block"`
+	Blocks  int    `json:"blocks"`
+	Codec   string `json:"codec"`
 	// Distances: the values carry the distance in plies (otherwise win, draw, loss).
 	Distances bool       `json:"distances"`
 	Stats     SliceStats `json:"stats"`
