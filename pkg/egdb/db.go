@@ -64,9 +64,26 @@ func Open(dir string, v *engine.Variant, opt Options) (*DB, error) {
 		if err != nil || s.Pieces() > MaxPieces {
 			continue
 		}
-		db.slices[s] = &dbSlice{id: uint64(len(db.slices)), s: s, path: filepath.Join(dir, name)}
+		db.slices[s] = &dbSlice{id: uint64(db.nextID), s: s, path: filepath.Join(dir, name)}
+		db.nextID++
 	}
 	return db, nil
+}
+
+// path returns the file of slice s.
+func (db *DB) path(s Slice) string { return filepath.Join(db.dir, fileName(s)) }
+
+// add adds slice s, whose file was written after Open, and opens it.
+func (db *DB) add(s Slice) (*dbSlice, error) {
+	db.mu.Lock()
+	sl := db.slices[s]
+	if sl == nil {
+		sl = &dbSlice{id: uint64(db.nextID), s: s, path: db.path(s)}
+		db.nextID++
+		db.slices[s] = sl
+	}
+	db.mu.Unlock()
+	return db.open(s)
 }
 
 // Variant returns the DB's variant.
@@ -78,10 +95,12 @@ func (db *DB) Dir() string { return db.dir }
 // Slices returns the slices whose files the directory holds, by number of pieces, then
 // name.
 func (db *DB) Slices() []Slice {
+	db.mu.Lock()
 	out := make([]Slice, 0, len(db.slices))
 	for s := range db.slices {
 		out = append(out, s)
 	}
+	db.mu.Unlock()
 	sortSlices(out)
 	return out
 }
@@ -101,7 +120,7 @@ func sortSlices(ss []Slice) {
 func (db *DB) MaxPieces() int {
 	for n := 2; n <= MaxPieces; n++ {
 		for _, s := range SlicesOf(db.v, n) {
-			if db.slices[s] == nil {
+			if sl, _ := db.open(s); sl == nil {
 				return n - 1
 			}
 		}
@@ -132,7 +151,9 @@ func (db *DB) FileSize(s Slice) (int64, error) {
 
 // open returns the open slice s, nil when its file is not in the directory.
 func (db *DB) open(s Slice) (*dbSlice, error) {
+	db.mu.Lock()
 	sl := db.slices[s]
+	db.mu.Unlock()
 	if sl == nil {
 		return nil, nil
 	}
@@ -149,6 +170,8 @@ func (db *DB) open(s Slice) (*dbSlice, error) {
 // Close closes the open files. The DB must not be used afterwards.
 func (db *DB) Close() error {
 	var errs []error
+	db.mu.Lock()
+	defer db.mu.Unlock()
 	for _, sl := range db.slices {
 		sl.once.Do(func() { sl.err = errors.New("egdb: closed") })
 		if sl.sf != nil {
@@ -188,6 +211,12 @@ func (db *DB) probePieces(q *pieces) (Result, error) {
 	if sl == nil {
 		return Result{Value: Unknown, Plies: -1}, err
 	}
+	if sl.sf.h.CapturesOmitted {
+		p := db.g.toPosition(q)
+		if db.v.HasCapture(&p) {
+			return db.probeCaptures(q, &p)
+		}
+	}
 	i := sl.ix.index(q)
 	k := int(i / uint64(sl.sf.h.Block))
 	key := sl.id<<40 | uint64(k)
@@ -200,6 +229,24 @@ func (db *DB) probePieces(q *pieces) (Result, error) {
 		db.cache.put(key, raw)
 	}
 	return decode(sl.sf.code(raw, int(i%uint64(sl.sf.h.Block)))), nil
+}
+
+// probeCaptures returns the value of q (p with White to move), whose side to move has a
+// capture: the best of its captures' values, probed (the file leaves it out).
+func (db *DB) probeCaptures(q *pieces, p *engine.Position) (Result, error) {
+	moves := db.v.Generate(nil, p)
+	unknown := false
+	r, err := db.g.fromMoves(q, moves, func(succ *pieces) (Result, error) {
+		r, err := db.probePieces(succ)
+		if r.Value == Unknown {
+			unknown = true
+		}
+		return r, err
+	})
+	if err != nil || unknown {
+		return Result{Value: Unknown, Plies: -1}, err
+	}
+	return r, nil
 }
 
 // fromPosition returns p seen from its side to move, false when it has more than

@@ -30,36 +30,23 @@ func (db *DB) Verify(ctx context.Context, opt VerifyOptions) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	vals := map[Slice][]uint16{}
-	load := func(s Slice) ([]uint16, error) {
-		if c, ok := vals[s]; ok {
-			return c, nil
-		}
-		sl, err := db.open(s)
-		if err != nil {
-			return nil, err
-		}
-		if sl == nil {
-			return nil, fmt.Errorf("egdb: %s: slice %s is needed to verify the others and missing", db.dir, s)
-		}
-		c, err := sl.sf.readAll()
-		if err != nil {
-			return nil, err
-		}
-		vals[s] = c
-		return c, nil
-	}
+	l := newLoader(db)
 	for _, s := range db.Slices() {
-		// every slice a move can lead to, read before the workers start
-		c, err := load(s)
+		// the slice, with the values its file leaves out worked out, and every slice a
+		// move can lead to, read before the workers start
+		c, err := l.values(s)
 		if err != nil {
 			return err
 		}
-		sl, _ := db.open(s)
+		sl, err := db.open(s)
+		if err != nil {
+			return err
+		}
 		distances := sl.sf.h.Distances
+		vals := map[Slice][]uint16{s: c}
 		for _, t := range db.Slices() {
 			if t.Pieces() < s.Pieces() || t.Pieces() == s.Pieces() && t.UsMen+t.ThemMen < s.UsMen+s.ThemMen || t == s.Swap() {
-				if _, err := load(t); err != nil {
+				if vals[t], err = l.values(t); err != nil {
 					return err
 				}
 			}
@@ -119,29 +106,16 @@ func (db *DB) verifyOne(s Slice, i uint64, got uint16, distances bool, vals map[
 	q := g.indexer(s).unindex(i)
 	p := g.toPosition(&q)
 	moves = db.v.Generate(moves[:0], &p)
-	var best Result
-	if len(moves) == 0 {
-		best = Result{Value: Loss, Plies: 0}
-		if db.v.NoMoveWins {
-			best.Value = Win
+	best, err := g.fromMoves(&q, moves, func(succ *pieces) (Result, error) {
+		t := succ.slice()
+		c, ok := vals[t]
+		if !ok {
+			return Result{}, fmt.Errorf("egdb: %s: slice %s leads to slice %s, which is missing", db.dir, s, t)
 		}
-	} else {
-		for _, m := range moves {
-			var r Result
-			if g.menOnly && m.Promotes() {
-				r = Result{Value: Loss, Plies: 0}
-			} else {
-				succ := g.play(&q, m)
-				t := succ.slice()
-				var ok bool
-				if r, ok = g.terminal(t); !ok {
-					r = decode(vals[t][g.indexer(t).index(&succ)])
-				}
-			}
-			if a := after(r); a.Better(best) {
-				best = a
-			}
-		}
+		return decode(c[g.indexer(t).index(succ)]), nil
+	})
+	if err != nil {
+		return moves, err
 	}
 	var want uint16
 	switch {
