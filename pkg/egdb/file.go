@@ -65,7 +65,7 @@ type header struct {
 	// not stored (each holds the value stored before it, which compresses best): a reader
 	// plays the captures and looks up the positions after them.
 	CapturesOmitted bool       `json:"capturesOmitted"`
-	Stats     SliceStats `json:"stats"`
+	Stats           SliceStats `json:"stats"`
 }
 
 // fileName is the name of a slice's file.
