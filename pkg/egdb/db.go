@@ -4,11 +4,13 @@ import (
 	"container/list"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -25,6 +27,13 @@ type DB struct {
 	// its checksum checked) at the first probe that needs it.
 	slices map[Slice]*dbSlice
 	nextID int
+	// table holds the same slices by key (sliceKey), for probes without a lock
+	table [9 * 9 * 9 * 9]atomic.Pointer[dbSlice]
+}
+
+// sliceKey numbers the slices of up to MaxPieces (8) pieces.
+func sliceKey(s Slice) int {
+	return ((s.UsMen*9+s.UsKings)*9+s.ThemMen)*9 + s.ThemKings
 }
 
 // dbSlice is a slice of the DB: its file, opened once.
@@ -64,7 +73,9 @@ func Open(dir string, v *engine.Variant, opt Options) (*DB, error) {
 		if err != nil || s.Pieces() > MaxPieces {
 			continue
 		}
-		db.slices[s] = &dbSlice{id: uint64(db.nextID), s: s, path: filepath.Join(dir, name)}
+		sl := &dbSlice{id: uint64(db.nextID), s: s, path: filepath.Join(dir, name)}
+		db.slices[s] = sl
+		db.table[sliceKey(s)].Store(sl)
 		db.nextID++
 	}
 	return db, nil
@@ -81,6 +92,7 @@ func (db *DB) add(s Slice) (*dbSlice, error) {
 		sl = &dbSlice{id: uint64(db.nextID), s: s, path: db.path(s)}
 		db.nextID++
 		db.slices[s] = sl
+		db.table[sliceKey(s)].Store(sl)
 	}
 	db.mu.Unlock()
 	return db.open(s)
@@ -151,9 +163,10 @@ func (db *DB) FileSize(s Slice) (int64, error) {
 
 // open returns the open slice s, nil when its file is not in the directory.
 func (db *DB) open(s Slice) (*dbSlice, error) {
-	db.mu.Lock()
-	sl := db.slices[s]
-	db.mu.Unlock()
+	if s.Pieces() > MaxPieces || s.UsMen < 0 || s.UsKings < 0 || s.ThemMen < 0 || s.ThemKings < 0 {
+		return nil, nil
+	}
+	sl := db.table[sliceKey(s)].Load()
 	if sl == nil {
 		return nil, nil
 	}
@@ -252,28 +265,26 @@ func (db *DB) probeCaptures(q *pieces, p *engine.Position) (Result, error) {
 // fromPosition returns p seen from its side to move, false when it has more than
 // MaxPieces pieces.
 func (g *geometry) fromPosition(p *engine.Position) (pieces, bool) {
-	m := p.Material()
-	total := m.Pieces(engine.White) + m.Pieces(engine.Black)
-	if total > MaxPieces {
-		return pieces{}, false
-	}
+	white, black, kings := p.Sets()
 	var q pieces // White's pieces as the side to move's, then turned if Black is to move
-	found := 0
-	for d := 0; d < g.squares && found < total; d++ {
-		c, king, ok := p.At(g.idxOf[d])
-		if !ok {
-			continue
+	n := 0
+	for w := range 2 {
+		for _, side := range [2]struct {
+			set  uint64
+			kind int
+		}{{white[w], usMen}, {black[w], themMen}} {
+			for b := side.set; b != 0; b &= b - 1 {
+				i := bits.TrailingZeros64(b)
+				if n++; n > MaxPieces {
+					return pieces{}, false
+				}
+				k := side.kind
+				if kings[w]>>i&1 != 0 {
+					k++
+				}
+				q.add(k, uint8(g.denseOf[64*w+i]))
+			}
 		}
-		found++
-		k := usMen
-		if c == engine.Black {
-			k = themMen
-		}
-		if king {
-			k++
-		}
-		q.sq[k][q.n[k]] = uint8(d)
-		q.n[k]++
 	}
 	if p.Side == engine.Black {
 		q = q.flipped(g.squares)
