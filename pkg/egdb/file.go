@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // The slice file format (docs/egdb.md#format), little-endian throughout:
@@ -36,6 +37,13 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// flateWriters keeps compressors for writeSlice: making one clears tables of about a MiB,
+// which costs more than compressing a small slice.
+var flateWriters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(io.Discard, flate.DefaultCompression)
+	return zw
+}}
 
 // SliceStats are the figures of a slice, kept in its file's header.
 type SliceStats struct {
@@ -128,7 +136,8 @@ func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool, om
 	var data bytes.Buffer
 	offsets := make([]uint64, 0, blocks+1)
 	raw := make([]byte, 0, BlockPositions*width)
-	zw, _ := flate.NewWriter(&data, flate.DefaultCompression)
+	zw := flateWriters.Get().(*flate.Writer)
+	defer flateWriters.Put(zw)
 	var prev uint16
 	for b := range blocks {
 		offsets = append(offsets, uint64(data.Len()))

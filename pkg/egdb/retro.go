@@ -93,20 +93,13 @@ func (sv *solver) predecessors(a int, i uint64, dst []uint64) []uint64 {
 		}
 	}
 	ixb := sv.ix[sv.other(a)]
-	try := func(kind int, from, to uint8) {
-		p := q
-		p.remove(kind, from)
-		p.add(kind, to)
-		f := p.flipped(g.squares)
-		dst = append(dst, ixb.index(&f))
-	}
 	for _, s := range q.sq[themKings][:q.n[themKings]] {
 		for k := range 4 {
 			for _, e := range g.rays[s][k] {
 				if occ.has(e) {
 					break
 				}
-				try(themKings, s, e)
+				dst = append(dst, sv.before(ixb, &q, themKings, s, e))
 				if g.short {
 					break
 				}
@@ -116,9 +109,19 @@ func (sv *solver) predecessors(a int, i uint64, dst []uint64) []uint64 {
 	for _, s := range q.sq[themMen][:q.n[themMen]] {
 		for _, e := range g.themBack[s] {
 			if !occ.has(e) {
-				try(themMen, s, e)
+				dst = append(dst, sv.before(ixb, &q, themMen, s, e))
 			}
 		}
 	}
 	return dst
+}
+
+// before returns the index in ixb of q with the opponent's piece of kind k moved back
+// from s to e, seen from the side that moves it.
+func (sv *solver) before(ixb *indexer, q *pieces, k int, s, e uint8) uint64 {
+	p := *q
+	p.remove(k, s)
+	p.add(k, e)
+	f := p.flipped(sv.g.squares)
+	return ixb.index(&f)
 }
