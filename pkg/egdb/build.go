@@ -133,7 +133,7 @@ func Build(ctx context.Context, v *engine.Variant, opt BuildOptions) ([]SliceRep
 		return nil, err
 	}
 	defer db.Close()
-	b := &builder{ctx: ctx, v: v, g: g, db: db, jobs: jobs, load: newLoader(db), opt: opt}
+	b := &builder{ctx: ctx, v: v, g: g, db: db, jobs: jobs, load: newLoader(ctx, db), opt: opt}
 
 	var groups [][]Slice
 	lo := 2
@@ -298,7 +298,7 @@ func (b *builder) group(grp []Slice) ([]SliceReport, error) {
 			}
 		}
 		cnt := sv.cnt[a]
-		n, err := writeSlice(b.opt.Dir, b.v.Name, s, codes, sv.distances, func(i int) bool { return cnt[i] == hasCapture })
+		n, err := writeSlice(b.ctx, b.opt.Dir, b.v.Name, s, codes, sv.distances, func(i int) bool { return cnt[i] == hasCapture })
 		if err != nil {
 			return reports, err
 		}

@@ -101,13 +101,13 @@ func TestVerifyFindsWrongValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codes, err := newLoader(db).values(s) // with the values of the captures worked out
+	codes, err := newLoader(context.Background(), db).values(s) // with the values of the captures worked out
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
 	codes[100] += 2 // one ply longer
-	if _, err := writeSlice(dir, v.Name, s, codes, true, nil); err != nil {
+	if _, err := writeSlice(context.Background(), dir, v.Name, s, codes, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	db, err = Open(dir, v, Options{})

@@ -3,6 +3,7 @@ package egdb
 import (
 	"bytes"
 	"compress/flate"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -112,7 +113,9 @@ func statsOf(codes []uint16) SliceStats {
 //
 // omit, when not nil, tells the positions whose side to move has a capture: their values
 // are left out (header capturesOmitted).
-func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool, omit func(i int) bool) (int64, error) {
+//
+// It stops with ctx's error when ctx is cancelled.
+func writeSlice(ctx context.Context, dir, variant string, s Slice, codes []uint16, distances bool, omit func(i int) bool) (int64, error) {
 	width := 1
 	for i, c := range codes {
 		switch {
@@ -140,6 +143,11 @@ func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool, om
 	defer flateWriters.Put(zw)
 	var prev uint16
 	for b := range blocks {
+		if b&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
 		offsets = append(offsets, uint64(data.Len()))
 		raw = raw[:0]
 		lo := b * BlockPositions
