@@ -87,10 +87,10 @@ type SliceReport struct {
 	Skipped   bool // its file was there already
 	Positions uint64
 	Bytes     int64
-	// Forward, Retro and Write are the times of the phases of the slice's group (shared by
-	// a slice and its swap, which are built together).
+	// Forward, Retro and Write are the wall times of the phases of the slice's group
+	// (shared by a slice and its swap, which are built together).
 	Forward, Retro, Write time.Duration
-	// CPU is the CPU time (user and system) of the process during the group's build.
+	// Stats are the slice's figures, as its file's header has them.
 	Stats SliceStats
 }
 
