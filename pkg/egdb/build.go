@@ -255,6 +255,7 @@ type solver struct {
 	solved  atomic.Uint64
 	// distances: the group's files keep the distances (BuildOptions.DistancePieces)
 	distances bool
+	workers   []*retroWorker // the retro pass's, reused from batch to batch
 }
 
 // other returns the slot of the swap of the slice in slot a.
