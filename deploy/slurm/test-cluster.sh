@@ -11,7 +11,9 @@
 # sbatch --array=K ... --shard K/N, and merged again; an array of one task without --shard
 # is refused) and that merge refuses a shard of another match. Last, an archive job: pdn
 # dedupe over three files (one repeating another) as an array of sbatch --wrap tasks and a
-# merge job, whose output and message equal one run's. It stops the daemons it
+# merge job, whose output and message equal one run's. Then an endgame database (egdb
+# english up to 3 pieces) built by egdb-submit.sh, stage after stage, each an array of 2
+# shards, and verified by its last job: its files equal one build's. It stops the daemons it
 # started, by their process ids, however it ends, and prints its wall time. The temporary
 # directory is kept when a check fails.
 set -euo pipefail
@@ -252,6 +254,29 @@ wait_job "$pdnmerge" 60
 same one.pdn merge.out "pdn dedupe merged from $shards shards"
 same one.err merge.err "pdn dedupe's message merged from $shards shards"
 log "pdn dedupe of $(grep -c '^\[Event ' one.pdn) games kept (of 3 files) as $shards array tasks and a merge job equals one run: $(cat one.err) after $(elapsed)"
+
+# --- an endgame database: each stage a job array after the one before, then a verify job;
+# the slice files equal those of one build, byte for byte
+(cd "$repo" && go build -o "$tmp/bin/egdb" ./cmd/egdb) || fail "go build ./cmd/egdb failed"
+export EGDB=$tmp/bin/egdb
+timeout 120 "$EGDB" build -v english -n 3 -j 1 -q --dir "$tmp/egdb-ref" >/dev/null 2>"$tmp/egdb-ref.err" ||
+	fail "the one-process egdb build failed: $(tail -n 3 "$tmp/egdb-ref.err")"
+ids=$(timeout 60 "$slurm/egdb-submit.sh" -n 2 -d "$tmp/egdb-run" --variant english --pieces 3 --dir "$tmp/egdb") ||
+	fail "egdb-submit.sh failed"
+verify=$(sed -n 's/^verify=//p' <<<"$ids")
+stages=$(sed -n 's/^stage [0-9]*\/[0-9]*=//p' <<<"$ids")
+[[ -n $verify && $(wc -w <<<"$stages") == 7 ]] || fail "egdb-submit.sh printed $ids"
+for id in $stages; do wait_job "$id" 120; done
+wait_job "$verify" 60
+n=0
+for f in "$tmp/egdb-ref"/*.egdb; do
+	same "$f" "$tmp/egdb/${f##*/}" "egdb slice ${f##*/} built in stages of 2 shards"
+	n=$((n + 1))
+done
+((n == 16)) || fail "the one-process egdb build wrote $n slices, want 16"
+grep -q "every checksum and value verified" "$tmp/egdb-run"/rafle-egdb-verify-*.out ||
+	fail "the egdb verify job did not verify: $(cat "$tmp/egdb-run"/rafle-egdb-verify-*.out)"
+log "egdb english up to 3 pieces in 7 stages of 2 shards equals one build ($n slices) and verifies, after $(elapsed)"
 
 ok=1
 log "passed in $(elapsed) (wall time)"

@@ -41,6 +41,8 @@ func inlineBodies() {
 	new(Position).At(*new(Index))
 	new(Position).ComputeHash()
 	new(Position).Equal(*new(*Position))
+	new(Position).Put(*new(Index), *new(Color), *new(bool))
+	new(Position).Sets()
 	new(Position).Material()
 	new(Rules).KingCanReverse()
 	new(Variant).AlgebraicName(*new(Square))

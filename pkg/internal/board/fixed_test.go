@@ -41,3 +41,41 @@ func TestFixedRules(t *testing.T) {
 	}
 	t.Logf("plainFlying: %v", plain)
 }
+
+// TestPut builds positions piece by piece and compares them with the FEN reader's, on a
+// 64-bit board and on canadian's, whose squares go past index 63; and reads them back
+// with Sets.
+func TestPut(t *testing.T) {
+	for _, tc := range []struct{ variant, fen string }{
+		{"english", "B:W18,K32:B1,K14"},
+		{"international", "W:W46,K3:BK50,12"},
+		{"canadian", "W:W60,K72,15:B1,K71,40"},
+	} {
+		v := MustLookup(tc.variant)
+		want, err := v.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Position
+		got.Side = want.Side
+		for s := Square(1); int(s) <= v.Squares(); s++ {
+			i, _ := v.Index(s)
+			if c, king, ok := want.At(i); ok {
+				got.Put(i, c, king)
+			}
+		}
+		got.Hash = got.ComputeHash()
+		if got != want {
+			t.Errorf("%s: Put of %q's pieces gives %s, want %s", tc.variant, tc.fen, v.FEN(got), v.FEN(want))
+		}
+		// Sets: every piece in its sets, nothing else
+		white, black, kings := want.Sets()
+		for i := Index(0); i < maxIndex; i++ {
+			in := func(s [2]uint64) bool { return s[i/64]>>(i%64)&1 != 0 }
+			c, king, ok := want.At(i)
+			if in(white) != (ok && c == White) || in(black) != (ok && c == Black) || in(kings) != (ok && king) {
+				t.Errorf("%s %q: index %d: Sets says white %v black %v king %v, At says %v %v %v", tc.variant, tc.fen, i, in(white), in(black), in(kings), ok, c, king)
+			}
+		}
+	}
+}
