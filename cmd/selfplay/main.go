@@ -58,7 +58,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Flags:                     slices.Concat(flags(), engineFlags(), shardFlags()),
 		Action:                    selfplay,
-		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand()},
+		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand(), checkCommand()},
 		OnUsageError:              cliutil.OnUsageError,
 	}
 }
