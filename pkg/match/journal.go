@@ -42,14 +42,16 @@ type MoveInfo struct {
 // Header is the first line of a journal: the settings that fix the games of a match. A
 // journal is resumed only by a match with the same header.
 type Header struct {
-	Format   string   `json:"format"` // always "rafle-selfplay-journal/1"
-	Variant  string   `json:"variant"`
-	Players  []string `json:"players"`
-	Seed     int64    `json:"seed"`
-	Games    int      `json:"games"` // games per pairing
-	MaxPlies int      `json:"max_plies"`
-	Openings string   `json:"openings"` // digest of the opening list, in order
-	SPRT     string   `json:"sprt,omitempty"`
+	Format  string   `json:"format"` // always "rafle-selfplay-journal/1"
+	Variant string   `json:"variant"`
+	Players []string `json:"players"`
+	// Tournament is Config.Tournament, empty for a round robin.
+	Tournament string `json:"tournament,omitempty"`
+	Seed       int64  `json:"seed"`
+	Games      int    `json:"games"` // games per pairing
+	MaxPlies   int    `json:"max_plies"`
+	Openings   string `json:"openings"` // digest of the opening list, in order
+	SPRT       string `json:"sprt,omitempty"`
 	// Adjudication is Config.Adjudication as ParseAdjudication reads it.
 	Adjudication string `json:"adjudication,omitempty"`
 	// Shard is Config.Shard ("K/N"), for a shard of a match.
@@ -197,6 +199,8 @@ func sameHeader(old, h Header) error {
 		return diff("variant", old.Variant, h.Variant)
 	case fmt.Sprint(old.Players) != fmt.Sprint(h.Players):
 		return diff("players", old.Players, h.Players)
+	case old.Tournament != h.Tournament:
+		return diff("tournament", normTournament(old.Tournament), normTournament(h.Tournament))
 	case old.Seed != h.Seed:
 		return diff("seed", old.Seed, h.Seed)
 	case old.Games != h.Games:
