@@ -147,11 +147,12 @@ func TestCheckHubFaults(t *testing.T) {
 		{"-garbage-at 3", "depth=1", "move/long capture", "protocol error"},
 		{"-error-at 2", "depth=1", "move/captures", "protocol error"},
 		{"-crash-at 4", "depth=1", "move/promotion", "crashed"},
-		{"-hang-at 2", "depth=1,timeout=0.5", "move/captures", "no answer"},
-		// it searches 600 ms before it reads "stop": an answer after the 300 ms allowed
-		{"-busy 600ms", "st=0.1,timemargin=200", "move/start", "late"},
+		{"-hang-at 5", "depth=1,timeout=0.5", "move/one legal move", "no answer"},
+		// it searches 500 ms before it reads "stop": an answer after the 150 ms allowed
+		{"-busy 500ms", "st=0.05,timemargin=100", "move/start", "late"},
 	} {
 		t.Run(tt.args, func(t *testing.T) {
+			t.Parallel() // the engines wait more than they work
 			rep := checkHub(t, tt.args, tt.tc)
 			var failed *CheckResult
 			for i := range rep.Checks {
@@ -200,6 +201,7 @@ func TestCheckDXP(t *testing.T) {
 		{"-hang-at 2", "captures", "no answer"},
 	} {
 		t.Run(tt.args, func(t *testing.T) {
+			t.Parallel()
 			port := freeAddr(t)
 			spec, err := ParseEngineSpec("name=d,proto=dxp,cmd=" + fake + `,args="-listen 127.0.0.1:` + port + " " + tt.args + `",port=` + port + ",timeout=0.5")
 			if err != nil {
