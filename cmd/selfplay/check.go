@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
 )
 
@@ -72,7 +75,7 @@ func checkEngine(c *cli.Context) error {
 
 // writeCheck prints the report as text: one line per check, the transcript under each
 // failure.
-func writeCheck(w interface{ Write([]byte) (int, error) }, rep *match.CheckReport) {
+func writeCheck(w io.Writer, rep *match.CheckReport) {
 	fmt.Fprintf(w, "engine %s (%s)", rep.Engine, rep.Protocol)
 	if id := rep.IDText(); id != "" {
 		fmt.Fprintf(w, ": %s", id)
@@ -124,4 +127,19 @@ func writeCheck(w interface{ Write([]byte) (int, error) }, rep *match.CheckRepor
 			l.Median.Round(10*time.Microsecond), l.Max.Round(10*time.Microsecond))
 	}
 	fmt.Fprintf(w, "%d checks: %d passed, %d failed\n", len(rep.Checks), len(rep.Checks)-rep.Failed(), rep.Failed())
+}
+
+// preCheck runs the check of one engine in the match's variant before a match (--check):
+// the report goes to stderr, and a failed check stops the match.
+func preCheck(ctx context.Context, spec match.EngineSpec, v *engine.Variant, engineStderr io.Writer, start time.Duration, stderr io.Writer) error {
+	rep, err := match.Check(ctx, spec, match.CheckOptions{HandshakeTimeout: start, Stderr: engineStderr, Variant: v})
+	if err != nil {
+		return err
+	}
+	if n := rep.Failed(); n > 0 {
+		writeCheck(stderr, rep)
+		return fmt.Errorf("--check: engine %s failed %d of %d checks (above); the match was not started", spec.Name, n, len(rep.Checks))
+	}
+	fmt.Fprintf(stderr, "selfplay: --check: engine %s passed %d checks in %s\n", spec.Name, len(rep.Checks), v.Name)
+	return nil
 }

@@ -88,3 +88,36 @@ func TestCheckCommand(t *testing.T) {
 		t.Errorf("engine without a limit: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestMatchCheck: --check runs the check in the match's variant before the match: a
+// compliant engine plays the match; one that fails a check stops it before any game, with
+// the failures on stderr; an engine without the match's variant fails the variant check.
+func TestMatchCheck(t *testing.T) {
+	fake, err := hubfakeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pdn := filepath.Join(dir, "m.pdn")
+	args := func(variant, fakeArgs string) []string {
+		return []string{"-v", variant, "--players", "fake,depth=1", "--games", "2", "--max-plies", "20", "--seed", "1", "-q", "--check",
+			"--pdn", pdn, "--engine", "name=fake,cmd=" + fake + `,depth=1,args="-variants normal,frisian ` + fakeArgs + `"`}
+	}
+	code, _, errs := runArgs(t, args("international", "")...)
+	if code != 0 || !strings.Contains(errs, "--check: engine fake passed") {
+		t.Fatalf("compliant engine: exit %d, stderr %q", code, errs)
+	}
+	os.Remove(pdn)
+	os.Remove(pdn + ".journal")
+	code, _, errs = runArgs(t, args("frisian", "-illegal-at 2")...)
+	if code != 1 || !strings.Contains(errs, "FAIL  move  frisian  captures") || !strings.Contains(errs, "the match was not started") {
+		t.Errorf("illegal move: exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(pdn); err == nil {
+		t.Error("a match whose engine failed the check wrote its PDN")
+	}
+	code, _, errs = runArgs(t, args("english", "")...)
+	if code != 1 || !strings.Contains(errs, "does not offer english") {
+		t.Errorf("variant not offered: exit %d, stderr %q", code, errs)
+	}
+}

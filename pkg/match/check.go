@@ -25,6 +25,9 @@ type CheckOptions struct {
 	// LatencyMoves is how many searches of depth 1 a Hub engine answers for the latency
 	// (0: 10).
 	LatencyMoves int
+	// Variant, if set, is the only variant checked (a match's): an engine that does not
+	// offer it fails the "variant" check. Nil checks every variant the engine claims.
+	Variant *engine.Variant
 }
 
 // CheckResult is one check of an engine: a step of the protocol, or a move in one
@@ -193,6 +196,9 @@ func (c *checker) hub(ctx context.Context) {
 			c.rep.Unknown = append(c.rep.Unknown, err.Error())
 			continue
 		}
+		if c.opt.Variant != nil && v != c.opt.Variant {
+			continue
+		}
 		if ctx.Err() != nil {
 			return
 		}
@@ -201,6 +207,9 @@ func (c *checker) hub(ctx context.Context) {
 			first = v
 		}
 		c.hubVariant(ctx, v, first == v)
+	}
+	if want := c.opt.Variant; want != nil && first == nil {
+		c.add(CheckResult{Name: "variant", Variant: want.Name}, fmt.Errorf("the engine does not offer %s (Hub %q); it offers %v", want.Name, hub.VariantName(want), claimed))
 	}
 	if first == nil || ctx.Err() != nil {
 		return
@@ -324,6 +333,10 @@ func latencyOf(level string, times []time.Duration) *CheckLatency {
 // history (DXP sends a position, not a game), so the draw-rule positions are left out.
 func (c *checker) dxp(ctx context.Context) {
 	v := engine.MustLookup("international")
+	if want := c.opt.Variant; want != nil && want != v {
+		c.add(CheckResult{Name: "variant", Variant: want.Name}, fmt.Errorf("DXP plays international draughts, not %s", want.Name))
+		return
+	}
 	c.rep.Variants = []string{v.Name}
 	var proc *Process
 	var client *dxp.Client
