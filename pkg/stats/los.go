@@ -14,7 +14,9 @@ import (
 // difference comes from the inverse of the observed information (the covariance Rate's
 // standard errors come from, with its off-diagonal terms). It does not depend on the
 // anchor. Two players who never met are compared through their common opponents, as the
-// ratings are. los[i][i] is 0.5.
+// ratings are. los[i][i] is 0.5. As for Rate's standard errors, a game counts as a trial of
+// its expected score (variance p(1-p)): with many draws the variance is overstated and the
+// LOS conservative.
 func LOSMatrix(results [][]WDL, ratings []Rating) ([][]float64, error) {
 	n := len(results)
 	if len(ratings) != n {
