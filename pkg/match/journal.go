@@ -42,20 +42,20 @@ type MoveInfo struct {
 // Header is the first line of a journal: the settings that fix the games of a match. A
 // journal is resumed only by a match with the same header.
 type Header struct {
-	Format  string   `json:"format"` // always "rafle-selfplay-journal/1"
-	Variant string   `json:"variant"`
-	Players []string `json:"players"`
-	// Tournament is Config.Tournament, empty for a round robin.
-	Tournament string `json:"tournament,omitempty"`
-	Seed       int64  `json:"seed"`
-	Games      int    `json:"games"` // games per pairing
-	MaxPlies   int    `json:"max_plies"`
-	Openings   string `json:"openings"` // digest of the opening list, in order
-	SPRT       string `json:"sprt,omitempty"`
+	Format   string   `json:"format"` // always "rafle-selfplay-journal/1"
+	Variant  string   `json:"variant"`
+	Players  []string `json:"players"`
+	Seed     int64    `json:"seed"`
+	Games    int      `json:"games"` // games per pairing
+	MaxPlies int      `json:"max_plies"`
+	Openings string   `json:"openings"` // digest of the opening list, in order
+	SPRT     string   `json:"sprt,omitempty"`
 	// Adjudication is Config.Adjudication as ParseAdjudication reads it.
 	Adjudication string `json:"adjudication,omitempty"`
 	// Shard is Config.Shard ("K/N"), for a shard of a match.
 	Shard string `json:"shard,omitempty"`
+	// Tournament is Config.Tournament, empty for a round robin.
+	Tournament string `json:"tournament,omitempty"`
 }
 
 const journalFormat = "rafle-selfplay-journal/1"
