@@ -27,6 +27,7 @@ func engineFlags() []cli.Flag {
 			"[,timeout=SECONDS][,host=H,port=N,conns=N]; then name it in --players (docs/engines.md)"},
 		&cli.StringFlag{Name: "engine-log", Usage: "folder for the engines' stderr (NAME.stderr.log) and every game's protocol transcript (default: stderr logs next to --output)"},
 		&cli.DurationFlag{Name: "engine-start", Value: 10 * time.Second, Usage: "how long an engine may take to start and answer the handshake"},
+		&cli.BoolFlag{Name: "check", Usage: "before the match, run selfplay check on every --engine in the match's variant; stop if a check fails"},
 		&cli.StringFlag{Name: "adjudicate", Usage: "end games from the scores both players report: draw=MOVES:SCORE,resign=MOVES:SCORE (SCORE in men)"},
 	}
 }
@@ -101,6 +102,11 @@ func (set *engineSet) open(ctx context.Context, c *cli.Context, v *engine.Varian
 			set.logs = append(set.logs, f)
 			opt.Stderr = f
 			fmt.Fprintf(stderr, "selfplay: %s: stderr in %s\n", spec.Name, logPath)
+		}
+		if c.Bool("check") {
+			if err := preCheck(ctx, spec, v, opt.Stderr, set.start, stderr); err != nil {
+				return err
+			}
 		}
 		if err := set.check(ctx, spec, v, &opt); err != nil {
 			return err

@@ -27,6 +27,9 @@ func render(w io.Writer, res *match.Result) error {
 	} else if res.RatingsError != "" {
 		fmt.Fprintf(w, "\nno ratings: %s\n", res.RatingsError)
 	}
+	if err := renderCross(w, res); err != nil {
+		return err
+	}
 	if len(res.Terminations) > 0 {
 		if err := renderTable(w, "Terminations", res.TerminationsTable()); err != nil {
 			return err
@@ -56,4 +59,18 @@ func renderTable(w io.Writer, caption string, table match.Table) error {
 // newTable returns a table that writes headers as given.
 func newTable(w io.Writer) *tablewriter.Table {
 	return tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignment(tw.AlignRight))
+}
+
+// renderCross writes the crosstable and the likelihood of superiority between every two
+// players (three or more players).
+func renderCross(w io.Writer, res *match.Result) error {
+	if len(res.Crosstable) > 0 {
+		if err := renderTable(w, "Crosstable (points/games of the row's player)", res.CrosstableTable()); err != nil {
+			return err
+		}
+	}
+	if len(res.LOS) > 0 {
+		return renderTable(w, "Likelihood of superiority (row over column, from the ratings)", res.LOSTable())
+	}
+	return nil
 }

@@ -203,6 +203,9 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
 		return cfg, "", nil, cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
 	}
+	if cfg.Tournament = c.String("tournament"); !slices.Contains(match.Tournaments, cfg.Tournament) {
+		return cfg, "", nil, cliutil.Usagef("--tournament %q: want %s", cfg.Tournament, strings.Join(match.Tournaments, " or "))
+	}
 	if s := c.String("sprt"); s != "" {
 		t, err := stats.ParseSPRT(s)
 		if err != nil {

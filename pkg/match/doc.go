@@ -2,7 +2,8 @@
 //
 // # Schedule
 //
-// Every pair of players (a pairing; one for two players, a round robin for more) plays
+// Every pair of players that Config.Tournament pairs (a pairing; one for two players, a
+// round robin or a gauntlet for more: Pairings) plays
 // the openings in game pairs: both games of a pair start from the same opening, and the
 // players swap colours in the second. Games are numbered 0, 1, 2, ...; pair k holds games
 // 2k and 2k+1. Pair k belongs to round k / P and pairing k mod P, where P is the number of

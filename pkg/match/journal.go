@@ -54,6 +54,8 @@ type Header struct {
 	Adjudication string `json:"adjudication,omitempty"`
 	// Shard is Config.Shard ("K/N"), for a shard of a match.
 	Shard string `json:"shard,omitempty"`
+	// Tournament is Config.Tournament, empty for a round robin.
+	Tournament string `json:"tournament,omitempty"`
 }
 
 const journalFormat = "rafle-selfplay-journal/1"
@@ -197,6 +199,8 @@ func sameHeader(old, h Header) error {
 		return diff("variant", old.Variant, h.Variant)
 	case fmt.Sprint(old.Players) != fmt.Sprint(h.Players):
 		return diff("players", old.Players, h.Players)
+	case old.Tournament != h.Tournament:
+		return diff("tournament", normTournament(old.Tournament), normTournament(h.Tournament))
 	case old.Seed != h.Seed:
 		return diff("seed", old.Seed, h.Seed)
 	case old.Games != h.Games:

@@ -25,8 +25,10 @@ type Config struct {
 	// Variant is the game played.
 	Variant *engine.Variant
 	// Players are the entrants, at least two, with different names. Two play one pairing;
-	// more play a round robin.
+	// more play the pairings of Tournament.
 	Players []Entrant
+	// Tournament is RoundRobin ("" too) or Gauntlet (Pairings).
+	Tournament string
 	// Games is the number of games per pairing, rounded up to an even number (game pairs).
 	Games int
 	// Openings are the start positions, used in pairs (see the package documentation).
@@ -78,10 +80,8 @@ type schedule struct {
 
 func newSchedule(cfg *Config) schedule {
 	var s schedule
-	for a := range cfg.Players {
-		for b := a + 1; b < len(cfg.Players); b++ {
-			s.pairings = append(s.pairings, pairing{a, b})
-		}
+	for _, p := range Pairings(cfg.Tournament, len(cfg.Players)) {
+		s.pairings = append(s.pairings, pairing{p[0], p[1]})
 	}
 	s.rounds = (cfg.Games + 1) / 2
 	s.order = OpeningOrder(len(cfg.Openings), s.rounds, cfg.Seed)
@@ -97,7 +97,7 @@ type Game struct {
 	Index   int
 	Pair    int // pair index: games 2k and 2k+1 form pair k
 	Round   int
-	Pairing int // index into the pairings, in the order (0,1), (0,2), ..., (1,2), ...
+	Pairing int // index into the pairings, in Pairings' order: (0,1), (0,2), ..., (1,2), ...
 	A, B    int // the pairing's players, A < B
 	First   int // the player with the variant's first-moving colour
 	Opening int // index into Config.Openings
@@ -136,6 +136,8 @@ func (cfg *Config) check() error {
 		return errors.New("match: no variant")
 	case len(cfg.Players) < 2:
 		return fmt.Errorf("match: %d players: need at least two", len(cfg.Players))
+	case checkTournament(cfg.Tournament) != nil:
+		return checkTournament(cfg.Tournament)
 	case cfg.Games < 1:
 		return fmt.Errorf("match: %d games: need at least one", cfg.Games)
 	case len(cfg.Openings) == 0:
@@ -174,7 +176,8 @@ func (cfg *Config) recordsInfo() bool {
 
 // header returns the journal header of cfg.
 func (cfg *Config) header() Header {
-	h := Header{Format: journalFormat, Variant: cfg.Variant.Name, Seed: cfg.Seed, Games: cfg.Games, MaxPlies: cfg.MaxPlies}
+	h := Header{Format: journalFormat, Variant: cfg.Variant.Name, Seed: cfg.Seed, Games: cfg.Games, MaxPlies: cfg.MaxPlies,
+		Tournament: headerTournament(cfg.Tournament)}
 	for _, p := range cfg.Players {
 		h.Players = append(h.Players, p.Name)
 	}

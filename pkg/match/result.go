@@ -23,6 +23,12 @@ type Result struct {
 	RatingsError string          `json:"ratings_error,omitempty"` // why ratings could not be fitted
 	SPRT         *SPRTResult     `json:"sprt,omitempty"`
 	Interrupted  bool            `json:"interrupted"` // the match stopped before its end
+
+	// Crosstable[i][j] is player i's games against player j (three or more players).
+	Crosstable [][]CrossCell `json:"crosstable,omitempty"`
+	// LOS[i][j] is the likelihood that player i is stronger than player j, from the
+	// ratings (stats.LOSMatrix); with the ratings only.
+	LOS [][]float64 `json:"los,omitempty"`
 }
 
 // PairingResult is the result of one pairing from Player's point of view.
@@ -224,6 +230,7 @@ func (a *aggregator) result() *Result {
 					Elo: Float(r.Elo), StdErr: Float(r.StdErr), Games: r.Games, Points: r.Points})
 			}
 		}
+		res.addCrosstable(table, ratings)
 	}
 	if a.sprt != nil {
 		lo, hi := a.sprt.Bounds()

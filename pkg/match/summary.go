@@ -60,7 +60,7 @@ func configOf(h Header) (Config, schedule, error) {
 	if err != nil {
 		return Config{}, schedule{}, fmt.Errorf("match: journal header: %w", err)
 	}
-	cfg := Config{Variant: v, Games: h.Games, Seed: h.Seed, MaxPlies: h.MaxPlies, Openings: make([]Opening, 1)}
+	cfg := Config{Variant: v, Games: h.Games, Seed: h.Seed, MaxPlies: h.MaxPlies, Openings: make([]Opening, 1), Tournament: h.Tournament}
 	for _, name := range h.Players {
 		cfg.Players = append(cfg.Players, Entrant{Name: name})
 	}

@@ -17,18 +17,6 @@ import (
 	"github.com/rafle/rafle/pkg/stats"
 )
 
-// pairings returns the pairings of n players in the schedule's order (package match):
-// (0,1), (0,2), ..., (1,2), ...
-func pairings(n int) [][2]int {
-	var ps [][2]int
-	for a := range n {
-		for b := a + 1; b < n; b++ {
-			ps = append(ps, [2]int{a, b})
-		}
-	}
-	return ps
-}
-
 // outcome returns the result of r for the player named name.
 func outcome(r *match.Record, name string) stats.Outcome {
 	switch {
@@ -50,7 +38,7 @@ type point struct {
 // interval after each complete game pair, in game order, up to the pair where an SPRT
 // decided (the games after it do not count).
 func (m *Match) eloCurves() [][]point {
-	ps := pairings(len(m.Header.Players))
+	ps := match.Pairings(m.Header.Tournament, len(m.Header.Players))
 	curves := make([][]point, len(ps))
 	penta := make([]stats.Penta, len(ps))
 	pairs := m.pairs()
@@ -106,7 +94,7 @@ func (m *Match) llrCurve(t stats.SPRT) []point {
 
 // pairingName names pairing k.
 func (m *Match) pairingName(k int) string {
-	p := pairings(len(m.Header.Players))[k]
+	p := match.Pairings(m.Header.Tournament, len(m.Header.Players))[k]
 	return m.Header.Players[p[0]] + " vs " + m.Header.Players[p[1]]
 }
 
@@ -213,7 +201,7 @@ type openingScore struct {
 // openingScores returns the score per opening of the first player of each game's
 // pairing, worst first (then by name).
 func (m *Match) openingScores() []openingScore {
-	ps := pairings(len(m.Header.Players))
+	ps := match.Pairings(m.Header.Tournament, len(m.Header.Players))
 	by := map[string]*openingScore{}
 	for i := range m.Records {
 		r := &m.Records[i]

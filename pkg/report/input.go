@@ -453,6 +453,20 @@ func pdnHeader(m *Match, recs []sourced) error {
 	if n < 2 {
 		return fmt.Errorf("report: %s: games of fewer than two players", strings.Join(m.Sources, ", "))
 	}
+	// a gauntlet: more than two players, and one of them in every game (its pairings are
+	// a round robin's first n-1, in the same order)
+	if n > 2 {
+		count := map[string]int{}
+		for _, r := range recs {
+			count[r.White]++
+			count[r.Black]++
+		}
+		for _, c := range count {
+			if c == len(recs) {
+				pairings, m.Header.Tournament = n-1, match.Gauntlet
+			}
+		}
+	}
 	// pairing k is (0, k+1) for k < n-1: player 0 and the others in order
 	players := make([]string, n)
 	for _, r := range recs {

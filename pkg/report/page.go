@@ -181,6 +181,7 @@ func (m *Match) page(ctx context.Context, event string) (*page, error) {
 	} else if res.RatingsError != "" {
 		results.Lines = append(results.Lines, "No ratings: "+res.RatingsError)
 	}
+	results.Tables = append(results.Tables, crossTables(res)...)
 	results.Tables = append(results.Tables, terminationsTable(res))
 	if s := res.SPRT; s != nil {
 		results.Lines = append(results.Lines, res.SPRTLine())
@@ -230,6 +231,21 @@ func pairingsTable(res *match.Result) table {
 func ratingsTable(res *match.Result) table {
 	t := res.RatingsTable()
 	return table{Caption: "Maximum-likelihood ratings", Left: 1, Header: t.Header, Rows: t.Rows}
+}
+
+// crossTables are the crosstable and the likelihood of superiority between every two
+// players, for three or more players.
+func crossTables(res *match.Result) []table {
+	var ts []table
+	if len(res.Crosstable) > 0 {
+		t := res.CrosstableTable()
+		ts = append(ts, table{Caption: "Crosstable (points/games of the row's player)", Left: 1, Header: t.Header, Rows: t.Rows})
+	}
+	if len(res.LOS) > 0 {
+		t := res.LOSTable()
+		ts = append(ts, table{Caption: "Likelihood of superiority (row over column, from the ratings)", Left: 1, Header: t.Header, Rows: t.Rows})
+	}
+	return ts
 }
 
 func terminationsTable(res *match.Result) table {

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rafle/rafle/pkg/match"
+)
+
+// TestGauntlet: --tournament gauntlet plays the first player against each other only,
+// rates all four, and the report read back from the PDN alone finds the gauntlet; an
+// unknown tournament is a usage error.
+func TestGauntlet(t *testing.T) {
+	dir := t.TempDir()
+	pdn := filepath.Join(dir, "g.pdn")
+	args := []string{"--players", "depth=1,depth=1:random=0.5,depth=1:random=0.9,depth=2", "--tournament", "gauntlet",
+		"--games", "2", "--seed", "5", "--max-plies", "40", "-j", "2", "--pdn", pdn, "--json"}
+	code, stdout, stderr := runArgs(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var res match.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Games != 6 || len(res.Pairings) != 3 || len(res.Ratings) != 4 {
+		t.Fatalf("%d games, %d pairings, %d ratings; want 6, 3, 4", res.Games, len(res.Pairings), len(res.Ratings))
+	}
+	for _, p := range res.Pairings {
+		if p.Player != "depth=1" {
+			t.Errorf("pairing %s vs %s: not the first player's", p.Player, p.Opponent)
+		}
+	}
+	journal, err := os.ReadFile(pdn + ".journal")
+	if err != nil || !strings.Contains(string(journal), `"tournament":"gauntlet"`) {
+		t.Errorf("journal header: %v, %.200s", err, journal)
+	}
+	// the report of the PDN alone (no journal) plots the gauntlet's pairings only
+	if err := os.Remove(pdn + ".journal"); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "report")
+	if code, _, stderr := runArgs(t, "report", "--output", out, pdn); code != 0 {
+		t.Fatalf("report from the PDN: exit %d, stderr %q", code, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil || !strings.Contains(string(page), ">depth=1 vs depth=2</text>") || strings.Contains(string(page), ">depth=1:random=0.5 vs depth=1:random=0.9</text>") {
+		t.Errorf("report: %v; want the pairings of depth=1 only", err)
+	}
+
+	if code, _, stderr := runArgs(t, "--players", "easy,medium", "--tournament", "swiss"); code != 2 || !strings.Contains(stderr, "roundrobin or gauntlet") {
+		t.Errorf("--tournament swiss: exit %d, stderr %q", code, stderr)
+	}
+}
