@@ -234,11 +234,18 @@ func newPlayerRand(seed int64) *rand.Rand {
 // ErrNoMove is returned by Choose when the game has no legal move.
 var ErrNoMove = errors.New("engine: no legal move")
 
-// Choose plays a random legal move with the spec's probability, and otherwise searches.
+// Choose plays a random legal move with the spec's probability, and otherwise searches. A
+// position that the searcher's endgame database holds (Searcher.SetEGDB) is played from it,
+// never at random.
 func (sp *Player) Choose(ctx context.Context, g *engine.Game) (Result, error) {
 	legal := g.Legal()
 	if len(legal) == 0 {
 		return Result{}, ErrNoMove
+	}
+	if sp.search.tb != nil {
+		if r, ok := sp.search.fromEGDB(ctx, g, sp.spec.Limits); ok {
+			return r, nil
+		}
 	}
 	if sp.spec.Random > 0 && sp.rng.Float64() < sp.spec.Random {
 		m := legal[sp.rng.IntN(len(legal))]
