@@ -344,8 +344,17 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 			return 0
 		}
 		if s.tbPieces > 0 && board.Occupied(p).Count() <= s.tbPieces {
-			if score, ok := s.probe(p, ply); ok {
-				return score
+			// a win or loss without distance is searched on, so that the search sees
+			// its way: the database's value only bounds it
+			if score, exact, ok := s.probe(p, ply); ok {
+				switch {
+				case exact || depth <= 0:
+					return score
+				case score > 0 && TBWin-TBSpread >= beta:
+					return TBWin - TBSpread
+				case score < 0 && -(TBWin-TBSpread) <= alpha:
+					return -(TBWin - TBSpread)
+				}
 			}
 		}
 	}
@@ -475,7 +484,7 @@ func (s *searcher) quiesce(p *board.Position, ply, alpha, beta int) int {
 		return 0
 	}
 	if s.tbPieces > 0 && board.Occupied(p).Count() <= s.tbPieces {
-		if score, ok := s.probe(p, ply); ok {
+		if score, _, ok := s.probe(p, ply); ok {
 			return score
 		}
 	}

@@ -25,17 +25,18 @@ func (s *Searcher) SetTablebase(tb Tablebase, pieces int) {
 
 func (s *searcher) setTablebase(tb Tablebase, pieces int) { s.tb, s.tbPieces = tb, pieces }
 
-// probe returns the score at ply of p from the database, false when p is not in it.
-func (s *searcher) probe(p *board.Position, ply int) (int, bool) {
+// probe returns the score at ply of p from the database, whether it is exact (a draw, or
+// a win or loss with its distance), and false when p is not in the database.
+func (s *searcher) probe(p *board.Position, ply int) (score int, exact, ok bool) {
 	value, plies, ok := s.tb.Probe(p)
 	if !ok {
-		return 0, false
+		return 0, false, false
 	}
 	e := 0
 	if value != 0 && plies < 0 {
 		e = s.evaluate(p)
 	}
-	return tbScore(value, plies, ply, e), true
+	return tbScore(value, plies, ply, e), value == 0 || plies >= 0, true
 }
 
 // TBScore returns the score at ply of a position that the database values: value is 1, 0

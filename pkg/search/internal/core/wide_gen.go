@@ -249,8 +249,16 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 			return 0
 		}
 		if s.tbPieces > 0 && board.WideOccupied(p).Count() <= s.tbPieces {
-			if score, ok := s.probe(p, ply); ok {
-				return score
+
+			if score, exact, ok := s.probe(p, ply); ok {
+				switch {
+				case exact || depth <= 0:
+					return score
+				case score > 0 && TBWin-TBSpread >= beta:
+					return TBWin - TBSpread
+				case score < 0 && -(TBWin-TBSpread) <= alpha:
+					return -(TBWin - TBSpread)
+				}
 			}
 		}
 	}
@@ -380,7 +388,7 @@ func (s *wideSearcher) quiesce(p *board.WidePosition, ply, alpha, beta int) int 
 		return 0
 	}
 	if s.tbPieces > 0 && board.WideOccupied(p).Count() <= s.tbPieces {
-		if score, ok := s.probe(p, ply); ok {
+		if score, _, ok := s.probe(p, ply); ok {
 			return score
 		}
 	}
