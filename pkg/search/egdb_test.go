@@ -400,3 +400,33 @@ func TestEGDBWithoutDistance(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkEGDBSearch searches 4-piece english positions (the samples of the 4-king stage)
+// to depth 12 with the database of up to 3 pieces, and without: nodes per second, and the
+// nodes of a search.
+func BenchmarkEGDBSearch(b *testing.B) {
+	db := testEGDB(b, "english", 3, 0, 0)
+	v := db.Variant()
+	roots := samples(b, db, 4, 4)
+	for _, with := range []bool{false, true} {
+		b.Run(fmt.Sprintf("egdb=%v", with), func(b *testing.B) {
+			s := search.New(v, nil, 1)
+			if with {
+				if err := s.SetEGDB(db); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var nodes int64
+			searches := 0
+			for b.Loop() {
+				for _, p := range roots {
+					s.Clear()
+					nodes += s.Search(context.Background(), engine.NewGame(v, p), search.Limits{Depth: 12}).Nodes
+					searches++
+				}
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(nodes)/float64(searches), "nodes/search")
+		})
+	}
+}
