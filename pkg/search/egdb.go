@@ -126,6 +126,21 @@ func (s *Searcher) EGDBError() error {
 	return s.tb.err
 }
 
+// InEGDB reports whether the searcher's endgame database holds the current position of g
+// (one that is not over): Search plays it from the database.
+func (s *Searcher) InEGDB(g *engine.Game) bool {
+	if s.tb == nil {
+		return false
+	}
+	p := g.Position()
+	m := p.Material()
+	if m.Pieces(engine.White)+m.Pieces(engine.Black) > s.tb.pieces {
+		return false
+	}
+	_, plies, ok := s.tb.Probe(&p)
+	return ok && plies != 0
+}
+
 // fromEGDB plays the current position of g from the endgame database, when it holds it:
 // the best legal move by value and distance. For a win or loss without distance it
 // searches (the search scores every move from the database) and keeps the search's move
@@ -133,14 +148,10 @@ func (s *Searcher) EGDBError() error {
 // position, or the game is over there.
 func (s *Searcher) fromEGDB(ctx context.Context, g *engine.Game, lim Limits) (Result, bool) {
 	start := time.Now()
+	if !s.InEGDB(g) {
+		return Result{}, false
+	}
 	p := g.Position()
-	m := p.Material()
-	if m.Pieces(engine.White)+m.Pieces(engine.Black) > s.tb.pieces {
-		return Result{}, false
-	}
-	if _, plies, ok := s.tb.Probe(&p); !ok || plies == 0 {
-		return Result{}, false
-	}
 	legal := g.Legal()
 	if len(legal) == 0 {
 		return Result{}, false

@@ -430,3 +430,54 @@ func BenchmarkEGDBSearch(b *testing.B) {
 		})
 	}
 }
+
+// TestEGDBPlayer: a player given the database (PlayerSpec.EGDB) plays the positions it
+// holds from it, the easy level too (never at random there): it wins the won samples in
+// the stored number of plies against a perfect defender. A database of another variant is
+// refused.
+func TestEGDBPlayer(t *testing.T) {
+	db := testEGDB(t, "english", 3, 0)
+	v := db.Variant()
+	ps, _ := search.Level("easy")
+	ps.Random = 1 // always at random, but where the database holds the position
+	ps.EGDB = db
+	wins := 0
+	for i, p := range samples(t, db, 3, 4) {
+		want := probe(t, db, p)
+		if want.Value != egdb.Win {
+			continue
+		}
+		wins++
+		pl, err := ps.New(v, int64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defender := withDB(t, db)
+		g := engine.NewGame(v, p)
+		for g.Ply() < want.Plies && !g.Outcome().Over {
+			var m engine.Move
+			if g.Ply()%2 == 0 {
+				r, err := pl.Choose(context.Background(), g)
+				if err != nil || r.Random {
+					t.Fatalf("%s: %+v, %v", v.FEN(g.Position()), r, err)
+				}
+				m = r.Move
+			} else {
+				m = defender.Search(context.Background(), g, search.Limits{Depth: 1}).Move
+			}
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if o := g.Outcome(); !o.Over || o.Draw || o.Winner != p.Side || g.Ply() != want.Plies {
+			t.Errorf("%s (%s): %s after %d plies", v.FEN(p), want, o, g.Ply())
+		}
+	}
+	if wins == 0 {
+		t.Fatal("no won sample")
+	}
+	ps.EGDB = testEGDB(t, "russian", 3, 0)
+	if _, err := ps.New(v, 1); err == nil {
+		t.Error("a player of english with a database of russian: no error")
+	}
+}
