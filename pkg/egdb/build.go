@@ -133,7 +133,7 @@ func Build(ctx context.Context, v *engine.Variant, opt BuildOptions) ([]SliceRep
 		return nil, err
 	}
 	defer db.Close()
-	b := &builder{ctx: ctx, v: v, g: g, db: db, jobs: jobs, deps: map[Slice][]uint16{}, opt: opt}
+	b := &builder{ctx: ctx, v: v, g: g, db: db, jobs: jobs, load: newLoader(db), opt: opt}
 
 	var groups [][]Slice
 	lo := 2
@@ -204,8 +204,7 @@ type builder struct {
 	db       *DB
 	jobs     int
 	opt      BuildOptions
-	deps     map[Slice][]uint16 // the values of the slices built before, read whole
-	depMu    sync.Mutex
+	load     *loader // the values of the slices built before, whole
 	progress Progress
 	progMu   sync.Mutex
 }
@@ -220,29 +219,8 @@ func (b *builder) report(p Progress) {
 	b.opt.Progress(p)
 }
 
-// values returns the codes of slice s, built before, read from its file once.
-func (b *builder) values(s Slice) ([]uint16, error) {
-	b.depMu.Lock()
-	defer b.depMu.Unlock()
-	if c, ok := b.deps[s]; ok {
-		return c, nil
-	}
-	path := filepath.Join(b.opt.Dir, fileName(s))
-	sf, err := openSlice(path, b.v.Name, s, newIndexer(b.g, s).size)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("egdb: %s: slice %s is needed and missing (build the smaller slices first)", b.opt.Dir, s)
-		}
-		return nil, err
-	}
-	defer sf.f.Close()
-	c, err := sf.readAll()
-	if err != nil {
-		return nil, err
-	}
-	b.deps[s] = c
-	return c, nil
-}
+// values returns the codes of slice s, built before.
+func (b *builder) values(s Slice) ([]uint16, error) { return b.load.values(s) }
 
 // unresolved marks a value not known yet; its low bits hold the longest loss the
 // position's moves to other slices give it, plus one (0: none).
@@ -319,10 +297,12 @@ func (b *builder) group(grp []Slice) ([]SliceReport, error) {
 				codes[i] = 0
 			}
 		}
-		n, err := writeSlice(b.opt.Dir, b.v.Name, s, codes, sv.distances)
+		cnt := sv.cnt[a]
+		n, err := writeSlice(b.opt.Dir, b.v.Name, s, codes, sv.distances, func(i int) bool { return cnt[i] == hasCapture })
 		if err != nil {
 			return reports, err
 		}
+		b.load.set(s, codes, sv.distances)
 		reports = append(reports, SliceReport{Slice: s, Positions: uint64(len(codes)), Bytes: n, Stats: statsOf(codes)})
 	}
 	t3 := time.Now()

@@ -4,11 +4,13 @@ import (
 	"container/list"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -25,6 +27,13 @@ type DB struct {
 	// its checksum checked) at the first probe that needs it.
 	slices map[Slice]*dbSlice
 	nextID int
+	// table holds the same slices by key (sliceKey), for probes without a lock
+	table [9 * 9 * 9 * 9]atomic.Pointer[dbSlice]
+}
+
+// sliceKey numbers the slices of up to MaxPieces (8) pieces.
+func sliceKey(s Slice) int {
+	return ((s.UsMen*9+s.UsKings)*9+s.ThemMen)*9 + s.ThemKings
 }
 
 // dbSlice is a slice of the DB: its file, opened once.
@@ -64,9 +73,29 @@ func Open(dir string, v *engine.Variant, opt Options) (*DB, error) {
 		if err != nil || s.Pieces() > MaxPieces {
 			continue
 		}
-		db.slices[s] = &dbSlice{id: uint64(len(db.slices)), s: s, path: filepath.Join(dir, name)}
+		sl := &dbSlice{id: uint64(db.nextID), s: s, path: filepath.Join(dir, name)}
+		db.slices[s] = sl
+		db.table[sliceKey(s)].Store(sl)
+		db.nextID++
 	}
 	return db, nil
+}
+
+// path returns the file of slice s.
+func (db *DB) path(s Slice) string { return filepath.Join(db.dir, fileName(s)) }
+
+// add adds slice s, whose file was written after Open, and opens it.
+func (db *DB) add(s Slice) (*dbSlice, error) {
+	db.mu.Lock()
+	sl := db.slices[s]
+	if sl == nil {
+		sl = &dbSlice{id: uint64(db.nextID), s: s, path: db.path(s)}
+		db.nextID++
+		db.slices[s] = sl
+		db.table[sliceKey(s)].Store(sl)
+	}
+	db.mu.Unlock()
+	return db.open(s)
 }
 
 // Variant returns the DB's variant.
@@ -78,10 +107,12 @@ func (db *DB) Dir() string { return db.dir }
 // Slices returns the slices whose files the directory holds, by number of pieces, then
 // name.
 func (db *DB) Slices() []Slice {
+	db.mu.Lock()
 	out := make([]Slice, 0, len(db.slices))
 	for s := range db.slices {
 		out = append(out, s)
 	}
+	db.mu.Unlock()
 	sortSlices(out)
 	return out
 }
@@ -101,7 +132,7 @@ func sortSlices(ss []Slice) {
 func (db *DB) MaxPieces() int {
 	for n := 2; n <= MaxPieces; n++ {
 		for _, s := range SlicesOf(db.v, n) {
-			if db.slices[s] == nil {
+			if sl, _ := db.open(s); sl == nil {
 				return n - 1
 			}
 		}
@@ -132,7 +163,10 @@ func (db *DB) FileSize(s Slice) (int64, error) {
 
 // open returns the open slice s, nil when its file is not in the directory.
 func (db *DB) open(s Slice) (*dbSlice, error) {
-	sl := db.slices[s]
+	if s.Pieces() > MaxPieces || s.UsMen < 0 || s.UsKings < 0 || s.ThemMen < 0 || s.ThemKings < 0 {
+		return nil, nil
+	}
+	sl := db.table[sliceKey(s)].Load()
 	if sl == nil {
 		return nil, nil
 	}
@@ -149,6 +183,8 @@ func (db *DB) open(s Slice) (*dbSlice, error) {
 // Close closes the open files. The DB must not be used afterwards.
 func (db *DB) Close() error {
 	var errs []error
+	db.mu.Lock()
+	defer db.mu.Unlock()
 	for _, sl := range db.slices {
 		sl.once.Do(func() { sl.err = errors.New("egdb: closed") })
 		if sl.sf != nil {
@@ -188,6 +224,12 @@ func (db *DB) probePieces(q *pieces) (Result, error) {
 	if sl == nil {
 		return Result{Value: Unknown, Plies: -1}, err
 	}
+	if sl.sf.h.CapturesOmitted {
+		p := db.g.toPosition(q)
+		if db.v.HasCapture(&p) {
+			return db.probeCaptures(q, &p)
+		}
+	}
 	i := sl.ix.index(q)
 	k := int(i / uint64(sl.sf.h.Block))
 	key := sl.id<<40 | uint64(k)
@@ -202,31 +244,47 @@ func (db *DB) probePieces(q *pieces) (Result, error) {
 	return decode(sl.sf.code(raw, int(i%uint64(sl.sf.h.Block)))), nil
 }
 
+// probeCaptures returns the value of q (p with White to move), whose side to move has a
+// capture: the best of its captures' values, probed (the file leaves it out).
+func (db *DB) probeCaptures(q *pieces, p *engine.Position) (Result, error) {
+	moves := db.v.Generate(nil, p)
+	unknown := false
+	r, err := db.g.fromMoves(q, moves, func(succ *pieces) (Result, error) {
+		r, err := db.probePieces(succ)
+		if r.Value == Unknown {
+			unknown = true
+		}
+		return r, err
+	})
+	if err != nil || unknown {
+		return Result{Value: Unknown, Plies: -1}, err
+	}
+	return r, nil
+}
+
 // fromPosition returns p seen from its side to move, false when it has more than
 // MaxPieces pieces.
 func (g *geometry) fromPosition(p *engine.Position) (pieces, bool) {
-	m := p.Material()
-	total := m.Pieces(engine.White) + m.Pieces(engine.Black)
-	if total > MaxPieces {
-		return pieces{}, false
-	}
+	white, black, kings := p.Sets()
 	var q pieces // White's pieces as the side to move's, then turned if Black is to move
-	found := 0
-	for d := 0; d < g.squares && found < total; d++ {
-		c, king, ok := p.At(g.idxOf[d])
-		if !ok {
-			continue
+	n := 0
+	for w := range 2 {
+		for _, side := range [2]struct {
+			set  uint64
+			kind int
+		}{{white[w], usMen}, {black[w], themMen}} {
+			for b := side.set; b != 0; b &= b - 1 {
+				i := bits.TrailingZeros64(b)
+				if n++; n > MaxPieces {
+					return pieces{}, false
+				}
+				k := side.kind
+				if kings[w]>>i&1 != 0 {
+					k++
+				}
+				q.add(k, uint8(g.denseOf[64*w+i]))
+			}
 		}
-		found++
-		k := usMen
-		if c == engine.Black {
-			k = themMen
-		}
-		if king {
-			k++
-		}
-		q.sq[k][q.n[k]] = uint8(d)
-		q.n[k]++
 	}
 	if p.Side == engine.Black {
 		q = q.flipped(g.squares)

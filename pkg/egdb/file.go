@@ -60,8 +60,12 @@ type header struct {
 	Blocks  int    `json:"blocks"`
 	Codec   string `json:"codec"`
 	// Distances: the values carry the distance in plies (otherwise win, draw, loss).
-	Distances bool       `json:"distances"`
-	Stats     SliceStats `json:"stats"`
+	Distances bool `json:"distances"`
+	// CapturesOmitted: the values of the positions whose side to move has a capture are
+	// not stored (each holds the value stored before it, which compresses best): a reader
+	// plays the captures and looks up the positions after them.
+	CapturesOmitted bool       `json:"capturesOmitted"`
+	Stats           SliceStats `json:"stats"`
 }
 
 // fileName is the name of a slice's file.
@@ -97,7 +101,10 @@ func statsOf(codes []uint16) SliceStats {
 // writeSlice writes the codes of a slice into dir atomically: a temporary file in dir,
 // synced, then renamed to its name; without distances, only win, draw or loss. It returns
 // the file's size. The codes are changed to what the file holds.
-func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool) (int64, error) {
+//
+// omit, when not nil, tells the positions whose side to move has a capture: their values
+// are left out (header capturesOmitted).
+func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool, omit func(i int) bool) (int64, error) {
 	width := 1
 	for i, c := range codes {
 		switch {
@@ -113,7 +120,7 @@ func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool) (i
 	}
 	st := statsOf(codes)
 	blocks := (len(codes) + BlockPositions - 1) / BlockPositions
-	h := header{Variant: variant, Slice: s.String(), Width: width, Block: BlockPositions, Blocks: blocks, Codec: "deflate", Distances: distances, Stats: st}
+	h := header{Variant: variant, Slice: s.String(), Width: width, Block: BlockPositions, Blocks: blocks, Codec: "deflate", Distances: distances, CapturesOmitted: omit != nil, Stats: st}
 	hj, err := json.Marshal(h)
 	if err != nil {
 		return 0, err
@@ -122,10 +129,16 @@ func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool) (i
 	offsets := make([]uint64, 0, blocks+1)
 	raw := make([]byte, 0, BlockPositions*width)
 	zw, _ := flate.NewWriter(&data, flate.DefaultCompression)
+	var prev uint16
 	for b := range blocks {
 		offsets = append(offsets, uint64(data.Len()))
 		raw = raw[:0]
-		for _, c := range codes[b*BlockPositions : min(len(codes), (b+1)*BlockPositions)] {
+		lo := b * BlockPositions
+		for k, c := range codes[lo:min(len(codes), lo+BlockPositions)] {
+			if omit != nil && omit(lo+k) {
+				c = prev
+			}
+			prev = c
 			if !distances {
 				c = fileCode(c)
 			}

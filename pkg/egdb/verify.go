@@ -30,36 +30,23 @@ func (db *DB) Verify(ctx context.Context, opt VerifyOptions) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	vals := map[Slice][]uint16{}
-	load := func(s Slice) ([]uint16, error) {
-		if c, ok := vals[s]; ok {
-			return c, nil
-		}
-		sl, err := db.open(s)
-		if err != nil {
-			return nil, err
-		}
-		if sl == nil {
-			return nil, fmt.Errorf("egdb: %s: slice %s is needed to verify the others and missing", db.dir, s)
-		}
-		c, err := sl.sf.readAll()
-		if err != nil {
-			return nil, err
-		}
-		vals[s] = c
-		return c, nil
-	}
+	l := newLoader(db)
 	for _, s := range db.Slices() {
-		// every slice a move can lead to, read before the workers start
-		c, err := load(s)
+		// the slice, with the values its file leaves out worked out, and every slice a
+		// move can lead to, read before the workers start
+		c, err := l.values(s)
 		if err != nil {
 			return err
 		}
-		sl, _ := db.open(s)
+		sl, err := db.open(s)
+		if err != nil {
+			return err
+		}
 		distances := sl.sf.h.Distances
+		vals := map[Slice][]uint16{s: c}
 		for _, t := range db.Slices() {
 			if t.Pieces() < s.Pieces() || t.Pieces() == s.Pieces() && t.UsMen+t.ThemMen < s.UsMen+s.ThemMen || t == s.Swap() {
-				if _, err := load(t); err != nil {
+				if vals[t], err = l.values(t); err != nil {
 					return err
 				}
 			}
@@ -74,16 +61,14 @@ func (db *DB) Verify(ctx context.Context, opt VerifyOptions) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				var moves []engine.Move
+				w := newVerifier(db, s, vals)
 				for {
 					lo := next.Add(chunk) - chunk
 					if lo >= n || ctx.Err() != nil {
 						return
 					}
 					for i := lo; i < min(n, lo+chunk); i++ {
-						var err error
-						moves, err = db.verifyOne(s, i, c[i], distances, vals, moves)
-						if err != nil {
+						if err := w.check(i, c[i], distances); err != nil {
 							mu.Lock()
 							if first == nil {
 								first = err
@@ -112,36 +97,48 @@ func (db *DB) Verify(ctx context.Context, opt VerifyOptions) error {
 	return nil
 }
 
-// verifyOne checks position i of slice s, whose stored code is got.
-// Without distances (a slice of win, draw or loss) only the values are compared.
-func (db *DB) verifyOne(s Slice, i uint64, got uint16, distances bool, vals map[Slice][]uint16, moves []engine.Move) ([]engine.Move, error) {
+// verifier is a worker of Verify: the slice it checks, the values of the slices its
+// moves lead to, and the last one looked up.
+type verifier struct {
+	db     *DB
+	s      Slice
+	vals   map[Slice][]uint16
+	moves  []engine.Move
+	last   Slice
+	codes  []uint16
+	ix     *indexer
+	lookup func(*pieces) (Result, error)
+}
+
+func newVerifier(db *DB, s Slice, vals map[Slice][]uint16) *verifier {
+	w := &verifier{db: db, s: s, vals: vals, last: Slice{-1, 0, 0, 0}}
+	w.lookup = w.value
+	return w
+}
+
+// value returns the value of a position after a move.
+func (w *verifier) value(succ *pieces) (Result, error) {
+	if t := succ.slice(); t != w.last {
+		c, ok := w.vals[t]
+		if !ok {
+			return Result{}, fmt.Errorf("egdb: %s: slice %s leads to slice %s, which is missing", w.db.dir, w.s, t)
+		}
+		w.last, w.codes, w.ix = t, c, w.db.g.indexer(t)
+	}
+	return decode(w.codes[w.ix.index(succ)]), nil
+}
+
+// check checks position i of the slice, whose stored code is got. Without distances (a
+// slice of win, draw or loss) only the values are compared.
+func (w *verifier) check(i uint64, got uint16, distances bool) error {
+	db, s := w.db, w.s
 	g := db.g
 	q := g.indexer(s).unindex(i)
 	p := g.toPosition(&q)
-	moves = db.v.Generate(moves[:0], &p)
-	var best Result
-	if len(moves) == 0 {
-		best = Result{Value: Loss, Plies: 0}
-		if db.v.NoMoveWins {
-			best.Value = Win
-		}
-	} else {
-		for _, m := range moves {
-			var r Result
-			if g.menOnly && m.Promotes() {
-				r = Result{Value: Loss, Plies: 0}
-			} else {
-				succ := g.play(&q, m)
-				t := succ.slice()
-				var ok bool
-				if r, ok = g.terminal(t); !ok {
-					r = decode(vals[t][g.indexer(t).index(&succ)])
-				}
-			}
-			if a := after(r); a.Better(best) {
-				best = a
-			}
-		}
+	w.moves = db.v.Generate(w.moves[:0], &p)
+	best, err := g.fromMoves(&q, w.moves, w.lookup)
+	if err != nil {
+		return err
 	}
 	var want uint16
 	switch {
@@ -154,12 +151,12 @@ func (db *DB) verifyOne(s Slice, i uint64, got uint16, distances bool, vals map[
 	case best.Value == Loss && best.Plies >= 0:
 		want = encodeLoss(best.Plies)
 	case best.Value != Draw:
-		return moves, fmt.Errorf("egdb: %s: slice %s has distances and its moves lead to slices without", db.dir, s)
+		return fmt.Errorf("egdb: %s: slice %s has distances and its moves lead to slices without", db.dir, s)
 	}
 	if got != want {
 		p.Hash = p.ComputeHash()
-		return moves, fmt.Errorf("egdb: %s: slice %s, position %d (%s): stored %v, its moves give %v",
+		return fmt.Errorf("egdb: %s: slice %s, position %d (%s): stored %v, its moves give %v",
 			db.dir, s, i, db.v.FEN(p), decode(got), decode(want))
 	}
-	return moves, nil
+	return nil
 }

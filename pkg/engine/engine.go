@@ -107,7 +107,8 @@ type DivideEntry = board.DivideEntry
 //
 // Fields: Side, Hash.
 //
-// Methods (go doc ./pkg/internal/board Position): At, ComputeHash, Equal, Material, Play, Put.
+// Methods (go doc ./pkg/internal/board Position): At, ComputeHash, Equal, Material, Play, Put,
+// Sets.
 type Position = board.Position
 
 // Move is a move: the piece on From goes to To and the captured pieces are removed. Two

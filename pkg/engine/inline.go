@@ -42,6 +42,7 @@ func inlineBodies() {
 	new(Position).ComputeHash()
 	new(Position).Equal(*new(*Position))
 	new(Position).Put(*new(Index), *new(Color), *new(bool))
+	new(Position).Sets()
 	new(Position).Material()
 	new(Rules).KingCanReverse()
 	new(Variant).AlgebraicName(*new(Square))

@@ -43,7 +43,8 @@ func TestFixedRules(t *testing.T) {
 }
 
 // TestPut builds positions piece by piece and compares them with the FEN reader's, on a
-// 64-bit board and on canadian's, whose squares go past index 63.
+// 64-bit board and on canadian's, whose squares go past index 63; and reads them back
+// with Sets.
 func TestPut(t *testing.T) {
 	for _, tc := range []struct{ variant, fen string }{
 		{"english", "B:W18,K32:B1,K14"},
@@ -66,6 +67,15 @@ func TestPut(t *testing.T) {
 		got.Hash = got.ComputeHash()
 		if got != want {
 			t.Errorf("%s: Put of %q's pieces gives %s, want %s", tc.variant, tc.fen, v.FEN(got), v.FEN(want))
+		}
+		// Sets: every piece in its sets, nothing else
+		white, black, kings := want.Sets()
+		for i := Index(0); i < maxIndex; i++ {
+			in := func(s [2]uint64) bool { return s[i/64]>>(i%64)&1 != 0 }
+			c, king, ok := want.At(i)
+			if in(white) != (ok && c == White) || in(black) != (ok && c == Black) || in(kings) != (ok && king) {
+				t.Errorf("%s %q: index %d: Sets says white %v black %v king %v, At says %v %v %v", tc.variant, tc.fen, i, in(white), in(black), in(kings), ok, c, king)
+			}
 		}
 	}
 }
