@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -399,6 +400,8 @@ type ValidateOptions struct {
 	// game, if not nil, is called with every game read, in input order,
 	// from one goroutine, before it is replayed (StatsOptions.Game).
 	game func(*pdn.Game, error)
+	// egdb, with stats, is StatsOptions.EGDB.
+	egdb *egdb.DB
 	// inReader, if not nil, is called for each piece whose games were
 	// replayed by the goroutine that read them (tests).
 	inReader func()
@@ -1042,6 +1045,9 @@ func (b *gameBatch) replay(rp *replayer, name string, n int, g *pdn.Game, gerr e
 	b.sum.count(g, b.probs[start:], bad)
 	if b.stats != nil {
 		opt.count(b.stats, g, bad, rp.res, rp)
+		if opt.egdb != nil && !(bad && opt.skipBad) {
+			b.stats.checkEGDB(opt.egdb, name, n, g, rp.res)
+		}
 	}
 }
 
