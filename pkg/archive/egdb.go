@@ -20,7 +20,8 @@ type EGDBGame struct {
 	Ply int    `json:"ply"`
 	FEN string `json:"fen"`
 	// Value is the database's value for the side to move ("win in 17", "draw"), Expected
-	// the result it means ("1-0", "0-1" or "1/2-1/2"), Result the game's result as written.
+	// the result it means, written as Result is (1-0 or 2-0 when the first mover wins, as
+	// pdn.FirstMoverScore reads them), Result the game's result as written.
 	Value    string `json:"value"`
 	Expected string `json:"expected"`
 	Result   string `json:"result"`
@@ -71,30 +72,35 @@ func (e *egdbStats) report() *EGDBReport {
 	return &EGDBReport{Variant: e.variant, Checked: e.checked, Contradictions: len(games), Games: games}
 }
 
-// winnerOf returns the result that the database's value r means in a position with side to
-// move: "1-0", "0-1" or "1/2-1/2".
-func winnerOf(r egdb.Result, side engine.Color) string {
-	switch {
-	case r.Value == egdb.Draw:
-		return "1/2-1/2"
-	case (r.Value == egdb.Win) == (side == engine.White):
-		return "1-0"
+// scoreOf returns the score of the side to move that the database's value r means: 1 for a
+// win, 0.5 for a draw, 0 for a loss.
+func scoreOf(r egdb.Result) float64 {
+	switch r.Value {
+	case egdb.Win:
+		return 1
+	case egdb.Draw:
+		return 0.5
 	}
-	return "0-1"
+	return 0
 }
 
-// normalResult returns a game's result as "1-0", "0-1" or "1/2-1/2" (PDN's 2-0, 0-2 and 1-1
-// too), false for another (* or 0-0).
-func normalResult(s string) (string, bool) {
-	switch s {
-	case "1-0", "2-0":
-		return "1-0", true
-	case "0-1", "0-2":
-		return "0-1", true
-	case "1/2-1/2", "1-1":
-		return "1/2-1/2", true
+// resultText writes the first mover's score as a PDN result, in the style of written (2-0,
+// 1-1 and 0-2 when it is one of those).
+func resultText(firstMover float64, written string) string {
+	two := written == "2-0" || written == "0-2" || written == "1-1"
+	switch {
+	case firstMover == 1 && two:
+		return "2-0"
+	case firstMover == 1:
+		return "1-0"
+	case firstMover == 0 && two:
+		return "0-2"
+	case firstMover == 0:
+		return "0-1"
+	case two:
+		return "1-1"
 	}
-	return "", false
+	return "1/2-1/2"
 }
 
 // checkEGDB compares game n of file, g, replayed as res, with db: the database's value at
@@ -105,8 +111,8 @@ func (s *Stats) checkEGDB(db *egdb.DB, file string, n int, g *pdn.Game, res *pdn
 	if res == nil || res.Variant == nil || res.Variant.Name != db.Variant().Name || !res.Complete {
 		return
 	}
-	result, ok := normalResult(g.GameResult())
-	if !ok {
+	v, result := res.Variant, g.GameResult()
+	if _, ok := pdn.FirstMoverScore(result); !ok {
 		return
 	}
 	maxPieces := db.MaxPieces()
@@ -130,9 +136,13 @@ func (s *Stats) checkEGDB(db *egdb.DB, file string, n int, g *pdn.Game, res *pdn
 			continue
 		}
 		e.checked++
-		if want := winnerOf(r, p.Side); want != result {
-			e.games = append(e.games, EGDBGame{File: file, Game: n, Ply: i, FEN: db.Variant().FEN(*p),
-				Value: r.String(), Expected: want, Result: g.GameResult()})
+		if got, _ := pdn.ScoreFor(v, p.Side, result); got != scoreOf(r) {
+			first := scoreOf(r)
+			if p.Side != v.FirstMover {
+				first = 1 - first
+			}
+			e.games = append(e.games, EGDBGame{File: file, Game: n, Ply: i, FEN: v.FEN(*p),
+				Value: r.String(), Expected: resultText(first, result), Result: result})
 		}
 		return
 	}

@@ -13,15 +13,17 @@ import (
 )
 
 // egdbGames are english games (GameType 21) and what StatsOptions.EGDB finds in them:
-// whether the database checks the game, and whether its result contradicts the value.
+// whether the database checks the game, and whether its result contradicts the value. The
+// first number of a result is the first mover's: Black's in english.
 var egdbGames = []struct {
 	fen, moves, result string
 	checked, wrong     bool
 }{
-	{"W:WK1,K3:BK32", "", "1-0", true, false},            // white wins in 33
+	{"W:WK1,K3:BK32", "", "0-1", true, false},            // white wins in 33
 	{"W:WK1,K3:BK32", "", "1/2-1/2", true, true},         // drawn by the players, not by the value
-	{"W:WK14:BK6,K28", "14-9", "0-1", true, false},       // white loses in 10 (its move makes it 2)
-	{"W:WK18:BK14", "18x9", "2-0", true, false},          // a win in 1 (2-0: PDN's 1-0)
+	{"W:WK14:BK6,K28", "14-9", "1-0", true, false},       // white loses in 10 (its move makes it 2)
+	{"W:WK18:BK14", "18x9", "0-2", true, false},          // a win in 1 (0-2: PDN's 0-1)
+	{"B:WK18:BK14", "", "0-2", true, true},               // Black to move wins in 1
 	{"W:WK15:BK10,K32", "", "0-1", true, true},           // a draw
 	{"W:WK15:BK10,K32", "", "*", false, false},           // no result
 	{"", "11-15 22-18 15x22 25x18", "1-0", false, false}, // no position in the database
@@ -93,7 +95,7 @@ func TestStatsEGDB(t *testing.T) {
 			if r.Variant != "english" || r.Checked != 2*checked || r.Contradictions != len(wantGames) || fmt.Sprint(got) != fmt.Sprint(wantGames) {
 				t.Errorf("jobs %d: %+v, want %d checked and %v", jobs, r, 2*checked, wantGames)
 			}
-			if g := r.Games[0]; g.Value != "win in 33" || g.Expected != "1-0" || g.Result != "1/2-1/2" || g.FEN != "W:WK1,K3:BK32" || g.Ply != 0 {
+			if g := r.Games[0]; g.Value != "win in 33" || g.Expected != "0-1" || g.Result != "1/2-1/2" || g.FEN != "W:WK1,K3:BK32" || g.Ply != 0 {
 				t.Errorf("first contradiction %+v", g)
 			}
 		}

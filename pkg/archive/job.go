@@ -817,6 +817,11 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					for k := range b.probs {
 						b.probs[k].Game += p.first - 1
 					}
+					if b.stats != nil {
+						for k := range b.stats.egdb.games {
+							b.stats.egdb.games[k].Game += p.first - 1
+						}
+					}
 					seq++
 					tokens <- struct{}{}
 					done <- b

@@ -54,6 +54,8 @@ type Header struct {
 	Adjudication string `json:"adjudication,omitempty"`
 	// Shard is Config.Shard ("K/N"), for a shard of a match.
 	Shard string `json:"shard,omitempty"`
+	// EGDB is the MaxPieces of Config.EGDB, the endgame database that ends games (0: none).
+	EGDB int `json:"egdb,omitempty"`
 }
 
 const journalFormat = "rafle-selfplay-journal/1"
