@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rafle/rafle/pkg/book"
 )
 
 const bookGames = "../../pkg/book/testdata/transpose.pdn"
@@ -33,6 +38,19 @@ func TestBookBuildAndProbe(t *testing.T) {
 	for _, want := range []string{": 2 games", "5-9", "6-9", "1/0/0", "0/0/1", "100.0%"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("probe output lacks %q:\n%s", want, out)
+		}
+	}
+	// a named position (issue 33 item 19); a position or moves that are not one are bad
+	// data, exit status 1 (item 21)
+	code, named, errs := runPDN(t, "", "book", "--book", path, "--probe", "start")
+	code2, moves, _ := runPDN(t, "", "book", "--book", path, "--moves", "")
+	if code != 0 || code2 != 0 || named != moves || !strings.Contains(named, "12-16") {
+		t.Errorf("probe start = %d (%s):\n%s\nwant %d and the root's moves:\n%s", code, errs, named, code2, moves)
+	}
+	for _, args := range [][]string{{"--probe", "garbage"}, {"--probe", "W:W99:B1"}, {"--moves", "11-99"}} {
+		code, _, errs := runPDN(t, "", append([]string{"book", "--book", path}, args...)...)
+		if code != 1 || !strings.Contains(errs, args[1]) {
+			t.Errorf("book %v = %d, stderr %q; want 1 naming it", args, code, errs)
 		}
 	}
 	code, out, _ = runPDN(t, "", "book", "--book", path, "--probe", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
@@ -82,5 +100,25 @@ func TestBookUsage(t *testing.T) {
 	code, _, errs := runPDN(t, "", "book", "--book", "/nonexistent.json", "--moves", "")
 	if code != 1 {
 		t.Errorf("missing book file = %d (%s), want 1", code, errs)
+	}
+}
+
+// TestBookExpandBounds: --depth beyond book.MaxExpandDepth is refused at once (issue 33,
+// item 22: --depth 99 ran until killed), and a signal stops a deep expansion.
+func TestBookExpandBounds(t *testing.T) {
+	code, _, errs := runPDN(t, "", "book", "--expand", "--variant", "english", "--depth", "99")
+	if code != 2 || !strings.Contains(errs, "--depth 99: at most") {
+		t.Errorf("--depth 99: exit %d, stderr %q; want exit 2 and the limit", code, errs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"pdn", "book", "--expand", "--variant", "international", "--depth",
+			strconv.Itoa(book.MaxExpandDepth), "-j", "1"}, strings.NewReader(""), &out, &errb)
+	}()
+	cancel() // before or during the first search: either way the command stops
+	if code := <-done; code != 1 || !strings.Contains(errb.String(), "context canceled") {
+		t.Errorf("expand at depth %d, cancelled: exit %d, stderr %q", book.MaxExpandDepth, code, errb.String())
 	}
 }

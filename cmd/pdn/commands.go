@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,12 +24,15 @@ func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check games and report warnings and errors by file, game, line and column",
-		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--strict] [--json] [--max-errors N] [-j N] [FILE...]",
+		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--strict] [--format text|json] [--max-errors N] [-j N] [-o FILE] [FILE...]",
 		Description: "Reads every game and replays its moves with the rules of its variant: its GameType tag,\n" +
 			"else --variant, else the variant inferred from its whole file: the GameType tags of the\n" +
 			"file's other games if they agree, else its largest square (numbers above 50: canadian;\n" +
 			"above 32: international; algebraic squares: russian), else its first moves (international\n" +
-			"or english). The report says where each game's variant came from.\n" +
+			"or english). A game whose first move is not one of the tags' variant, and is one of the\n" +
+			"variant its own squares point to, takes that one; squares that no variant's board holds\n" +
+			"are an error (no-variant), never the largest board. The report says where each game's\n" +
+			"variant came from.\n" +
 			"Short captures are resolved to the legal capture; illegal and ambiguous moves and bad FEN\n" +
 			"tags are errors, with the move number, the move and the position before it. Variations are\n" +
 			"replayed too (their errors are warnings). A GameType the engine does not play is a warning\n" +
@@ -36,19 +41,20 @@ func validateCommand() *cli.Command {
 			"--strict makes anything outside the PDN 3.0 reading grammar an error.\n" +
 			"Prints each error and warning as FILE:LINE:COLUMN: game N: LEVEL: KIND: MESSAGE (at most\n" +
 			"--max-errors of each per file, then how many more), then the counts of games, moves,\n" +
-			"warnings and errors per file and in total, and of problems by kind. --json prints every\n" +
+			"warnings and errors per file and in total, and of problems by kind. --format json prints every\n" +
 			"problem as a JSON line (file, game, line, column, level, kind, message; for a move: move_number,\n" +
 			"move, fen, variant) and then the counts. Output is in input order whatever -j is.\n" +
 			"Exit status 1 when a game has an error or a file cannot be read.",
 		Flags: flags(readFlags(), []cli.Flag{
 			boolFlag("syntax-only", "check the syntax only, without replaying the moves"),
 			variantFlag(),
-			boolFlag("json", "JSON lines output: every problem, then the counts"),
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json (JSON lines: every problem, then the counts)"},
+			boolFlag("json", "the same as --format json"),
 			&cli.IntFlag{Name: "max-errors", Value: 20, Usage: "list at most `N` errors and N warnings per file (0: all); count the rest"},
 			jobsFlag("`N` goroutines: files read in parallel, a large file in pieces, games replayed in parallel"),
 		}, shardFlags()),
 		OnUsageError: cliutil.OnUsageError,
-		Action:       validateAction,
+		Action:       toOutput(validateAction),
 	}
 }
 
@@ -122,7 +128,10 @@ func validateAction(c *cli.Context) error {
 	}
 	opt := archive.ValidateOptions{Jobs: c.Int("jobs")}
 	out := c.App.Writer
-	asJSON := c.Bool("json")
+	asJSON, err := cliutil.JSONOutput(c)
+	if err != nil {
+		return err
+	}
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	var list *problemList
@@ -215,7 +224,7 @@ func (l *problemList) end() {
 		}
 	}
 	if len(more) > 0 {
-		fmt.Fprintf(l.w, "%s: %s not shown (--max-errors %d; --json lists all)\n", l.file, strings.Join(more, " and "), l.max)
+		fmt.Fprintf(l.w, "%s: %s not shown (--max-errors %d; --format json lists all)\n", l.file, strings.Join(more, " and "), l.max)
 	}
 	l.shown, l.hidden = [2]int{}, [2]int{}
 }
@@ -291,9 +300,9 @@ func convertCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "convert",
 		Usage: "write games as canonical PDN or JSON lines, or their positions as CSV or FEN lines",
-		UsageText: "pdn convert [--to pdn|json|csv|fen] [--notation numeric|algebraic] [--captures short|full]\n" +
+		UsageText: "pdn convert [--format pdn|json|csv|fen] [-o FILE] [--notation numeric|algebraic] [--captures short|full]\n" +
 			"   [--variant NAME] [--drop-comments] [--drop-variations] [--drop-nags] [--skip-bad] [FILE...]",
-		Description: "--to csv writes one row per position of each game's main line, replayed (the variant as in\n" +
+		Description: "--format csv writes one row per position of each game's main line, replayed (the variant as in\n" +
 			"validate), with a header row and the columns:\n" +
 			"  game    input name ':' game number in the input (1-based)\n" +
 			"  ply     0 for the start position, then 1, 2, ... after each move\n" +
@@ -303,8 +312,8 @@ func convertCommand() *cli.Command {
 			"          empty for the last position\n" +
 			"  result  the game's PDN result (first number: the first mover's), * when unknown\n" +
 			"  score   the result as the score of the side to move: 1, 0.5 or 0; empty when unknown\n" +
-			"This is the input of tune. --to fen writes the same fields tab-separated, FEN first, no header.\n" +
-			"--to json writes one JSON object per game: tags, movetext, result and warnings; --positions\n" +
+			"This is the input of tune. --format fen writes the same fields tab-separated, FEN first, no header.\n" +
+			"--format json writes one JSON object per game: tags, movetext, result and warnings; --positions\n" +
 			"adds where each game, tag and node is in the input.\n" +
 			"A game with an illegal move gives the positions up to that move and an error (exit 1).\n" +
 			"--notation and --captures rewrite the replayed moves of PDN and JSON output (main line and\n" +
@@ -314,10 +323,10 @@ func convertCommand() *cli.Command {
 			"games of each piece they read; JSON-lines input is read by one goroutine, and a .gz input is\n" +
 			"decompressed by one, which bounds the speed of the others.",
 		Flags: flags(readFlags(), outFlags(), shardFlags()),
-		Action: func(c *cli.Context) error {
+		Action: toOutput(func(c *cli.Context) error {
 			_, err := copyGames(c, archive.CopyOptions{})
 			return err
-		},
+		}),
 		OnUsageError: cliutil.OnUsageError,
 	}
 }
@@ -326,8 +335,8 @@ func filterCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "filter",
 		Usage: "keep the games that match every condition",
-		UsageText: "pdn filter [--tag Name=Value|Name~regexp]... [--result R]... [--min-plies N] [--max-plies N] [--fen FEN]\n" +
-			"   [--to pdn|json|csv|fen] [options] [FILE...]",
+		UsageText: "pdn filter [--tag Name=Value|Name~regexp]... [--player NAME|~regexp]... [--result R]... [--min-plies N]\n" +
+			"   [--max-plies N] [--fen FEN|NAME] [--format pdn|json|csv|fen] [-o FILE] [options] [FILE...]",
 		Description: "Writes the games that meet every condition given, as convert does, and says on stderr how\n" +
 			"many it kept. A tag condition takes the whole value after '=', commas included:\n" +
 			"  pdn filter --tag \"Black=Tinsley, M.F.\" --tag \"Event~^World\" OCA_2.0.pdn\n" +
@@ -335,13 +344,16 @@ func filterCommand() *cli.Command {
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.StringSliceFlag{Name: "tag", Usage: "tag `CONDITION`: Name=Value (the whole value, exactly) " +
 				"or Name~regexp (Go syntax, matched anywhere in the value); repeat --tag for more conditions, all of which must hold"},
+			&cli.StringSliceFlag{Name: "player", Usage: "keep games where `NAME` plays either colour: the whole White or Black tag, " +
+				"or ~regexp (Go syntax, matched anywhere in the tag); repeat for any of several"},
 			&cli.StringSliceFlag{Name: "result", Usage: "keep games with this `RESULT` (1-0, 2-0, 1-1, *, ...); repeat for any of several"},
 			&cli.IntFlag{Name: "min-plies", Usage: "keep games with at least `N` main-line moves"},
 			&cli.IntFlag{Name: "max-plies", Usage: "keep games with at most `N` main-line moves (0: no limit)"},
-			&cli.StringFlag{Name: "fen", Usage: "keep games whose main line reaches this position, given as a `FEN` (compared as a position, in each game's variant)"},
+			&cli.StringFlag{Name: "fen", Usage: "keep games whose main line reaches this position, given as a `FEN` (compared as a position, in each game's variant) " +
+				"or by name (of --variant, or else of each game's variant): " + strings.TrimPrefix(cliutil.PositionHelp(), "a FEN, or the name of a position: ")},
 		}, outFlags(), shardFlags()),
 		OnUsageError: cliutil.OnUsageError,
-		Action: func(c *cli.Context) error {
+		Action: toOutput(func(c *cli.Context) error {
 			f := &archive.Filter{Results: c.StringSlice("result"), MinPlies: c.Int("min-plies"), MaxPlies: c.Int("max-plies")}
 			for _, s := range c.StringSlice("tag") {
 				m, err := archive.ParseTagMatch(s)
@@ -349,6 +361,16 @@ func filterCommand() *cli.Command {
 					return cliutil.UsageError{Err: err}
 				}
 				f.Tags = append(f.Tags, m)
+			}
+			for _, s := range c.StringSlice("player") {
+				m := archive.TagMatch{Value: s}
+				if re, ok := strings.CutPrefix(s, "~"); ok {
+					var err error
+					if m.Re, err = regexp.Compile(re); err != nil {
+						return cliutil.Usagef("--player %q: %v", s, err)
+					}
+				}
+				f.Players = append(f.Players, m)
 			}
 			for _, r := range f.Results {
 				if r != "*" && !pdn.IsResult(r) {
@@ -360,9 +382,9 @@ func filterCommand() *cli.Command {
 			}
 			opt := archive.CopyOptions{Filter: f}
 			if fen := c.String("fen"); fen != "" {
-				reach, err := archive.NewPositionFilter(fen)
+				reach, err := positionFilter(c, fen)
 				if err != nil {
-					return flagError("--fen", err)
+					return err // bad data, not a bad command line
 				}
 				opt.Replay = &archive.ReplayCopy{Reach: reach}
 			}
@@ -371,7 +393,7 @@ func filterCommand() *cli.Command {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: kept %d of %d games\n", res.Written, res.Read)
 			}
 			return err
-		},
+		}),
 	}
 }
 
@@ -379,18 +401,18 @@ func dedupeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "dedupe",
 		Usage:     "drop games whose main-line moves (and FEN) repeat an earlier game",
-		UsageText: "pdn dedupe [--to pdn|json|csv|fen] [options] [FILE...]",
+		UsageText: "pdn dedupe [--format pdn|json|csv|fen] [-o FILE] [options] [FILE...]",
 		Description: "Writes each game whose start position (FEN tag) and main-line moves no earlier game had, as\n" +
 			"convert does (move numbers, comments and other tags do not count), and says on stderr how\n" +
 			"many it dropped. It keeps 8 bytes per distinct game.",
 		Flags: flags(readFlags(), outFlags(), shardFlags()),
-		Action: func(c *cli.Context) error {
+		Action: toOutput(func(c *cli.Context) error {
 			res, err := copyGames(c, archive.CopyOptions{Dedupe: &archive.Deduper{}})
 			if !sharded(c) {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: dropped %d duplicate games of %d\n", res.Duplicates, res.Read)
 			}
 			return err
-		},
+		}),
 		OnUsageError: cliutil.OnUsageError,
 	}
 }
@@ -415,10 +437,15 @@ func statsCommand() *cli.Command {
 			jobsFlag("`N` goroutines reading a large file in pieces and replaying games"),
 		}, shardFlags()),
 		OnUsageError: cliutil.OnUsageError,
-		Action: func(c *cli.Context) error {
+		Action: toOutput(func(c *cli.Context) error {
 			format := c.String("format")
 			if format != "table" && format != "csv" && format != "json" {
 				return cliutil.Usagef("--format %q: want table, csv or json", format)
+			}
+			if dir := c.String("report"); dir != "" {
+				if err := cliutil.ReportNotAnInput(dir, c.Args().Slice()...); err != nil {
+					return cliutil.Usagef("--report: %v", err)
+				}
 			}
 			so, err := shardOf(c)
 			if err != nil {
@@ -456,7 +483,7 @@ func statsCommand() *cli.Command {
 				}
 			}
 			return outcome(c, err, r.Games+r.Skipped, r.Errors+r.Skipped)
-		},
+		}),
 	}
 }
 
@@ -517,37 +544,41 @@ func splitCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "split",
 		Usage:     "write games into several files, every N games or one file per tag value",
-		UsageText: "pdn split (--every N | --by-tag NAME) --out PREFIX [--to pdn|json] [--skip-bad] [FILE...]",
+		UsageText: "pdn split (--every N | --by-tag NAME) --output PREFIX [--format pdn|json] [--force] [--skip-bad] [FILE...]",
 		Description: "Writes the games into files named PREFIX0001.pdn, PREFIX0002.pdn, ... (--every) or\n" +
 			"PREFIX<value>.pdn (--by-tag: characters other than letters, digits, '.', '-' and '_' become\n" +
 			"'_', a missing tag is \"none\", and values that would share a name get -2, -3, ...). The\n" +
 			"folder of PREFIX is created if needed. stdout lists the files (with --by-tag, each with its\n" +
 			"value after a tab). Each file is written under a temporary name and renamed when complete,\n" +
-			"so an interrupted or failed split leaves complete files only.",
+			"so an interrupted or failed split leaves complete files only, and says how many games they\n" +
+			"hold. A file name that exists (an earlier split's) is an error unless --force; an input is\n" +
+			"never written over. Files are made with mode 0644.",
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.IntFlag{Name: "every", DefaultText: "none", Usage: "put `N` games in each file"},
 			&cli.StringFlag{Name: "by-tag", Usage: "put the games with the same value of the tag `NAME` in one file"},
-			&cli.StringFlag{Name: "out", Usage: "file name `PREFIX`, which may start with a folder (required)"},
-			&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output `FORMAT`: pdn or json"},
+			&cli.StringFlag{Name: "output", Aliases: cliutil.OutputAliases, Usage: "file name `PREFIX`, which may start with a folder (required)"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"to"}, Value: "pdn", Usage: "output `FORMAT`: pdn or json"},
+			boolFlag("force", "replace the files of the same names (an earlier split's); never an input"),
 			skipBadFlag(),
 			jobsFlag("`N` goroutines reading a large file in pieces"),
 		}),
 		OnUsageError: cliutil.OnUsageError,
 		Action: func(c *cli.Context) error {
 			opt := archive.SplitOptions{Every: c.Int("every"), ByTag: c.String("by-tag"), Prefix: c.String("out"),
-				SkipBad: c.Bool("skip-bad"), OnError: errorPrinter(c.App.ErrWriter, "")}
+				SkipBad: c.Bool("skip-bad"), OnError: errorPrinter(c.App.ErrWriter, ""), Force: c.Bool("force"),
+				Check: func(name string) error { return cliutil.NotAnInput(name, c.Args().Slice()...) }}
 			if (opt.Every > 0) == (opt.ByTag != "") || opt.Every < 0 {
 				return cliutil.Usagef("split: give either --every N (N > 0) or --by-tag NAME")
 			}
 			if opt.Prefix == "" {
-				return cliutil.Usagef("split: --out PREFIX is required")
+				return cliutil.Usagef("split: --output PREFIX is required")
 			}
 			switch c.String("to") {
 			case "pdn":
 			case "json":
 				opt.JSON = true
 			default:
-				return cliutil.Usagef("--to %q: want pdn or json", c.String("to"))
+				return cliutil.Usagef("--format %q: want pdn or json", c.String("to"))
 			}
 			job, done, err := readJob(c, noInfer)
 			if err != nil {
@@ -555,6 +586,10 @@ func splitCommand() *cli.Command {
 			}
 			res, err := archive.Split(c.Context, job, opt)
 			done()
+			var ee *archive.ExistsError
+			if errors.As(err, &ee) {
+				err = fmt.Errorf("%w (--force replaces it)", err)
+			}
 			if !c.Bool("quiet") {
 				fmt.Fprintf(c.App.ErrWriter, "pdn: wrote %d games into %d files\n", res.Games, len(res.Files))
 			}

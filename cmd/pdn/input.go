@@ -21,18 +21,19 @@ func inputs(c *cli.Context) []archive.Input {
 		names = []string{"-"}
 	}
 	stdin, _ := c.Context.Value(stdinKey{}).(io.Reader)
+	ctx := c.Context
 	ins := make([]archive.Input, len(names))
 	for i, name := range names {
 		name := name
 		ins[i] = archive.Input{Name: name}
 		if name == "-" {
-			ins[i].Open = func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }
+			ins[i].Open = func() (io.ReadCloser, error) { return io.NopCloser(cliutil.InterruptibleReader(ctx, stdin)), nil }
 			continue
 		}
-		if fi, err := os.Stat(name); err == nil {
+		if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() {
 			ins[i].Size = fi.Size()
 		}
-		ins[i].Open = func() (io.ReadCloser, error) { return os.Open(name) }
+		ins[i].Open = func() (io.ReadCloser, error) { return cliutil.OpenInput(ctx, name) }
 	}
 	return ins
 }
@@ -48,12 +49,19 @@ const (
 // readJob reads the input flags and arguments into a job, with a progress bar when stderr
 // is a terminal and the input is large. With inferNoted, it first reads every input once to
 // infer the variant of its games without a GameType tag; with infer, the command does it as
-// it goes. Either way standard input is kept in a temporary file, to be read twice. done
-// ends the progress bar and removes that file.
+// it goes. Either way an input that cannot be opened twice (standard input, a FIFO, a
+// process substitution: cliutil.Reopenable) is kept in a temporary file, to be read twice;
+// without inference every input is read once. done ends the progress bar and removes that
+// file.
 func readJob(c *cli.Context, mode int) (job archive.Job, done func(), err error) {
 	enc, err := pdn.ParseEncoding(c.String("encoding"))
 	if err != nil {
 		return archive.Job{}, nil, flagError("--encoding", err)
+	}
+	if f, ok := c.Context.Value(stdoutKey{}).(*os.File); ok {
+		if err := cliutil.OpenNotAnInput(f, "standard output", c.Args().Slice()...); err != nil {
+			return archive.Job{}, nil, cliutil.UsageError{Err: err}
+		}
 	}
 	job = archive.Job{Inputs: inputs(c), Reader: pdn.ReaderOptions{Strict: c.Bool("strict"), Encoding: enc}, Jobs: c.Int("jobs")}
 	var cleanup []func()
@@ -64,7 +72,7 @@ func readJob(c *cli.Context, mode int) (job archive.Job, done func(), err error)
 	}
 	if mode != noInfer && !c.IsSet("variant") {
 		for i := range job.Inputs {
-			if in := &job.Inputs[i]; in.Name == "-" {
+			if in := &job.Inputs[i]; !cliutil.Reopenable(in.Name) {
 				path, err := spool(c.Context, in)
 				if path != "" {
 					cleanup = append(cleanup, func() { os.Remove(path) })
@@ -110,39 +118,31 @@ func inferenceNotes(job archive.Job) []string {
 	return notes
 }
 
-// spool copies what in opens (standard input) into a temporary file, which in then opens,
-// so that it can be read twice. It returns the file's path ("" if none was made).
+// spool copies what in opens (standard input, a FIFO) into a temporary file, which in then
+// opens, so that it can be read twice. It returns the file's path ("" if none was made).
+// The file is bounded by cliutil.SpoolLimit. An input that cannot be kept then opens with
+// the error, for the job to report it with the other inputs' errors; the error returned is
+// ctx's only.
 func spool(ctx context.Context, in *archive.Input) (string, error) {
 	src, err := in.Open()
-	if err != nil {
-		return "", err
+	if err == nil {
+		defer src.Close()
 	}
-	defer src.Close()
-	f, err := os.CreateTemp("", "pdn-stdin-*.pdn")
-	if err != nil {
-		return "", err
+	var path string
+	var n int64
+	if err == nil {
+		path, n, err = cliutil.Spool(ctx, src, in.Name, cliutil.SpoolLimit())
 	}
-	path := f.Name()
-	n, err := io.Copy(f, ctxReader{ctx, src})
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if cerr := ctx.Err(); cerr != nil {
+		return "", cerr
+	}
+	if err != nil {
+		in.Open = func() (io.ReadCloser, error) { return nil, err }
+		return "", nil
 	}
 	in.Size = n
-	in.Open = func() (io.ReadCloser, error) { return os.Open(path) }
-	return path, err
-}
-
-// ctxReader reads r until ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
+	in.Open = func() (io.ReadCloser, error) { return cliutil.OpenInput(ctx, path) }
+	return path, nil
 }
 
 // plural returns one for n == 1 and many otherwise.

@@ -35,12 +35,15 @@ func main() {
 	cliutil.Main(run)
 }
 
-// stdinKey passes standard input to actions through the context.
+// stdinKey passes standard input to actions through the context, stdoutKey standard
+// output as given (before cliutil.Run wraps it).
 type stdinKey struct{}
+type stdoutKey struct{}
 
 // run is the whole command, with its streams, so that tests can call it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cliutil.Run(context.WithValue(ctx, stdinKey{}, stdin), newApp(stdout, stderr), args, stderr)
+	ctx = context.WithValue(context.WithValue(ctx, stdinKey{}, stdin), stdoutKey{}, stdout)
+	return cliutil.Run(ctx, newApp(stdout, stderr), args, stderr)
 }
 
 // readFlags are the input flags every subcommand has.
@@ -70,9 +73,9 @@ const readJobsUsage = "`N` goroutines reading a large file in pieces, replaying 
 // outFlags are the flags of the commands that write games: convert, filter, dedupe.
 func outFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "to", Value: "pdn", Usage: "output `FORMAT`: pdn, json (one game per line), " +
+		&cli.StringFlag{Name: "format", Aliases: []string{"to"}, Value: "pdn", Usage: "output `FORMAT`: pdn, json (one game per line), " +
 			"csv or fen (one row per position of each game, replayed; the columns are in pdn convert --help)"},
-		boolFlag("positions", "--to json: also write where each game, tag and move is in the input (line, column, offset)"),
+		boolFlag("positions", "--format json: also write where each game, tag and move is in the input (line, column, offset)"),
 		&cli.StringFlag{Name: "notation", Usage: "rewrite the moves with square numbers or coordinates: `STYLE` numeric or algebraic (replays)"},
 		&cli.StringFlag{Name: "captures", Usage: "rewrite captures as from-to (short; the full path when ambiguous) or with every landing square (full): `STYLE` short or full (replays)"},
 		variantFlag(),
@@ -97,23 +100,25 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "pdn",
 		Usage: "check, convert and summarise PDN draughts archives",
-		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--json] [FILE...]\n" +
-			"   pdn convert|filter|dedupe [--to pdn|json|csv|fen] [options] [FILE...]\n" +
+		UsageText: "pdn validate [--syntax-only] [--variant NAME] [--format text|json] [FILE...]\n" +
+			"   pdn convert|filter|dedupe [--format pdn|json|csv|fen] [-o FILE] [options] [FILE...]\n" +
 			"   pdn stats [--format table|csv|json] [FILE...]\n" +
-			"   pdn split (--every N | --by-tag NAME) --out PREFIX [FILE...]\n" +
+			"   pdn split (--every N | --by-tag NAME) --output PREFIX [FILE...]\n" +
 			"   pdn book [FILE...] | --expand | --book FILE (--probe FEN | --moves MOVES)\n" +
-			"   pdn validate|stats|convert|filter|dedupe [options] --shard K/N --out FILE FILE...; pdn merge SHARD...\n" +
+			"   pdn validate|stats|convert|filter|dedupe [options] --shard K/N --output FILE FILE...; pdn merge SHARD...\n" +
 			"   pdn COMMAND --help",
 		Description: "Every command reads PDN or its own JSON lines, from files (.gz allowed) or standard input\n" +
 			"(no FILE, or \"-\"), one game at a time. Reading is lenient unless --strict: each repair is a\n" +
 			"warning on the game. Commands that replay moves take each game's variant from its GameType\n" +
 			"tag, else --variant, else infer it from its whole file (and say so). A game read or replayed\n" +
 			"with an error is named on stderr and makes the exit status 1; --skip-bad leaves such games\n" +
-			"out. A file that cannot be read, holds binary data or no game is an error (an empty one only\n" +
-			"a warning with --skip-bad); the other files are still read. Ctrl-C stops a command within a\n" +
+			"out. A file that cannot be read, holds binary data, is not PDN (no tag pair, move or result)\n" +
+			"or no game is an error (an empty one only a warning with --skip-bad); the other files are\n" +
+			"still read. A last game cut by the end of its file is an error. FIFOs and <(...) are read\n" +
+			"once (kept in a temporary file when the variant is inferred). Ctrl-C stops a command within a\n" +
 			"second; it says how many games it read, and split leaves only complete files.\n" +
 			"validate, stats, convert, filter and dedupe run in shards on several machines with --shard\n" +
-			"K/N --out FILE, and pdn merge joins the shards into the output of one run (docs/cluster.md).\n" +
+			"K/N --output FILE, and pdn merge joins the shards into the output of one run (docs/cluster.md).\n" +
 			"Exit status: 0 ok, 1 bad data or failure, 2 usage.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
@@ -128,11 +133,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
-// toFlag returns the format --to names.
+// toFlag returns the format --format names.
 func toFlag(c *cli.Context) (archive.Format, error) {
 	to, err := archive.ParseFormat(c.String("to"))
 	if err != nil {
-		return 0, cliutil.Usagef("--to %q: want pdn, json, csv or fen", c.String("to"))
+		return 0, cliutil.Usagef("--format %q: want pdn, json, csv or fen", c.String("to"))
 	}
 	return to, nil
 }
@@ -150,10 +155,10 @@ func notationFlags(c *cli.Context) (archive.Notation, archive.Captures, error) {
 	return notation, captures, nil
 }
 
-// gameWriter returns the writer for --to, writing to out.
+// gameWriter returns the writer for --format, writing to out.
 func gameWriter(c *cli.Context, out io.Writer) (pdn.GameWriter, error) {
 	if c.Bool("positions") && c.String("to") != "json" {
-		return nil, cliutil.Usagef("--positions: only with --to json")
+		return nil, cliutil.Usagef("--positions: only with --format json")
 	}
 	to, err := toFlag(c)
 	if err != nil {

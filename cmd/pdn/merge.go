@@ -26,18 +26,18 @@ func mergeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
 		Usage:     "join the shards of validate, stats, convert, filter or dedupe into the output of one run",
-		UsageText: "pdn merge [--out FILE] SHARD...",
-		Description: "Reads the files that the N shards of a command wrote (--shard K/N --out FILE) and prints\n" +
+		UsageText: "pdn merge [--output FILE] SHARD...",
+		Description: "Reads the files that the N shards of a command wrote (--shard K/N --output FILE) and prints\n" +
 			"what the command run once on one machine prints, byte for byte: the problems and counts of\n" +
 			"validate, the statistics of stats, the games of convert, filter and dedupe in input order\n" +
 			"(dedupe keeps the first of equal games over all the shards), with the same messages on\n" +
 			"stderr and the same exit status. It first checks that the files are the N shards of one\n" +
 			"job, each once and complete: the same command and flags, the same inputs (names, sizes and\n" +
 			"SHA-256), and that they read the same games; it refuses anything else, saying why, before\n" +
-			"it prints anything (a file damaged inside stops it where the damage is; --out then keeps\n" +
+			"it prints anything (a file damaged inside stops it where the damage is; --output then keeps\n" +
 			"no file). The inputs themselves are not read.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Usage: "write the output to `FILE` (which must not exist) instead of stdout"},
+			&cli.StringFlag{Name: "output", Aliases: cliutil.OutputAliases, Usage: "write the output to `FILE` (which must not exist) instead of stdout"},
 		},
 		OnUsageError: cliutil.OnUsageError,
 		Action:       mergeAction,
@@ -65,12 +65,12 @@ func isMergeError(err error) bool {
 func mergeAction(c *cli.Context) error {
 	names := c.Args().Slice()
 	if len(names) == 0 {
-		return cliutil.Usagef("merge: give the shard files (pdn COMMAND --shard K/N --out FILE writes them)")
+		return cliutil.Usagef("merge: give the shard files (pdn COMMAND --shard K/N --output FILE writes them)")
 	}
 	out := c.String("out")
 	if out != "" {
 		if _, err := os.Lstat(out); err == nil {
-			return cliutil.Usagef("--out %s: the file exists (merge never overwrites)", out)
+			return cliutil.Usagef("--output %s: the file exists (merge never overwrites)", out)
 		}
 	}
 	m, err := openShards(c.Context, names)
@@ -263,6 +263,10 @@ func openShards(ctx context.Context, names []string) (_ *shardSet, err error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if !cliutil.Reopenable(name) {
+			// (its end record is read first: a stream would be read twice, or waited on)
+			return nil, fmt.Errorf("%s: not a regular file: a shard file is read from its end first", name)
+		}
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, err
@@ -275,7 +279,7 @@ func openShards(ctx context.Context, names []string) (_ *shardSet, err error) {
 			return nil, err
 		}
 		if err := json.Unmarshal(line, &s.h); err != nil || s.h.Format != shardFormat {
-			return nil, fmt.Errorf("%s: not a pdn shard file (pdn COMMAND --shard K/N --out FILE writes them)", name)
+			return nil, fmt.Errorf("%s: not a pdn shard file (pdn COMMAND --shard K/N --output FILE writes them)", name)
 		}
 		if s.h.Shards < 1 || s.h.Shard < 0 || s.h.Shard >= s.h.Shards {
 			return nil, fmt.Errorf("%s: shard %d/%d: want 0 <= K < N", name, s.h.Shard, s.h.Shards)

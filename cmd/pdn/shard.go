@@ -104,15 +104,15 @@ type shardInputError struct {
 func shardFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "shard", Usage: "run shard `K/N`: only the games whose number over all the inputs (from 0) is K modulo N, " +
-			"into --out, for pdn merge (default, with --out: from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards)"},
+			"into --output, for pdn merge (default, with --output: from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards)"},
 		&cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "the number of shards `N`, when the index comes from Kubernetes' JOB_COMPLETION_INDEX"},
-		&cli.StringFlag{Name: "out", Usage: "write the shard to `FILE`.shard-K-of-N.EXT (or {shard} in FILE becomes K), never over a file"},
+		outputFlag(),
 	}
 }
 
 // notShardFlag lists the flags that do not change what a shard finds, left out of its
 // header.
-var notShardFlag = map[string]bool{"shard": true, "shards": true, "out": true, "jobs": true, "quiet": true, "help": true}
+var notShardFlag = map[string]bool{"shard": true, "shards": true, "output": true, "jobs": true, "quiet": true, "help": true}
 
 // shardOut writes a shard file.
 type shardOut struct {
@@ -138,9 +138,12 @@ type shardOut struct {
 // environment, with its header (the inputs hashed); nil without a shard. begin creates its
 // file.
 func shardOf(c *cli.Context) (*shardOut, error) {
+	if plainRun(c) {
+		return nil, nil // --output is the file of the whole run
+	}
 	if !c.IsSet("shard") && !c.IsSet("out") {
 		if c.IsSet("shards") {
-			return nil, cliutil.Usagef("--shards: give --out FILE for the shard's file")
+			return nil, cliutil.Usagef("--shards: give --output FILE for the shard's file")
 		}
 		return nil, nil
 	}
@@ -153,7 +156,7 @@ func shardOf(c *cli.Context) (*shardOut, error) {
 	case sh.Count == 0:
 		return nil, cliutil.Usagef("--out: give --shard K/N, or run in a Slurm array or an indexed Kubernetes Job (the output of a whole run goes to stdout)")
 	case out == "":
-		return nil, cliutil.Usagef("--shard %s: give --out FILE for the shard's file (pdn merge joins the shards)", sh)
+		return nil, cliutil.Usagef("--shard %s: give --output FILE for the shard's file (pdn merge joins the shards)", sh)
 	}
 	if c.String("report") != "" {
 		return nil, cliutil.Usagef("--report: not with a shard (run stats --report on the merged archive)")
@@ -168,6 +171,9 @@ func shardOf(c *cli.Context) (*shardOut, error) {
 		if name == "-" {
 			return nil, cliutil.Usagef("--shard: name the input files (standard input cannot be checked to be the same for every shard)")
 		}
+		if !cliutil.Reopenable(name) {
+			return nil, cliutil.Usagef("--shard: %s is not a regular file (a stream cannot be checked to be the same for every shard)", name)
+		}
 		if _, ok := so.index[name]; ok {
 			return nil, cliutil.Usagef("--shard: %s is given twice", name)
 		}
@@ -177,7 +183,7 @@ func shardOf(c *cli.Context) (*shardOut, error) {
 		so.index[name] = i
 	}
 	if _, err := os.Lstat(so.path); err == nil {
-		return nil, cliutil.Usagef("--out: %s exists (a shard never overwrites; remove it to run the shard again)", so.path)
+		return nil, cliutil.Usagef("--output: %s exists (a shard never overwrites; remove it to run the shard again)", so.path)
 	}
 	for _, name := range names {
 		in, err := identify(c.Context, name)
@@ -192,7 +198,7 @@ func shardOf(c *cli.Context) (*shardOut, error) {
 
 // sharded reports whether the command runs a shard (a usage error otherwise is caught by
 // shardOf).
-func sharded(c *cli.Context) bool { return c.IsSet("shard") || c.IsSet("out") }
+func sharded(c *cli.Context) bool { return !plainRun(c) && (c.IsSet("shard") || c.IsSet("out")) }
 
 // begin creates the shard file, under a temporary name, and writes its header.
 func (so *shardOut) begin() error {
@@ -212,13 +218,13 @@ func (so *shardOut) begin() error {
 
 // identify reads an input whole: its size and SHA-256.
 func identify(ctx context.Context, name string) (shardInput, error) {
-	f, err := os.Open(name)
+	f, err := cliutil.OpenInput(ctx, name)
 	if err != nil {
 		return shardInput{}, err
 	}
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.Copy(h, ctxReader{ctx, f})
+	n, err := io.Copy(h, f)
 	if err != nil {
 		return shardInput{}, fmt.Errorf("%s: %w", name, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sort"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/internal/procgroup"
 	"github.com/rafle/rafle/internal/shellwords"
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -24,11 +26,13 @@ func diffCommand() *cli.Command {
 	flags := commonFlags()
 	flags = append(flags, &cli.StringFlag{Name: "engine", Required: true,
 		Usage: `the other engine's command line, split as a shell would ("'/opt/my engine' --perft"); ` +
-			`it is run with VARIANT FEN DEPTH added and prints one "MOVE COUNT" line per root move`})
+			`it is run with VARIANT FEN DEPTH added and prints one "MOVE COUNT" line per root move`},
+		&cli.DurationFlag{Name: "engine-timeout", Value: defaultEngineTimeout,
+			Usage: "how long the other engine may take for one divide before it is stopped and diff fails"})
 	return &cli.Command{
 		Name:  "diff",
 		Usage: "find the first position where another engine's divide disagrees with rafle's",
-		UsageText: "perft diff --engine CMD --variant V [--fen F] --depth N [--duplicates keep|unique] [--json]\n\n" +
+		UsageText: "perft diff --engine CMD --variant V [--fen F|NAME] --depth N [--duplicates keep|unique] [--format text|json]\n\n" +
 			"Both divides are compared move by move (moves are read in any notation rafle accepts); the\n" +
 			"search descends into the first move whose counts differ until the move lists themselves differ,\n" +
 			"then prints that position and the missing, extra or miscounted moves. A miscount that does not\n" +
@@ -49,6 +53,14 @@ const (
 	maxEngineBytes = 1 << 20
 	maxEngineLine  = 4096
 )
+
+// defaultEngineTimeout is --engine-timeout's default: far more than a divide of the depths
+// diff is used at takes, short enough that an engine that never answers is found out.
+const defaultEngineTimeout = 10 * time.Minute
+
+// engineGrace is how long the other engine has to exit after SIGTERM before SIGKILL: short,
+// so that Ctrl-C stops diff within a second.
+const engineGrace = 500 * time.Millisecond
 
 // divideCounts maps each move to its leaf count, and keeps the notation to print.
 type divideCounts struct {
@@ -87,6 +99,10 @@ func diffAction(c *cli.Context) error {
 	if len(argv) == 0 {
 		return cliutil.Usagef("--engine: empty command")
 	}
+	timeout := c.Duration("engine-timeout")
+	if timeout <= 0 {
+		return cliutil.Usagef("--engine-timeout %v: must be positive", timeout)
+	}
 	w := c.App.Writer
 	v, p := cfg.variant, cfg.pos
 	line := []string{}
@@ -96,7 +112,7 @@ func diffAction(c *cli.Context) error {
 		if err != nil {
 			return fmt.Errorf("depth %d after %s: %w", depth, movesOrStart(line), err)
 		}
-		theirs, err := engineDivide(c.Context, argv, v, p, depth)
+		theirs, err := engineDivide(c.Context, argv, v, p, depth, timeout)
 		if err != nil {
 			return err
 		}
@@ -229,32 +245,65 @@ func rafleDivide(ctx context.Context, v *engine.Variant, p engine.Position, dept
 }
 
 // engineDivide runs the other engine as argv VARIANT FEN DEPTH and reads its divide, at most
-// maxEngineBytes of it: the engine is stopped when it prints more.
-func engineDivide(ctx context.Context, argv []string, v *engine.Variant, p engine.Position, depth int) (divideCounts, error) {
+// maxEngineBytes of it, within timeout: the engine is stopped when it prints more or takes
+// longer. It runs in a process group of its own, which is ended on every way out (Ctrl-C
+// included), so that a wrapper's children do not outlive it.
+func engineDivide(ctx context.Context, argv []string, v *engine.Variant, p engine.Position, depth int, timeout time.Duration) (divideCounts, error) {
 	fen := v.FEN(p)
 	args := append(append([]string{}, argv[1:]...), v.Name, fen, strconv.Itoa(depth))
 	what := fmt.Sprintf("engine %q %s %q %d", argv[0], v.Name, fen, depth)
-	run, stop := context.WithCancel(ctx)
+	run, stop := context.WithTimeout(ctx, timeout)
 	defer stop()
-	cmd := exec.CommandContext(run, argv[0], args...)
-	cmd.WaitDelay = time.Second // do not wait for children that keep its output open
-	stderr := &headBuffer{max: 2048}
-	cmd.Stderr = stderr
-	out, err := cmd.StdoutPipe()
+	outR, outW, err := os.Pipe()
 	if err != nil {
 		return divideCounts{}, err
 	}
-	if err := cmd.Start(); err != nil {
+	defer outR.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		return divideCounts{}, err
+	}
+	defer errR.Close()
+	cmd := exec.Command(argv[0], args...)
+	cmd.Stdout, cmd.Stderr = outW, errW
+	g, err := procgroup.Start(cmd)
+	outW.Close()
+	errW.Close()
+	if err != nil {
 		return divideCounts{}, fmt.Errorf("%s: %w", what, err)
 	}
-	d, perr := readDivide(out, v, &p)
+	// the group ends when run does (Ctrl-C, the timeout, a bad output), and in any case
+	// before engineDivide returns
+	ended := context.AfterFunc(run, func() { g.Terminate(engineGrace) })
+	defer func() {
+		ended()
+		g.Terminate(engineGrace)
+	}()
+	stderr := &headBuffer{max: 2048}
+	stderrDone := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(stderr, errR)
+		close(stderrDone)
+	}()
+	d, perr := readDivide(outR, v, &p)
 	if perr != nil {
 		stop() // it may still be printing
 	}
-	werr := cmd.Wait()
+	select {
+	case <-g.Exited():
+	case <-run.Done():
+		<-g.Exited() // the group is being ended
+	}
+	g.Terminate(engineGrace) // what the engine left running
+	errR.Close()
+	<-stderrDone
+	werr := g.Err()
 	switch {
 	case ctx.Err() != nil:
 		return d, fmt.Errorf("%s: %w", what, ctx.Err())
+	case errors.Is(run.Err(), context.DeadlineExceeded):
+		return d, fmt.Errorf("%s: no complete divide within %v (--engine-timeout): stopped", what, timeout)
 	case perr != nil:
 		return d, fmt.Errorf("%s: %w", what, perr)
 	case werr != nil:

@@ -9,6 +9,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -31,31 +32,44 @@ const duplicatesHelp = "duplicate captures: keep (every capture order counted) o
 
 // commonFlags are the flags of the counting commands.
 func commonFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "english", Usage: "variant: " + strings.Join(engine.Names(), ", ") + " (or an alias or PDN GameType)"},
-		&cli.StringFlag{Name: "fen", Usage: "start position (PDN FEN); default: the variant's initial position"},
+		&cli.StringFlag{Name: "fen", Usage: "start position: " + cliutil.PositionHelp() + "; default: the variant's initial position"},
 		&cli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "depth in plies (1-" + fmt.Sprint(maxDepth) + "), required"},
 		&cli.StringFlag{Name: "duplicates", Usage: duplicatesHelp},
 		threadsFlag(),
 		hashFlag(),
-		&cli.BoolFlag{Name: "json", Usage: "one JSON object per line"},
-	}
+	}, cliutil.FormatFlags("one object per line")...)
 }
 
 func threadsFlag() cli.Flag {
-	return &cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Value: runtime.NumCPU(), DefaultText: "all CPUs",
-		Usage: "threads (at most " + fmt.Sprint(cliutil.MaxJobsPerCPU) + " per CPU)"}
+	return &cli.IntFlag{Name: "jobs", Aliases: []string{"j", "threads", "t"}, Value: runtime.NumCPU(), DefaultText: "all CPUs",
+		Usage: "threads counting (at most " + fmt.Sprint(cliutil.MaxJobsPerCPU) + " per CPU)"}
 }
 
 func hashFlag() cli.Flag {
 	return &cli.IntFlag{Name: "hash", Value: 64, Usage: "transposition table size in MiB, one table for all the threads (0: none; at most the memory available)"}
 }
 
+// now is the clock of the timings (tests replace it).
+var now = time.Now
+
 // readOptions reads --threads and --hash, bounded by this machine's CPUs and memory, and
-// makes the table: one for the whole command, cleared between counts (see fresh).
-func readOptions(c *cli.Context) (engine.PerftOptions, error) {
+// makes the table: one for the whole command, cleared between counts (see fresh). The
+// table is cleared once here, so that its memory is touched before any count is timed:
+// setUp returns how long making it took.
+func readOptions(c *cli.Context) (opt engine.PerftOptions, setUp float64, err error) {
+	start := now()
+	opt, err = makeOptions(c)
+	if opt.Table != nil {
+		fresh(opt) // the pages of a new table are mapped on first touch: touch them now
+	}
+	return opt, now().Sub(start).Seconds(), err
+}
+
+func makeOptions(c *cli.Context) (engine.PerftOptions, error) {
 	opt := engine.PerftOptions{Threads: c.Int("threads"), HashMB: c.Int("hash")}
-	if err := cliutil.CheckJobs("--threads", opt.Threads); err != nil {
+	if err := cliutil.CheckJobs("--jobs", opt.Threads); err != nil {
 		return opt, err
 	}
 	if err := cliutil.CheckMemory("--hash", int64(opt.HashMB)); err != nil {
@@ -72,9 +86,12 @@ func readOptions(c *cli.Context) (engine.PerftOptions, error) {
 // ones before it (another depth, position or variant).
 func fresh(opt engine.PerftOptions) {
 	if opt.Table != nil {
-		opt.Table.Clear()
+		clearTable(opt.Table)
 	}
 }
+
+// clearTable empties a table (tests replace it to see when it is called).
+var clearTable = (*engine.PerftTable).Clear
 
 const maxDepth = 64
 
@@ -82,7 +99,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "perft",
 		Usage: "count move-tree leaves and check them against the published counts",
-		UsageText: "perft --variant V [--fen F] --depth N [--duplicates keep|unique] [--threads N] [--hash MB] [--json]\n" +
+		UsageText: "perft --variant V [--fen F|NAME] --depth N [--duplicates keep|unique] [--jobs N] [--hash MB] [--format text|json]\n" +
 			"   perft --split-depth D --shard K/N ... (the same flags)\n   perft divide|verify|diff|merge ...",
 		Description: "Perft counts the positions reached after exactly N plies; draw rules are ignored, as by\n" +
 			"every published count. Two capture sequences by one piece that take the same pieces and end on\n" +
@@ -98,7 +115,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "divide",
 				Usage:        "count the leaves below each root move",
-				UsageText:    "perft divide --variant V [--fen F] --depth N [--duplicates keep|unique] [--json]",
+				UsageText:    "perft divide --variant V [--fen F|NAME] --depth N [--duplicates keep|unique] [--format text|json]",
 				Flags:        commonFlags(),
 				Action:       divideAction,
 				OnUsageError: cliutil.OnUsageError,
@@ -118,6 +135,7 @@ type config struct {
 	depth   int
 	opt     engine.PerftOptions
 	json    bool
+	setup   float64 // seconds spent making the table
 }
 
 func readConfig(c *cli.Context) (config, error) {
@@ -132,7 +150,7 @@ func readConfig(c *cli.Context) (config, error) {
 	cfg.variant = v
 	cfg.pos = v.Start()
 	if f := c.String("fen"); f != "" {
-		p, err := v.ParseFEN(f)
+		p, err := cliutil.ParsePosition("--fen", v, f)
 		if err != nil {
 			return cfg, err
 		}
@@ -146,14 +164,14 @@ func readConfig(c *cli.Context) (config, error) {
 	if cfg.depth < 1 || cfg.depth > maxDepth {
 		return cfg, cliutil.Usagef("--depth %d: out of range (1-%d)", cfg.depth, maxDepth)
 	}
-	if cfg.opt, err = readOptions(c); err != nil {
+	if cfg.opt, cfg.setup, err = readOptions(c); err != nil {
 		return cfg, err
 	}
 	if cfg.opt.Duplicates, err = parseDuplicates(c.String("duplicates"), v); err != nil {
 		return cfg, err
 	}
-	cfg.json = c.Bool("json")
-	return cfg, nil
+	cfg.json, err = cliutil.JSONOutput(c)
+	return cfg, err
 }
 
 func parseDuplicates(s string, v *engine.Variant) (engine.Duplicates, error) {

@@ -43,6 +43,9 @@ func fakeEngine(mode string, args []string) int {
 		return 1
 	}
 	switch mode {
+	case "silent": // never answers
+		time.Sleep(time.Hour)
+		return 1
 	case "garbage":
 		fmt.Println("this is not a divide")
 		return 0
@@ -133,7 +136,8 @@ func TestDivide(t *testing.T) {
 }
 
 func TestVerify(t *testing.T) {
-	code, out, _ := runPerft(t, "verify", "--max-nodes", "200000")
+	// a table of 4 MiB, cleared for each of the 263 checks (64 MiB each took 2 s of CPU)
+	code, out, _ := runPerft(t, "verify", "--max-nodes", "200000", "--hash", "4")
 	if code != 0 || strings.Contains(out, "FAIL") || !strings.Contains(out, "0 failed") {
 		t.Fatalf("verify: exit %d\n%s", code, out)
 	}
@@ -276,13 +280,13 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--depth", "2", "--fen", "W:W33:B1"}, 1, "33"},
 		{[]string{"--depth", "2", "--fen", "W:W1:B30"}, 1, "crowning row"},
 		{[]string{"--depth", "2", "--fen", "Q:W21:B1"}, 1, "Q"},
-		{[]string{"--depth", "2", "--threads", "0"}, 2, "--threads"},
-		{[]string{"--depth", "2", "--threads", "100000"}, 2, "--threads"},
+		{[]string{"--depth", "2", "--threads", "0"}, 2, "--jobs"},
+		{[]string{"--depth", "2", "-j", "100000"}, 2, "--jobs"},
 		{[]string{"--depth", "2", "--hash", "99999999999999"}, 2, "--hash"},
 		{[]string{"--depth", "2", "--hash", "-1"}, 2, "--hash"},
 		{[]string{"divide", "--depth", "2", "--hash", "99999999999999"}, 2, "--hash"},
 		{[]string{"verify", "--hash", "99999999999999"}, 2, "--hash"},
-		{[]string{"verify", "--threads", "100000"}, 2, "--threads"},
+		{[]string{"verify", "-t", "100000"}, 2, "--jobs"},
 		{[]string{"diff", "--engine", "x", "--depth", "2", "--hash", "99999999999999"}, 2, "--hash"},
 		{[]string{"divide", "x", "-d", "2"}, 2, "unexpected argument"},
 		{[]string{"--depth", "1", "--fen", "W"}, 1, "W"},
@@ -293,6 +297,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"verify", "--variant", "nope"}, 2, "nope"},
 		{[]string{"diff", "--depth", "2"}, 2, "engine"},
 		{[]string{"diff", "--depth", "2", "--engine", "/nonexistent/engine"}, 1, "/nonexistent/engine"},
+		// issue 33 items 19-21: a position that is not one is bad data; a format, a bad usage
+		{[]string{"--depth", "2", "--fen", "garbage"}, 1, "garbage"},
+		{[]string{"divide", "--depth", "2", "--fen", "Woldouby"}, 1, "english (start)"},
+		{[]string{"--depth", "2", "--format", "xml"}, 2, `--format "xml"`},
+		{[]string{"merge", "--format", "xml", "x.json"}, 2, `--format "xml"`},
 	} {
 		code, _, errOut := runPerft(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.token) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 && tc.code == 1 {

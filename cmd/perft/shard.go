@@ -115,7 +115,8 @@ func mergeCommand() *cli.Command {
 		Usage:     "add up the shards of a count (perft --split-depth D --shard K/N --json)",
 		UsageText: "perft merge [--json] SHARD.json...",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "one JSON object"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json (one object)"},
+			&cli.BoolFlag{Name: "json", Usage: "the same as --format json"},
 		},
 		Action:       mergeAction,
 		OnUsageError: cliutil.OnUsageError,
@@ -139,6 +140,10 @@ func mergeAction(c *cli.Context) error {
 	if len(files) == 0 {
 		return cliutil.Usagef("no shard files")
 	}
+	asJSON, err := cliutil.JSONOutput(c)
+	if err != nil {
+		return err
+	}
 	shards := make([]shardResult, len(files))
 	for i, name := range files {
 		if err := readShard(c.Context, name, &shards[i]); err != nil {
@@ -149,7 +154,7 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if asJSON {
 		return json.NewEncoder(c.App.Writer).Encode(m)
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "nodes %d (%s, depth %d, split depth %d, duplicates %s, %d shards, %d subtrees)\n",

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -26,7 +25,7 @@ func engineFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "engine", Usage: "an external engine, repeatable: name=NAME,cmd=PATH[,args=\"...\"][,dir=DIR]" +
 			"[,proto=hub|dxp][,option.KEY=VALUE...][,tc=MOVES/SECONDS+INC|st=SECONDS|depth=N|nodes=N][,timemargin=MS]" +
 			"[,timeout=SECONDS][,host=H,port=N,conns=N]; then name it in --players (docs/engines.md)"},
-		&cli.StringFlag{Name: "engine-log", Usage: "folder for the engines' stderr (NAME.stderr.log) and every game's protocol transcript (default: stderr logs next to --pdn)"},
+		&cli.StringFlag{Name: "engine-log", Usage: "folder for the engines' stderr (NAME.stderr.log) and every game's protocol transcript (default: stderr logs next to --output)"},
 		&cli.DurationFlag{Name: "engine-start", Value: 10 * time.Second, Usage: "how long an engine may take to start and answer the handshake"},
 		&cli.StringFlag{Name: "adjudicate", Usage: "end games from the scores both players report: draw=MOVES:SCORE,resign=MOVES:SCORE (SCORE in men)"},
 	}
@@ -37,7 +36,7 @@ type engineSet struct {
 	specs    []match.EngineSpec
 	entrants map[string]match.Entrant
 	logs     []*os.File
-	procs    []*exec.Cmd // DXP engines started for the match
+	procs    []*match.Process // DXP engines started for the match
 	start    time.Duration
 }
 
@@ -73,6 +72,11 @@ func (set *engineSet) open(ctx context.Context, c *cli.Context, v *engine.Varian
 		if err := os.MkdirAll(dir, 0o777); err != nil {
 			return err
 		}
+		// a game's transcript is written anew when the game is played: another match's
+		// would be lost, a resumed match's unfinished games are played again
+		if old, _ := filepath.Glob(filepath.Join(dir, "game-*.log")); len(old) > 0 && !c.Bool("resume") {
+			return cliutil.Usagef("--engine-log %s holds the transcripts of another match (%s): give another folder, or --resume that match", dir, filepath.Base(old[0]))
+		}
 	}
 	for _, spec := range set.specs {
 		if !used[spec.Name] {
@@ -82,7 +86,7 @@ func (set *engineSet) open(ctx context.Context, c *cli.Context, v *engine.Varian
 		switch {
 		case dir != "":
 			logPath = filepath.Join(dir, spec.Name+".stderr.log")
-		case c.String("pdn") != "":
+		case besideOK(c.String("pdn")): // not /dev/full.NAME.stderr.log
 			logPath = c.String("pdn") + "." + spec.Name + ".stderr.log"
 		}
 		opt := match.ExternalOptions{HandshakeTimeout: set.start}
@@ -98,7 +102,7 @@ func (set *engineSet) open(ctx context.Context, c *cli.Context, v *engine.Varian
 			opt.Stderr = f
 			fmt.Fprintf(stderr, "selfplay: %s: stderr in %s\n", spec.Name, logPath)
 		}
-		if err := set.check(ctx, spec, v, opt); err != nil {
+		if err := set.check(ctx, spec, v, &opt); err != nil {
 			return err
 		}
 		set.entrants[spec.Name] = match.External(spec, opt)
@@ -106,20 +110,22 @@ func (set *engineSet) open(ctx context.Context, c *cli.Context, v *engine.Varian
 	return nil
 }
 
-func (set *engineSet) check(ctx context.Context, spec match.EngineSpec, v *engine.Variant, opt match.ExternalOptions) error {
+// check checks an engine before the match; it starts a DXP engine given with cmd= for the
+// whole match, and sets opt.Process to it.
+func (set *engineSet) check(ctx context.Context, spec match.EngineSpec, v *engine.Variant, opt *match.ExternalOptions) error {
 	if spec.Proto == "hub" {
-		return match.CheckHub(ctx, spec, v, opt)
+		return match.CheckHub(ctx, spec, v, *opt)
 	}
 	if v.GameType != 20 {
 		return fmt.Errorf("engine %s: DXP plays international draughts (10x10), not %s", spec.Name, v.Name)
 	}
 	if spec.Cmd != "" {
-		cmd := exec.Command(spec.Cmd, spec.Args...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = spec.Dir, opt.Stderr, opt.Stderr
-		if err := cmd.Start(); err != nil {
-			return fmt.Errorf("engine %s: %w", spec.Name, err)
+		p, err := match.StartProcess(spec, opt.Stderr)
+		if err != nil {
+			return err
 		}
-		set.procs = append(set.procs, cmd)
+		set.procs = append(set.procs, p)
+		opt.Process = p
 	}
 	// the engine must listen: wait for it as long as an engine may take to start
 	deadline := time.Now().Add(set.start)
@@ -138,12 +144,12 @@ func (set *engineSet) check(ctx context.Context, spec match.EngineSpec, v *engin
 	}
 }
 
-// close stops the DXP engines started for the match and closes the logs.
+// close ends the DXP engines started for the match (their whole process groups) and
+// closes the logs.
 func (set *engineSet) close() error {
 	var errs []error
 	for _, p := range set.procs {
-		p.Process.Kill()
-		p.Wait() // killed: its exit status says so
+		_ = p.Close() // a failure during the match lost games already, with its reason
 	}
 	for _, f := range set.logs {
 		errs = append(errs, f.Close())

@@ -93,7 +93,7 @@ func TestProtocolsPlayLikeInProcess(t *testing.T) {
 	}{
 		{"hub", "english", `name=r,cmd=` + bin + `,args="engine --proto hub --player depth=3 -v english",depth=3`},
 		{"hub-canadian", "canadian", `name=r,cmd=` + bin + `,args="engine --proto hub --player depth=2",depth=2`},
-		{"dxp", "international", `name=r,proto=dxp,cmd=` + bin + `,args="engine --proto dxp --player depth=2 --listen 127.0.0.1:` + port + `",port=` + port + `,st=10`},
+		{"dxp", "international", `name=r,proto=dxp,cmd=` + bin + `,args="engine --proto dxp --player depth=2 --listen 127.0.0.1:` + port + `",port=` + port + `,tc=600`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			depth := "depth=3"
@@ -143,6 +143,8 @@ func TestEngineBadInput(t *testing.T) {
 	}
 	defer ln.Close()
 	used := ln.Addr().String()
+	oldLogs := t.TempDir() // another match's transcripts (issue 33 item 1: no output over them)
+	os.WriteFile(filepath.Join(oldLogs, "game-000001-x.log"), []byte("hub\n"), 0o644)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -157,6 +159,7 @@ func TestEngineBadInput(t *testing.T) {
 		{"no hub answer", []string{"--players", "x,easy", "--engine-start", "300ms", "--engine", "name=x,cmd=/bin/cat,depth=1"}, 1, "engine x"},
 		{"dxp for english", []string{"--players", "x,easy", "--engine", "name=x,proto=dxp,tc=60"}, 1, "international"},
 		{"dxp nobody listens", []string{"-v", "international", "--players", "x,easy", "--engine-start", "300ms", "--engine", "name=x,proto=dxp,port=1,tc=60"}, 1, "no DXP engine listens"},
+		{"transcripts of another match", []string{"--players", "x,easy", "--engine", "name=x,cmd=" + bin + ",depth=1", "--engine-log", oldLogs}, 2, "transcripts"},
 		{"port in use", []string{"engine", "--proto", "dxp", "--listen", used}, 1, "in use"},
 		{"bad proto", []string{"engine", "--proto", "uci"}, 2, "uci"},
 	} {

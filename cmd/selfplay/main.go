@@ -31,25 +31,25 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "selfplay",
 		Usage: "play matches between computer players and rate them",
-		UsageText: "selfplay --variant V --players P1,P2[,...] --games N [--concurrency N] [--seed S]\n" +
+		UsageText: "selfplay --variant V --players P1,P2[,...] --games N [--jobs N] [--seed S]\n" +
 			"       [--engine name=NAME,cmd=PATH,tc=... ...] [--engine-log DIR] [--adjudicate draw=M:S,resign=M:S]\n" +
-			"       [--pdn FILE] [--resume] [--max-plies N] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]\n" +
+			"       [--output FILE] [--resume] [--max-plies N] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]\n" +
 			"       [--openings FILE | --opening-set 2move|3move | --book FILE [--book-mode weighted|all] [--book-depth K]\n" +
-			"        | --random-plies K] [--anchor NAME=ELO] [--json] [--report DIR]\n" +
-			"   selfplay report [--out DIR] JOURNAL|PDN...",
+			"        | --random-plies K] [--anchor NAME=ELO] [--format text|json] [--report DIR]\n" +
+			"   selfplay report [--output DIR] JOURNAL|PDN...",
 		Description: "Every pairing of players plays the openings in pairs, the second game with colours\n" +
 			"reversed. A player is a level (easy, medium, hard), a search spec of options joined\n" +
 			"by colons, such as hard:weights=w.json or depth=6:nodes=20000 (depth=N, nodes=N,\n" +
 			"movetime=DURATION, weights=FILE, random=P, hash=MB, quiescence=false), or the name of\n" +
 			"an external engine given with --engine (Hub or DXP; docs/engines.md). hash=MB is the\n" +
 			"player's whole transposition table (default 16; easy 1, medium 4); each game played at\n" +
-			"once has its own, so the tables take the players' hash= times --concurrency, and peak\n" +
+			"once has its own, so the tables take the players' hash= times --jobs, and peak\n" +
 			"memory is that and about 20 MiB more. rafle is the referee: it checks every move,\n" +
 			"keeps the clocks, and ends games by the variant's rules, at --max-plies (a draw) or by\n" +
 			"--adjudicate; an engine that plays an illegal move, loses on time, crashes, hangs or\n" +
 			"breaks its protocol loses that game and is restarted. Games are fixed by the seed and\n" +
 			"their number, so a match interrupted (Ctrl-C, kill) is finished by running it again\n" +
-			"with --resume: each finished game is in the journal (FILE.journal next to --pdn FILE,\n" +
+			"with --resume: each finished game is in the journal (FILE.journal next to --output FILE,\n" +
 			"or --journal). 'selfplay engine' plays rafle as a Hub engine or a DXP follower.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
@@ -68,10 +68,10 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "english", Usage: "variant: " + strings.Join(engine.Names(), ", ")},
 		&cli.StringFlag{Name: "players", Aliases: []string{"p"}, Usage: "comma-separated players: easy, medium, hard, search specs such as depth=6:nodes=20000, or --engine names (required)"},
 		&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "games per pairing (rounded up to an even number)"},
-		&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, DefaultText: "all cores", Usage: "games played at once"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j", "concurrency"}, DefaultText: "all cores", Usage: "games played at once"},
 		&cli.Int64Flag{Name: "seed", DefaultText: "random, printed on stderr", Usage: "seed of the opening order and the players"},
-		&cli.StringFlag{Name: "pdn", Usage: "write every game to `FILE` (PDN 3.0)"},
-		&cli.StringFlag{Name: "journal", Usage: "journal of finished games (default: the --pdn file name + .journal)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o", "pdn"}, Usage: "write every game to `FILE` (PDN 3.0): a new file, or with --resume the match's own"},
+		&cli.StringFlag{Name: "journal", Usage: "journal of finished games (default: the --output file name + .journal)"},
 		&cli.BoolFlag{Name: "resume", Usage: "finish the match recorded in the journal (its seed unless --seed is given)"},
 		&cli.IntFlag{Name: "max-plies", Usage: "draw a game (termination max-plies) after this many plies past the opening; 0: no limit"},
 		&cli.StringFlag{Name: "sprt", Usage: "stop when the SPRT decides, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05 (two players)"},
@@ -83,8 +83,9 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "random-plies", Value: 4, Usage: "for variants without a shipped set: openings of this many random plies, kept when a shallow search finds them balanced"},
 		&cli.StringFlag{Name: "anchor", Usage: "rating anchor NAME=ELO for three or more players (default: the first player at 0)"},
 		&cli.StringFlag{Name: "event", Value: "rafle selfplay", Usage: "PDN Event tag"},
-		&cli.BoolFlag{Name: "json", Usage: "print the results as JSON"},
-		&cli.StringFlag{Name: "report", Usage: "write the match's report to `DIR` (index.html and PNG plots; the journal is kept there unless --pdn or --journal names one)"},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text (tables) or json"},
+		&cli.BoolFlag{Name: "json", Usage: "the same as --format json"},
+		&cli.StringFlag{Name: "report", Usage: "write the match's report to `DIR` (index.html and PNG plots; the journal is kept there unless --output or --journal names one)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 	}
 }

@@ -44,8 +44,10 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", []string{"--players", "easy,medium", "--rounds", "3"}, 2, "rounds"},
 		{"resume without journal", []string{"--players", "easy,medium", "--resume"}, 2, "--resume"},
 		{"bad games", []string{"--players", "easy,medium", "--games", "0"}, 2, "--games"},
-		{"absurd concurrency", []string{"--players", "easy,medium", "-j", "99999999999"}, 2, "--concurrency"},
+		{"absurd concurrency", []string{"--players", "easy,medium", "--concurrency", "99999999999"}, 2, "--jobs"},
 		{"tables beyond memory", []string{"--players", "easy:hash=65536,medium", "-j", "32"}, 2, "memory"},
+		{"bad format", []string{"--players", "easy,medium", "--format", "xml"}, 2, `--format "xml"`},
+		{"bad --jobs", []string{"--players", "easy,medium", "--jobs", "0"}, 2, "--jobs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,5 +130,20 @@ func TestSPRTCommand(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "H1 accepted") || !strings.Contains(stdout, "LLR") || !strings.Contains(stdout, "bounds [-2.944, 2.944]") {
 		t.Errorf("SPRT line missing:\n%s", stdout)
+	}
+}
+
+// TestEqualPairs: a match whose pairs all split 1-1 printed "Elo -0.0 ±95% 0.0" (issue 33
+// item 17): a zero-width interval from ten pairs, and a negative zero.
+func TestEqualPairs(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "--players", "depth=1,depth=1", "--games", "20", "--seed", "1", "--max-plies", "1", "-j", "1", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "0/0/10/0/0") || !strings.Contains(stdout, "+0.0") || strings.Contains(stdout, "-0.0") {
+		t.Errorf("ten 1-1 pairs:\n%s\nwant Elo +0.0, never -0.0", stdout)
+	}
+	if !strings.Contains(stdout, " 99.0 ") {
+		t.Errorf("ten 1-1 pairs:\n%s\nwant the margin 99.0 (Wilson's bound on the unseen outcomes), not 0.0", stdout)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"testing"
 
@@ -24,6 +25,7 @@ func TestPeakMemory(t *testing.T) {
 	} {
 		args := append(tc.args, "-v", "english", "-n", "4", "--seed", "1", "-q")
 		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "GOMAXPROCS=1") // see cliutil.TestBoundHeap
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		peak, ok, err := cliutil.RunPeak(cmd)
@@ -33,6 +35,7 @@ func TestPeakMemory(t *testing.T) {
 		if !ok {
 			t.Skip("no peak memory on this system")
 		}
+		t.Logf("%v: peak %d MiB", args, peak>>20)
 		if limit := (tc.tables + 32) << 20; peak > limit {
 			t.Errorf("selfplay %v: peak memory %d MiB, more than its tables (%d MiB) + 32 MiB", args, peak>>20, tc.tables)
 		}

@@ -49,4 +49,14 @@ func TestReport(t *testing.T) {
 			}
 		})
 	}
+	// the page is never written over an input (issue 33 item 1)
+	self := filepath.Join(dir, "self")
+	os.Mkdir(self, 0o755)
+	games, _ := os.ReadFile(pdnFile)
+	input := filepath.Join(self, "index.html")
+	os.WriteFile(input, games, 0o644)
+	code, _, stderr = runArgs(t, "report", "--out", self, input)
+	if after, _ := os.ReadFile(input); code != 2 || !strings.Contains(stderr, "input") || string(after) != string(games) {
+		t.Errorf("report --out DIR DIR/index.html: exit %d, stderr %q, input kept %v", code, stderr, string(after) == string(games))
+	}
 }

@@ -45,6 +45,13 @@ func selfplay(c *cli.Context) (err error) {
 		return err
 	}
 	stderr := c.App.ErrWriter
+	// the report's folder is reserved first: a second match on it stops before it starts
+	dir, release, err := reportDir(c)
+	if err != nil {
+		return err
+	}
+	refused := true
+	defer func() { release(refused) }() // a refused match leaves no folder it made
 	used := map[string]bool{}
 	for _, p := range cfg.Players {
 		used[p.Name] = true
@@ -75,11 +82,8 @@ func selfplay(c *cli.Context) (err error) {
 		}
 		defer bar.Close()
 	}
-	dir, err := reportDir(c)
-	if err != nil {
-		return err
-	}
 	res, runErr := match.Run(c.Context, cfg)
+	refused = res == nil
 	if res == nil {
 		return runErr
 	}
@@ -98,9 +102,9 @@ func selfplay(c *cli.Context) (err error) {
 	return nil
 }
 
-// printResult prints the tables, or JSON with --json.
+// printResult prints the tables, or JSON with --format json (checked by readConfig).
 func printResult(c *cli.Context, res *match.Result) error {
-	if c.Bool("json") {
+	if asJSON, _ := cliutil.JSONOutput(c); asJSON {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
@@ -134,6 +138,9 @@ func names(es []match.Entrant) []string {
 
 // readConfig reads and checks the flags; no game starts before it succeeds.
 func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineSet, err error) {
+	if _, err := cliutil.JSONOutput(c); err != nil {
+		return cfg, "", nil, err
+	}
 	v, err := engine.Lookup(c.String("variant"))
 	if err != nil {
 		return cfg, "", nil, cliutil.UsageError{Err: err}
@@ -183,13 +190,13 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		return cfg, "", nil, cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
 	}
 	if cfg.Concurrency = c.Int("concurrency"); c.IsSet("concurrency") {
-		if err := cliutil.CheckJobs("--concurrency", cfg.Concurrency); err != nil {
+		if err := cliutil.CheckJobs("--jobs", cfg.Concurrency); err != nil {
 			return cfg, "", nil, err
 		}
 	}
 	// each worker keeps a table per player it plays
 	tablesMB *= int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))
-	if err := cliutil.CheckMemory("--players hash= times --concurrency", tablesMB); err != nil {
+	if err := cliutil.CheckMemory("--players hash= times --jobs", tablesMB); err != nil {
 		return cfg, "", nil, err
 	}
 	cliutil.BoundHeap(tablesMB) // peak memory: the tables and about 20 MiB more
@@ -213,14 +220,25 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		return cfg, "", nil, err
 	}
 	cfg.PDNPath, cfg.JournalPath, cfg.Resume = shardPath(c.String("pdn"), cfg.Shard), shardPath(c.String("journal"), cfg.Shard), c.Bool("resume")
-	if cfg.JournalPath == "" && cfg.PDNPath != "" {
+	if st, err := os.Stat(cfg.PDNPath); err == nil && st.IsDir() {
+		return cfg, "", nil, cliutil.Usagef("--pdn %s: is a directory", cfg.PDNPath)
+	}
+	if cfg.JournalPath == "" && besideOK(cfg.PDNPath) {
 		cfg.JournalPath = cfg.PDNPath + ".journal"
 	}
 	if dir := c.String("report"); cfg.JournalPath == "" && dir != "" {
 		cfg.JournalPath = shardPath(filepath.Join(dir, reportJournal), cfg.Shard)
 	}
-	if cfg.Resume && cfg.JournalPath == "" {
-		return cfg, "", nil, cliutil.Usagef("--resume needs --pdn, --journal or --report")
+	switch {
+	case cfg.Resume && cfg.JournalPath == "" && cfg.PDNPath != "":
+		return cfg, "", nil, cliutil.Usagef("--resume: --pdn %s is a device, a FIFO or a stream, so no journal is kept beside it: give --journal", cfg.PDNPath)
+	case cfg.Resume && cfg.JournalPath == "":
+		return cfg, "", nil, cliutil.Usagef("--resume needs --output, --journal or --report")
+	case cfg.JournalPath == "" && cfg.PDNPath != "":
+		fmt.Fprintf(c.App.ErrWriter, "selfplay: --pdn %s is a device, a FIFO or a stream: no journal beside it (give --journal to make the match resumable)\n", cfg.PDNPath)
+	}
+	if err := checkOutputs(c, &cfg); err != nil {
+		return cfg, "", nil, err
 	}
 	cfg.Seed = c.Int64("seed")
 	switch {
@@ -245,6 +263,40 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		desc += fmt.Sprintf("; note: %s play with a time limit or outside rafle, so games are not reproducible from the seed", strings.Join(timed, ", "))
 	}
 	return cfg, desc, engines, err
+}
+
+// besideOK reports whether files may be written beside path, named after it (the journal,
+// engines' logs): path is a regular file or not there yet, not a device (/dev/full), a FIFO,
+// a directory, or a name under /dev or /proc.
+func besideOK(path string) bool {
+	if path == "" || match.DevicePath(path) { // /dev/stdout, even redirected to a file
+		return false
+	}
+	st, err := os.Stat(path)
+	return err != nil || st.Mode().IsRegular()
+}
+
+// checkOutputs refuses outputs that are one of the match's inputs (the --openings and
+// --book files, the players' weights files), and a PDN file that is also the journal.
+func checkOutputs(c *cli.Context, cfg *match.Config) error {
+	inputs := []string{c.String("openings"), c.String("book")}
+	for _, s := range strings.Split(c.String("players"), ",") {
+		if ps, err := search.ParsePlayer(s); err == nil {
+			inputs = append(inputs, ps.WeightsFile)
+		}
+	}
+	for _, out := range []struct{ flag, path string }{{"--pdn", cfg.PDNPath}, {"--journal", cfg.JournalPath}} {
+		if err := cliutil.NotAnInput(out.path, inputs...); err != nil {
+			return cliutil.Usagef("%s: %v", out.flag, err)
+		}
+	}
+	if cfg.PDNPath != "" && cfg.JournalPath != "" {
+		same := filepath.Clean(cfg.PDNPath) == filepath.Clean(cfg.JournalPath)
+		if same || cliutil.NotAnInput(cfg.PDNPath, cfg.JournalPath) != nil {
+			return cliutil.Usagef("--pdn %s and the journal %s are the same file", cfg.PDNPath, cfg.JournalPath)
+		}
+	}
+	return nil
 }
 
 func newSeed() int64 { return rand.Int64N(1 << 53) } // keeps it exact in JSON

@@ -100,7 +100,10 @@ func serveDXP(c *cli.Context, ps search.PlayerSpec) error {
 		return err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "selfplay: DXP follower (%s) listening on %s\n", ps, ln.Addr())
+	stderr := c.App.ErrWriter
 	cfg := dxp.ServerConfig{Name: "rafle " + ps.String(), MaxSessions: c.Int("sessions"),
+		// why a connection closed, a game refused or ended: the follower's log
+		Notes: func(note string) { fmt.Fprintf(stderr, "selfplay: dxp %s\n", note) },
 		New: func() (dxp.Searcher, error) {
 			p, err := newPlayer(ps, engine.MustLookup("international"))
 			return dxpPlayer{p}, err

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -50,6 +51,24 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	code, _, stderr = runArgs(t, append([]string{"merge", "--pdn", merged}, shards...)...)
 	if code != 2 || !strings.Contains(stderr, "exists") {
 		t.Errorf("merge over an existing file: exit %d, %q", code, stderr)
+	}
+	// a FIFO is written, not refused as a file that exists
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
+		got := make(chan []byte)
+		go func() {
+			b, _ := os.ReadFile(fifo)
+			got <- b
+		}()
+		code, _, stderr = runArgs(t, append([]string{"merge", "--pdn", fifo}, shards...)...)
+		if code != 0 { // release the reader, which waits for a writer
+			if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				f.Close()
+			}
+		}
+		if b := <-got; code != 0 || string(b) != string(a) {
+			t.Errorf("merge --pdn FIFO: exit %d, %q; %d bytes read, want %d", code, stderr, len(b), len(a))
+		}
 	}
 	code, _, stderr = runArgs(t, "merge", shards[0], shards[2])
 	if code != 1 || !strings.Contains(stderr, "shard 1/3 is missing") {

@@ -34,16 +34,19 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Usage: "fit the evaluation weights to game results (Texel's method)",
 		UsageText: "tune [--variant V] [--skip-plies N] [--quiet-test capture|strict|resolve|none] [--loss logistic|squared]\n" +
 			"       [--features a,b | --fix c,d] [--init default|zero|FILE] [--k K] [--l2 X]\n" +
-			"       [--holdout 0.1] [--seed S] [--out FILE] [--require-improvement] [--json] [--report DIR] FILE...",
+			"       [--holdout 0.1] [--seed S] [--output FILE] [--require-improvement] [--format text|json]\n" +
+			"       [--input-format auto|pdn|csv] [--report DIR] FILE...",
 		Description: "Reads PDN games (the variant from the GameType tag or --variant) or CSV rows with the\n" +
 			"columns game, ply, fen, result (a header row; other columns such as side and move are\n" +
 			"ignored; results as in PDN, the first mover's score first). \"-\" reads stdin. Keeps the\n" +
 			"quiet positions past --skip-plies, labelled with the game result for the side to move,\n" +
 			"drops identical games, holds out a seeded share of the games, fits K and then the\n" +
 			"weights, and prints the losses and the weights. The man weight stays 100 (the unit).\n" +
-			"--out writes the weights (JSON) only when the fit succeeds; play them with\n" +
+			"--output writes the weights (JSON) only when the fit succeeds; play them with\n" +
 			"selfplay --players medium:weights=FILE,medium. A held-out loss that got worse is a\n" +
-			"warning, and an error with --require-improvement (then nothing is written).",
+			"warning, and so are too little data (fewer than 25 training games per tuned feature), a\n" +
+			"fit that did not converge and one that diverged (a weight beyond ten men); each is an\n" +
+			"error with --require-improvement (then nothing is written).",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
@@ -56,7 +59,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, DefaultText: "the GameType tag", Usage: "variant: " + strings.Join(engine.Names(), ", ")},
-		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: auto (CSV when the name ends in .csv or the first line is a header starting with game), pdn or csv"},
+		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input `FORMAT`: auto (CSV when the name ends in .csv or the first line is a header starting with game), pdn or csv"},
 		&cli.IntFlag{Name: "skip-plies", Value: 6, Usage: "skip the positions of the first `N` plies of each game"},
 		&cli.StringFlag{Name: "quiet-test", Value: "capture", Usage: "quiet positions: capture (the side to move has no capture), strict (neither side has one), resolve (play captures out to a quiet position) or none"},
 		&cli.BoolFlag{Name: "keep-duplicates", Usage: "keep every copy of identical games"},
@@ -69,9 +72,10 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "holdout", Value: 0.1, Usage: "share of the games held out of the fit"},
 		&cli.Uint64Flag{Name: "seed", DefaultText: "random, printed on stderr", Usage: "seed of the held-out games"},
 		&cli.IntFlag{Name: "iterations", Value: tune.DefaultIterations, Usage: "maximum L-BFGS iterations"},
-		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the fitted weights to `FILE` (JSON; a device or FIFO is written in place)"},
-		&cli.BoolFlag{Name: "require-improvement", Usage: "write no weights, and fail, when the held-out loss got worse"},
-		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o", "out"}, Usage: "write the fitted weights to `FILE` (JSON; a device or FIFO is written in place)"},
+		&cli.BoolFlag{Name: "require-improvement", Usage: "write no weights, and fail, when the held-out loss got worse or the fit is not to be trusted (too little data, not converged, diverged)"},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT` of the summary: text or json (auto, pdn and csv, the input formats, are read as --input-format, which they once were)"},
+		&cli.BoolFlag{Name: "json", Usage: "the same as --format json"},
 		&cli.StringFlag{Name: "report", Usage: "write a report to `DIR`: index.html (loss per iteration, weights, calibration) and PNG plots"},
 		&cli.BoolFlag{Name: "skip-bad", Usage: "fit without the games that cannot be read or replayed (default: fail, naming the first)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},

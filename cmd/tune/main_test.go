@@ -212,6 +212,13 @@ func TestBadInput(t *testing.T) {
 		{"csv without variant", []string{badCSV}, 2, "--variant"},
 		{"wrong variant", []string{"--variant", "russian", games}, 1, "GameType"},
 		{"unknown flag", []string{"--epochs", "3", games}, 2, "epochs"},
+		// issue 33 items 20 and 21: --format is the output's, the input's formats still read
+		{"bad --format", []string{"--format", "xml", games}, 2, `--format "xml"`},
+		{"bad --input-format", []string{"--input-format", "xml", games}, 2, `--input-format "xml"`},
+		{"--format csv, the input's", []string{badCSV}, 2, "--variant"},
+		{"--input-format csv", []string{"--input-format", "csv", games}, 2, "CSV input needs --variant"},
+		{"--format csv as before", []string{"--format", "csv", games}, 2, "CSV input needs --variant"},
+		{"output in a missing directory", []string{"--out", filepath.Join(dir, "nodir", "w.json"), games}, 1, "no such directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

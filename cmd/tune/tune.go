@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -28,13 +27,18 @@ import (
 type config struct {
 	variant  *engine.Variant
 	files    []string
-	format   string
+	format   string // of the input
+	json     bool   // the summary as JSON
 	filter   tune.Filter
 	fit      tune.Config
 	features []string // --features, checked against the variant once it is known
 	fix      []string
 	init     string
+	initData []byte // the --init FILE, read before any input
 	out      string
+	// spooled maps the inputs that cannot be opened twice (standard input, FIFOs) to the
+	// temporary files that hold them, once load has kept them (see cliutil.Spool).
+	spooled map[string]string
 	// requireImprovement refuses to write weights whose held-out loss is worse.
 	requireImprovement bool
 }
@@ -45,6 +49,11 @@ func tuneAction(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "tune: seed %d\n", cfg.fit.Seed)
+	defer func() {
+		for _, path := range cfg.spooled {
+			os.Remove(path)
+		}
+	}()
 	d, err := load(c, cfg)
 	if err != nil {
 		return err
@@ -92,9 +101,13 @@ func finish(c *cli.Context, cfg *config, res *tune.Result, st tune.LoadStats) er
 		fmt.Fprintf(c.App.ErrWriter, "tune: warning: the held-out loss got worse, %.6f to %.6f (%+.2f%%): "+
 			"the new weights fit the training games, not games in general; try --l2 or more games\n",
 			h.Before, h.After, 100*(h.After-h.Before)/h.Before)
-		if cfg.requireImprovement {
-			out = ""
-		}
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(c.App.ErrWriter, "tune: warning: %s: %s\n", w.Kind, w.Message)
+	}
+	distrust := worse || len(res.Warnings) > 0
+	if distrust && cfg.requireImprovement {
+		out = ""
 	}
 	if out != "" {
 		if err := cliutil.WriteFile(out, res.New.Save); err != nil {
@@ -102,15 +115,22 @@ func finish(c *cli.Context, cfg *config, res *tune.Result, st tune.LoadStats) er
 		}
 	}
 	var err error
-	if c.Bool("json") {
+	if cfg.json {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(summary{Result: res, Data: st, Out: out})
 	} else {
 		err = render(c.App.Writer, res, st, out)
 	}
-	if err == nil && worse && cfg.requireImprovement {
-		err = errors.New("--require-improvement: the held-out loss got worse")
+	if err == nil && distrust && cfg.requireImprovement {
+		var why []string
+		if worse {
+			why = append(why, "the held-out loss got worse")
+		}
+		for _, w := range res.Warnings {
+			why = append(why, w.Kind)
+		}
+		err = fmt.Errorf("--require-improvement: %s", strings.Join(why, ", "))
 		if cfg.out != "" {
 			err = fmt.Errorf("%w; %s not written", err, cfg.out)
 		}
@@ -127,7 +147,19 @@ type summary struct {
 
 // readConfig reads and checks the flags; nothing is read before it succeeds.
 func readConfig(c *cli.Context) (*config, error) {
-	cfg := &config{files: c.Args().Slice(), format: c.String("format"), out: c.String("out"), init: c.String("init")}
+	cfg := &config{files: c.Args().Slice(), format: c.String("input-format"), out: c.String("output"), init: c.String("init")}
+	switch f := c.String("format"); f {
+	case "text":
+	case "json":
+		cfg.json = true
+	case "auto", "pdn", "csv": // --format was the input's format
+		if !c.IsSet("input-format") {
+			cfg.format = f
+		}
+	default:
+		return nil, cliutil.Usagef("--format %q: want text or json", f)
+	}
+	cfg.json = cfg.json || c.Bool("json")
 	if len(cfg.files) == 0 {
 		return nil, cliutil.Usagef("no input: give PDN or CSV files (- for stdin)")
 	}
@@ -139,7 +171,7 @@ func readConfig(c *cli.Context) (*config, error) {
 		cfg.variant = v
 	}
 	if f := cfg.format; f != "auto" && f != "pdn" && f != "csv" {
-		return nil, cliutil.Usagef("--format %q: want auto, pdn or csv", f)
+		return nil, cliutil.Usagef("--input-format %q: want auto, pdn or csv", f)
 	}
 	if cfg.filter.SkipPlies = c.Int("skip-plies"); cfg.filter.SkipPlies < 0 {
 		return nil, cliutil.Usagef("--skip-plies %d: must not be negative", cfg.filter.SkipPlies)
@@ -180,10 +212,91 @@ func readConfig(c *cli.Context) (*config, error) {
 	}
 	if cfg.out != "" {
 		if st, err := os.Stat(filepath.Dir(cfg.out)); err != nil || !st.IsDir() {
-			return nil, cliutil.Usagef("--out %s: no such directory", cfg.out)
+			return nil, fmt.Errorf("--output %s: no such directory", cfg.out)
+		}
+		if err := cliutil.NotAnInput(cfg.out, cfg.files...); err != nil {
+			return nil, cliutil.Usagef("--out: %v", err)
+		}
+	}
+	if dir := c.String("report"); dir != "" {
+		if err := cliutil.ReportNotAnInput(dir, cfg.files...); err != nil {
+			return nil, cliutil.Usagef("--report: %v", err)
+		}
+	}
+	if err := checkFeatures(cfg); err != nil {
+		return nil, err
+	}
+	if cfg.init != "default" && cfg.init != "zero" {
+		if cfg.initData, err = readInit(c, cfg); err != nil {
+			return nil, err
 		}
 	}
 	return cfg, nil
+}
+
+// maxInitSize bounds the --init file: a weights file is a few hundred bytes.
+const maxInitSize = 1 << 20
+
+// readInit reads the --init file, and checks it against the variant when --variant gives it,
+// so that a bad file is refused before any input is read.
+func readInit(c *cli.Context, cfg *config) ([]byte, error) {
+	f, err := cliutil.OpenInput(c.Context, cfg.init)
+	if err != nil {
+		return nil, cliutil.Usagef("--init: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxInitSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("--init %s: %w", cfg.init, err)
+	}
+	if len(data) > maxInitSize {
+		return nil, cliutil.Usagef("--init %s: more than %d bytes: not a weights file", cfg.init, maxInitSize)
+	}
+	if cfg.variant != nil {
+		if _, err := search.LoadWeights(bytes.NewReader(data), cfg.variant); err != nil {
+			return nil, cliutil.Usagef("--init %s: %v", cfg.init, err)
+		}
+	}
+	return data, nil
+}
+
+// checkFeatures checks the names of --features and --fix before any input is read: against
+// the variant's features when --variant gives it, else against those of every variant (the
+// variant of the games is known only once they are read; resolve checks them again).
+func checkFeatures(cfg *config) error {
+	flag, names := "--features", cfg.features
+	if cfg.fix != nil {
+		flag, names = "--fix", cfg.fix
+	}
+	if names == nil {
+		return nil
+	}
+	var known []string
+	if cfg.variant != nil {
+		known = search.FeatureNames(cfg.variant)
+	} else {
+		for _, n := range engine.Names() {
+			v, err := engine.Lookup(n)
+			if err != nil {
+				continue
+			}
+			for _, f := range search.FeatureNames(v) {
+				if !slices.Contains(known, f) {
+					known = append(known, f)
+				}
+			}
+		}
+	}
+	for _, f := range names {
+		if !slices.Contains(known, f) {
+			of := "any variant's"
+			if cfg.variant != nil {
+				of = cfg.variant.Name + "'s"
+			}
+			return cliutil.Usagef("%s: unknown feature %q (%s features: %s)", flag, f, of, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }
 
 func list(s string) []string {
@@ -199,7 +312,28 @@ func list(s string) []string {
 // load reads every input file into one data set.
 func load(c *cli.Context, cfg *config) (*tune.Dataset, error) {
 	if cfg.variant == nil {
-		v, err := inferVariant(c, cfg.files)
+		// The variant is inferred from the games, and then they are read: an input that
+		// cannot be opened twice is kept in a temporary file.
+		cfg.spooled = map[string]string{}
+		for _, name := range cfg.files {
+			if _, ok := cfg.spooled[name]; ok || cliutil.Reopenable(name) || cfg.format == "csv" {
+				continue
+			}
+			r, err := openInput(c, name)
+			var path string
+			if err == nil {
+				path, _, err = cliutil.Spool(c.Context, r, name, cliutil.SpoolLimit())
+				r.Close()
+			}
+			if err != nil {
+				if c.Context.Err() != nil {
+					return nil, fmt.Errorf("%s: stopped after 0 games: %w", name, err) // as loading says it
+				}
+				return nil, err
+			}
+			cfg.spooled[name] = path
+		}
+		v, err := inferVariant(c, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -227,18 +361,23 @@ func load(c *cli.Context, cfg *config) (*tune.Dataset, error) {
 }
 
 // inferVariant infers the variant of games without a GameType tag as pdn validate does
-// (pdn.InferVariant), from the first file that has such games; nil when every game has
-// the tag or the input is stdin (read once).
-func inferVariant(c *cli.Context, files []string) (*engine.Variant, error) {
-	for _, name := range files {
-		if name == "-" || strings.HasSuffix(strings.ToLower(name), ".csv") {
-			continue
+// (pdn.InferVariant), from the first PDN file that has such games; nil when every game has
+// the tag.
+func inferVariant(c *cli.Context, cfg *config) (*engine.Variant, error) {
+	for _, name := range cfg.files {
+		f, err := cfg.open(c, name)
+		if err != nil && c.Context.Err() != nil {
+			return nil, fmt.Errorf("%s: stopped after 0 games: %w", name, err) // as loading says it
 		}
-		f, err := os.Open(name)
 		if err != nil {
 			return nil, err
 		}
-		inf, err := pdn.InferVariant(c.Context, f, pdn.ReaderOptions{})
+		br := bufio.NewReaderSize(f, 64<<10)
+		if cfg.isCSV(name, br) {
+			f.Close()
+			continue
+		}
+		inf, err := pdn.InferVariant(c.Context, br, pdn.ReaderOptions{})
 		f.Close()
 		if err != nil && c.Context.Err() != nil {
 			return nil, fmt.Errorf("%s: stopped after 0 games: %w", name, err) // as loading says it
@@ -254,35 +393,53 @@ func inferVariant(c *cli.Context, files []string) (*engine.Variant, error) {
 	return nil, nil
 }
 
+// openInput opens the input name: stdin for "-", else the file, without a wait that
+// Ctrl-C cannot end.
+func openInput(c *cli.Context, name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(cliutil.InterruptibleReader(c.Context, c.App.Reader)), nil
+	}
+	return cliutil.OpenInput(c.Context, name)
+}
+
+// open opens the input name, or the temporary file that holds it.
+func (cfg *config) open(c *cli.Context, name string) (io.ReadCloser, error) {
+	if path, ok := cfg.spooled[name]; ok {
+		return cliutil.OpenInput(c.Context, path)
+	}
+	return openInput(c, name)
+}
+
+// isCSV reports whether the input name, read by br, is CSV rows (--format, or auto: the
+// name ends in .csv or the first line is a header starting with game).
+func (cfg *config) isCSV(name string, br *bufio.Reader) bool {
+	if cfg.format != "auto" {
+		return cfg.format == "csv"
+	}
+	head, _ := br.Peek(256)
+	first, _, _ := bytes.Cut(bytes.TrimPrefix(head, []byte("\ufeff")), []byte("\n"))
+	return strings.HasSuffix(strings.ToLower(name), ".csv") || strings.HasPrefix(strings.ToLower(string(first)), "game,")
+}
+
 func loadFile(c *cli.Context, cfg *config, d *tune.Dataset, name string) error {
-	var r io.Reader = c.App.Reader
+	f, err := cfg.open(c, name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var r io.Reader = f
 	var size int64 = -1
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
+	if st, ok := f.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
 		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil {
-			size = st.Size()
-		}
-		r = f
 	}
 	if bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), size, "reading "+filepath.Base(name), progressbar.OptionShowBytes(true)); bar != nil {
 		defer bar.Close()
 		r = io.TeeReader(r, bar)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	format := cfg.format
-	if format == "auto" {
-		format = "pdn"
-		head, _ := br.Peek(256)
-		first, _, _ := bytes.Cut(bytes.TrimPrefix(head, []byte("\ufeff")), []byte("\n"))
-		if strings.HasSuffix(strings.ToLower(name), ".csv") || strings.HasPrefix(strings.ToLower(string(first)), "game,") {
-			format = "csv"
-		}
-	}
-	if format == "csv" {
+	if cfg.isCSV(name, br) {
 		if d.Variant == nil {
 			return cliutil.Usagef("%s: CSV input needs --variant", name)
 		}
@@ -300,12 +457,7 @@ func resolve(cfg *config, d *tune.Dataset) error {
 	case "zero":
 		cfg.fit.Init = nil // set below, once the tuned features are known
 	default:
-		f, err := os.Open(cfg.init)
-		if err != nil {
-			return fmt.Errorf("--init: %w", err)
-		}
-		defer f.Close()
-		w, err := search.LoadWeights(f, v)
+		w, err := search.LoadWeights(bytes.NewReader(cfg.initData), v)
 		if err != nil {
 			return fmt.Errorf("--init %s: %w", cfg.init, err)
 		}

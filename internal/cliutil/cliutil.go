@@ -14,8 +14,11 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/rafle/rafle/internal/procgroup"
 )
 
 // UsageError is a bad command line: exit status 2. Any other error is bad data or a
@@ -65,7 +68,8 @@ type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // Main runs a command with the process's arguments and streams and exits with the status
 // it returns. The first SIGINT or SIGTERM cancels the command's context with Interrupted
 // as the cause; when the command has stopped (and said what it did), Main exits with 130 or
-// 143. A second signal ends the process at once. Main closes standard output at the end: a
+// 143. A second signal ends the process at once, and the external engines it started
+// (procgroup.KillAll). Main closes standard output at the end: a
 // failure to close it turns a success into exit status 1. With PeakMemoryEnv set it writes
 // the peak memory of the command last.
 func Main(run RunFunc) {
@@ -75,8 +79,18 @@ func Main(run RunFunc) {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-sigs
-		signal.Stop(sigs) // a second signal has its default effect: the process ends
 		cancel(Interrupted{s})
+		// A second signal ends the process at once, by the signal's default action, with
+		// the external engines it started: they run in process groups of their own, which
+		// the terminal's signal does not reach.
+		s = <-sigs
+		procgroup.KillAll()
+		signal.Reset(s)
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			_ = p.Signal(s)
+		}
+		time.Sleep(time.Second) // the signal's default action ends the process meanwhile
+		os.Exit(Interrupted{s}.ExitStatus())
 	}()
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	signal.Stop(sigs)

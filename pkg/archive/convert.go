@@ -158,6 +158,9 @@ func pdnSquare(v *engine.Variant, s engine.Square, alg bool) pdn.Square {
 // not as text. The FEN is read with each game's variant.
 type PositionFilter struct {
 	FEN string
+	// FENs, when set, gives the position in each variant instead of FEN (a named position,
+	// such as each variant's start): a game of a variant it lacks matches nothing.
+	FENs map[*engine.Variant]string
 
 	mu  sync.Mutex
 	pos map[*engine.Variant]*engine.Position // nil: the FEN is not a position of that variant
@@ -188,7 +191,11 @@ func (f *PositionFilter) target(v *engine.Variant) *engine.Position {
 		f.pos = map[*engine.Variant]*engine.Position{}
 	}
 	var pp *engine.Position
-	if p, err := v.ParseFEN(f.FEN); err == nil {
+	fen := f.FEN
+	if f.FENs != nil {
+		fen = f.FENs[v]
+	}
+	if p, err := v.ParseFEN(fen); err == nil && fen != "" {
 		pp = &p
 	}
 	f.pos[v] = pp

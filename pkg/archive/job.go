@@ -1140,7 +1140,7 @@ func (sp *speculation) hold(b *gameBatch, stats bool) {
 // was right (or no game needed it) and nothing was dropped.
 func (sp *speculation) held() bool {
 	final := sp.ev.Infer()
-	return !sp.dropped.Load() && (final.Variant == nil || final.Same(sp.guess))
+	return !sp.dropped.Load() && (final.Variant == nil && final.Games == 0 || final.Same(sp.guess))
 }
 
 // again validates the input again, with the inference from all its

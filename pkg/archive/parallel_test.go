@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rafle/rafle/internal/testcorpus"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -50,12 +52,18 @@ func dump(t testing.TB, j Job) string {
 // into pieces of the given sizes, gives what one Reader gives.
 func checkParallel(t *testing.T, name string, strict bool, sizes []int, texts ...[]byte) {
 	t.Helper()
+	checkParallelJobs(t, name, strict, sizes, []int{2, 3}, texts...)
+}
+
+// checkParallelJobs is checkParallel with these numbers of goroutines.
+func checkParallelJobs(t *testing.T, name string, strict bool, sizes, jobCounts []int, texts ...[]byte) {
+	t.Helper()
 	j := jobOf(texts...)
 	j.Reader.Strict = strict
 	want := dump(t, j)
 	for _, mode := range []string{"jump", "exact", "naive"} {
 		for _, size := range sizes {
-			for _, jobs := range []int{2, 3} {
+			for _, jobs := range jobCounts {
 				pj := j
 				pj.Jobs, pj.pieceSize, pj.naiveCuts, pj.exactCuts = jobs, size, mode == "naive", mode == "exact"
 				if got := dump(t, pj); got != want {
@@ -143,7 +151,8 @@ func TestParallelGzip(t *testing.T) {
 	checkParallel(t, "gzip", false, []int{100, 1000}, b.Bytes())
 }
 
-// TestParallelCorpus reads the files of the shared corpus in pieces.
+// TestParallelCorpus reads the files of the shared corpus in pieces (a sample of the Open
+// Checkers Archive, the one file over 1 MB, unless RAFLE_FULL_CORPUS is set: testcorpus).
 func TestParallelCorpus(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Skipf("shared PDN corpus not found at %s: the corpus part of this test is skipped: %v", corpusDir, err)
@@ -159,12 +168,20 @@ func TestParallelCorpus(t *testing.T) {
 	if testing.Short() {
 		sizes = sizes[1:]
 	}
-	for _, path := range files {
+	for i, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkParallel(t, path, false, sizes, data)
+		data = testcorpus.Sample(data)
+		// A piece as large as the file is the file read by one worker: the tests above
+		// have that case, and most corpus files are under 64 KiB.
+		sz := slices.DeleteFunc(slices.Clone(sizes), func(s int) bool { return s >= len(data) })
+		if len(sz) == 0 {
+			sz = sizes[:1]
+		}
+		// 2 goroutines for one file, 3 for the next: the tests above try both on every input
+		checkParallelJobs(t, path, false, sz, []int{2 + i%2}, data)
 	}
 }
 
@@ -242,7 +259,7 @@ func TestParallelStop(t *testing.T) {
 			t.Fatalf("stop at %d: got %v after %d games", stopAt, err, n)
 		}
 	}
-	for range 100 {
+	for range 1000 { // up to 10 s, for a loaded machine: no wait when they are gone
 		if runtime.NumGoroutine() <= before {
 			return
 		}

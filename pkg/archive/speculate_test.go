@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rafle/rafle/internal/testcorpus"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -130,6 +131,7 @@ func TestValidateWhileReading(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		data = testcorpus.Sample(data) // the Open Checkers Archive: a sample of 1 MB
 		for _, strict := range []bool{false, true} {
 			run := func(jobs int, whole bool) string {
 				job := jobOf(data)

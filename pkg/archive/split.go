@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -38,7 +39,24 @@ type SplitOptions struct {
 	SkipBad bool
 	// OnError, if not nil, is called for each game read with an error.
 	OnError func(error)
+	// Force lets a file replace an existing file of the same name (an earlier
+	// split's). Without it, a name that exists is an error (*ExistsError),
+	// found before the file is written.
+	Force bool
+	// Check, if not nil, is called with the name of each file before it is
+	// created; its error stops Split. (The pdn command refuses a name that is
+	// one of its inputs, even with Force.)
+	Check func(name string) error
 }
+
+// ExistsError is a file Split would write whose name is taken, without
+// SplitOptions.Force.
+type ExistsError struct{ Name string }
+
+func (e *ExistsError) Error() string { return "pdn: split: " + e.Name + " exists: not overwritten" }
+
+// Unwrap returns fs.ErrExist.
+func (e *ExistsError) Unwrap() error { return fs.ErrExist }
 
 // SplitFile is one file Split wrote.
 type SplitFile struct {
@@ -51,7 +69,7 @@ type SplitFile struct {
 // order first written.
 type SplitResult struct {
 	Read   int         `json:"read"`   // games read
-	Games  int         `json:"games"`  // games written
+	Games  int         `json:"games"`  // games in Files: written and kept
 	Errors int         `json:"errors"` // games read with an error (written unless SkipBad)
 	Files  []SplitFile `json:"files"`
 }
@@ -96,7 +114,11 @@ func Split(ctx context.Context, job Job, opt SplitOptions) (res SplitResult, err
 		if cerr := s.finishAll(err == nil); err == nil {
 			err = cerr
 		}
-		res.Files = s.done
+		// What is on disk: the games of a file removed unfinished are not written.
+		res.Files, res.Games = s.done, 0
+		for _, f := range s.done {
+			res.Games += f.Games
+		}
 	}()
 	part := 0
 	var cur *splitFile // Every: the part being written
@@ -120,9 +142,12 @@ func Split(ctx context.Context, job Job, opt SplitOptions) (res SplitResult, err
 			f = s.byTag(g.Get(opt.ByTag))
 		}
 		if err := s.write(f, g); err != nil {
+			var ee *ExistsError
+			if errors.As(err, &ee) || f.tmp == "" {
+				return err // about the file, not the game
+			}
 			return fmt.Errorf("%s: game %d: %w", in.Name, n, err)
 		}
-		res.Games++
 		if opt.Every > 0 && f.Games == opt.Every {
 			cur = nil
 			return s.finish(f)
@@ -201,11 +226,15 @@ func (s *splitter) reopen(f *splitFile) error {
 	if appending {
 		f.f, err = os.OpenFile(f.tmp, os.O_WRONLY|os.O_APPEND, 0)
 	} else {
+		if err := s.check(f.Name); err != nil {
+			return err
+		}
 		f.f, err = os.CreateTemp(s.dir, "."+filepath.Base(f.Name)+".*.tmp")
 		if err == nil {
 			f.tmp = f.f.Name()
 			s.created++
 			f.seq = s.created
+			err = f.f.Chmod(0o644) // as every output file (CreateTemp makes 0600)
 		}
 	}
 	if err != nil {
@@ -222,6 +251,20 @@ func (s *splitter) reopen(f *splitFile) error {
 		}
 	}
 	f.w = pdn.NewWriter(f.f)
+	return nil
+}
+
+// check refuses to create the file name: Check's error, or an existing file
+// without Force.
+func (s *splitter) check(name string) error {
+	if s.opt.Check != nil {
+		if err := s.opt.Check(name); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Lstat(name); err == nil && !s.opt.Force {
+		return &ExistsError{Name: name}
+	}
 	return nil
 }
 
@@ -242,8 +285,18 @@ func (f *splitFile) close() error {
 func (s *splitter) finish(f *splitFile) error {
 	delete(s.open, f)
 	err := f.close()
-	if err == nil {
+	switch {
+	case err != nil:
+	case s.opt.Force:
 		err = os.Rename(f.tmp, f.Name)
+	default:
+		// A link never replaces a file, even one made since f was created.
+		if err = os.Link(f.tmp, f.Name); errors.Is(err, fs.ErrExist) {
+			err = &ExistsError{Name: f.Name}
+		}
+		if err == nil {
+			err = os.Remove(f.tmp)
+		}
 	}
 	if err != nil {
 		os.Remove(f.tmp)

@@ -90,7 +90,10 @@ func (m TagMatch) Match(g *pdn.Game) bool {
 
 // Filter selects games. All conditions must hold; empty conditions hold.
 type Filter struct {
-	Tags     []TagMatch
+	Tags []TagMatch
+	// Players are player conditions, any of which must hold for the White tag or the Black
+	// one: their Name is not used (pgn-extract's -p).
+	Players  []TagMatch
 	Results  []string // any of these results (pdn.Game.GameResult)
 	MinPlies int      // at least this many main-line moves
 	MaxPlies int      // at most this many; 0 means no limit
@@ -102,6 +105,9 @@ func (f *Filter) Match(g *pdn.Game) bool {
 		if !m.Match(g) {
 			return false
 		}
+	}
+	if len(f.Players) > 0 && !f.matchPlayer(g) {
+		return false
 	}
 	if len(f.Results) > 0 {
 		r := g.GameResult()
@@ -515,4 +521,17 @@ func CollectStats(ctx context.Context, job Job, opt StatsOptions) (*Stats, error
 		return s, errors.Join(fmt.Errorf("pdn: endgame database: %w", s.egdb.err), err)
 	}
 	return s, err
+}
+
+// matchPlayer reports whether one of f.Players holds for the White or the Black tag of g.
+func (f *Filter) matchPlayer(g *pdn.Game) bool {
+	for _, m := range f.Players {
+		for _, tag := range []string{"White", "Black"} {
+			m.Name = tag
+			if m.Match(g) {
+				return true
+			}
+		}
+	}
+	return false
 }

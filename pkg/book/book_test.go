@@ -347,3 +347,22 @@ func TestOCAFirstMoves(t *testing.T) {
 	}
 	t.Logf("OCA: %s played %d times (+%d =%d -%d), %d games used, %d bad", top, topN, first.Wins, first.Draws, first.Losses, st.Used, st.Bad)
 }
+
+// TestReadJSONSaysWhere: a bad --book file gave errors that did not say which line (issue 33
+// item 23). Each error names the file and the line of the value at fault.
+func TestReadJSONSaysWhere(t *testing.T) {
+	head := `{"format":"rafle-book","version":1,"variant":"english","maxPly":2,"positions":3}` + "\n"
+	start := `{"fen":"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12","moves":[{"move":"11-15","games":1}]}` + "\n"
+	for _, tc := range []struct{ name, text, want string }{
+		{"torn header", `{"format":"rafle-book",`, "b.json:1: header"},
+		{"illegal move", head + start + `{"fen":"W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15","moves":[{"move":"11-19","games":1}]}` + "\n", "b.json:3: position 2"},
+		{"syntax", head + start + "\n\n" + `{"fen": x}` + "\n", "b.json:5: position 2"},
+		{"type", head + start + `{"fen":"W:W21:B1","ply":"two"}` + "\n", "b.json:3: position 2"},
+		{"bad FEN", head + `{"fen":"Q:W21:B1"}` + "\n", "b.json:2: position 1"},
+	} {
+		_, err := ReadJSON(strings.NewReader(tc.text), "b.json")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: ReadJSON = %v, want an error naming %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package book
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,25 +84,44 @@ func (b *Book) WriteJSON(w io.Writer) error {
 // from their FEN, so the file's hash fields need not match this build's hashing. Errors
 // wrap ErrFormat, or the engine's FEN and move errors.
 func ReadJSON(r io.Reader, name string) (*Book, error) {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	lr := &lineReader{r: r}
+	dec := json.NewDecoder(bufio.NewReaderSize(lr, 64<<10))
+	// at returns "name:line", the line of the value the decoder reads next, or of the byte
+	// a syntax error names
+	at := func(err error) string {
+		pos := dec.InputOffset()
+		if b, _ := io.ReadAll(io.LimitReader(dec.Buffered(), 4096)); len(b) > 0 {
+			pos += int64(len(b) - len(bytes.TrimLeft(b, " \t\r\n")))
+		}
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			pos = max(se.Offset-1, 0)
+		case errors.As(err, &te):
+			pos = max(te.Offset-1, 0)
+		}
+		return fmt.Sprintf("%s:%d", name, lr.line(pos))
+	}
 	var h header
+	where := at(nil)
 	if err := dec.Decode(&h); err != nil {
-		return nil, fmt.Errorf("%w: %s: header: %v", ErrFormat, name, err)
+		return nil, fmt.Errorf("%w: %s: header: %v", ErrFormat, at(err), err)
 	}
 	if h.Format != formatName {
-		return nil, fmt.Errorf("%w: %s: format %q, want %q", ErrFormat, name, h.Format, formatName)
+		return nil, fmt.Errorf("%w: %s: format %q, want %q (not a book of pdn book --format json?)", ErrFormat, where, h.Format, formatName)
 	}
 	if h.Version < 1 || h.Version > FormatVersion {
-		return nil, fmt.Errorf("%w: %s: version %d, this build reads 1 to %d", ErrFormat, name, h.Version, FormatVersion)
+		return nil, fmt.Errorf("%w: %s: version %d, this build reads 1 to %d", ErrFormat, where, h.Version, FormatVersion)
 	}
 	v, err := engine.Lookup(h.Variant)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrFormat, name, err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrFormat, where, err)
 	}
 	b := New(v)
 	if h.Root != "" {
 		if b.Root, err = v.ParseFEN(h.Root); err != nil {
-			return nil, fmt.Errorf("book: %s: root: %w", name, err)
+			return nil, fmt.Errorf("book: %s: root: %w", where, err)
 		}
 	}
 	b.MaxPly, b.MinGames, b.Games, b.Source = h.MaxPly, h.MinGames, h.Games, h.Source
@@ -109,14 +129,15 @@ func ReadJSON(r io.Reader, name string) (*Book, error) {
 	if h.Seed != nil {
 		b.Seed = *h.Seed
 	}
-	for line := 2; ; line++ {
+	for n := 1; ; n++ {
 		var jp jsonPosition
+		start := at(nil)
 		if err := dec.Decode(&jp); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, fmt.Errorf("%w: %s: position %d: %v", ErrFormat, name, line-1, err)
+			return nil, fmt.Errorf("%w: %s: position %d: %v", ErrFormat, at(err), n, err)
 		}
-		where := fmt.Sprintf("%s: position %d", name, line-1)
+		where := fmt.Sprintf("%s: position %d", start, n)
 		p, err := v.ParseFEN(jp.FEN)
 		if err != nil {
 			return nil, fmt.Errorf("book: %s: %w", where, err)
@@ -148,8 +169,39 @@ func ReadJSON(r io.Reader, name string) (*Book, error) {
 		}
 	}
 	if n := b.Len(); h.Positions != 0 && n != h.Positions {
-		return nil, fmt.Errorf("%w: %s: %d positions, header says %d (truncated?)", ErrFormat, name, n, h.Positions)
+		return nil, fmt.Errorf("%w: %s: %d positions, the header (line 1) says %d (truncated?)", ErrFormat, name, n, h.Positions)
 	}
 	b.Sort()
 	return b, nil
+}
+
+// lineReader passes r through and remembers where its lines end, so that line can say
+// which line a byte offset is on. The offsets asked must not decrease: the ends of lines
+// before the last one asked are forgotten, so memory holds only what the reader read ahead.
+type lineReader struct {
+	r      io.Reader
+	off    int64   // bytes read
+	ends   []int64 // offsets of the newlines not yet passed
+	passed int     // newlines passed
+}
+
+func (l *lineReader) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i, c := range p[:n] {
+		if c == '\n' {
+			l.ends = append(l.ends, l.off+int64(i))
+		}
+	}
+	l.off += int64(n)
+	return n, err
+}
+
+// line returns the line, from 1, of the byte at offset pos.
+func (l *lineReader) line(pos int64) int {
+	k := 0
+	for k < len(l.ends) && l.ends[k] < pos {
+		k++
+	}
+	l.ends, l.passed = l.ends[k:], l.passed+k
+	return l.passed + 1
 }

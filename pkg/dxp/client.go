@@ -182,12 +182,12 @@ func (c *Client) Send(p *engine.Position, m engine.Move, elapsed time.Duration) 
 // moves. CHAT messages go to the transcript. A BACKREQ is answered with a BACKACC that
 // refuses it (rafle is the referee: no move is ever taken back), and noted. The errors are
 // *Error values: ErrGameEnd when the engine sends GAMEEND (with its reason, which the
-// caller need not believe: EndGame then answers it); ErrStall when ctx ends first (the
-// connection is unusable afterwards); ErrCrash when the connection fails or closes;
-// ErrProtocol for a malformed or unexpected message; ErrIllegalMove for a move that is not
-// legal, or fits several legal moves. After ErrGameEnd, ErrIllegalMove and ErrProtocol
-// (but for a message longer than 127 characters) the connection still serves: EndGame
-// ends the game, and another may start.
+// caller need not believe: EndGame then answers it); ErrStall when ctx ends first;
+// ErrCrash when the connection fails or closes; ErrProtocol for a malformed or unexpected
+// message; ErrIllegalMove for a move that is not legal, or fits several legal moves. After
+// ErrGameEnd, ErrStall, ErrIllegalMove and ErrProtocol (but for a message longer than 127
+// characters) the connection still serves: EndGame ends the game (the move of a stalled
+// engine that comes meanwhile is ignored), and another may start.
 func (c *Client) Receive(ctx context.Context, p *engine.Position) (engine.Move, error) {
 	switch {
 	case c.broken != nil:
@@ -196,8 +196,15 @@ func (c *Client) Receive(ctx context.Context, p *engine.Position) (engine.Move, 
 		return engine.Move{}, errNoGame
 	}
 	for {
-		text, msg, err := c.read(ctx)
+		// a stall leaves the stream in step (a message cut by the deadline is kept by the
+		// Reader): EndGame can still end the game, which an engine that listens for games
+		// needs before it accepts another
+		text, msg, err := c.readUntil(ctx)
+		if err != nil && !errors.Is(err, ErrProtocol) && !errors.Is(err, ErrStall) {
+			c.broken = err
+		}
 		if err != nil {
+			c.tr.line("", "#", err.Error())
 			return engine.Move{}, err
 		}
 		switch m := msg.(type) {
@@ -271,8 +278,19 @@ func (c *Client) EndGame(ctx context.Context, engineResult EndReason) error {
 	}
 }
 
-// Close closes the connection. Its error is the transcript's first write error, if any.
+// closeWait bounds how long Close waits for the engine's answer to the GAMEEND of a game
+// still in progress: short, so that a match stops within a second of Ctrl-C.
+const closeWait = 500 * time.Millisecond
+
+// Close closes the connection. A game still in progress is ended first (GAMEEND "0", and
+// at most half a second for the engine's answer), so that an engine that listens for games
+// is not left in one. Its error is the transcript's first write error, if any.
 func (c *Client) Close() error {
+	if c.state != idle && c.broken == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+		_ = c.EndGame(ctx, EndUnknown) // the connection closes anyway
+		cancel()
+	}
 	err := c.conn.Close()
 	if terr := c.tr.error(); terr != nil {
 		return fmt.Errorf("dxp: transcript: %w", terr)

@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func checkLeaks(t *testing.T) { leakcheck.Check(t, 2*time.Second) }
+func checkLeaks(t *testing.T) { leakcheck.Check(t, 10*time.Second) } // long enough for a loaded machine; no wait without a leak
 
 // startFake runs dxpfake with args and returns its address; the process is killed at the
 // end of the test.
@@ -251,9 +251,16 @@ func TestClientFaults(t *testing.T) {
 				t.Fatalf("error %v, want one of kind %v saying %q", err, tc.kind, tc.want)
 			}
 			switch tc.kind {
-			case ErrCrash, ErrStall: // the connection is unusable
+			case ErrCrash: // the connection is unusable
 				if again := c.EndGame(context.Background(), EndDraw); !errors.Is(again, tc.kind) {
 					t.Errorf("EndGame after %v: %v", err, again)
+				}
+			case ErrStall: // the game is ended all the same: GAMEEND goes, the answer is awaited
+				if err := c.EndGame(within(t, 5*time.Second), EndLoss); err != nil {
+					t.Errorf("EndGame after a stall: %v", err)
+				}
+				if !strings.Contains(tr.String(), "> E") || !strings.Contains(tr.String(), "no GAMEEND from the engine in time") {
+					t.Errorf("no GAMEEND sent after the stall:\n%s", tr)
 				}
 			case ErrIllegalMove:
 				if !errors.Is(err, engine.ErrIllegalMove) || e.Text == "" {
@@ -325,5 +332,26 @@ func TestDialFails(t *testing.T) {
 	ln.Close()
 	if _, err := Dial(context.Background(), Config{Addr: addr}); !errors.Is(err, ErrCrash) || !strings.Contains(err.Error(), addr) {
 		t.Errorf("Dial(%s) with nothing listening: %v", addr, err)
+	}
+}
+
+// TestCloseEndsGame: closing a connection during a game ends the game first (GAMEEND, and
+// the engine's answer), so that an engine that listens for games is not left in one.
+func TestCloseEndsGame(t *testing.T) {
+	checkLeaks(t)
+	addr := startFake(t)
+	var tr lockedBuffer
+	c, err := Dial(context.Background(), Config{Addr: addr, Name: "rafle test", Transcript: &tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.StartGame(within(t, 5*time.Second), international.Start(), engine.Black, 5, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tr.String(), "> E00\n") || !strings.Contains(tr.String(), "< E00\n") {
+		t.Errorf("Close in a game: no GAMEEND sent and answered:\n%s", tr.String())
 	}
 }

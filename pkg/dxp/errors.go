@@ -15,7 +15,8 @@ var (
 	ErrIllegalMove = errors.New("dxp: illegal move")
 	// ErrCrash: the connection failed or closed (the engine is gone).
 	ErrCrash = errors.New("dxp: connection lost")
-	// ErrStall: no answer before the context ended; the connection is unusable afterwards.
+	// ErrStall: no answer before the context ended. After Receive's, EndGame can still end
+	// the game; after the other calls', the connection is unusable.
 	ErrStall = errors.New("dxp: no answer in time")
 	// ErrGameEnd: the engine ended the game with a GAMEEND instead of moving.
 	ErrGameEnd = errors.New("dxp: the engine ended the game")

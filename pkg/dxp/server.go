@@ -38,6 +38,12 @@ type ServerConfig struct {
 	// MaxSessions is the number of connections served at once (each with its own
 	// Searcher); 0 means 1. A connection beyond it is told so in a CHAT and closed.
 	MaxSessions int
+	// Notes, if not nil, receives the server's notes, the "#" lines of the transcript
+	// without their time stamp, each prefixed with the connection's number ("[3] "): a
+	// connection opened, why one was closed (a malformed message, the peer, too many
+	// connections), a game refused or ended by rafle, a take-back refused. A command logs
+	// them. Calls are serialised, and must not block.
+	Notes func(note string)
 }
 
 // Listen listens for DXP connections on addr (host:port, the port defaulting to
@@ -70,8 +76,8 @@ func Listen(addr string) (net.Listener, error) {
 // "draw", or "0" at the move limit), with a CHAT saying why; an illegal move from the peer
 // ends the game with a CHAT and GAMEEND "0". A GAMEEND from the peer is answered with
 // GAMEEND "0" and the same stop code; stop code 1 closes the connection. BACKREQ is
-// refused. A malformed message closes that connection, with the error on the transcript;
-// the server goes on.
+// refused. A malformed message closes that connection, with the error on the transcript
+// and in Notes; the server goes on.
 func Serve(ctx context.Context, ln net.Listener, cfg ServerConfig) error {
 	defer ln.Close()
 	v, err := variantOf(cfg.Variant)
@@ -82,7 +88,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg ServerConfig) error {
 		return errors.New("dxp: Serve: no ServerConfig.New")
 	}
 	limit := max(cfg.MaxSessions, 1)
-	tr := &transcript{}
+	tr := &transcript{notes: cfg.Notes}
 	tr.set(cfg.Transcript)
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()

@@ -300,7 +300,10 @@ func TestServeRefusals(t *testing.T) {
 func TestServeBadMessage(t *testing.T) {
 	checkLeaks(t)
 	var s searchers
-	addr, tr, _ := startServer(t, s.config("rafle"))
+	var notes lockedBuffer
+	cfg := s.config("rafle")
+	cfg.Notes = func(note string) { notes.Write([]byte(note + "\n")) }
+	addr, tr, stop := startServer(t, cfg)
 	r := rawGame(t, addr)
 	r.send("Xjunk")
 	r.expect("EOF")
@@ -308,6 +311,13 @@ func TestServeBadMessage(t *testing.T) {
 		t.Errorf("transcript lacks the error:\n%s", tr)
 	}
 	rawGame(t, addr) // the server goes on
+	stop()
+	// the notes are the transcript's "#" lines, for the command's log
+	for _, want := range []string{"[1] connection from 127.0.0.1:", "\n[1] dxp: protocol error: unknown message type 'X' (message \"Xjunk\"); closing the connection\n", "\n[2] connection from"} {
+		if !strings.Contains(notes.String(), want) {
+			t.Errorf("notes lack %q:\n%s", want, notes.String())
+		}
+	}
 }
 
 func TestServeBusy(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 // stops a game. It is safe for concurrent use.
 type transcript struct {
 	mu     sync.Mutex
+	notes  func(string) // receives the notes too, with their prefix (nil: nothing)
 	w      io.Writer
 	failed bool  // w returned an error
 	err    error // the first error of any writer
@@ -30,6 +31,9 @@ func (t *transcript) set(w io.Writer) {
 func (t *transcript) line(prefix, dir, text string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if dir == "#" && t.notes != nil {
+		t.notes(prefix + text)
+	}
 	if t.w == nil || t.failed {
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rafle/rafle/internal/procgroup"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -29,6 +30,11 @@ var (
 	ErrProtocol = errors.New("protocol error")
 	// ErrStall: the engine did not answer in time.
 	ErrStall = errors.New("no answer")
+	// ErrInterrupted: the engine process was ended by SIGINT, SIGTERM or SIGHUP that rafle
+	// did not send (or exited with 128 plus one of them, as a wrapper script whose engine
+	// was): a Ctrl-C, timeout(1) or Slurm signalling every process. The engine did not
+	// fail; what it was doing was interrupted.
+	ErrInterrupted = errors.New("engine stopped by a signal")
 	// ErrIllegalMove: the engine played a move that is not legal, or ambiguous. It is
 	// engine.ErrIllegalMove, so that ParseMove's errors match it too.
 	ErrIllegalMove = engine.ErrIllegalMove
@@ -37,7 +43,7 @@ var (
 // EngineError is a failure of an engine process.
 type EngineError struct {
 	Engine string // the engine's name (its id name, or its file name)
-	Kind   error  // ErrCrash, ErrProtocol, ErrStall or ErrIllegalMove
+	Kind   error  // ErrCrash, ErrInterrupted, ErrProtocol, ErrStall or ErrIllegalMove
 	Line   string // the offending line the engine wrote, if there is one
 	Err    error  // the details, or nil
 }
@@ -134,27 +140,31 @@ type Config struct {
 // Close, which may be called while another method runs (that method then returns an
 // error).
 type Engine struct {
-	cfg        Config
-	name       string
-	variant    *engine.Variant
-	hub1       bool
-	id         map[string]string
-	params     []Param
-	stdin      io.WriteCloser
-	kill       func()
-	lines      chan line
-	exited     chan struct{} // closed once the process has been reaped and its output handed on
-	exitDetail string        // how the process ended, set before exited is closed
-	stderr     *stderrTail
-	closing    chan struct{} // closed by Close: deliveries stop and waiting methods return
-	closeMu    sync.Once
-	err        error // the failure that made the engine unusable
-	grace      time.Duration
-	writeMu    sync.Mutex // one line at a time on stdin and in the transcript
-	logMu      sync.Mutex
-	log        io.Writer
-	logErr     error
-	splitter   lineSplitter
+	cfg     Config
+	name    string
+	variant *engine.Variant
+	hub1    bool
+	id      map[string]string
+	params  []Param
+	stdin   io.WriteCloser
+	kill    func()
+	group   *procgroup.Group // the engine's processes, when Start started them
+	// interrupted is the signal (SIGINT, SIGTERM, SIGHUP) that ended the process from
+	// outside, set before exited is closed
+	interrupted string
+	lines       chan line
+	exited      chan struct{} // closed once the process has been reaped and its output handed on
+	exitDetail  string        // how the process ended, set before exited is closed
+	stderr      *stderrTail
+	closing     chan struct{} // closed by Close: deliveries stop and waiting methods return
+	closeMu     sync.Once
+	err         error // the failure that made the engine unusable
+	grace       time.Duration
+	writeMu     sync.Mutex // one line at a time on stdin and in the transcript
+	logMu       sync.Mutex
+	log         io.Writer
+	logErr      error
+	splitter    lineSplitter
 }
 
 // defaultTimeout is the default HandshakeTimeout, defaultGrace the default Grace.
@@ -175,31 +185,77 @@ const (
 // dialect is recognised from the answer to "hub": Hub 2 (Scan 3.x: "id name=...") or Hub-1
 // (Scan 2.0: "name Scan 2.0"). When ctx ends or a step fails the process is killed.
 func Start(ctx context.Context, cfg Config) (*Engine, error) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
+	e := newEngine(cfg, filepath.Base(cfg.Path))
+	var opened []*os.File // closed if a pipe cannot be made
+	closeAll := func(fs []*os.File) {
+		for _, f := range fs {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		if r, w, err = os.Pipe(); err == nil {
+			opened = append(opened, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err1 := pipe()
+	outR, outW, err2 := pipe()
+	errR, errW, err3 := pipe()
+	if err := errors.Join(err1, err2, err3); err != nil {
+		closeAll(opened)
 		return nil, fmt.Errorf("hub: start %s: %w", cfg.Path, err)
 	}
-	e := newEngine(cfg, filepath.Base(cfg.Path))
-	e.stdin = pw
+	e.stdin = inW
 	cmd := exec.Command(cfg.Path, cfg.Args...)
 	cmd.Dir = cfg.Dir
-	cmd.Stdin = pr
-	cmd.Stdout = &e.splitter
-	cmd.Stderr = e.stderr
-	cmd.WaitDelay = e.grace // a child that keeps the output open does not hold up Wait
-	err = cmd.Start()
-	pr.Close()
+	// files, not readers and writers: the reaping does not wait for processes that keep
+	// the pipes open (a wrapper's children), which the group's end takes care of
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	g, err := procgroup.Start(cmd)
+	inR.Close()
+	outW.Close()
+	errW.Close()
 	if err != nil {
-		pw.Close()
+		closeAll([]*os.File{inW, outR, errR})
 		return nil, fmt.Errorf("hub: start %s: %w", cfg.Path, err)
 	}
-	e.kill = func() { _ = cmd.Process.Kill() }
+	e.group = g
+	e.kill = func() { g.Terminate(e.grace) }
+	outDone, errDone := make(chan struct{}), make(chan struct{})
 	go func() {
-		err := cmd.Wait()
+		_, _ = io.Copy(&e.splitter, outR)
+		close(outDone)
+	}()
+	go func() {
+		_, _ = io.Copy(e.stderr, errR)
+		close(errDone)
+	}()
+	go func() {
+		<-g.Exited()
+		// the output the engine wrote before it exited is handed on; a process of its
+		// group that keeps the pipes open (a wrapper's child) is ended after Grace
+		t := time.NewTimer(e.grace)
+		select {
+		case <-outDone:
+		case <-t.C:
+			g.Terminate(e.grace)
+			outR.Close() // a process outside the group (setsid) may hold it still
+		}
+		t.Stop()
+		<-outDone
+		outR.Close()
+		select {
+		case <-errDone:
+		case <-time.After(e.grace):
+		}
+		errR.Close()
 		e.splitter.flush()
 		e.exitDetail = "exited with status 0"
-		if err != nil {
+		if err := g.Err(); err != nil {
 			e.exitDetail = "exited: " + err.Error()
+		}
+		if sig, ok := procgroup.Interrupted(g.State()); ok {
+			e.interrupted = sig
 		}
 		close(e.exited)
 	}()
@@ -295,7 +351,7 @@ func (e *Engine) handshake(ctx context.Context) error {
 		}
 		return e.fail(ErrProtocol, other[0], fmt.Errorf("not a Hub engine? no \"wait\" within %v (%s); its first line", timeout, e.cfg.Path))
 	}
-	err := e.await(ctx, timeout, timedOut, false, func(l line) (bool, error) {
+	err := e.await(ctx, timeout, timedOut, nil, func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		if err != nil {
 			other = append(other, l.Text)
@@ -342,7 +398,7 @@ func (e *Engine) handshake(ctx context.Context) error {
 	// "the engine should initialise its data structures ... it might display some
 	// information here, that the GUI should ignore" (protocol.txt): Scan writes "init
 	// book", "init eval"; only an error message stops the handshake.
-	return e.await(ctx, timeout, e.stalled(`"init"`, timeout), false, func(l line) (bool, error) {
+	return e.await(ctx, timeout, e.stalled(`"init"`, timeout), nil, func(l line) (bool, error) {
 		m, err := Parse(l.Text)
 		switch {
 		case err != nil:
@@ -472,6 +528,9 @@ func (e *Engine) crashed() error {
 	if t := e.stderr.text(); t != "" {
 		detail += "; stderr ends: " + strconv.Quote(t)
 	}
+	if e.interrupted != "" {
+		return e.fail(ErrInterrupted, "", fmt.Errorf("%s from outside rafle: %s", e.interrupted, detail))
+	}
 	return e.fail(ErrCrash, "", errors.New(detail))
 }
 
@@ -497,14 +556,29 @@ func (e *Engine) send(text string) error {
 
 // await hands the engine's lines to handle until it is done or fails. It fails when the
 // process exits (ErrCrash), when Close is called, when the timeout passes (timedOut's
-// error; no timeout when timedOut is nil) and when ctx ends (ErrStall); but with stop set,
-// the end of ctx sends "stop" and leaves Grace for the answer.
-func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func() error, stop bool, handle func(line) (bool, error)) error {
+// error; no timeout when timedOut is nil) and when ctx ends (ErrStall). With stop set (a
+// search), "stop" is sent at *stop (unless it is zero) or when ctx ends, whichever comes
+// first, and the end of ctx leaves Grace for the answer.
+func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func() error, stop *time.Time, handle func(line) (bool, error)) error {
 	var expired <-chan time.Time
 	if timedOut != nil {
 		timer := time.NewTimer(timeout)
 		defer timer.Stop()
 		expired = timer.C
+	}
+	var stopNow <-chan time.Time
+	if stop != nil && !stop.IsZero() {
+		timer := time.NewTimer(time.Until(*stop))
+		defer timer.Stop()
+		stopNow = timer.C
+	}
+	stopped := false
+	sendStop := func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		return e.send("stop")
 	}
 	ctxDone := ctx.Done()
 	for {
@@ -529,12 +603,17 @@ func (e *Engine) await(ctx context.Context, timeout time.Duration, timedOut func
 			return e.crashed()
 		case <-expired:
 			return timedOut()
+		case <-stopNow:
+			stopNow = nil
+			if err := sendStop(); err != nil {
+				return err
+			}
 		case <-ctxDone:
-			if !stop {
+			if stop == nil {
 				return e.fail(ErrStall, "", fmt.Errorf("no answer: %w", context.Cause(ctx)))
 			}
 			ctxDone = nil
-			if err := e.send("stop"); err != nil {
+			if err := sendStop(); err != nil {
 				return err
 			}
 			timer := time.NewTimer(e.grace)
@@ -632,7 +711,7 @@ func (e *Engine) Ping(ctx context.Context) error {
 	if err := e.send("ping"); err != nil {
 		return err
 	}
-	return e.await(ctx, 0, nil, false, func(l line) (bool, error) {
+	return e.await(ctx, 0, nil, nil, func(l line) (bool, error) {
 		return strings.TrimSpace(l.Text) == "pong", nil
 	})
 }
@@ -661,6 +740,16 @@ type Reply struct {
 // of another variant than the engine's, gives an error before anything is sent, and the
 // Engine stays usable.
 func (e *Engine) Think(ctx context.Context, g *engine.Game, lvl Level) (Reply, error) {
+	return e.ThinkUntil(ctx, time.Time{}, g, lvl)
+}
+
+// ThinkUntil is Think that sends "stop" at the time stop, if ctx has not ended before: the
+// engine then has until ctx ends to answer, and Grace more after that, as Think gives. A
+// referee sends "stop" when the player's time is up and lets ctx end when the margin past
+// it has gone too, so that an engine that stops only when told (or finishes an iteration
+// first, as Scan 2.0 does) answers within the margin. A zero stop is Think.
+func (e *Engine) ThinkUntil(ctx context.Context, stop time.Time, g *engine.Game, lvl Level) (Reply, error) {
+	stopAt := stop
 	if err := e.usable(); err != nil {
 		return Reply{}, err
 	}
@@ -697,7 +786,7 @@ func (e *Engine) Think(ctx context.Context, g *engine.Game, lvl Level) (Reply, e
 		}
 		return e.hub2Line(l, v, &p, legal, &rep)
 	}
-	if err := e.await(ctx, 0, nil, true, handle); err != nil {
+	if err := e.await(ctx, 0, nil, &stopAt, handle); err != nil {
 		return Reply{}, err
 	}
 	return rep, nil
@@ -815,7 +904,9 @@ func (e *Engine) resolve(l line, v *engine.Variant, p *engine.Position, legal []
 
 // Close ends the engine: "quit" (and the end of its input, which "the engine should
 // assume [means] that the GUI has crashed and, therefore, quit as directly as possible",
-// protocol.txt), then a kill after Config.Grace. It reaps the process and leaves no
+// protocol.txt), then, once the process has exited or Config.Grace has passed, SIGTERM to
+// its process group (Start runs the engine in a group of its own, so that a wrapper's
+// children end with it) and SIGKILL after Grace more. It reaps the process and leaves no
 // goroutine behind. It returns the transcript's write error, if there was one; calling it
 // again does nothing.
 func (e *Engine) Close() error {
@@ -830,14 +921,20 @@ func (e *Engine) Close() error {
 			e.writeMu.Unlock()
 		}
 		e.stdin.Close()
+		// the engine's own process exits, or is ended after Grace; then the rest of its
+		// group is ended (a wrapper's children)
+		var gone <-chan struct{} = e.exited
+		if e.group != nil {
+			gone = e.group.Exited()
+		}
 		t := time.NewTimer(e.grace)
 		defer t.Stop()
 		select {
-		case <-e.exited:
+		case <-gone:
 		case <-t.C:
-			e.kill()
-			<-e.exited
 		}
+		e.kill()
+		<-e.exited
 	})
 	e.logMu.Lock()
 	defer e.logMu.Unlock()

@@ -58,7 +58,7 @@ func fakePath(t *testing.T) string {
 	return fake.path
 }
 
-func noLeak(t *testing.T) { leakcheck.Check(t, 3*time.Second) }
+func noLeak(t *testing.T) { leakcheck.Check(t, 10*time.Second) } // long enough for a loaded machine; no wait without a leak
 
 // testConfig is a Config for hubfake with short timeouts.
 func testConfig(t *testing.T, args ...string) Config {
@@ -447,7 +447,17 @@ func TestEngineHub1(t *testing.T) {
 
 func TestCloseWhileThinking(t *testing.T) {
 	noLeak(t)
-	e := startFake(t, testConfig(t, "-hang-at", "1"))
+	// Close once the engine has been sent "go" (its transcript says so), not after a sleep:
+	// on a loaded machine Think had not begun after 100 ms, and Close came first.
+	cfg := testConfig(t, "-hang-at", "1")
+	sent := make(chan struct{})
+	var once sync.Once
+	cfg.Transcript = transcriptWatch(func(line []byte) {
+		if bytes.Contains(line, []byte("> go")) {
+			once.Do(func() { close(sent) })
+		}
+	})
+	e := startFake(t, cfg)
 	v := engine.MustLookup("international")
 	g := engine.NewGame(v, v.Start())
 	errc := make(chan error, 1)
@@ -455,7 +465,11 @@ func TestCloseWhileThinking(t *testing.T) {
 		_, err := e.Think(context.Background(), g, Level{Depth: 1})
 		errc <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-sent:
+	case err := <-errc:
+		t.Fatalf("Think returned before Close: %v", err)
+	}
 	start := time.Now()
 	e.Close()
 	if err := <-errc; !errors.Is(err, ErrCrash) || !strings.Contains(err.Error(), "closed") {
@@ -464,4 +478,28 @@ func TestCloseWhileThinking(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Close took %v", d)
 	}
+}
+
+// TestThinkUntil: "stop" goes at the stop time, not when ctx ends, so that an engine that
+// searches until told, or finishes an iteration before it reads its input, answers then.
+func TestThinkUntil(t *testing.T) {
+	for _, args := range [][]string{{"-slow", "1m"}, {"-busy", "200ms", "-slow", "1m"}} {
+		e := startFake(t, testConfig(t, args...))
+		v := engine.MustLookup("international")
+		g := engine.NewGame(v, v.Start())
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a failure bound
+		rep, err := e.ThinkUntil(ctx, time.Now().Add(50*time.Millisecond), g, Level{MoveTime: 50 * time.Millisecond})
+		if err != nil || rep.Move != g.Legal()[0] || ctx.Err() != nil {
+			t.Errorf("%v: ThinkUntil = %+v, %v (context: %v); want the first legal move, before the context ends", args, rep, err, ctx.Err())
+		}
+		cancel()
+	}
+}
+
+// transcriptWatch is a Config.Transcript that hands each write to fn.
+type transcriptWatch func(line []byte)
+
+func (w transcriptWatch) Write(p []byte) (int, error) {
+	w(p)
+	return len(p), nil
 }

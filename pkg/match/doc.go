@@ -22,8 +22,14 @@
 // With a journal, each finished game is appended to it as one JSON line and synced to disk
 // before it counts. The first line holds the match settings. Resuming reads the journal
 // back, drops a torn last line (from a crash during the write), checks that the settings
-// are the same, rewrites the PDN file from the journal, and plays only the missing games.
-// No finished game is lost and none is played twice.
+// are the same, replays every recorded game with the rules (its players, colours and
+// opening from the schedule, every move legal, its ending the one its moves give: a record
+// that is not refuses the resume, naming its line: ErrBadRecord), rewrites the PDN file
+// from the journal, and plays only the missing games. No finished game is lost and none is
+// played twice. Merge replays the shards' records the same way.
+//
+// The PDN file is locked as the journal is (ErrPDNLocked), and a PDN file that holds data
+// is written over only by a match that resumes a journal holding games (ErrPDNExists).
 //
 // # Statistics
 //

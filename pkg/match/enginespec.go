@@ -5,6 +5,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rafle/rafle/internal/shellwords"
 )
@@ -44,7 +45,8 @@ type EngineSpec struct {
 //	tc=[MOVES/]SECONDS[+INC], st=SECONDS, depth=N, nodes=N, timemargin=MS, timeout=SECONDS
 //	                     the time control (TimeControl.SetTimeControl)
 //
-// A Hub engine needs a limit: tc, st, depth or nodes. Errors are one line naming the pair.
+// A Hub engine needs a limit: tc, st, depth or nodes. A DXP engine takes only a clock for
+// the whole game in whole minutes (tc=60, tc=300: GAMEREQ's unit), or none. Errors are one line naming the pair.
 func ParseEngineSpec(s string) (EngineSpec, error) {
 	spec := EngineSpec{Proto: "hub", Conns: 1}
 	pairs, err := splitPairs(s)
@@ -127,6 +129,13 @@ func ParseEngineSpec(s string) (EngineSpec, error) {
 		return spec, fmt.Errorf("engine %q: DXP has no engine options, depth or nodes (it sends a clock: use tc= or st=)", s)
 	case spec.Proto == "dxp" && (tc.Moves > 0 || tc.Inc > 0):
 		return spec, fmt.Errorf("engine %q: DXP has one clock for the whole game, without increment: tc=SECONDS", s)
+	case spec.Proto == "dxp" && tc.MoveTime > 0:
+		return spec, fmt.Errorf("engine %q: DXP has no time per move, only a clock for the whole game in whole minutes: use tc=SECONDS (60, 120, ...)", s)
+	case spec.Proto == "dxp" && tc.Base > 0 && (tc.Base%time.Minute != 0 || tc.Base > maxDXPMinutes*time.Minute):
+		// GAMEREQ's thinking time is a number of minutes, 1 to 999 (DamExchange protocol
+		// 1.0, GAMEREQ): the engine would plan for another clock than the one rafle keeps
+		return spec, fmt.Errorf("engine %q: tc=%s: DXP sends the game's time in whole minutes, 1 to %d: use a multiple of 60 seconds such as tc=%d",
+			s, strconv.FormatFloat(tc.Base.Seconds(), 'f', -1, 64), maxDXPMinutes, min(max((tc.Base+time.Minute-1)/time.Minute, 1), maxDXPMinutes)*60)
 	}
 	if spec.Proto == "dxp" {
 		spec.Addr = net.JoinHostPort(host, port)

@@ -24,6 +24,10 @@ type ExternalOptions struct {
 	TranscriptDir string
 	// HandshakeTimeout bounds an engine's start (0: the protocol package's default).
 	HandshakeTimeout time.Duration
+	// Process is the DXP engine's program when the command started it (StartProcess), nil
+	// when it runs elsewhere: a connection that closes because the process was stopped by a
+	// signal from outside is then an interruption, not a crash.
+	Process *Process
 }
 
 // External returns the entrant of an external engine. Its players start the engine at
@@ -95,9 +99,24 @@ func safeName(s string) string {
 	}, s)
 }
 
+// ErrEngineInterrupted is the error of a game whose external engine was stopped by a
+// signal rafle did not send (SIGINT, SIGTERM or SIGHUP: a Ctrl-C, timeout(1) or Slurm that
+// signal every process): the game was interrupted, not lost. Run stops, as for its own
+// interruption: the game is not recorded, and a resumed match plays it again.
+var ErrEngineInterrupted = errors.New("match: an engine was stopped by a signal from outside rafle; the game is not recorded (a resumed match plays it again)")
+
+// interruptedKinds are the protocol packages' errors of an engine stopped by a signal.
+var interruptedKinds = []error{hub.ErrInterrupted}
+
 // protocolForfeit turns a protocol package's error into the forfeit it means, or returns
-// err as it is when it is no engine failure (a cancelled match). kinds are tried in order.
+// err as it is when it is no engine failure (a cancelled match), wrapped in
+// ErrEngineInterrupted when the engine was stopped by a signal. kinds are tried in order.
 func protocolForfeit(err error, kinds []failure) error {
+	for _, k := range interruptedKinds {
+		if errors.Is(err, k) {
+			return fmt.Errorf("%w: %w", ErrEngineInterrupted, err)
+		}
+	}
 	for _, k := range kinds {
 		if errors.Is(err, k.kind) {
 			return &Forfeit{Reason: k.reason, Err: err}
@@ -151,7 +170,13 @@ func (p *hubPlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 		// a clock run down within the margin still sends a time, or the level would be empty
 		lvl.Moves, lvl.Time, lvl.Inc = c.MovesToGo, max(c.Remaining, time.Millisecond), tc.Inc
 	}
-	r, err := p.eng.Think(ctx, t.Game, lvl)
+	// "stop" goes when the player's time is up; the margin past it is for the answer
+	// (the engine's reaction, the pipe, the scheduler), and the match's ctx ends after it
+	var stop time.Time
+	if c := t.Clock; c != nil && tc.Timed() {
+		stop = time.Now().Add(max(c.Remaining, 0))
+	}
+	r, err := p.eng.ThinkUntil(ctx, stop, t.Game, lvl)
 	if err != nil {
 		return Reply{}, protocolForfeit(err, hubKinds)
 	}

@@ -2,6 +2,8 @@ package match
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,7 +76,7 @@ func TestHubFaults(t *testing.T) {
 		{"-illegal-at 3", "depth=1", ReasonIllegalMove, "illegal-move"},
 		{"-garbage-at 3", "depth=1", ReasonProtocolError, "protocol-error"},
 		{"-error-at 3", "depth=1", ReasonProtocolError, "protocol-error"},
-		{"-slow 200ms", "st=0.05,timemargin=20", ReasonTimeForfeit, "time-forfeit"},
+		{"-busy 200ms", "st=0.05,timemargin=20", ReasonTimeForfeit, "time-forfeit"}, // deaf to "stop" for 200 ms
 	} {
 		t.Run(tc.args, func(t *testing.T) {
 			t.Parallel() // they mostly wait for time-outs
@@ -198,10 +200,33 @@ func TestParseEngineSpec(t *testing.T) {
 		"", "cmd=x,depth=1", "name=x,depth=1", "name=x,cmd=y", "name=x,cmd=y,depth=1,depth=2", "name=x,cmd=y,depth=1,colour=red",
 		"name=x,cmd=y,depth=1,proto=uci", "name=x,cmd=y,tc=60,st=1", "name=x,cmd=y,depth=1,port=5", `name=x,cmd=y,args="a,depth=1`,
 		"name=x,cmd=y,depth=1,,", "name=x,proto=dxp,tc=40/60", "name=x,proto=dxp,tc=60+1", "name=x,proto=dxp,port=70000,tc=60",
-		"name=x,proto=dxp,depth=3", "name=a,b,cmd=y,depth=1", `name=x,cmd=y,args="'a",depth=1`, "name=x,cmd=y,tc=abc",
+		"name=x,proto=dxp,depth=3", "name=x,proto=dxp,st=1", "name=x,proto=dxp,tc=30", "name=x,proto=dxp,tc=90", "name=x,proto=dxp,tc=60000",
+		"name=a,b,cmd=y,depth=1", `name=x,cmd=y,args="'a",depth=1`, "name=x,cmd=y,tc=abc",
 	} {
 		if spec, err := ParseEngineSpec(bad); err == nil {
 			t.Errorf("%q accepted as %+v", bad, spec)
+		}
+	}
+}
+
+// TestDXPClockSpec: DXP sends the game's time in whole minutes, so a tc= that is not a
+// whole number of minutes is refused with one that is, rather than sent as another clock
+// than the one rafle keeps; and what is sent is the clock kept.
+func TestDXPClockSpec(t *testing.T) {
+	if _, err := ParseEngineSpec("name=x,proto=dxp,tc=30"); err == nil || !strings.Contains(err.Error(), "whole minutes") || !strings.Contains(err.Error(), "tc=60") {
+		t.Errorf("tc=30: %v, want a refusal suggesting tc=60", err)
+	}
+	for _, tc := range []struct {
+		spec    string
+		minutes int
+	}{{"tc=60", 1}, {"tc=300", 5}, {"tc=59940", 999}} {
+		spec, err := ParseEngineSpec("name=x,proto=dxp," + tc.spec)
+		if err != nil {
+			t.Errorf("%s: %v", tc.spec, err)
+			continue
+		}
+		if m, _ := dxpClock(&spec.Control); m != tc.minutes || time.Duration(m)*time.Minute != spec.Control.Base {
+			t.Errorf("%s: GAMEREQ gets %d minutes, the clock kept is %v; want %d minutes, the same", tc.spec, m, spec.Control.Base, tc.minutes)
 		}
 	}
 }
@@ -248,6 +273,8 @@ func TestDXPFaults(t *testing.T) {
 		{"-illegal-at 3", ReasonIllegalMove, 1},
 		{"-garbage-at 3", ReasonProtocolError, 1},
 		{"-hang-at 3", ReasonStall, 4}, // it never answers again
+		// it refuses every game until the stalled one has ended: rafle ends it (GAMEEND)
+		{"-stall-at 3", ReasonStall, 1},
 		{"-claim-win-at 3", ReasonFalseClaim, 1},
 		{"-crash-at 3", ReasonCrash, 4}, // gone: no later game can connect
 		{"-refuse", ReasonProtocolError, 4},
@@ -269,7 +296,8 @@ func TestDXPFaults(t *testing.T) {
 						t.Errorf("game %d: detail %q", i+1, r.Detail)
 					}
 				case forfeitReasons[r.Reason] || r.Reason == ReasonFalseClaim || r.Reason == ReasonResign:
-					t.Errorf("game %d: %s (%s), want %q", i+1, r.Reason, r.Detail, tc.reason)
+					b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("game-%06d-fake.log", i+1)))
+					t.Errorf("game %d: %s (%s), want %q\n%s", i+1, r.Reason, r.Detail, tc.reason, b)
 				}
 			}
 			if tc.reason != "" && lost != tc.want {
@@ -277,5 +305,95 @@ func TestDXPFaults(t *testing.T) {
 			}
 			checkPDN(t, cfg.PDNPath, intl)
 		})
+	}
+}
+
+// TestHubStopAtMoveTime: under st= the engine is told to stop when its time is up, and the
+// margin is for its answer: an engine that searches until told (or finishes an iteration
+// before it reads "stop", as Scan 2.0 does) loses no game on time. The margin is large so
+// that only a "stop" sent late (at the time plus the margin) can flag it.
+func TestHubStopAtMoveTime(t *testing.T) {
+	fake := buildTool(t, "hubfake")
+	intl := engine.MustLookup("international")
+	for _, args := range []string{"-slow 1m", "-busy 150ms -slow 1m"} {
+		t.Run(args, func(t *testing.T) {
+			t.Parallel()
+			spec, err := ParseEngineSpec("name=fake,cmd=" + fake + `,args="` + args + `",st=0.05,timemargin=5000`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ops, _ := RandomOpenings(intl, 1, 2, 3, nil)
+			cfg := Config{Variant: intl, Players: []Entrant{External(spec, ExternalOptions{HandshakeTimeout: 5 * time.Second}), Random("random")},
+				Games: 2, Openings: ops, Seed: 2, MaxPlies: 8, Concurrency: 2}
+			res, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Terminations) != 1 || res.Terminations[0] != (Termination{Reason: ReasonMaxPlies, Games: 2, Draws: 2}) {
+				t.Errorf("%d games, terminations %v; want 2 games to max-plies, none lost on time", res.Games, res.Terminations)
+			}
+		})
+	}
+}
+
+// TestHubEngineInterrupted: an engine killed by SIGTERM from outside rafle (as a Ctrl-C to
+// the process group, timeout(1) or Slurm kill it) makes no result: the match stops with
+// ErrEngineInterrupted, and no game is recorded as its crash.
+func TestHubEngineInterrupted(t *testing.T) {
+	fake := buildTool(t, "hubfake")
+	spec, err := ParseEngineSpec("name=fake,cmd=" + fake + `,args="-signal-at 3",depth=1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	intl := engine.MustLookup("international")
+	ops, _ := RandomOpenings(intl, 2, 2, 3, nil)
+	cfg := Config{Variant: intl, Players: []Entrant{External(spec, ExternalOptions{HandshakeTimeout: 5 * time.Second}), Random("random")},
+		Games: 4, Openings: ops, Seed: 2, MaxPlies: 30, Concurrency: 1, PDNPath: filepath.Join(dir, "m.pdn")}
+	cfg.JournalPath = cfg.PDNPath + ".journal"
+	res, err := Run(context.Background(), cfg)
+	if !errors.Is(err, ErrEngineInterrupted) || res == nil || !res.Interrupted {
+		t.Fatalf("Run = %v, %v; want ErrEngineInterrupted", res, err)
+	}
+	if recs := readRecords(t, cfg.JournalPath); len(recs) != 0 {
+		t.Errorf("the journal holds %d games (%+v), want none: the first game was interrupted", len(recs), recs)
+	}
+	if res.Games != 0 || len(res.Terminations) != 0 {
+		t.Errorf("results: %d games, %v; want none", res.Games, res.Terminations)
+	}
+}
+
+// TestDXPInterruptedGameEnds: a match interrupted during a DXP game ends that game with
+// GAMEEND, so that an engine started outside rafle, which refuses games while one is in
+// progress, plays the next match.
+func TestDXPInterruptedGameEnds(t *testing.T) {
+	intl := engine.MustLookup("international")
+	addr := startDXPFake(t, "-stall-at", "1")
+	spec := EngineSpec{Name: "fake", Proto: "dxp", Addr: addr, Conns: 1, Control: TimeControl{Timeout: time.Minute}}
+	dir := t.TempDir()
+	ops, _ := RandomOpenings(intl, 1, 2, 3, nil)
+	cfg := Config{Variant: intl, Players: []Entrant{External(spec, ExternalOptions{TranscriptDir: dir, HandshakeTimeout: 300 * time.Millisecond}), Random("random")},
+		Games: 2, Openings: ops, Seed: 2, MaxPlies: 6, Concurrency: 1}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { // once the engine has accepted the game (it then stalls), or after a bound
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if b, _ := os.ReadFile(filepath.Join(dir, "game-000001-fake.log")); strings.Contains(string(b), "< A") {
+				break
+			}
+		}
+		cancel()
+	}()
+	if _, err := Run(ctx, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted match: %v", err)
+	}
+	cfg.Players[0] = External(spec, ExternalOptions{HandshakeTimeout: 300 * time.Millisecond})
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range res.Terminations {
+		if forfeitReasons[term.Reason] || term.Reason == ReasonResign || term.Reason == ReasonFalseClaim {
+			t.Errorf("the next match: %+v, want every game played out", res.Terminations)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"runtime"
@@ -49,7 +50,10 @@ type Config struct {
 	// documentation); Resume continues the match it records.
 	JournalPath string
 	Resume      bool
-	// PDNPath, if set, receives every finished game as PDN.
+	// PDNPath, if set, receives every finished game as PDN. It is locked for the match
+	// (ErrPDNLocked), and a file that holds data is written over only when Resume finds its
+	// games in the journal (ErrPDNExists); a device or FIFO, or a name under /dev or /proc
+	// (DevicePath), is written as it is.
 	PDNPath string
 	// Event and Site are the PDN Event and Site tags.
 	Event, Site string
@@ -236,24 +240,51 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	total := cfg.Shard.games(all)
 	agg := newAggregator(&cfg, &sched)
 
+	var pf *pdnFile
+	if cfg.PDNPath != "" {
+		var err error
+		if pf, err = openPDN(cfg.PDNPath); err != nil {
+			return nil, err
+		}
+		defer pf.f.Close()
+	}
 	var recovered []Record
 	var jnl *journal
 	if cfg.JournalPath != "" {
+		_, statErr := os.Lstat(cfg.JournalPath)
+		newJournal := errors.Is(statErr, fs.ErrNotExist)
 		var err error
 		jnl, recovered, err = openJournal(cfg.JournalPath, cfg.header(), cfg.Resume)
+		if err == nil {
+			if err = checkRecords(&cfg, &sched, recovered); err != nil {
+				jnl.close()
+			}
+		}
+		if err == nil && pf != nil {
+			if err = pf.own(cfg.Resume, cfg.JournalPath, len(recovered)); err != nil {
+				jnl.close()
+				if newJournal {
+					os.Remove(cfg.JournalPath) // it holds only the header this run wrote
+				}
+			}
+		}
 		if err != nil {
+			if pf != nil {
+				pf.discard()
+			}
 			return nil, err
 		}
 		defer jnl.close()
+	} else if pf != nil {
+		if err := pf.own(cfg.Resume, "", 0); err != nil {
+			pf.discard()
+			return nil, err
+		}
 	}
 	var pdn *bufio.Writer
 	var pdnFile *os.File
-	if cfg.PDNPath != "" {
-		var err error
-		if pdnFile, err = os.Create(cfg.PDNPath); err != nil {
-			return nil, fmt.Errorf("match: %w", err)
-		}
-		defer pdnFile.Close()
+	if pf != nil {
+		pdnFile = pf.f
 		pdn = bufio.NewWriter(pdnFile)
 	}
 	// Games are written in game order: a game that finishes before an earlier one waits in
@@ -305,9 +336,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	done := make([]bool, all)
 	for i := range recovered {
 		r := &recovered[i]
-		if r.Game < 0 || r.Game >= all || done[r.Game] || !cfg.Shard.Has(r.Game) {
-			return nil, fmt.Errorf("match: journal %s: game %d: out of range, of another shard, or recorded twice", cfg.JournalPath, r.Game+1)
-		}
 		done[r.Game] = true
 		if err := writePDN(r); err != nil {
 			return nil, err
@@ -406,6 +434,27 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, runErr
 }
 
+// checkRecords checks the records read back from the journal before any counts: each is a
+// game of the match and of its shard, recorded once, that replays by the rules to its
+// recorded end (checkRecord). The error names the journal's line.
+func checkRecords(cfg *Config, sched *schedule, recs []Record) error {
+	all := sched.games()
+	done := make([]bool, all)
+	for i := range recs {
+		r := &recs[i]
+		// line i+2: the header is line 1, and no line between records is left out
+		if r.Game < 0 || r.Game >= all || done[r.Game] || !cfg.Shard.Has(r.Game) {
+			return fmt.Errorf("match: journal %s: line %d: game %d: out of range, of another shard, or recorded twice", cfg.JournalPath, i+2, r.Game+1)
+		}
+		done[r.Game] = true
+		if err := checkRecord(cfg, sched, r, &cfg.Openings[sched.game(r.Game).Opening]); err != nil {
+			return fmt.Errorf("match: journal %s: line %d: game %d: %w: %w (the journal was changed or damaged: remove the line and resume to play the game again)",
+				cfg.JournalPath, i+2, r.Game+1, ErrBadRecord, err)
+		}
+	}
+	return nil
+}
+
 // today is the PDN date of a game played now.
 func today() string { return time.Now().Format("2006.01.02") }
 
@@ -498,8 +547,8 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 		if o, ok := pl.(Observer); ok {
 			info := GameInfo{Index: gm.Index, Color: engine.Color(c), White: rec.White, Black: rec.Black}
 			if err := o.StartGame(ctx, info); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
+				if err := interruption(ctx, err); err != nil {
+					return nil, err
 				}
 				if f := asForfeit(err); f != nil {
 					forfeit(rec, g, engine.Color(c), f)
@@ -564,8 +613,8 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 			}
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+			if err := interruption(ctx, err); err != nil {
+				return nil, err
 			}
 			f := asForfeit(err)
 			if f == nil {
@@ -592,6 +641,32 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 		}
 	}
 	return rec, nil
+}
+
+// interruptWait bounds how long a game whose engine was stopped by a signal from outside
+// waits for the match's own context to end, when the same signal reached rafle too.
+const interruptWait = 2 * time.Second
+
+// interruption returns the error that stops the match when a player's err (or the end of
+// ctx) means that the game was interrupted, and nil when err is the game's to judge. An
+// engine stopped by a signal (ErrEngineInterrupted) usually dies a moment before rafle
+// itself sees the same signal: ctx's error is returned if ctx ends within interruptWait,
+// else err; either way the game is not recorded.
+func interruption(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if !errors.Is(err, ErrEngineInterrupted) {
+		return nil
+	}
+	t := time.NewTimer(interruptWait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return err
+	}
 }
 
 // asForfeit returns the Forfeit in err's chain, or nil.

@@ -139,6 +139,11 @@ func TestReadOpenings(t *testing.T) {
 		{"wrong gametype", "[GameType \"20\"]\n1. 32-28 *\n", 0, "GameType"},
 		{"pdn unterminated comment", "[Event \"a\"]\n1. 11-15 {c 23-19 *\n", 0, "line 2, column 10: unterminated comment"},
 		{"empty", "# nothing\n", 0, "no openings"},
+		// issue 33 item 23: the file and line of what is wrong
+		{"pdn illegal move on its line", "[Event \"a\"]\n1. 11-15\n23-19 99-98 *\n", 0, "x:3:7: game 1: ply 3 \"99-98\""},
+		{"json syntax", "{\n \"all\": {\n  \"a\": x\n }\n}\n", 0, "x:3: invalid character"},
+		{"json bad fen", "{\n \"all\": {\n  \"a\": \"B:W21-32:B1-12\",\n  \"b\": \"Q:W2\"\n }\n}\n", 0, "x:4: \"b\""},
+		{"json type", "{\n \"all\": {\n  \"a\": 7\n }\n}\n", 0, "x:3:"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -86,13 +86,18 @@ func Merge(paths []string) (*Merged, error) {
 		owner[shard.Index] = path
 		for i := range recs {
 			r := &recs[i]
-			switch g := r.Game; {
+			g := r.Game
+			switch {
 			case g < 0 || g >= len(m.games):
 				return fail("%s: game %d: the match has %d games", path, g+1, len(m.games))
 			case !shard.Has(g):
 				return fail("%s: game %d belongs to shard %s, not %s", path, g+1, Shard{Index: (g / 2) % count, Count: count}, shard)
 			case m.games[g].rec != nil:
 				return fail("%s: game %d recorded twice", path, g+1)
+			}
+			if err := checkRecord(&m.cfg, &m.sched, r, nil); err != nil {
+				m.Close()
+				return nil, fmt.Errorf("match: merge: %s: line %d: game %d: %w: %w", path, i+2, g+1, ErrBadRecord, err)
 			}
 			r.Moves, r.Info, r.Detail = nil, nil, "" // the statistics need none of these
 			m.games[r.Game] = mergedGame{file: fi, offset: offsets[i], rec: r}

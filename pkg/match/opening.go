@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,6 +92,14 @@ func readJSONOpenings(data []byte, name string, v *engine.Variant) ([]Opening, e
 		Standard []string          `json:"standard"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return nil, fmt.Errorf("match: %s:%d: %w", name, lineAt(data, se.Offset-1), err)
+		case errors.As(err, &te):
+			return nil, fmt.Errorf("match: %s:%d: %w", name, lineAt(data, te.Offset-1), err)
+		}
 		return nil, fmt.Errorf("match: %s: %w", name, err)
 	}
 	keys := doc.Standard
@@ -101,7 +110,7 @@ func readJSONOpenings(data []byte, name string, v *engine.Variant) ([]Opening, e
 	for _, k := range keys {
 		fen, ok := doc.All[k]
 		if !ok {
-			return nil, fmt.Errorf("match: %s: standard key %q has no FEN in all", name, k)
+			return nil, fmt.Errorf("match: %s:%d: standard key %q has no FEN in all", name, lineAt(data, int64(bytes.Index(data, []byte(`"standard"`)))), k)
 		}
 		p, err := v.ParseFEN(fen)
 		op := Opening{Name: k, Root: p}
@@ -109,11 +118,29 @@ func readJSONOpenings(data []byte, name string, v *engine.Variant) ([]Opening, e
 			err = checkPlayable(v, &op)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("match: %s: %q: %w", name, k, err)
+			return nil, fmt.Errorf("match: %s:%d: %q: %w", name, lineAt(data, keyOffset(data, k)), k, err)
 		}
 		ops = append(ops, op)
 	}
 	return ops, nil
+}
+
+// lineAt returns the line, from 1, of the byte at offset off of data.
+func lineAt(data []byte, off int64) int {
+	off = min(max(off, 0), int64(len(data)))
+	return bytes.Count(data[:off], []byte{'\n'}) + 1
+}
+
+// keyOffset returns the offset of the last "key": in data (the one a JSON decoder keeps), or
+// 0.
+func keyOffset(data []byte, key string) int64 {
+	quoted, _ := json.Marshal(key)
+	re := regexp.MustCompile(regexp.QuoteMeta(string(quoted)) + `\s*:`)
+	locs := re.FindAllIndex(data, -1)
+	if len(locs) == 0 {
+		return 0
+	}
+	return int64(locs[len(locs)-1][0])
 }
 
 func isPDN(data []byte) bool {
@@ -249,17 +276,20 @@ func readPDNOpenings(data []byte, name string, v *engine.Variant) ([]Opening, er
 		if label == "" || label == "?" {
 			label = fmt.Sprintf("%s#%d", filepath.Base(name), len(ops)+1)
 		}
-		var moves []string
-		for _, m := range g.Mainline() {
-			if !m.IsPlaceholder() {
-				moves = append(moves, m.Text)
+		op := Opening{Name: label, Root: root}
+		p := root
+		for _, n := range g.Moves {
+			if n.Kind != pdn.MoveNode || n.Move.IsPlaceholder() {
+				continue
 			}
+			m, err := v.ParseMove(&p, n.Move.Text)
+			if err != nil { // the move's own line and column
+				return nil, fmt.Errorf("match: %s:%d:%d: game %d: ply %d %q: %w", name, n.Pos.Line, n.Pos.Column, len(ops)+1, len(op.Moves)+1, n.Move.Text, err)
+			}
+			op.Moves = append(op.Moves, m)
+			p = p.Play(m)
 		}
-		op, err := replay(v, root, moves, label)
-		if err == nil {
-			err = checkPlayable(v, &op)
-		}
-		if err != nil {
+		if err := checkPlayable(v, &op); err != nil {
 			return nil, fmt.Errorf("match: %s: %w", where, err)
 		}
 		ops = append(ops, op)

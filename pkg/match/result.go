@@ -2,6 +2,7 @@ package match
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"sort"
 
@@ -207,9 +208,17 @@ func (a *aggregator) result() *Result {
 	})
 	if n >= 3 && res.Games > 0 {
 		ratings, err := stats.Rate(table, cfg.Anchor, cfg.AnchorElo)
-		if err != nil {
+		var ue *stats.UnratableError
+		switch {
+		case errors.As(err, &ue): // by the players' names, not their numbers
+			names := make([]string, len(cfg.Players))
+			for i, p := range cfg.Players {
+				names[i] = p.Name
+			}
+			res.RatingsError = ue.Describe(names)
+		case err != nil:
 			res.RatingsError = err.Error()
-		} else {
+		default:
 			for i, r := range ratings {
 				res.Ratings = append(res.Ratings, PlayerRating{Player: cfg.Players[i].Name,
 					Elo: Float(r.Elo), StdErr: Float(r.StdErr), Games: r.Games, Points: r.Points})

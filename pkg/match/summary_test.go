@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,5 +55,17 @@ func TestSummarizeJournal(t *testing.T) {
 		if _, err := Summarize(h, recs); err == nil || !strings.Contains(err.Error(), "twice") {
 			t.Errorf("a game twice: %v", err)
 		}
+	}
+}
+
+// TestFloatStringNoNegativeZero: a match of 1-1 pairs printed "Elo -0.0" (issue 33 item 17).
+func TestFloatStringNoNegativeZero(t *testing.T) {
+	for _, x := range []float64{math.Copysign(0, -1), 0, -0.04, 0.04} {
+		if got := Float(x).String(); got != "+0.0" {
+			t.Errorf("Float(%v).String() = %q, want +0.0", x, got)
+		}
+	}
+	if got := Float(-1.5).String(); got != "-1.5" {
+		t.Errorf("Float(-1.5).String() = %q, want -1.5", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Table is one of a result's tables as selfplay prints it (and the HTML report shows it):
@@ -58,11 +59,11 @@ func (r *Result) SPRTLine() string {
 	if s.Decision == "H0" || s.Decision == "H1" {
 		verdict = s.Decision + " accepted"
 	}
-	return fmt.Sprintf("SPRT %s: LLR %.3f, bounds [%.3f, %.3f], %s after %d pairs", s.Test, s.LLR, s.Lower, s.Upper, verdict, s.Pairs)
+	return fmt.Sprintf("SPRT %s: LLR %s, bounds [%.3f, %.3f], %s after %d pairs", s.Test, unsignedZero(fmt.Sprintf("%.3f", s.LLR), false), s.Lower, s.Upper, verdict, s.Pairs)
 }
 
 // String writes an Elo difference with its sign and one decimal: "+12.3", "+inf", "-inf",
-// or "-" when it is not a number.
+// or "-" when it is not a number; zero, and what rounds to it, is "+0.0", never "-0.0".
 func (f Float) String() string {
 	x := float64(f)
 	switch {
@@ -73,7 +74,21 @@ func (f Float) String() string {
 	case math.IsNaN(x):
 		return "-"
 	}
-	return fmt.Sprintf("%+.1f", x)
+	return unsignedZero(fmt.Sprintf("%+.1f", x), true)
+}
+
+// unsignedZero returns a formatted number that reads zero, "-0.0" or "-0.000" (a negative
+// zero, or a small negative value rounded), as "+0.0" when plus is set (a number written
+// with its sign) and "0.000" otherwise; any other s as it is.
+func unsignedZero(s string, plus bool) string {
+	rest, ok := strings.CutPrefix(s, "-")
+	if !ok || strings.Trim(rest, "0.") != "" {
+		return s
+	}
+	if plus {
+		return "+" + rest
+	}
+	return rest
 }
 
 func percent(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }

@@ -1,6 +1,7 @@
 package pdn
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -9,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rafle/rafle/internal/testcorpus"
 )
 
 // corpusDir is the shared PDN corpus (see /work/shared/pdn/corpus/SOURCES.md).
@@ -34,7 +37,25 @@ func eachGame(t testing.TB, path string, strict bool, fn func(r *Reader, g *Game
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := NewReader(f)
+	eachGameIn(t, path, f, strict, fn)
+}
+
+// eachSampledGame is eachGame over testcorpus.Sample of the file: a sample of 1 MB of the
+// Open Checkers Archive (the one file over 1 MB) unless RAFLE_FULL_CORPUS is set, every
+// other file whole.
+func eachSampledGame(t testing.TB, path string, strict bool, fn func(r *Reader, g *Game, err error)) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eachGameIn(t, path, bytes.NewReader(testcorpus.Sample(data)), strict, fn)
+}
+
+// eachGameIn is eachGame over in, the content of the file at path.
+func eachGameIn(t testing.TB, path string, in io.Reader, strict bool, fn func(r *Reader, g *Game, err error)) {
+	t.Helper()
+	r := NewReader(in)
 	r.Strict = strict
 	for {
 		g, err := r.Next()

@@ -82,7 +82,15 @@
 //     stray ']', an unterminated string) comes back as a game of its own,
 //     with an empty-game warning and the others, rather than vanishing.
 //   - MaxTokenSize bounds a comment or a string, MaxDepth the nesting of
-//     variations; both are errors.
+//     variations; both are errors (the token is dropped, the rest of the
+//     game kept). MaxTags and MaxTagBytes bound the tag pairs of a game
+//     (an ErrTooManyTags error; the rest are dropped), MaxStrayText the
+//     stray text kept as comments (a warning; the rest is dropped).
+//   - An input without a tag pair, a move or a result is not PDN: Next
+//     returns ErrNotPDN instead of a game. A last game cut by the end of
+//     the input (no terminator, no final line break, and a tag pair, a
+//     move number, a variation or a move left incomplete) has an
+//     ErrTruncated error.
 //
 // Memory stays in proportion to the largest game and time to the size of
 // the input, for any input (see BenchmarkPathological).

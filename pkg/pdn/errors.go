@@ -35,6 +35,15 @@ var (
 	ErrTooDeep = errors.New("variations nested too deep")
 	// ErrEncoding means text that is not valid in the expected encoding.
 	ErrEncoding = errors.New("invalid text encoding")
+	// ErrNotPDN means an input without a tag pair, a move or a result:
+	// text that is not PDN (Reader.Next returns it instead of a game).
+	ErrNotPDN = errors.New("not PDN: no tag pair, move or result")
+	// ErrTruncated means an input that ends in the middle of a game: the
+	// game has no terminator and the input's last line no line break.
+	ErrTruncated = errors.New("the input ends in the middle of a game (no terminator, and no line break at its end)")
+	// ErrTooManyTags means a game with more than MaxTags tag pairs, or more
+	// than MaxTagBytes of them.
+	ErrTooManyTags = errors.New("too many tag pairs")
 
 	// ErrIllegalMove means a well-formed move that is not legal in the
 	// position reached (found by Replay).
@@ -45,6 +54,9 @@ var (
 	// ErrInvalidFEN means a FEN tag that does not describe a position of
 	// the game's variant (found by Replay).
 	ErrInvalidFEN = errors.New("invalid FEN")
+	// ErrNoVariant means a game without a GameType tag whose squares no
+	// variant's board holds (found by Replay, without Replayer.Default).
+	ErrNoVariant = errors.New("no variant's board holds the squares")
 )
 
 // SyntaxError is a problem at a position of the input. It unwraps to one of
@@ -106,12 +118,13 @@ func ErrorKind(err error) string {
 		err  error
 		name string
 	}{
-		{ErrIllegalMove, "illegal-move"}, {ErrAmbiguousMove, "ambiguous-move"}, {ErrInvalidFEN, "invalid-fen"},
+		{ErrIllegalMove, "illegal-move"}, {ErrAmbiguousMove, "ambiguous-move"}, {ErrInvalidFEN, "invalid-fen"}, {ErrNoVariant, "no-variant"},
 		{ErrTokenTooLong, "token-too-long"}, {ErrUnterminatedComment, "unterminated-comment"},
 		{ErrUnterminatedString, "unterminated-string"}, {ErrUnterminatedSetup, "unterminated-setup"},
 		{ErrMissingTerminator, "missing-terminator"}, {ErrInvalidMove, "invalid-move"},
 		{ErrInvalidTag, "invalid-tag"}, {ErrEmptyGame, "empty-game"}, {ErrUnbalanced, "unbalanced"},
-		{ErrTooDeep, "too-deep"}, {ErrEncoding, "encoding"}, {ErrUnexpectedToken, "unexpected-token"},
+		{ErrTooDeep, "too-deep"}, {ErrEncoding, "encoding"},
+		{ErrNotPDN, "not-pdn"}, {ErrTruncated, "truncated"}, {ErrTooManyTags, "too-many-tags"}, {ErrUnexpectedToken, "unexpected-token"},
 	} {
 		if errors.Is(err, e.err) {
 			return e.name

@@ -27,13 +27,21 @@ type Inference struct {
 	Reason string
 	// Games is the number of games without a GameType tag.
 	Games int
+	// tags says the variant is the GameType tags' of the other games: a
+	// game whose own first move says otherwise is inferred alone (see
+	// Replayer.variant).
+	tags bool
 }
 
-// String returns "english, inferred from square numbers up to 32", or
-// "nothing to infer" when Variant is nil.
+// String returns "english, inferred from square numbers up to 32",
+// "nothing to infer" when no game lacks a GameType tag, or "no variant
+// (REASON)" when no variant's board holds their squares.
 func (inf *Inference) String() string {
-	if inf == nil || inf.Variant == nil {
+	if inf == nil || inf.Variant == nil && inf.Games == 0 {
 		return "nothing to infer"
+	}
+	if inf.Variant == nil {
+		return "no variant (" + inf.Reason + "): each game is inferred alone"
 	}
 	return inf.Variant.Name + ", inferred from " + inf.Reason
 }
@@ -49,7 +57,10 @@ func (inf *Inference) String() string {
 //     squares of the games without one fit its board, that variant;
 //  2. else the common variant (the first registered) of the smallest board
 //     that the largest square of the games without a GameType tag fits (in
-//     the main line, variations, FEN tags), or the largest board; with
+//     the main line, variations, FEN tags); none when no board holds it
+//     (Variant nil, Games above 0, Reason says why: the Replayer then
+//     infers each game alone, and a game no board holds is an
+//     ErrNoVariant error); with
 //     algebraic squares, the board's first variant written so, if any.
 //     For the built-in variants: numbers above 50 or algebraic squares
 //     beyond j10: canadian; above 32 or beyond h8: international; other
@@ -58,6 +69,11 @@ func (inf *Inference) String() string {
 //     instead when more of the games that start from the start position
 //     open with a move legal there than with one legal in the first
 //     (international against english for numbers up to 32).
+//
+// A game without a GameType tag whose input was inferred from the other
+// games' tags (rule 1) is replayed with the variant of its own squares and
+// first move when that first move is not one of the tags' board and is one
+// of its own (Replayer.Variant).
 //
 // Replayer.Inferred takes the result. PDN input is scanned byte by byte,
 // without building games or tokens: about five times as fast as reading
@@ -199,7 +215,8 @@ func (e *Evidence) Infer() *Inference { return e.e.decide() }
 // none), or the same variant, inferred for the same reason.
 func (a *Inference) Same(b *Inference) bool {
 	if a == nil || a.Variant == nil || b == nil || b.Variant == nil {
-		return (a == nil || a.Variant == nil) == (b == nil || b.Variant == nil)
+		return (a == nil || a.Variant == nil) == (b == nil || b.Variant == nil) &&
+			(a == nil || a.Variant != nil || b == nil || b.Variant != nil || a.Reason == b.Reason)
 	}
 	return a.Variant == b.Variant && a.Reason == b.Reason
 }

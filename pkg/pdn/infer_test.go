@@ -48,6 +48,9 @@ func TestInferVariant(t *testing.T) {
 		{"comments, strings and move numbers are not squares",
 			game(`[Event "Round 45"]`, "{at move 47} 1. 11-15 ; 48-49\n 45... 23-19 % 50-44\n 1-0"), "english", "square numbers up to 23", 1},
 		{"no moves", game(`[Event "a"]`, "*"), "english", "no moves (english by default)", 1},
+		// Issue 33, item 13: a README read as PDN was canadian from squares up to 215.
+		{"squares beyond every board", game("", "1. 88-83 *"), "",
+			"square numbers up to 88, more than the 72 squares of the largest board, canadian's", 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,12 +66,71 @@ func TestInferVariant(t *testing.T) {
 				if inf.Variant != nil {
 					got = inf.Variant.Name
 				}
+				if tc.want == "" && tc.games == 0 && inf.String() != "nothing to infer" {
+					t.Errorf("%s: %q, want nothing to infer", input.what, inf)
+				}
 				if got != tc.want || inf.Reason != tc.reason || inf.Games != tc.games {
 					t.Errorf("%s: InferVariant(%q) = %q from %q (%d games), want %q from %q (%d games)",
 						input.what, tc.text, got, inf.Reason, inf.Games, tc.want, tc.reason, tc.games)
 				}
 			}
 		})
+	}
+}
+
+// TestInferPerGame: a game without a GameType tag whose first move is not one of the board
+// of the other games' tags, and is one of the board its own squares fit, is replayed with
+// its own variant; the others take the tags' (issue 33, item 13: one game tagged 20 made
+// five english games international, four false illegal moves). A game whose squares no
+// board holds is an error, never a variant too small for them.
+func TestInferPerGame(t *testing.T) {
+	text := `[GameType "20"]` + "\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n"
+	for _, moves := range []string{"1. 11-15 23-19 2. 8-11 22-17 *", "1. 9-13 22-18 *", "1. 10-14 24-20 *",
+		"1. 12-16 21-17 *", "1. 11-16 22-18 *", "1. 31-27 *"} {
+		text += `[Event "x"]` + "\n\n" + moves + "\n\n"
+	}
+	inf, err := InferVariant(context.Background(), strings.NewReader(text), ReaderOptions{})
+	if err != nil || inf.Variant == nil || inf.Variant.Name != "international" {
+		t.Fatalf("InferVariant: %v, %v; want international from the tag", inf, err)
+	}
+	want := []string{"international", "english", "english", "english", "english", "english", "international"}
+	r := NewReader(strings.NewReader(text))
+	for i := 0; ; i++ {
+		g, err := r.Next()
+		if err != nil {
+			break
+		}
+		for _, rp := range []*Replayer{{Inferred: inf}, {Inferred: inf, CountOnly: true}} {
+			res, err := rp.Replay(g)
+			if err != nil || res.Variant == nil || res.Variant.Name != want[i] {
+				t.Errorf("game %d (count only %v): %v, %v; want %s", i+1, rp.CountOnly, res.Variant, err, want[i])
+			}
+		}
+	}
+	// The same through a Reader that replays as it reads.
+	rp := &Replayer{Inferred: inf, CountOnly: true}
+	r = NewReader(strings.NewReader(text))
+	r.SetReplayer(rp)
+	for i := 0; ; i++ {
+		g, err := r.Next()
+		if err != nil {
+			break
+		}
+		if res, err := rp.Replay(g); err != nil || res.Variant.Name != want[i] {
+			t.Errorf("streamed game %d: %v, %v; want %s", i+1, res.Variant, err, want[i])
+		}
+	}
+
+	g, err := NewReader(strings.NewReader("1. 88-83 *\n")).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rp := range []*Replayer{{}, {CountOnly: true}} {
+		_, err = rp.Replay(g)
+		var re *ReplayError
+		if !errors.As(err, &re) || !errors.Is(err, ErrNoVariant) || ErrorKind(err) != "no-variant" || !strings.Contains(err.Error(), "up to 88") {
+			t.Errorf("squares up to 88: %v; want a ReplayError, no-variant, naming them", err)
+		}
 	}
 }
 

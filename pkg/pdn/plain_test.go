@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/rafle/rafle/internal/testcorpus"
 )
 
 // readPlain reads every game of data, with or without Reader.plainMovetext
@@ -126,7 +128,7 @@ func TestSimpleMoves(t *testing.T) {
 }
 
 // readFiles reads the files at paths (with -short, 50 of them spread
-// over the list) into inputs, by path.
+// over the list) into inputs, by path: a sample of those over 1 MB (testcorpus.Sample).
 func readFiles(t *testing.T, inputs map[string][]byte, paths []string) {
 	t.Helper()
 	step := 1
@@ -139,7 +141,7 @@ func readFiles(t *testing.T, inputs map[string][]byte, paths []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs[p] = data
+		inputs[p] = testcorpus.Sample(data) // the Open Checkers Archive: 1 MB of it
 	}
 }
 

@@ -2,6 +2,7 @@ package pdn
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math/bits"
 	"strconv"
@@ -85,7 +86,26 @@ type Reader struct {
 	failed       bool // the current game has a lexical error (fail)
 	dropped      int  // warnings of the current game past MaxWarnings
 	firstDropped Pos  // where the first of them was
+
+	// Bounds of one game (see MaxTags, MaxStrayText).
+	tagBytes   int  // bytes of the current game's tag names and values
+	strayBytes int  // bytes of its stray text kept as comments
+	resumed    bool // the Reader started in the middle of its input (resume)
 }
+
+// MaxTags and MaxTagBytes bound the tag pairs of one game, in number and in
+// bytes of names and values: the tags beyond them are dropped, and the game
+// has an error (ErrTooManyTags). A game has about ten; 12 MB of tag pairs
+// in one game took 26 to 36 times their size in memory.
+const (
+	MaxTags     = 1000
+	MaxTagBytes = 1 << 20
+)
+
+// MaxStrayText bounds the stray text (words outside comments that are not
+// PDN) kept as comments in one game: the rest is dropped, with a warning.
+// A 50 MB line of 'x' made 53 MB of comments and took 494 MB of memory.
+const MaxStrayText = 1 << 20
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
 func NewReader(r io.Reader) *Reader {
@@ -569,6 +589,7 @@ func (r *Reader) begin() {
 	r.g = g
 	r.gerr, r.failed = nil, false
 	r.dropped = 0
+	r.tagBytes, r.strayBytes = 0, 0
 	if r.rs != nil {
 		r.rs.reset()
 	}
@@ -1049,6 +1070,17 @@ func (r *Reader) unknown(t *Token) {
 		r.warn(WarnUnknownMove, t.Pos, txt)
 	case hasLetter(txt):
 		r.bodyToken(t.Pos)
+		if r.strayBytes += len(txt); r.strayBytes > MaxStrayText {
+			if r.strayBytes-len(txt) <= MaxStrayText {
+				// Kept even past MaxWarnings: it says what was lost.
+				w := Warning{Kind: WarnStrayText, Pos: t.Pos, Text: "more than " + byteSize(MaxStrayText) + " of stray text in one game: the rest is dropped"}
+				r.g.Warnings = append(r.g.Warnings, w)
+				if r.Strict && r.gerr == nil {
+					r.gerr = w.err()
+				}
+			}
+			return
+		}
 		r.warn(WarnStrayText, t.Pos, txt)
 		r.add(Node{Kind: CommentNode, Text: txt, Pos: t.Pos})
 	default:
@@ -1112,10 +1144,71 @@ func (r *Reader) endAtEOF(t *Token) (*Game, error) {
 		}
 		r.warn(WarnEmptyGame, t.Pos, "nothing but dropped input after the last game")
 	}
+	if r.game == 0 && !r.resumed && len(r.g.Tags) == 0 && !r.hasMove() {
+		// The whole input is one "game" of stray text and comments.
+		p := r.g.Pos
+		r.finish(TokEOF, "*", t.Pos)
+		r.game = 0
+		return nil, &SyntaxError{Pos: p, Err: ErrNotPDN}
+	}
 	if r.phase == inMovetext {
 		r.note(WarnNoTerminatorAtEnd, t.Pos, "")
 	}
+	if r.truncated(t.Pos) {
+		r.fail(&SyntaxError{Pos: t.Pos, Err: ErrTruncated})
+	}
 	return r.finish(TokEOF, "*", t.Pos)
+}
+
+// hasMove reports whether the game being read has a move (Walk: a node).
+// It is for the end of the input only: it looks at every node read. (A
+// flag set where moves are read would move the lines of the hot functions,
+// which cmd/pdn's profile-guided build finds by line.)
+func (r *Reader) hasMove() bool {
+	if r.vis != nil && r.vis.nodes > 0 || r.rs != nil && r.rs.read.plies > 0 {
+		return true
+	}
+	var has func(ns []Node) bool
+	has = func(ns []Node) bool {
+		for i := range ns {
+			if ns[i].Kind == MoveNode || ns[i].Kind == VariationNode && has(ns[i].Variation) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(r.cur) {
+		return true
+	}
+	for _, l := range r.stack {
+		if has(l.nodes) {
+			return true
+		}
+	}
+	return false
+}
+
+// truncated reports whether the game, not terminated, was cut by the end
+// of the input at end: the input does not end with a line break, and the
+// game ends in its tag section, after a move number, in a variation or
+// with a token that is not a move ("23-", "[Eve"). (A last game that ends
+// with a move and no line break is read whole: a published conformance
+// file, wiegerw/pdn's unicode.pdn, is one.)
+func (r *Reader) truncated(end Pos) bool {
+	if r.phase == beforeGame || r.s.endsWithBreak() {
+		return false
+	}
+	if r.phase == inHeader || r.pending.set || len(r.stack) > 0 {
+		return true
+	}
+	if n := len(r.g.Warnings); n > 0 {
+		w := r.g.Warnings[n-1]
+		switch w.Kind {
+		case WarnStrayToken, WarnUnknownMove, WarnMoveSyntax, WarnTagSyntax:
+			return w.Pos.Offset+int64(len(w.Text)) >= end.Offset
+		}
+	}
+	return false
 }
 
 // finish ends the game with result at p, the position of the token of
@@ -1447,6 +1540,15 @@ func (r *Reader) tag(g *Game, p Pos, rawName, value string, key tagKey) {
 	} else if r.hasTag(g, name) {
 		r.note(WarnDuplicateTag, p, name)
 	}
+	if len(g.Tags) >= MaxTags || len(name)+len(value) > MaxTagBytes-r.tagBytes {
+		if r.tagBytes <= MaxTagBytes {
+			r.tagBytes = MaxTagBytes + 1 // (one error)
+			r.fail(&SyntaxError{Pos: p, Err: fmt.Errorf("%w: more than %d tag pairs, or %s of them, in one game: the rest of its tags are dropped",
+				ErrTooManyTags, MaxTags, byteSize(MaxTagBytes))})
+		}
+		return
+	}
+	r.tagBytes += len(name) + len(value)
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value, Pos: p})
 	switch key {
 	case tagGameType:

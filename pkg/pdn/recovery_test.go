@@ -254,7 +254,7 @@ func TestReaderTrailingDamage(t *testing.T) {
 	}{
 		{"1. 32-28 *\n\"abc", ErrUnterminatedString, WarnStrayToken},
 		{"1. 32-28 *\n{abc", ErrUnterminatedComment, 0},
-		{"1. 32-28 *\n[[[", nil, WarnTagSyntax},
+		{"1. 32-28 *\n[[[", ErrTruncated, WarnTagSyntax}, // cut in a tag pair (issue 33, item 14)
 		{"1. 32-28 *\n)", nil, WarnUnbalanced},
 	}
 	for _, tc := range tests {

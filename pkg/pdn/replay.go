@@ -109,6 +109,9 @@ func (e *ReplayError) Error() string {
 // GameType tag), or "FEN "...": cause".
 func (e *ReplayError) Detail() string {
 	var b strings.Builder
+	if errors.Is(e.Err, ErrNoVariant) {
+		return fmt.Sprintf("%v: %s (give the variant)", e.Err, e.Text)
+	}
 	if errors.Is(e.Err, ErrInvalidFEN) {
 		fmt.Fprintf(&b, "FEN %q: %s", e.Text, fenProblem(e.Cause))
 		if e.Variant != "" {
@@ -291,6 +294,10 @@ func (rp *Replayer) begin(g *Game) (lineReplay, error, bool) {
 	if err != nil {
 		res.Warnings = append(res.Warnings, ReplayWarning{Kind: KindUnsupportedVariant, Pos: tagPos(g, "GameType"), Text: err.Error()})
 		return lineReplay{}, nil, false
+	}
+	if v == nil { // no variant's board holds the squares of this untagged game
+		res.VariantFrom, res.Inference = from, inf
+		return lineReplay{}, &ReplayError{Pos: g.Pos, Text: inf.Reason, Err: ErrNoVariant}, false
 	}
 	res.Variant, res.VariantFrom, res.Inference = v, from, inf
 	res.Start = v.Start()

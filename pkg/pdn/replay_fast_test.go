@@ -18,7 +18,7 @@ func TestResolveShortcut(t *testing.T) {
 	fast, slow, count := &Replayer{}, &Replayer{slow: true}, &Replayer{CountOnly: true}
 	games, plies := 0, 0
 	for _, path := range paths {
-		eachGame(t, path, false, func(r *Reader, g *Game, _ error) {
+		eachSampledGame(t, path, false, func(r *Reader, g *Game, _ error) {
 			games++
 			a, errA := fast.Replay(g)
 			aPlies, aVars, aWarn, aFinal := append([]Resolved(nil), a.Plies...), append([]Resolved(nil), a.Variations...), append([]ReplayWarning(nil), a.Warnings...), a.Final

@@ -83,7 +83,10 @@ func resume(src io.Reader, data []byte, rerr error, at Boundary, enc Encoding) *
 	if src == nil {
 		s.buf, s.n, s.rerr = data, len(data), rerr
 	}
-	r := &Reader{s: s, Encoding: enc}
+	r := &Reader{s: s, Encoding: enc, resumed: at.Offset > 0}
+	if src == nil && len(data) > 0 {
+		s.last, s.read = data[len(data)-1], true
+	}
 	if at.Offset > 0 {
 		// Next sets these on the first call of a Reader that starts at the
 		// start of its input (Scanner.start also looks for a byte order

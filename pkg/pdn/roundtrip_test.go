@@ -173,7 +173,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 	games, errCount := 0, 0
 	kinds := map[WarningKind]int{}
 	for _, path := range files {
-		eachGame(t, path, false, func(r *Reader, g *Game, err error) {
+		eachSampledGame(t, path, false, func(r *Reader, g *Game, err error) {
 			if err != nil {
 				errCount++
 				t.Logf("%s: %v", path, err)

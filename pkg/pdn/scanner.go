@@ -2,7 +2,9 @@ package pdn
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -39,6 +41,11 @@ type Scanner struct {
 	line      int
 	lineStart int64 // stream offset of the first byte of the current line
 	rerr      error // sticky read error
+	// last is the last byte read from r (or of the data of ResumeBytes),
+	// and read says there was one: whether the input ends with a line
+	// break (Reader: a truncated game).
+	last      byte
+	read      bool
 	started   bool
 	enc       Encoding
 	afterOpen bool // the previous token was '['
@@ -56,6 +63,27 @@ func NewScanner(r io.Reader) *Scanner {
 
 // DetectedEncoding returns the encoding in use, once Next has been called.
 func (s *Scanner) DetectedEncoding() Encoding { return s.enc }
+
+// endsWithBreak reports whether the input read so far ends with a line
+// break (or nothing was read).
+func (s *Scanner) endsWithBreak() bool { return !s.read || s.last == '\n' || s.last == '\r' }
+
+// tooLong makes the token at p an error: a what longer than the limit.
+func (s *Scanner) tooLong(p Pos, what string) {
+	s.errorToken(p, fmt.Errorf("%w: %s longer than %s, the limit of one token: dropped, the rest of the game kept",
+		ErrTokenTooLong, what, byteSize(s.maxTok())), 0)
+}
+
+// byteSize writes n bytes as "1 MiB", "64 KiB" or "100 bytes".
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + " KiB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
 
 func (s *Scanner) maxTok() int {
 	if s.MaxTokenSize > 0 {
@@ -96,6 +124,9 @@ func (s *Scanner) fill(k int) bool {
 		for {
 			m, err := s.r.Read(s.buf[s.n:])
 			s.n += m
+			if m > 0 {
+				s.last, s.read = s.buf[s.n-1], true
+			}
 			if err != nil {
 				s.rerr = err
 				break
@@ -448,7 +479,7 @@ func (s *Scanner) scanComment() {
 		}
 	}
 	if skipped || j > max {
-		s.errorToken(p, ErrTokenTooLong, 0)
+		s.tooLong(p, "a comment")
 		s.consumeLines(j)
 		return
 	}
@@ -558,7 +589,7 @@ func (s *Scanner) scanSetup() {
 		}
 	}
 	if skipped || j > max {
-		s.errorToken(p, ErrTokenTooLong, 0)
+		s.tooLong(p, "a setup command")
 		s.consumeLines(j)
 		return
 	}
@@ -596,7 +627,7 @@ func (s *Scanner) scanString() {
 			break
 		}
 		if j > max {
-			s.errorToken(p, ErrTokenTooLong, 0)
+			s.tooLong(p, "a string")
 			s.consumeLines(j)
 			return
 		}
@@ -679,7 +710,7 @@ func (s *Scanner) scanLineComment() {
 		}
 		j++
 		if j > s.maxTok() {
-			s.errorToken(p, ErrTokenTooLong, 0)
+			s.tooLong(p, "a line comment")
 			s.i += j
 			return
 		}

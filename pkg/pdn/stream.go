@@ -101,7 +101,9 @@ func (st *stream) reset() {
 func (st *stream) begin(r *Reader) bool {
 	rp := st.rp
 	g := r.g
-	if r.vis != nil || !rp.CountOnly || rp.Default == nil && (rp.Inferred == nil || rp.Inferred.Variant == nil) &&
+	// (A game inferred from the other games' tags may be inferred from its own
+	// first move instead: Replayer.variant needs the whole game.)
+	if r.vis != nil || !rp.CountOnly || rp.Default == nil && (rp.Inferred == nil || rp.Inferred.Variant == nil || rp.Inferred.tags) &&
 		strings.TrimSpace(g.Get("GameType")) == "" {
 		st.state = streamOff
 		return false

@@ -35,8 +35,10 @@ func LookupVariant(s string) (*engine.Variant, error) {
 }
 
 // Variant returns the variant Replay replays g with: its GameType tag's,
-// else Default, else Inferred, else inferred from g alone. It returns an
-// error when the GameType tag names a variant the engine does not play.
+// else Default, else Inferred (unless it comes from the other games' tags
+// and g's own first move says otherwise), else inferred from g alone; nil
+// when no variant's board holds g's squares. It returns an error when the
+// GameType tag names a variant the engine does not play.
 func (rp *Replayer) Variant(g *Game) (*engine.Variant, error) {
 	v, _, _, err := rp.variant(g)
 	return v, err
@@ -56,12 +58,34 @@ func (rp *Replayer) variant(g *Game) (*engine.Variant, VariantSource, *Inference
 		return rp.Default, FromDefault, nil, nil
 	}
 	inf := rp.Inferred
-	if inf == nil || inf.Variant == nil {
+	switch {
+	case inf == nil || inf.Variant == nil:
+		// Nothing inferred for the input, or no variant for all its
+		// games together: this game's own squares and first move.
 		var e evidence
 		e.game(g)
 		inf = e.decide()
+	case inf.tags:
+		// The other games' GameType tag, unless this game's first move
+		// is not one of its board and is one of the board of the
+		// variant its own squares and first move point to.
+		var e evidence
+		e.game(g)
+		if own := e.decide(); own.Variant != nil && e.openings != nil {
+			bs := boards()
+			t, o := boardOf(bs, inf.Variant), boardOf(bs, own.Variant)
+			if t >= 0 && o >= 0 && t != o && e.openings[t] == 0 && e.openings[o] > 0 {
+				own.Reason += fmt.Sprintf(" and its first move, which %s has not (the GameType tag of the other games)", inf.Variant.Name)
+				inf = own
+			}
+		}
 	}
 	return inf.Variant, FromInferred, inf, nil
+}
+
+// boardOf returns the index in bs of v's board, or -1.
+func boardOf(bs []board, v *engine.Variant) int {
+	return slices.IndexFunc(bs, func(b board) bool { return b.plain.Width == v.Width && b.plain.Height == v.Height })
 }
 
 // gameTypeVariant returns the variant of a GameType tag value gt (trimmed,
@@ -133,7 +157,7 @@ var boards = sync.OnceValue(func() []board {
 // decide infers the variant from the evidence of an input (see
 // InferVariant): the variant the GameType tags of the other games agree
 // on, if the squares fit its board; else the common variant of the
-// smallest board the squares fit (the largest board when none does), or
+// smallest board the squares fit (no variant when none does), or
 // its variant with coordinates when some squares are written so; and for
 // square numbers alone, the next larger board's common variant when more
 // games open with one of its first moves.
@@ -154,13 +178,18 @@ func (e *evidence) decide() *Inference {
 	}
 	reason := strings.Join(squares, " and ")
 	if e.tagged != nil && !e.disagree && fits(e.tagged) {
-		inf.Variant, inf.Reason = e.tagged, "the GameType tag of the other games of the input"
+		inf.Variant, inf.Reason, inf.tags = e.tagged, "the GameType tag of the other games of the input", true
 		return inf
 	}
 	bs := boards()
 	i := slices.IndexFunc(bs, func(b board) bool { return fits(b.plain) })
 	if i < 0 {
-		i = len(bs) - 1
+		// No board holds the squares: no variant (never one whose board is too small).
+		inf.Reason = reason + fmt.Sprintf(", more than the %d squares of the largest board, %s's", bs[len(bs)-1].plain.Squares(), bs[len(bs)-1].plain.Name)
+		if e.maxFile > 0 && (e.maxFile > bs[len(bs)-1].plain.Width || e.maxRank > bs[len(bs)-1].plain.Height) {
+			inf.Reason = reason + fmt.Sprintf(", beyond the largest board, %s's", bs[len(bs)-1].plain.Name)
+		}
+		return inf
 	}
 	v := bs[i].plain
 	switch {

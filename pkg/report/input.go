@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -70,6 +71,10 @@ func ReadMatch(ctx context.Context, paths []string) (*Match, error) {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 		br := bufio.NewReader(ctxReader{ctx, f})
+		if binary(br) {
+			f.Close()
+			return nil, fmt.Errorf("report: %s: a binary file, not a journal or PDN file of selfplay's", path)
+		}
 		isJournal := startsWithBrace(br)
 		kinds[isJournal] = path
 		var got []match.Record
@@ -164,6 +169,23 @@ func (m *Match) checkShards(given map[string]bool) error {
 type sourced struct {
 	match.Record
 	file string
+}
+
+// binary reports whether the file br reads starts as no text does: a NUL byte, or more
+// control characters than line breaks and tabs, in its first 4 KiB. Text that is not UTF-8
+// (a Latin-1 archive) is text.
+func binary(br *bufio.Reader) bool {
+	b, _ := br.Peek(4096)
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	controls := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' || c == 0x7f {
+			controls++
+		}
+	}
+	return controls > len(b)/20
 }
 
 func startsWithBrace(br *bufio.Reader) bool {
@@ -278,22 +300,26 @@ func readPDN(r io.Reader, path string, m *Match) (match.Header, []match.Record, 
 	var h match.Header
 	var recs []match.Record
 	pr := pdn.NewReader(r)
+	games, first := 0, "" // games read, and why the first was left out
 	for n := 1; ; n++ {
 		g, err := pr.Next()
 		if err == io.EOF {
 			break
 		}
+		games++
 		var ge *pdn.GameError
 		if err != nil && !errors.As(err, &ge) {
 			return h, nil, fmt.Errorf("report: %s: %w", path, err)
 		}
 		if err != nil {
 			m.Notes = append(m.Notes, fmt.Sprintf("%s: game %d left out: %v", path, n, err))
+			first = cmp.Or(first, fmt.Sprintf("game %d: %v", n, err))
 			continue
 		}
 		rec, v, err := pdnRecord(g)
 		if err != nil {
 			m.Notes = append(m.Notes, fmt.Sprintf("%s: game %d (line %d) left out: %v", path, n, g.Pos.Line, err))
+			first = cmp.Or(first, fmt.Sprintf("game %d (line %d): %v", n, g.Pos.Line, err))
 			continue
 		}
 		if h.Variant == "" {
@@ -303,8 +329,14 @@ func readPDN(r io.Reader, path string, m *Match) (match.Header, []match.Record, 
 		}
 		recs = append(recs, rec)
 	}
-	if h.Variant == "" {
-		return h, nil, fmt.Errorf("report: %s: %w", path, ErrNoGames)
+	switch {
+	case h.Variant == "" && games == 0:
+		return h, nil, fmt.Errorf("report: %s: %w: no PDN game in it, and it is not a journal", path, ErrNoGames)
+	case h.Variant == "" && games == 1:
+		return h, nil, fmt.Errorf("report: %s: %w: its one PDN game was not written by selfplay, so it is not a match (%s)", path, ErrNoGames, first)
+	case h.Variant == "":
+		return h, nil, fmt.Errorf("report: %s: %w: none of its %d PDN games was written by selfplay, so it is not a match (the first: %s)",
+			path, ErrNoGames, games, first)
 	}
 	return h, recs, nil
 }
@@ -315,6 +347,9 @@ func pdnRecord(g *pdn.Game) (match.Record, *engine.Variant, error) {
 	gt := strings.TrimSpace(g.Get("GameType"))
 	if i := strings.IndexByte(gt, ','); i >= 0 {
 		gt = gt[:i]
+	}
+	if gt == "" {
+		return rec, nil, errors.New("no GameType tag, which selfplay writes")
 	}
 	v, err := engine.Lookup(gt)
 	if err != nil {

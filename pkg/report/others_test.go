@@ -130,3 +130,12 @@ func TestArchive(t *testing.T) {
 		t.Error("an empty archive: no error")
 	}
 }
+
+// TestChangeNoNegativeZero: a weight that did not move is +0.00, never -0.00 (issue 33 item 17).
+func TestChangeNoNegativeZero(t *testing.T) {
+	for x, want := range map[float64]string{-0.001: "+0.00", 0: "+0.00", 0.004: "+0.00", -0.5: "-0.50", 1.25: "+1.25"} {
+		if got := change(x); got != want {
+			t.Errorf("change(%v) = %q, want %q", x, got, want)
+		}
+	}
+}

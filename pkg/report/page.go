@@ -5,8 +5,11 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"html/template"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -78,6 +81,19 @@ func (pg *page) write(dir string) error {
 		pg.JS = template.JS(viewerJS)
 	}
 	pg.Footer = footer
+	index := filepath.Join(dir, "index.html")
+	earlier, err := rafleWrote(index)
+	if err != nil {
+		return err
+	}
+	for _, s := range pg.Sections {
+		for _, f := range s.Figures {
+			png := filepath.Join(dir, f.PNG())
+			if _, err := os.Lstat(png); err == nil && !earlier {
+				return fmt.Errorf("report: %s exists and %s holds no report of rafle's: refusing to replace it (choose another folder)", png, dir)
+			}
+		}
+	}
 	for _, s := range pg.Sections {
 		for _, f := range s.Figures {
 			if err := os.WriteFile(filepath.Join(dir, f.PNG()), f.png, 0o666); err != nil {
@@ -89,7 +105,10 @@ func (pg *page) write(dir string) error {
 	if err := pageTemplate.Execute(&b, pg); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".index-*.html")
+	// One temporary name, not a random one: a run killed while it writes leaves a file that
+	// the next run writes over and renames, instead of one that nothing removes.
+	tmpName := filepath.Join(dir, tempIndex)
+	tmp, err := os.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -98,16 +117,45 @@ func (pg *page) write(dir string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+		err = os.Chmod(tmpName, 0o644)
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, "index.html"))
+		err = os.Rename(tmpName, index)
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		os.Remove(tmpName)
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// tempIndex is the name index.html is written under before it is renamed.
+const tempIndex = ".index.html.tmp"
+
+// generator is the page's generator tag, which says that rafle wrote an index.html.
+const generator = `<meta name="generator" content="rafle report">`
+
+// rafleWrote returns an error when index exists and rafle did not write it: a report goes to
+// a folder of its own, or over an earlier report, never over someone's page. It reports
+// whether index is an earlier report's page.
+func rafleWrote(index string) (bool, error) {
+	f, err := os.Open(index)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, 1024)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return false, fmt.Errorf("report: %w", err)
+	}
+	if !bytes.Contains(head[:n], []byte(generator)) {
+		return false, fmt.Errorf("report: %s exists and is not a report of rafle's: refusing to replace it (choose another folder)", index)
+	}
+	return true, nil
 }
 
 // WriteMatch writes the report of m to dir: dir/index.html, a page that needs no network

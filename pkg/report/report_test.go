@@ -183,6 +183,9 @@ func TestReadMatchBadInput(t *testing.T) {
 		{"empty PDN", []string{writeFile(t, "e.pdn", "\n")}, ErrNoGames, "e.pdn"},
 		{"journal and PDN", []string{journal, paths[1]}, nil, "give one kind"},
 		{"garbage line", []string{writeFile(t, "g.journal", lines[0], "{not json\n", lines[2])}, nil, "line 2"},
+		// issue 33 item 23: "no finished games" said nothing of what the file is
+		{"archive, not a match", []string{writeFile(t, "oca.pdn", "[Event \"OCA\"]\n[Result \"1-0\"]\n1. 11-15 23-19 1-0\n\n[Event \"OCA\"]\n1. 9-14 *\n")}, ErrNoGames, "none of its 2 PDN games was written by selfplay, so it is not a match (the first: game 1 (line 1): no GameType"},
+		{"binary", []string{writeFile(t, "prog", "\x7fELF\x02\x01\x01\x00\x00\x00")}, nil, "prog: a binary file"},
 		{"no file", nil, nil, "no journal"},
 	}
 	for _, tc := range tests {
@@ -432,5 +435,88 @@ func TestCancelled(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "index.html")); err == nil {
 		t.Error("WriteMatch, cancelled, wrote index.html")
+	}
+}
+
+// TestWriteLeavesNoTemporary: a run killed while it wrote the page left a hidden temporary
+// file (.index-NNNN.html) that nothing removed (issue 33 item 22). The page is written under
+// one name, which the next run writes over; and an index.html rafle did not write is never
+// replaced.
+func TestWriteLeavesNoTemporary(t *testing.T) {
+	paths, _ := testJournal()
+	m, err := ReadMatch(context.Background(), paths[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// what a killed run leaves
+	if err := os.WriteFile(filepath.Join(dir, tempIndex), []byte("half a page"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMatch(context.Background(), dir, m, "e"); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("%s left in the report folder", e.Name())
+		}
+	}
+	// a page of someone else's
+	other := t.TempDir()
+	mine := "<html><body>my home page</body></html>\n"
+	os.WriteFile(filepath.Join(other, "index.html"), []byte(mine), 0o644)
+	if err := WriteMatch(context.Background(), other, m, "e"); err == nil || !strings.Contains(err.Error(), "not a report") {
+		t.Errorf("WriteMatch over a page of someone else's: %v, want an error", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(other, "index.html")); string(b) != mine {
+		t.Error("the page was replaced")
+	}
+	// someone's picture, in a folder without a report
+	pics := t.TempDir()
+	os.WriteFile(filepath.Join(pics, "elo.png"), []byte("my picture"), 0o644)
+	if err := WriteMatch(context.Background(), pics, m, "e"); err == nil || !strings.Contains(err.Error(), "elo.png") {
+		t.Errorf("WriteMatch over a picture of someone else's: %v, want an error", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(pics, "elo.png")); string(b) != "my picture" {
+		t.Error("the picture was replaced")
+	}
+	// rafle's own page is replaced
+	if err := WriteMatch(context.Background(), dir, m, "e"); err != nil {
+		t.Errorf("WriteMatch over its own report: %v", err)
+	}
+}
+
+// TestReserve: two runs with one --report folder both ran and wrote it in turn (issue 33 item
+// 4, for the report): the folder is reserved for one writer, and the reservation leaves no
+// file behind.
+func TestReserve(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	release, err := Reserve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Reserve(dir); !errors.Is(err, ErrInUse) {
+		t.Errorf("second Reserve: %v, want ErrInUse", err)
+	}
+	paths, _ := testJournal()
+	m, err := ReadMatch(context.Background(), paths[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMatch(context.Background(), dir, m, "e"); err != nil {
+		t.Fatalf("WriteMatch in the reserved folder: %v", err)
+	}
+	release()
+	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
+		t.Errorf("index.html: %v", err)
+	}
+	again, err := Reserve(dir)
+	if err != nil {
+		t.Fatalf("Reserve after release: %v", err)
+	}
+	again()
+	if _, err := os.Stat(filepath.Join(dir, tempIndex)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a reservation left %s (%v)", tempIndex, err)
 	}
 }

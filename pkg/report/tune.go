@@ -101,7 +101,7 @@ func WriteTuning(dir string, t *Tuning) error {
 		if w.Tuned {
 			tuned = "yes"
 		}
-		wt.Rows = append(wt.Rows, []string{w.Feature, num(w.Before), num(w.After), fmt.Sprintf("%+.2f", w.After-w.Before), tuned})
+		wt.Rows = append(wt.Rows, []string{w.Feature, num(w.Before), num(w.After), change(w.After - w.Before), tuned})
 	}
 	sections := []table{wt}
 	if len(t.Calibration) > 0 {
@@ -190,4 +190,14 @@ func (t *Tuning) calibrationFigure() (*figure, error) {
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	p.Legend.Top, p.Legend.Left = true, true
 	return render(p, "calibration", fmt.Sprintf("%d buckets of equal size by predicted score; %s", len(t.Calibration), t.CalibrationSet), 0)
+}
+
+// change writes a weight's change with its sign and two decimals; one that rounds to zero is
+// "+0.00", never "-0.00".
+func change(x float64) string {
+	s := fmt.Sprintf("%+.2f", x)
+	if s == "-0.00" {
+		return "+0.00"
+	}
+	return s
 }

@@ -39,7 +39,12 @@
 // (0, ¼, ½, ¾, 1) and n the number of pairs. Both ends are then mapped
 // through Elo(s). When every game was won (or lost) that interval has zero width at an
 // infinite Elo; Wilson's score interval on the n games is used instead, whose far end
-// n/(n+z²) is finite (a 200-0 match: Elo above +686.6 at 95%). Normalized Elo (nElo, fishtest and fastchess) is
+// n/(n+z²) is finite (a 200-0 match: Elo above +686.6 at 95%). When every sample (game of a
+// WDL, pair of a Penta) has the same score s strictly between 0 and 1 (every pair 1-1, every
+// game drawn), the normal interval has zero width too, as fastchess and cutechess print it
+// ("0.00 +/- 0.00"); the share of the outcomes never seen is then bounded by Wilson's
+// z²/(n+z²) over the n samples, and the interval is [s·(1-q), s+q·(1-s)]: ten pairs of 1-1
+// give Elo ±99 at 95%. An even score is Elo +0, never -0. Normalized Elo (nElo, fishtest and fastchess) is
 // (s - ½)/σ_game · 800/ln 10, with σ_game the per-game standard deviation
 // (√2·σ for pairs).
 //

@@ -17,6 +17,8 @@ func EloFromScore(s float64) float64 {
 		return math.Inf(-1)
 	case s == 1:
 		return math.Inf(1)
+	case s == 0.5:
+		return 0 // not -400·log10(1), which is -0 and prints "-0.0"
 	}
 	return -400 * math.Log10(1/s-1)
 }
@@ -89,8 +91,13 @@ func (p Penta) Estimate(level float64) Estimate {
 	switch {
 	case p.Pairs() == 0:
 		e.LOS = 0.5
-	case e.ScoreStdErr == 0:
+	case e.ScoreStdErr == 0 && (e.Score == 0 || e.Score == 1):
 		e.LOS = stepHalf(e.Score - 0.5)
+	case e.ScoreStdErr == 0:
+		// every pair scored the same, neither 0 nor 1: the standard error the interval
+		// implies (oneOutcome), not a certainty that ten equal pairs cannot give
+		se := (ScoreFromElo(e.EloUpper) - ScoreFromElo(e.EloLower)) / (2 * zScore(level))
+		e.LOS = 0.5 * math.Erfc(-(e.Score-0.5)/se/math.Sqrt2)
 	default:
 		e.LOS = 0.5 * math.Erfc(-(e.Score-0.5)/e.ScoreStdErr/math.Sqrt2)
 	}
@@ -145,6 +152,21 @@ func moments(c []float64) (mean, variance float64) {
 	return mean, variance
 }
 
+// oneOutcome returns the score interval when every one of n samples (games or pairs)
+// scored s, with 0 < s < 1: the normal approximation gives it zero width (ten pairs of 1-1
+// would be "Elo 0 ± 0", as fastchess and cutechess print it). Every sample in one outcome
+// does not show that the others cannot happen: Wilson's interval bounds the share of the
+// other outcomes, observed in none of n samples, by q = z²/(n+z²) (E. B. Wilson, JASA 22,
+// 1927: the upper end for a proportion of 0), and the interval is where the mean score can be
+// with that share at the worst place, all at score 0 or all at score 1:
+// [s·(1-q), s + q·(1-s)]. For s = 1 this is the interval Wilson's formula gives a match of
+// n wins, n/(n+z²) to 1; ten pairs of 1-1 give [0.361, 0.639], Elo ±99 at 95%, and 500
+// drawn games ±2.6.
+func oneOutcome(s, n, z float64) (lo, hi float64) {
+	q := z * z / (n + z*z)
+	return s * (1 - q), s + q*(1-s)
+}
+
 // estimate fills everything but LOS from the counts c (three or five,
 // ordered by score) and the number of games.
 func estimate(c []float64, games int, level float64) Estimate {
@@ -181,6 +203,8 @@ func estimate(c []float64, games int, level float64) Estimate {
 		} else {
 			lo = 0
 		}
+	} else if variance == 0 {
+		lo, hi = oneOutcome(mean, samples, z)
 	}
 	e.EloDiff = EloFromScore(mean)
 	e.EloLower, e.EloUpper = EloFromScore(lo), EloFromScore(hi)

@@ -105,7 +105,9 @@ func TestWDLEstimate(t *testing.T) {
 			0.1/math.Sqrt(0.24)*800/math.Ln10 + nhw,
 			0.977249868051821},
 		{"no games", WDL{}, 0.95, 0.5, math.Inf(1), 0, math.Inf(-1), math.Inf(1), 0, math.Inf(-1), math.Inf(1), 0.5},
-		{"all draws", WDL{0, 500, 0}, 0.95, 0.5, 0, 0, 0, 0, 0,
+		// every game drawn: the share of decisive games is bounded by Wilson's z²/(n+z²)
+		// (oneOutcome), not zero
+		{"all draws", WDL{0, 500, 0}, 0.95, 0.5, 0, 0, EloFromScore(0.5 * 500 / (500 + z95*z95)), -EloFromScore(0.5 * 500 / (500 + z95*z95)), 0,
 			-z95 * 800 / math.Ln10 / math.Sqrt(500), z95 * 800 / math.Ln10 / math.Sqrt(500), 0.5},
 		// all wins or losses: the Elo interval is Wilson's, n/(n+z²) (TestEstimateAllSame)
 		{"all wins", WDL{7, 0, 0}, 0.95, 1, 0, math.Inf(1), EloFromScore(7 / (7 + z95*z95)), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), 0.5 + 0.5*math.Erf(7/math.Sqrt(14))},
@@ -147,10 +149,14 @@ func TestPentaEdgeCases(t *testing.T) {
 		los, score, nel float64
 	}{
 		{"no pairs", Penta{}, 0, -inf, inf, 0.5, 0.5, 0},
-		{"all 1-1 pairs", Penta{0, 0, 90, 0, 0}, 0, 0, 0, 0.5, 0.5, 0},
+		{"all 1-1 pairs", Penta{0, 0, 90, 0, 0}, 0, EloFromScore(0.5 * 90 / (90 + z95*z95)), -EloFromScore(0.5 * 90 / (90 + z95*z95)), 0.5, 0.5, 0},
 		{"all won pairs", Penta{0, 0, 0, 0, 4}, inf, EloFromScore(8 / (8 + z95*z95)), inf, 1, 1, inf},
 		{"all lost pairs", Penta{3, 0, 0, 0, 0}, -inf, -inf, EloFromScore(1 - 6/(6+z95*z95)), 0, 0, -inf},
-		{"all 1.5 pairs", Penta{0, 0, 0, 5, 0}, 400 * math.Log10(3), 400 * math.Log10(3), 400 * math.Log10(3), 1, 0.75, inf},
+		// five pairs of 1½: q = z²/(5+z²) of other pairs could be anywhere, so the score is
+		// within [0.75(1-q), 0.75+0.25q]; LOS from the standard error that interval implies
+		{"all 1.5 pairs", Penta{0, 0, 0, 5, 0}, 400 * math.Log10(3),
+			EloFromScore(0.75 * 5 / (5 + z95*z95)), EloFromScore(0.75 + 0.25*z95*z95/(5+z95*z95)),
+			0.5 * math.Erfc(-0.25/((0.25*z95*z95/(5+z95*z95)+0.75*z95*z95/(5+z95*z95))/(2*z95))/math.Sqrt2), 0.75, inf},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -287,5 +293,39 @@ func TestEstimateAllSame(t *testing.T) {
 	l := WDL{Losses: 50}.Estimate(0.95)
 	if want := EloFromScore(1 - 50/(50+z*z)); math.Abs(l.EloUpper-want) > 1e-6 || !math.IsInf(l.EloLower, -1) {
 		t.Errorf("WDL 0-0-50: Elo interval [%v, %v], want [-Inf, %v]", l.EloLower, l.EloUpper, want)
+	}
+}
+
+// TestEstimateOneOutcome: ten pairs that all split 1-1 printed "Elo -0.0 ±95% 0.0" (issue 33
+// item 17): an interval of zero width from ten pairs, and a negative zero. The interval
+// must be as wide as Wilson's bound on the unseen outcomes allows: ±99 Elo for ten pairs.
+func TestEstimateOneOutcome(t *testing.T) {
+	z := 1.959963984540054
+	for _, tc := range []struct {
+		name string
+		e    Estimate
+		n    float64
+	}{
+		{"ten 1-1 pairs", Penta{0, 0, 10, 0, 0}.Estimate(0.95), 10},
+		{"twenty draws", WDL{Draws: 20}.Estimate(0.95), 20},
+	} {
+		e := tc.e
+		if e.EloDiff != 0 || math.Signbit(e.EloDiff) {
+			t.Errorf("%s: Elo %v, want +0", tc.name, e.EloDiff)
+		}
+		want := -EloFromScore(0.5 * tc.n / (tc.n + z*z))
+		if !near(e.EloUpper, want, 1e-9) || !near(e.EloLower, -want, 1e-9) {
+			t.Errorf("%s: interval [%v, %v], want ±%v", tc.name, e.EloLower, e.EloUpper, want)
+		}
+		if tc.n == 10 && (e.EloMargin() < 98 || e.EloMargin() > 100) {
+			t.Errorf("%s: margin %.1f, want about 99 (an honest interval from ten pairs)", tc.name, e.EloMargin())
+		}
+	}
+	// a larger sample narrows it
+	if a, b := (Penta{0, 0, 10, 0, 0}).Estimate(0.95), (Penta{0, 0, 1000, 0, 0}).Estimate(0.95); b.EloMargin() >= a.EloMargin() || b.EloMargin() <= 0 {
+		t.Errorf("margins %v (10 pairs), %v (1000 pairs): want 0 < second < first", a.EloMargin(), b.EloMargin())
+	}
+	if x := EloFromScore(0.5); math.Signbit(x) {
+		t.Errorf("EloFromScore(0.5) = %v, want +0", x)
 	}
 }

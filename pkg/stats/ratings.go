@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -201,7 +202,51 @@ func logLikelihood(n int, elo, games, points []float64) float64 {
 	return ll
 }
 
-// checkRatable returns ErrDisconnected unless the players form one group
+// UnratableError says which players keep ratings from being fitted: two groups of players
+// with no game between them (Err is ErrDisconnected), or one group that never scored a
+// point against the other (ErrUnbounded).
+type UnratableError struct {
+	Err   error // ErrDisconnected or ErrUnbounded
+	Group []int // player 0's group, by index
+	Rest  []int // the other players
+	// GroupScoreless is set when Group never scored against Rest; otherwise, for
+	// ErrUnbounded, Rest never scored against Group.
+	GroupScoreless bool
+}
+
+// Error names the players by index; Describe names them.
+func (e *UnratableError) Error() string {
+	return "stats: " + e.Describe(nil)
+}
+
+// Unwrap returns ErrDisconnected or ErrUnbounded.
+func (e *UnratableError) Unwrap() error { return e.Err }
+
+// Describe says which players cannot be rated, by their names (names[i] is player i's; by
+// index "player i" where names is too short).
+func (e *UnratableError) Describe(names []string) string {
+	list := func(ps []int) string {
+		var out []string
+		for _, p := range ps {
+			if p < len(names) {
+				out = append(out, names[p])
+			} else {
+				out = append(out, fmt.Sprintf("player %d", p))
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	g, r := list(e.Group), list(e.Rest)
+	switch {
+	case e.Err == ErrDisconnected:
+		return fmt.Sprintf("no game links %s to %s: %v", r, g, e.Err)
+	case e.GroupScoreless:
+		return fmt.Sprintf("%s never scored against %s: %v", g, r, e.Err)
+	}
+	return fmt.Sprintf("%s never scored against %s: %v", r, g, e.Err)
+}
+
+// checkRatable returns an *UnratableError wrapping ErrDisconnected unless the players form one group
 // linked by games, and ErrUnbounded unless the "scored at least half a
 // point against" relation is strongly connected, which is Zermelo's
 // condition for a finite maximum-likelihood estimate.
@@ -233,17 +278,30 @@ func checkRatable(n int, games, points []float64) error {
 	if n == 0 {
 		return nil
 	}
-	if i := all(reach(func(i, j int) bool { return games[i*n+j] > 0 })); i >= 0 {
-		return fmt.Errorf("stats: player %d is not linked to player 0: %w", i, ErrDisconnected)
+	split := func(in []bool) (group, rest []int) {
+		for i, v := range in {
+			if v {
+				group = append(group, i)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		return group, rest
+	}
+	if s := reach(func(i, j int) bool { return games[i*n+j] > 0 }); all(s) >= 0 {
+		g, r := split(s)
+		return &UnratableError{Err: ErrDisconnected, Group: g, Rest: r}
 	}
 	// Player 0 must reach everyone along "i scored against j" edges and
 	// along "j scored against i" edges. If the first search misses a
 	// player, the group it found scored nothing against the others.
-	if i := all(reach(func(i, j int) bool { return points[i*n+j] > 0 })); i >= 0 {
-		return fmt.Errorf("stats: player 0's group never scored against player %d: %w", i, ErrUnbounded)
+	if s := reach(func(i, j int) bool { return points[i*n+j] > 0 }); all(s) >= 0 {
+		g, r := split(s)
+		return &UnratableError{Err: ErrUnbounded, Group: g, Rest: r, GroupScoreless: true}
 	}
-	if i := all(reach(func(i, j int) bool { return points[j*n+i] > 0 })); i >= 0 {
-		return fmt.Errorf("stats: player %d never scored against player 0's group: %w", i, ErrUnbounded)
+	if s := reach(func(i, j int) bool { return points[j*n+i] > 0 }); all(s) >= 0 {
+		g, r := split(s)
+		return &UnratableError{Err: ErrUnbounded, Group: g, Rest: r}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -253,4 +254,29 @@ func TestRateAnchorPanics(t *testing.T) {
 		}
 	}()
 	Rate([][]WDL{{{}, {1, 1, 1}}, {{}, {}}}, 2, 0)
+}
+
+// TestRateErrorNamesPlayers: the ratings error named players by number ("player 2 never
+// scored against player 0's group", issue 33 item 26); it says which groups, by name.
+func TestRateErrorNamesPlayers(t *testing.T) {
+	names := []string{"easy", "medium", "hard"}
+	for _, tc := range []struct {
+		name    string
+		results [][]WDL
+		want    string
+	}{
+		{"group wins all", [][]WDL{{{}, {1, 1, 1}, {4, 0, 0}}, {{}, {}, {2, 0, 0}}, {{}, {}, {}}}, "hard never scored against easy, medium"},
+		{"perfect loser", [][]WDL{{{}, {3, 4, 3}, {0, 0, 5}}, {{}, {}, {0, 0, 2}}, {{}, {}, {}}}, "easy, medium never scored against hard"},
+		{"island", [][]WDL{{{}, {1, 1, 1}, {}}, {{}, {}, {}}, {{}, {}, {}}}, "no game links hard to easy, medium"},
+	} {
+		_, err := Rate(tc.results, 0, 0)
+		var ue *UnratableError
+		if !errors.As(err, &ue) || !strings.HasPrefix(ue.Describe(names), tc.want) {
+			t.Errorf("%s: Rate error %v, want an UnratableError saying %q", tc.name, err, tc.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), "player 2") {
+			t.Errorf("%s: Error() = %q, want the players by index", tc.name, err)
+		}
+	}
 }

@@ -18,6 +18,13 @@
 //	-bad-version      answer every GAMEREQ with GAMEACC code 1 (version not as expected)
 //	-crash-at N       exit (status 3) instead of sending its Nth move
 //	-hang-at N        send nothing from its Nth move on (it reads until the connection closes)
+//	-stall-at N       send nothing instead of its Nth move, until a GAMEEND ends the game; as
+//	                  an engine started outside rafle, it keeps a game that no GAMEEND ended
+//	                  across connections, and refuses (GAMEACC code 2) every GAMEREQ meanwhile
+//	-signal-at N      kill itself with SIGTERM instead of sending its Nth move, as a Ctrl-C
+//	                  to the process group, timeout(1) or Slurm would
+//	-need-stdin       exit (status 5) when its standard input ends (it reads and ignores it),
+//	                  as an engine that reads commands there does
 //	-illegal-at N     send a move that is not legal as its Nth move
 //	-garbage-at N     send a malformed MOVE message as its Nth move
 //	-claim-win-at N   send GAMEEND "I win" instead of its Nth move
@@ -36,6 +43,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/rafle/rafle/pkg/dxp"
@@ -47,7 +55,7 @@ type config struct {
 	seed                                           uint64
 	refuse, badVersion, chat, split, merge         bool
 	crashAt, hangAt, illegalAt, garbageAt, claimAt int
-	backreqAt                                      int
+	backreqAt, stallAt, signalAt                   int
 }
 
 func main() {
@@ -66,10 +74,20 @@ func main() {
 	flag.BoolVar(&c.chat, "chat", false, "send a CHAT before each move")
 	flag.BoolVar(&c.split, "split", false, "send messages in random small pieces")
 	flag.BoolVar(&c.merge, "merge", false, "send GAMEACC and the first move in one write")
+	flag.IntVar(&c.stallAt, "stall-at", 0, "send nothing instead of the Nth move until GAMEEND, and refuse games meanwhile")
+	flag.IntVar(&c.signalAt, "signal-at", 0, "kill itself with SIGTERM instead of the Nth move")
+	needStdin := flag.Bool("need-stdin", false, "exit when standard input ends")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "dxpfake: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
+	}
+	if *needStdin {
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			fmt.Fprintln(os.Stderr, "dxpfake: standard input ended")
+			os.Exit(5)
+		}()
 	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
@@ -106,11 +124,15 @@ type fake struct {
 	us      engine.Color
 	sent    int  // moves sent so far
 	hanging bool // -hang-at reached
+	stalled bool // -stall-at reached: a game is in progress until a GAMEEND ends it
 }
 
 // serve plays the games of one connection until it closes.
 func (f *fake) serve(conn net.Conn) error {
-	f.conn, f.rd, f.game = conn, dxp.NewReader(conn), nil
+	f.conn, f.rd = conn, dxp.NewReader(conn)
+	if !f.stalled {
+		f.game = nil
+	}
 	for {
 		msg, err := f.read()
 		if err != nil {
@@ -126,7 +148,7 @@ func (f *fake) serve(conn net.Conn) error {
 			err = f.peerMove(m)
 		case dxp.GameEnd:
 			if f.game != nil {
-				f.game = nil
+				f.game, f.stalled = nil, false
 				err = f.send(dxp.GameEnd{Reason: dxp.EndUnknown, Stop: m.Stop})
 			}
 			if err == nil && m.Stop {
@@ -154,6 +176,8 @@ func (f *fake) gameReq(m dxp.GameReq) error {
 		return f.send(dxp.GameAcc{Follower: f.name, Code: dxp.AccRefuse})
 	case f.badVersion:
 		return f.send(dxp.GameAcc{Follower: f.name, Code: dxp.AccVersion})
+	case f.stalled:
+		return f.send(dxp.GameAcc{Follower: f.name, Code: dxp.AccRefuse})
 	}
 	start := f.v.Start()
 	if m.Position != "" {
@@ -175,7 +199,7 @@ func (f *fake) gameReq(m dxp.GameReq) error {
 }
 
 func (f *fake) peerMove(m dxp.Move) error {
-	if f.game == nil {
+	if f.game == nil || f.stalled {
 		return nil
 	}
 	p := f.game.Position()
@@ -220,6 +244,14 @@ func (f *fake) move() error {
 	case f.hangAt:
 		f.hanging = true
 		return nil
+	case f.stallAt:
+		f.stalled = true
+		return nil
+	case f.signalAt:
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Signal(syscall.SIGTERM)
+		}
+		time.Sleep(time.Hour) // the signal's default action ends the process
 	case f.illegalAt:
 		return f.send(f.illegal(&p))
 	case f.garbageAt:

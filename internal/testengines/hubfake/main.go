@@ -29,6 +29,12 @@
 //	-error-at n      answer the nth search with "error message=..." instead of "done"
 //	-ambiguous       when a legal capture shares its start and end squares with another,
 //	                 play it and write it without its captured squares (ambiguous)
+//	-signal-at n     kill itself with SIGTERM at the nth search, as a Ctrl-C sent to the
+//	                 whole process group, timeout(1) or Slurm would
+//	-busy d          search at least d before reading its input again, "stop" included (as
+//	                 Scan 2.0 finishes depth 12 before it looks at the clock); then answer at
+//	                 once if "stop" came meanwhile, else go on as -slow says
+//	-pid-file path   write its process id to path at start
 //
 // Searches are counted from 1 over the whole run. Position errors are answered with
 // "error message=..." as Scan 3.1 does. A well-behaved hubfake answers "ping" at any time,
@@ -46,6 +52,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rafle/rafle/pkg/engine"
@@ -63,6 +70,8 @@ type fake struct {
 	slow                                         time.Duration
 	split, hub1, noHub, wrongProtocol, ambig     bool
 	crashAt, hangAt, illegalAt, garbageAt, errAt int
+	signalAt                                     int
+	busy                                         time.Duration
 	rng                                          *rand.Rand
 
 	out    io.Writer
@@ -91,9 +100,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.garbageAt, "garbage-at", 0, "write a malformed line at the nth search")
 	fs.IntVar(&f.errAt, "error-at", 0, "write an error message at the nth search")
 	fs.BoolVar(&f.ambig, "ambiguous", false, "write ambiguous captures where possible")
+	fs.IntVar(&f.signalAt, "signal-at", 0, "kill itself with SIGTERM at the nth search")
+	fs.DurationVar(&f.busy, "busy", 0, "search at least this long before reading stop")
+	pidFile := fs.String("pid-file", "", "write the process id to this file")
 	serve := fs.Bool("serve", false, "run hub.Serve")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *pidFile != "" {
+		if err := os.WriteFile(*pidFile, []byte(fmt.Sprintf("%d\n", os.Getpid())), 0o666); err != nil {
+			fmt.Fprintln(stderr, "hubfake:", err)
+			return 2
+		}
 	}
 	if *variants != "" {
 		f.variants = strings.Split(*variants, ",")
@@ -257,12 +275,56 @@ func (f *fake) search() bool {
 		for {
 			time.Sleep(time.Hour) // never read nor answer again (a sleep, not a deadlock)
 		}
+	case f.signalAt:
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Signal(syscall.SIGTERM)
+		}
+		time.Sleep(time.Hour) // the signal's default action ends the process
+	}
+	if f.busy > 0 {
+		time.Sleep(f.busy)
+		stopped, quit := f.pending()
+		if quit {
+			return true
+		}
+		if stopped {
+			return f.reply(f.moves)
+		}
 	}
 	if f.slow > 0 {
 		if quit := f.think(f.slow); quit {
 			return true
 		}
 	}
+	return f.reply(f.moves)
+}
+
+// pending reads the commands that arrived while the search was busy: it reports whether
+// one of them stops the search, and whether to quit.
+func (f *fake) pending() (stopped, quit bool) {
+	for {
+		select {
+		case text, ok := <-f.in:
+			if !ok {
+				return true, true
+			}
+			switch strings.TrimSpace(text) {
+			case "ping":
+				f.say("pong")
+			case "quit":
+				return true, true
+			case "", "ponder-hit":
+			default:
+				return true, false
+			}
+		default:
+			return false, false
+		}
+	}
+}
+
+// reply answers the nth search; it reports whether to quit.
+func (f *fake) reply(n int) bool {
 	p := f.game.Position()
 	legal := f.game.Legal()
 	if len(legal) == 0 {
