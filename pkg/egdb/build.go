@@ -87,10 +87,10 @@ type SliceReport struct {
 	Skipped   bool // its file was there already
 	Positions uint64
 	Bytes     int64
-	// Forward, Retro and Write are the times of the phases of the slice's group (shared by
-	// a slice and its swap, which are built together).
+	// Forward, Retro and Write are the wall times of the phases of the slice's group
+	// (shared by a slice and its swap, which are built together).
 	Forward, Retro, Write time.Duration
-	// CPU is the CPU time (user and system) of the process during the group's build.
+	// Stats are the slice's figures, as its file's header has them.
 	Stats SliceStats
 }
 
@@ -133,7 +133,7 @@ func Build(ctx context.Context, v *engine.Variant, opt BuildOptions) ([]SliceRep
 		return nil, err
 	}
 	defer db.Close()
-	b := &builder{ctx: ctx, v: v, g: g, db: db, jobs: jobs, load: newLoader(db), opt: opt}
+	b := &builder{ctx: ctx, v: v, g: g, db: db, jobs: jobs, load: newLoader(ctx, db), opt: opt}
 
 	var groups [][]Slice
 	lo := 2
@@ -255,6 +255,7 @@ type solver struct {
 	solved  atomic.Uint64
 	// distances: the group's files keep the distances (BuildOptions.DistancePieces)
 	distances bool
+	workers   []*retroWorker // the retro pass's, reused from batch to batch
 }
 
 // other returns the slot of the swap of the slice in slot a.
@@ -298,7 +299,7 @@ func (b *builder) group(grp []Slice) ([]SliceReport, error) {
 			}
 		}
 		cnt := sv.cnt[a]
-		n, err := writeSlice(b.opt.Dir, b.v.Name, s, codes, sv.distances, func(i int) bool { return cnt[i] == hasCapture })
+		n, err := writeSlice(b.ctx, b.opt.Dir, b.v.Name, s, codes, sv.distances, func(i int) bool { return cnt[i] == hasCapture })
 		if err != nil {
 			return reports, err
 		}
@@ -337,7 +338,7 @@ func (sv *solver) forward() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &forwardWorker{sv: sv}
+			w := &forwardWorker{sv: sv, last: Slice{-1, 0, 0, 0}}
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(jobs) || sv.b.ctx.Err() != nil {
@@ -383,6 +384,12 @@ type forwardWorker struct {
 	moves   []engine.Move
 	pending [][]uint64
 	deps    map[Slice]dep // the worker's own view of the builder's, without locks
+	last    Slice         // the slice of d, the last one looked up
+	d       dep
+	// of the position at hand: the shortest win and the longest loss its moves to
+	// other slices give (-1: none), and whether one of them draws
+	bestWin, worstLoss int
+	draw               bool
 }
 
 // dep is a slice built before: its indexer and values.
@@ -421,15 +428,75 @@ func (w *forwardWorker) run(a int, lo, hi uint64) error {
 	ix := sv.ix[a]
 	val, cnt := sv.val[a], sv.cnt[a]
 	noMoveWins := v.NoMoveWins
-	var last Slice // the slice of d, the last one looked up
-	var d dep
-	var err error
 	for i := lo; i < hi; i++ {
 		q := ix.unindex(i)
 		p := g.toPosition(&q)
-		w.moves = v.Generate(w.moves[:0], &p)
 		e := uint64(a)<<63 | i
-		if len(w.moves) == 0 {
+		w.bestWin, w.worstLoss, w.draw = -1, -1, false
+		internal, moves := 0, 0
+		capture := v.HasCapture(&p)
+		if capture {
+			// every move is a capture: the generator's, each to a slice built before
+			cnt[i] = hasCapture
+			w.moves = v.Generate(w.moves[:0], &p)
+			moves = len(w.moves)
+			for _, m := range w.moves {
+				var succ pieces
+				if !(g.menOnly && m.Promotes()) {
+					succ = g.play(&q, m)
+				}
+				if err := w.external(&succ, g.menOnly && m.Promotes()); err != nil {
+					return err
+				}
+			}
+		} else {
+			// quiet moves only: the kings along their lines, the men one step forward
+			// (the geometry is the generator's: newGeometry checks it); a man that
+			// reaches the last row is crowned, which leads to a slice built before
+			var occ sqset
+			for k := range 4 {
+				for _, d := range q.sq[k][:q.n[k]] {
+					occ.add(d)
+				}
+			}
+			for _, s := range q.sq[usKings][:q.n[usKings]] {
+				for k := range 4 {
+					for _, t := range g.rays[s][k] {
+						if occ.has(t) {
+							break
+						}
+						internal++
+						if g.short {
+							break
+						}
+					}
+				}
+			}
+			for _, s := range q.sq[usMen][:q.n[usMen]] {
+				for _, t := range g.manFwd[s] {
+					if occ.has(t) {
+						continue
+					}
+					if int(t) >= g.perRow {
+						internal++
+						continue
+					}
+					moves++
+					var succ pieces
+					if !g.menOnly {
+						succ = q
+						succ.remove(usMen, s)
+						succ.add(usKings, t)
+						succ = succ.flipped(g.squares)
+					}
+					if err := w.external(&succ, g.menOnly); err != nil {
+						return err
+					}
+				}
+			}
+			moves += internal
+		}
+		if moves == 0 {
 			if noMoveWins {
 				val[i] = encodeWin(0)
 			} else {
@@ -438,70 +505,65 @@ func (w *forwardWorker) run(a int, lo, hi uint64) error {
 			w.add(0, e) // resolved, spread at level 0
 			continue
 		}
-		if w.moves[0].IsCapture() {
-			cnt[i] = hasCapture // every move is a capture
-		}
-		internal := 0
-		bestWin, worstLoss, draw := -1, -1, false
-		for _, m := range w.moves {
-			if !m.IsCapture() && !m.Promotes() {
-				internal++
-				continue
-			}
-			var r Result
-			if g.menOnly && m.Promotes() {
-				r = Result{Value: Loss, Plies: 0} // breakthrough: crowning wins
-			} else {
-				succ := g.play(&q, m)
-				s := succ.slice()
-				var ok bool
-				if r, ok = g.terminal(s); !ok {
-					if s != last {
-						if d, err = w.dep(s); err != nil {
-							return err
-						}
-						last = s
-					}
-					r = decode(d.codes[d.ix.index(&succ)])
-					if r.Plies < 0 && r.Value != Draw {
-						if sv.distances {
-							return fmt.Errorf("egdb: %s: slice %s has no distances, which slice %s needs (build it again with them, or give it fewer: --distance-pieces)", sv.b.opt.Dir, s, sv.s[0])
-						}
-						r.Plies = 0 // the order of the levels is all it sets without distances
-					}
-				}
-			}
-			switch r.Value {
-			case Loss:
-				if bestWin < 0 || r.Plies+1 < bestWin {
-					bestWin = r.Plies + 1
-				}
-			case Win:
-				worstLoss = max(worstLoss, r.Plies+1)
-			default:
-				draw = true
-			}
-		}
-		capture := cnt[i] == hasCapture
 		switch {
-		case bestWin >= 0:
+		case w.bestWin >= 0:
 			if !capture {
 				cnt[i] = cannotLose
 			}
 			val[i] = unresolved
-			w.add(bestWin, e|winBit)
-		case internal == 0 && draw:
+			w.add(w.bestWin, e|winBit)
+		case internal == 0 && w.draw:
 			val[i] = 0
 		case internal == 0:
-			val[i] = unresolved | uint16(worstLoss+1)
-			w.add(worstLoss, e)
+			val[i] = unresolved | uint16(w.worstLoss+1)
+			w.add(w.worstLoss, e)
 		default:
-			val[i] = unresolved | uint16(worstLoss+1)
+			val[i] = unresolved | uint16(w.worstLoss+1)
 			cnt[i] = uint8(internal)
-			if draw {
+			if w.draw {
 				cnt[i] = cannotLose
 			}
 		}
+	}
+	return nil
+}
+
+// external takes into account a move to a slice built before (a capture or a crowning):
+// succ is the position after it, seen from the opponent; crowned is a crowning that wins
+// (breakthrough), whose succ is not used.
+func (w *forwardWorker) external(succ *pieces, crowned bool) error {
+	var r Result
+	if crowned {
+		r = Result{Value: Loss, Plies: 0}
+	} else {
+		s := succ.slice()
+		var ok bool
+		if r, ok = w.sv.g.terminal(s); !ok {
+			if s != w.last {
+				d, err := w.dep(s)
+				if err != nil {
+					return err
+				}
+				w.last, w.d = s, d
+			}
+			r = decode(w.d.codes[w.d.ix.index(succ)])
+			if r.Plies < 0 && r.Value != Draw {
+				if w.sv.distances {
+					return fmt.Errorf("egdb: %s: slice %s has no distances, which slice %s needs (build it again with them, or give it fewer: --distance-pieces)", w.sv.b.opt.Dir, s, w.sv.s[0])
+				}
+				r.Plies = 0 // the order of the levels is all it sets without distances
+			}
+		}
+	}
+	switch r.Value {
+	case Loss:
+		if w.bestWin < 0 || r.Plies+1 < w.bestWin {
+			w.bestWin = r.Plies + 1
+		}
+	case Win:
+		w.worstLoss = max(w.worstLoss, r.Plies+1)
+	default:
+		w.draw = true
 	}
 	return nil
 }

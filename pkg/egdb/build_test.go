@@ -101,13 +101,13 @@ func TestVerifyFindsWrongValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codes, err := newLoader(db).values(s) // with the values of the captures worked out
+	codes, err := newLoader(context.Background(), db).values(s) // with the values of the captures worked out
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
 	codes[100] += 2 // one ply longer
-	if _, err := writeSlice(dir, v.Name, s, codes, true, nil); err != nil {
+	if _, err := writeSlice(context.Background(), dir, v.Name, s, codes, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	db, err = Open(dir, v, Options{})
@@ -194,5 +194,28 @@ func TestDistancePieces(t *testing.T) {
 	_, err := Build(context.Background(), v, BuildOptions{Dir: wdl, Pieces: 4, Jobs: 1})
 	if err == nil || !strings.Contains(err.Error(), "has no distances") {
 		t.Errorf("4 pieces with distances over 3 without: %v", err)
+	}
+}
+
+// TestJobs builds international up to 3 pieces on one thread and on three: the files are
+// the same, byte for byte (the retro pass applies its threads' work in order).
+func TestJobs(t *testing.T) {
+	v := engine.MustLookup("international")
+	one, three := t.TempDir(), t.TempDir()
+	for dir, jobs := range map[string]int{one: 1, three: 3} {
+		if _, err := Build(context.Background(), v, BuildOptions{Dir: dir, Pieces: 3, Jobs: jobs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(one, "*"+FileExt))
+	if len(files) != 16 {
+		t.Fatalf("%d files, want 16", len(files))
+	}
+	for _, f := range files {
+		a, _ := os.ReadFile(f)
+		b, err := os.ReadFile(filepath.Join(three, filepath.Base(f)))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s: -j 3 gives another file than -j 1 (%v)", filepath.Base(f), err)
+		}
 	}
 }

@@ -211,11 +211,13 @@ func (db *DB) probe(p *engine.Position) (Result, error) {
 	if !ok {
 		return Result{Value: Unknown, Plies: -1}, nil
 	}
-	return db.probePieces(&q)
+	return db.probePieces(&q, p)
 }
 
-// probePieces probes a position seen from the side to move.
-func (db *DB) probePieces(q *pieces) (Result, error) {
+// probePieces probes a position seen from the side to move; orig, when not nil, is the
+// position itself (as given, either side to move), which spares building it to see
+// whether it has a capture.
+func (db *DB) probePieces(q *pieces, orig *engine.Position) (Result, error) {
 	s := q.slice()
 	if r, ok := db.g.terminal(s); ok {
 		return r, nil
@@ -225,9 +227,14 @@ func (db *DB) probePieces(q *pieces) (Result, error) {
 		return Result{Value: Unknown, Plies: -1}, err
 	}
 	if sl.sf.h.CapturesOmitted {
-		p := db.g.toPosition(q)
-		if db.v.HasCapture(&p) {
+		if orig != nil && db.v.HasCapture(orig) {
+			p := db.g.toPosition(q)
 			return db.probeCaptures(q, &p)
+		}
+		if orig == nil {
+			if p := db.g.toPosition(q); db.v.HasCapture(&p) {
+				return db.probeCaptures(q, &p)
+			}
 		}
 	}
 	i := sl.ix.index(q)
@@ -250,7 +257,7 @@ func (db *DB) probeCaptures(q *pieces, p *engine.Position) (Result, error) {
 	moves := db.v.Generate(nil, p)
 	unknown := false
 	r, err := db.g.fromMoves(q, moves, func(succ *pieces) (Result, error) {
-		r, err := db.probePieces(succ)
+		r, err := db.probePieces(succ, nil)
 		if r.Value == Unknown {
 			unknown = true
 		}

@@ -3,6 +3,7 @@ package egdb
 import (
 	"bytes"
 	"compress/flate"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // The slice file format (docs/egdb.md#format), little-endian throughout:
@@ -36,6 +38,13 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// flateWriters keeps compressors for writeSlice: making one clears tables of about a MiB,
+// which costs more than compressing a small slice.
+var flateWriters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(io.Discard, flate.DefaultCompression)
+	return zw
+}}
 
 // SliceStats are the figures of a slice, kept in its file's header.
 type SliceStats struct {
@@ -104,7 +113,9 @@ func statsOf(codes []uint16) SliceStats {
 //
 // omit, when not nil, tells the positions whose side to move has a capture: their values
 // are left out (header capturesOmitted).
-func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool, omit func(i int) bool) (int64, error) {
+//
+// It stops with ctx's error when ctx is cancelled.
+func writeSlice(ctx context.Context, dir, variant string, s Slice, codes []uint16, distances bool, omit func(i int) bool) (int64, error) {
 	width := 1
 	for i, c := range codes {
 		switch {
@@ -128,9 +139,15 @@ func writeSlice(dir, variant string, s Slice, codes []uint16, distances bool, om
 	var data bytes.Buffer
 	offsets := make([]uint64, 0, blocks+1)
 	raw := make([]byte, 0, BlockPositions*width)
-	zw, _ := flate.NewWriter(&data, flate.DefaultCompression)
+	zw := flateWriters.Get().(*flate.Writer)
+	defer flateWriters.Put(zw)
 	var prev uint16
 	for b := range blocks {
+		if b&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
 		offsets = append(offsets, uint64(data.Len()))
 		raw = raw[:0]
 		lo := b * BlockPositions

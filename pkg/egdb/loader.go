@@ -1,6 +1,7 @@
 package egdb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 // capture, which files leave out (header capturesOmitted), worked out from the slices of
 // fewer pieces the captures lead to; or set by the builder as it builds them.
 type loader struct {
+	ctx     context.Context // stops the work of filling in captures
 	db      *DB
 	dir     string // for messages
 	mu      sync.Mutex
@@ -27,8 +29,8 @@ type loaderEntry struct {
 	err   error
 }
 
-func newLoader(db *DB) *loader {
-	return &loader{db: db, dir: db.dir, entries: map[Slice]*loaderEntry{}}
+func newLoader(ctx context.Context, db *DB) *loader {
+	return &loader{ctx: ctx, db: db, dir: db.dir, entries: map[Slice]*loaderEntry{}}
 }
 
 func (l *loader) entry(s Slice) *loaderEntry {
@@ -91,6 +93,11 @@ func (l *loader) fillCaptures(s Slice, codes []uint16, dist bool) error {
 	ix := g.indexer(s)
 	var moves []engine.Move
 	for i := range ix.size {
+		if i&0xFFFF == 0 {
+			if err := l.ctx.Err(); err != nil {
+				return err
+			}
+		}
 		q := ix.unindex(i)
 		p := g.toPosition(&q)
 		if !g.v.HasCapture(&p) {

@@ -1,5 +1,7 @@
 package egdb
 
+import "sync"
+
 // retro spreads the values back level by level: at level d the positions whose value is
 // a win or a loss in d plies are final; each one's predecessors in the group (the
 // positions with a quiet move to it) become wins in d+1 when it is a loss, and lose one
@@ -8,7 +10,6 @@ package egdb
 // and losses longest, so the distances are exact. What is left undecided is a draw.
 func (sv *solver) retro() error {
 	var cur, next []uint64
-	var preds []uint64
 	for d := 0; ; d++ {
 		if err := sv.b.ctx.Err(); err != nil {
 			return err
@@ -37,45 +38,97 @@ func (sv *solver) retro() error {
 			return nil
 		}
 		sv.solved.Add(uint64(len(cur)))
-		for n, e := range cur {
-			if n&0xFFFF == 0xFFFF {
-				if err := sv.b.ctx.Err(); err != nil {
-					return err
-				}
+		for lo := 0; lo < len(cur); lo += retroBatch {
+			if err := sv.b.ctx.Err(); err != nil {
+				return err
 			}
-			a, i := int(e>>63), e&idxMask
-			loss := sv.val[a][i]&1 == 0 // a loss for its side to move
-			b := sv.other(a)
-			val, cnt := sv.val[b], sv.cnt[b]
-			preds = sv.predecessors(a, i, preds[:0])
-			for _, j := range preds {
-				if val[j]&unresolved == 0 || cnt[j] == hasCapture {
-					continue
-				}
-				if loss {
-					val[j] = encodeWin(d + 1)
-					next = append(next, uint64(b)<<63|j)
-					continue
-				}
-				if cnt[j] == cannotLose {
-					continue
-				}
-				cnt[j]--
-				if cnt[j] > 0 {
-					continue
-				}
-				l := max(d+1, int(val[j]&^unresolved)-1)
-				if l == d+1 {
-					val[j] = encodeLoss(d + 1)
-					next = append(next, uint64(b)<<63|j)
-				} else {
-					sv.addPending(l, uint64(b)<<63|j)
+			batch := cur[lo:min(len(cur), lo+retroBatch)]
+			sv.unmoveBatch(batch)
+			// apply in the order of cur, whatever the threads: the files do not depend on -j
+			for _, w := range sv.workers {
+				k := 0
+				for n, e := range batch[w.lo:w.hi] {
+					a, i := int(e>>63), e&idxMask
+					loss := sv.val[a][i]&1 == 0 // a loss for its side to move
+					b := sv.other(a)
+					val, cnt := sv.val[b], sv.cnt[b]
+					m := int(w.counts[n])
+					for _, j := range w.preds[k : k+m] {
+						if val[j]&unresolved == 0 || cnt[j] == hasCapture {
+							continue
+						}
+						if loss {
+							val[j] = encodeWin(d + 1)
+							next = append(next, uint64(b)<<63|j)
+							continue
+						}
+						if cnt[j] == cannotLose {
+							continue
+						}
+						cnt[j]--
+						if cnt[j] > 0 {
+							continue
+						}
+						l := max(d+1, int(val[j]&^unresolved)-1)
+						if l == d+1 {
+							val[j] = encodeLoss(d + 1)
+							next = append(next, uint64(b)<<63|j)
+						} else {
+							sv.addPending(l, uint64(b)<<63|j)
+						}
+					}
+					k += m
 				}
 			}
 		}
 		sv.b.report(Progress{Phase: "retro", Positions: sv.total(), Solved: sv.solved.Load()})
 		cur, next = next, cur[:0]
 	}
+}
+
+// retroBatch is the number of decided positions whose predecessors the threads work out
+// at a time, before they are applied in order.
+const retroBatch = 1 << 16
+
+// retroWorker holds the predecessors of a part of a batch: for the positions lo to hi of
+// the batch, the number of each one's predecessors, and all of them in order.
+type retroWorker struct {
+	lo, hi int
+	counts []uint8
+	preds  []uint64
+}
+
+// unmoveBatch works out the predecessors of every position of batch, on the build's
+// threads, each on a contiguous part.
+func (sv *solver) unmoveBatch(batch []uint64) {
+	jobs := min(sv.b.jobs, max(1, len(batch)/1024))
+	for len(sv.workers) < jobs {
+		sv.workers = append(sv.workers, &retroWorker{})
+	}
+	ws := sv.workers[:jobs]
+	var wg sync.WaitGroup
+	for k, w := range ws {
+		w.lo, w.hi = k*len(batch)/jobs, (k+1)*len(batch)/jobs
+		w.counts, w.preds = w.counts[:0], w.preds[:0]
+		work := func() {
+			for _, e := range batch[w.lo:w.hi] {
+				before := len(w.preds)
+				w.preds = sv.predecessors(int(e>>63), e&idxMask, w.preds)
+				w.counts = append(w.counts, uint8(len(w.preds)-before))
+			}
+		}
+		if jobs == 1 {
+			work()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	wg.Wait()
+	sv.workers = sv.workers[:jobs]
 }
 
 // predecessors appends to dst the indices, in the swap of slot a's slice, of the
@@ -93,20 +146,13 @@ func (sv *solver) predecessors(a int, i uint64, dst []uint64) []uint64 {
 		}
 	}
 	ixb := sv.ix[sv.other(a)]
-	try := func(kind int, from, to uint8) {
-		p := q
-		p.remove(kind, from)
-		p.add(kind, to)
-		f := p.flipped(g.squares)
-		dst = append(dst, ixb.index(&f))
-	}
 	for _, s := range q.sq[themKings][:q.n[themKings]] {
 		for k := range 4 {
 			for _, e := range g.rays[s][k] {
 				if occ.has(e) {
 					break
 				}
-				try(themKings, s, e)
+				dst = append(dst, sv.before(ixb, &q, themKings, s, e))
 				if g.short {
 					break
 				}
@@ -116,9 +162,19 @@ func (sv *solver) predecessors(a int, i uint64, dst []uint64) []uint64 {
 	for _, s := range q.sq[themMen][:q.n[themMen]] {
 		for _, e := range g.themBack[s] {
 			if !occ.has(e) {
-				try(themMen, s, e)
+				dst = append(dst, sv.before(ixb, &q, themMen, s, e))
 			}
 		}
 	}
 	return dst
+}
+
+// before returns the index in ixb of q with the opponent's piece of kind k moved back
+// from s to e, seen from the side that moves it.
+func (sv *solver) before(ixb *indexer, q *pieces, k int, s, e uint8) uint64 {
+	p := *q
+	p.remove(k, s)
+	p.add(k, e)
+	f := p.flipped(sv.g.squares)
+	return ixb.index(&f)
 }

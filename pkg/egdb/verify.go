@@ -30,7 +30,7 @@ func (db *DB) Verify(ctx context.Context, opt VerifyOptions) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	l := newLoader(db)
+	l := newLoader(ctx, db)
 	for _, s := range db.Slices() {
 		// the slice, with the values its file leaves out worked out, and every slice a
 		// move can lead to, read before the workers start
