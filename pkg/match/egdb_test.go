@@ -2,9 +2,12 @@ package match
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/rafle/rafle/pkg/egdb"
@@ -39,10 +42,37 @@ func TestEGDBAdjudication(t *testing.T) {
 	ps, _ := search.Level("easy")
 	ps.EGDB = db
 	cfg := Config{Variant: english, Players: []Entrant{Random("r1"), Engine("easy", ps)}, Games: 14, Openings: ops,
-		Seed: 5, MaxPlies: 200, Concurrency: 2, PDNPath: filepath.Join(dir, "m.pdn"), EGDB: db}
+		Seed: 5, MaxPlies: 200, Concurrency: 2, PDNPath: filepath.Join(dir, "m.pdn"), EGDB: db,
+		JournalPath: filepath.Join(dir, "m.journal")}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// resumed, the journal's records replay: each egdb ending is the database's value
+	resumed := cfg
+	resumed.Resume, resumed.PDNPath = true, ""
+	if again, err := Run(context.Background(), resumed); err != nil || !reflect.DeepEqual(summary(again), summary(res)) {
+		t.Fatalf("resumed: %v, %+v, want %+v", err, summary(again), summary(res))
+	}
+	// a record whose winner is not the database's value is refused
+	jb, err := os.ReadFile(cfg.JournalPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(jb), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, `"reason":"egdb"`) && strings.Contains(l, `"winner":"white"`) {
+			lines[i] = strings.Replace(l, `"winner":"white"`, `"winner":"black"`, 1)
+			break
+		}
+	}
+	bad := filepath.Join(dir, "bad.journal")
+	if err := os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resumed.JournalPath = bad
+	if _, err := Run(context.Background(), resumed); !errors.Is(err, ErrBadRecord) {
+		t.Errorf("a changed egdb record: %v, want ErrBadRecord", err)
 	}
 	f, err := os.Open(cfg.PDNPath)
 	if err != nil {
