@@ -25,6 +25,7 @@ var egdbGames = []struct {
 	{"W:WK18:BK14", "18x9", "0-2", true, false},          // a win in 1 (0-2: PDN's 0-1)
 	{"B:WK18:BK14", "", "0-2", true, true},               // Black to move wins in 1
 	{"W:WK15:BK10,K32", "", "0-1", true, true},           // a draw
+	{"W:WK5,K23:B24", "23-27", "1/2-1/2", true, true},    // white wins in 17, 23-27 draws: the first position counts
 	{"W:WK15:BK10,K32", "", "*", false, false},           // no result
 	{"", "11-15 22-18 15x22 25x18", "1-0", false, false}, // no position in the database
 	{"", "11-15 22-18 15x22 25x18 8-11", "1/2-1/2", false, false},

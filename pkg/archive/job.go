@@ -745,7 +745,8 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		}
 		job.pieceWork = func() pieceWorker {
 			rp := newReplayer(opt.Replay)
-			rp.CountOnly = true
+			// (the endgame database needs the positions)
+			rp.CountOnly = opt.egdb == nil
 			var ok bool       // the inference of the item's input is known
 			var sb *gameBatch // the results of the item replayed as it is read
 			var n int         // the number in the item of the game read
@@ -953,7 +954,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		go func() {
 			defer wg.Done()
 			rp := newReplayer(opt.Replay)
-			rp.CountOnly = true // the verdict is all validation needs
+			rp.CountOnly = opt.egdb == nil // the verdict is all validation needs, not the database
 			for b := range work {
 				replay(rp, b)
 				b.games, b.gerrs = nil, nil
