@@ -358,7 +358,8 @@ func TestEGDBWithoutDistance(t *testing.T) {
 			won, plainWon, wdlWon, short := 0, 0, 0, 0
 			for _, p := range samples(t, full, 3, 6) {
 				want := probe(t, full, p)
-				if r := probe(t, db, p); r.Value != want.Value || r.Plies >= 0 {
+				// (a position with a capture gets its distance from the slices after it)
+				if r := probe(t, db, p); r.Value != want.Value || r.Plies >= 0 && r.Plies != want.Plies {
 					t.Fatalf("%s: %s without distance, %s with", v.FEN(p), r, want)
 				}
 				if want.Value != egdb.Win {
