@@ -422,11 +422,16 @@ func statsCommand() *cli.Command {
 		Name:  "stats",
 		Usage: "count games, variants, results, plies, first moves, players and events",
 		UsageText: "pdn stats [--format table|csv|json] [--top N] [--report DIR] [--syntax-only] [--variant NAME]\n" +
-			"   [--skip-bad] [-j N] [FILE...]",
+			"   [--egdb DIR [--verbose]] [--skip-bad] [-j N] [FILE...]",
 		Description: "Replays every game, as validate does, and counts the games by the variant they were\n" +
 			"replayed with and where it came from; a game read or replayed with an error is counted and\n" +
 			"named on stderr (exit status 1), or left out with --skip-bad. --syntax-only does not replay:\n" +
-			"variants are then the GameType tags as written.",
+			"variants are then the GameType tags as written. With --egdb DIR, an endgame database (egdb\n" +
+			"build) of --variant or of the variant DIR is named after, each game of that variant\n" +
+			"replayed to the end with a result is compared with it at the first position of its main\n" +
+			"line that it holds: the games whose result is not the database's value there are counted\n" +
+			"(listed with --verbose, and in the JSON with their file, game number, ply and position).\n" +
+			"The database's values leave out the move-count draw rules.",
 		Flags: flags(readFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "output `FORMAT`: table, csv or json"},
 			&cli.StringFlag{Name: "report", Usage: "also write a report to `DIR`: index.html (games per year and event, results, lengths, openings, errors by kind) and PNG plots"},
@@ -435,12 +440,21 @@ func statsCommand() *cli.Command {
 			variantFlag(),
 			skipBadFlag(),
 			jobsFlag("`N` goroutines reading a large file in pieces and replaying games"),
+			&cli.StringFlag{Name: "egdb", Usage: "compare the games with the endgame database in `DIR` (of --variant, or of the variant DIR is named after)"},
+			boolFlag("verbose", "with --egdb, list the games whose result contradicts the database"),
 		}, shardFlags()),
 		OnUsageError: cliutil.OnUsageError,
 		Action: toOutput(func(c *cli.Context) error {
 			format := c.String("format")
 			if format != "table" && format != "csv" && format != "json" {
 				return cliutil.Usagef("--format %q: want table, csv or json", format)
+			}
+			db, err := statsEGDB(c)
+			if err != nil {
+				return err
+			}
+			if db != nil {
+				defer db.Close()
 			}
 			if dir := c.String("report"); dir != "" {
 				if err := cliutil.ReportNotAnInput(dir, c.Args().Slice()...); err != nil {
@@ -451,7 +465,7 @@ func statsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opt := archive.StatsOptions{Jobs: c.Int("jobs"), SkipBad: c.Bool("skip-bad")}
+			opt := archive.StatsOptions{Jobs: c.Int("jobs"), SkipBad: c.Bool("skip-bad"), EGDB: db}
 			report := errorPrinter(c.App.ErrWriter, "")
 			opt.Problem = func(p archive.Problem) {
 				if p.Level == "error" {
@@ -478,6 +492,9 @@ func statsCommand() *cli.Command {
 			}
 			r := st.Report(c.Int("top"))
 			if _, inputs := archive.InputErrors(err); (err == nil || inputs) && r.Games > 0 {
+				if !c.Bool("verbose") && format != "json" && r.EGDB != nil {
+					r.EGDB.Games = nil // (listed with --verbose)
+				}
 				if err := renderStats(c.App.Writer, format, r); err != nil {
 					return err
 				}
@@ -512,6 +529,14 @@ func statRows(r archive.StatsReport) [][]string {
 	}{{"variant", r.Variants}, {"result", r.Results}, {"first move", r.FirstMoves}, {"player", r.Players}, {"event", r.Events}} {
 		for _, c := range sec.cs {
 			rows = append(rows, []string{sec.name, c.Value, strconv.Itoa(c.N)})
+		}
+	}
+	if e := r.EGDB; e != nil {
+		rows = append(rows, []string{"egdb", "games checked (" + e.Variant + ")", strconv.Itoa(e.Checked)},
+			[]string{"egdb", "results contradicting it", strconv.Itoa(e.Contradictions)})
+		for _, g := range e.Games {
+			rows = append(rows, []string{"egdb contradiction", fmt.Sprintf("%s game %d, ply %d, %s: %s, result %s (not %s)",
+				g.File, g.Game, g.Ply, g.FEN, g.Value, g.Result, g.Expected), "1"})
 		}
 	}
 	return rows

@@ -33,7 +33,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Usage: "play matches between computer players and rate them",
 		UsageText: "selfplay --variant V --players P1,P2[,...] --games N [--tournament roundrobin|gauntlet] [--jobs N] [--seed S]\n" +
 			"       [--engine name=NAME,cmd=PATH,tc=... ...] [--engine-log DIR] [--adjudicate draw=M:S,resign=M:S]\n" +
-			"       [--output FILE] [--resume] [--max-plies N] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]\n" +
+			"       [--output FILE] [--resume] [--max-plies N] [--egdb DIR] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]\n" +
 			"       [--openings FILE | --opening-set 2move|3move | --book FILE [--book-mode weighted|all] [--book-depth K]\n" +
 			"        | --random-plies K] [--anchor NAME=ELO] [--format text|json] [--report DIR]\n" +
 			"   selfplay report [--output DIR] JOURNAL|PDN...",
@@ -46,12 +46,14 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"player's whole transposition table (default 16; easy 1, medium 4); each game played at\n" +
 			"once has its own, so the tables take the players' hash= times --jobs, and peak\n" +
 			"memory is that and about 20 MiB more. rafle is the referee: it checks every move,\n" +
-			"keeps the clocks, and ends games by the variant's rules, at --max-plies (a draw) or by\n" +
-			"--adjudicate; an engine that plays an illegal move, loses on time, crashes, hangs or\n" +
-			"breaks its protocol loses that game and is restarted. Games are fixed by the seed and\n" +
-			"their number, so a match interrupted (Ctrl-C, kill) is finished by running it again\n" +
-			"with --resume: each finished game is in the journal (FILE.journal next to --output FILE,\n" +
-			"or --journal). 'selfplay engine' plays rafle as a Hub engine or a DXP follower.",
+			"keeps the clocks, and ends games by the variant's rules, at --max-plies (a draw), by\n" +
+			"--adjudicate, or with --egdb as soon as the endgame database holds the position (its\n" +
+			"value is the result, the move-count draw rules left out); an engine that plays an\n" +
+			"illegal move, loses on time, crashes, hangs or breaks its protocol loses that game and\n" +
+			"is restarted. Games are fixed by the seed and their number, so a match interrupted\n" +
+			"(Ctrl-C, kill) is finished by running it again with --resume: each finished game is in\n" +
+			"the journal (FILE.journal next to --output FILE, or --journal). 'selfplay engine' plays\n" +
+			"rafle as a Hub engine or a DXP follower.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
@@ -77,6 +79,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "resume", Usage: "finish the match recorded in the journal (its seed unless --seed is given)"},
 		&cli.IntFlag{Name: "max-plies", Usage: "draw a game (termination max-plies) after this many plies past the opening; 0: no limit"},
 		&cli.StringFlag{Name: "sprt", Usage: "stop when the SPRT decides, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05 (two players)"},
+		egdbFlag("end a game (termination egdb, the database's value as the result) as soon as the endgame database in `DIR` (egdb build) holds its position, and give it to rafle's players"),
 		&cli.StringFlag{Name: "openings", Usage: "start positions: `FILE` of FENs, PDN games, ballot lines (id<TAB>moves<TAB>name) or pydraughts ballot JSON"},
 		&cli.StringFlag{Name: "opening-set", Usage: "shipped opening set: 2move or 3move (english; default 3move)"},
 		&cli.StringFlag{Name: "book", Usage: "start from the lines of an opening book `FILE` (pdn book --format json)"},

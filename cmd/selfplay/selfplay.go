@@ -20,6 +20,7 @@ import (
 	"github.com/rafle/rafle/corpus"
 	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/book"
+	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
 	"github.com/rafle/rafle/pkg/search"
@@ -41,6 +42,9 @@ func selfplay(c *cli.Context) (err error) {
 		return cliutil.Usagef("unexpected argument %q", c.Args().First())
 	}
 	cfg, openingsDesc, engines, err := readConfig(c)
+	if cfg.EGDB != nil {
+		defer cfg.EGDB.Close()
+	}
 	if err != nil {
 		return err
 	}
@@ -71,6 +75,9 @@ func selfplay(c *cli.Context) (err error) {
 	}
 	fmt.Fprintf(stderr, "selfplay: seed %d\n", cfg.Seed)
 	fmt.Fprintf(stderr, "selfplay: %s, %s, openings: %s\n", cfg.Variant.Name, strings.Join(names(cfg.Players), " vs "), openingsDesc)
+	if cfg.EGDB != nil {
+		fmt.Fprintf(stderr, "selfplay: endgame database %s: %s up to %d pieces\n", cfg.EGDB.Dir(), cfg.Variant.Name, cfg.EGDB.MaxPieces())
+	}
 	if cfg.Shard.Count > 1 {
 		fmt.Fprintf(stderr, "selfplay: shard %s: the game pairs whose number is %d modulo %d, to %s; join the shards with selfplay merge\n",
 			cfg.Shard, cfg.Shard.Index, cfg.Shard.Count, cmp.Or(cfg.PDNPath, cfg.JournalPath, "no file"))
@@ -146,6 +153,9 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		return cfg, "", nil, cliutil.UsageError{Err: err}
 	}
 	cfg.Variant = v
+	if cfg.EGDB, err = openEGDB(c, v); err != nil {
+		return cfg, "", nil, err
+	}
 	specs := strings.Split(c.String("players"), ",")
 	if c.String("players") == "" || len(specs) < 2 {
 		return cfg, "", nil, cliutil.Usagef("--players %q: need at least two players", c.String("players"))
@@ -165,6 +175,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 			if err != nil {
 				return cfg, "", nil, cliutil.UsageError{Err: fmt.Errorf("--players: %w (nor is it an --engine name)", err)}
 			}
+			ps.EGDB = cfg.EGDB
 			e = match.Engine(ps.String(), ps)
 			tablesMB += int64(cmp.Or(ps.HashMB, search.DefaultHashMB))
 		}
@@ -196,6 +207,9 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 	}
 	// each worker keeps a table per player it plays
 	tablesMB *= int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))
+	if cfg.EGDB != nil {
+		tablesMB += egdb.DefaultCacheMB // the database's cache, shared
+	}
 	if err := cliutil.CheckMemory("--players hash= times --jobs", tablesMB); err != nil {
 		return cfg, "", nil, err
 	}

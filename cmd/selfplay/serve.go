@@ -13,6 +13,7 @@ import (
 
 	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/dxp"
+	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/hub"
 	"github.com/rafle/rafle/pkg/search"
@@ -25,15 +26,19 @@ func engineCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "engine",
 		Usage: "play as an engine: Hub on stdin/stdout, or a DXP follower on a port",
-		UsageText: "selfplay engine --proto hub [--player hard|SPEC] [--variant V]\n" +
-			"   selfplay engine --proto dxp [--listen 127.0.0.1:27531] [--player hard|SPEC] [--sessions N]",
+		UsageText: "selfplay engine --proto hub [--player hard|SPEC] [--variant V] [--egdb DIR]\n" +
+			"   selfplay engine --proto dxp [--listen 127.0.0.1:27531] [--player hard|SPEC] [--sessions N] [--egdb DIR]",
 		Description: "With --proto hub, rafle speaks Scan's Hub protocol on stdin and stdout, so that Hub\n" +
 			"GUIs and match runners (selfplay --engine itself) can play it; every variant rafle plays\n" +
 			"is offered in the variant parameter (international as \"normal\"). The level the GUI\n" +
 			"sends (depth, nodes, move time, clock) replaces the player's own limits.\n" +
 			"With --proto dxp, rafle waits for DamExchange games (international draughts) on --listen,\n" +
 			"loopback unless another address is given, as a follower: Moby Dam's matchmaker, Kingsrow\n" +
-			"or selfplay --engine proto=dxp start the games. It stops on Ctrl-C or SIGTERM.",
+			"or selfplay --engine proto=dxp start the games. It stops on Ctrl-C or SIGTERM.\n" +
+			"With --egdb, the player plays the positions the endgame database holds from it (the\n" +
+			"shortest win, the longest loss, a drawing move) and scores those below the root with it;\n" +
+			"the database is of --variant (dxp: international), and a Hub game of another variant is\n" +
+			"played without it.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "proto", Value: "hub", Usage: "hub or dxp"},
 			&cli.StringFlag{Name: "player", Value: "hard", Usage: "the player: easy, medium, hard or a search spec such as depth=6"},
@@ -41,6 +46,7 @@ func engineCommand() *cli.Command {
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:27531", Usage: "dxp: the address to listen on"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "dxp: connections served at once"},
 			&cli.StringFlag{Name: "transcript", Usage: "dxp: append every message to `FILE`"},
+			egdbFlag("the endgame database in `DIR` (egdb build), of --variant (dxp: international)"),
 		},
 		Action:       serveEngine,
 		OnUsageError: cliutil.OnUsageError,
@@ -59,16 +65,31 @@ func serveEngine(c *cli.Context) error {
 	if err != nil {
 		return cliutil.UsageError{Err: err}
 	}
-	switch c.String("proto") {
-	case "hub":
-		return serveHub(c, ps, v)
-	case "dxp":
-		return serveDXP(c, ps)
+	proto := c.String("proto")
+	if proto != "hub" && proto != "dxp" {
+		return cliutil.Usagef("--proto %q: want hub or dxp", proto)
 	}
-	return cliutil.Usagef("--proto %q: want hub or dxp", c.String("proto"))
+	if proto == "dxp" {
+		v = engine.MustLookup("international")
+	}
+	db, err := openEGDB(c, v)
+	if err != nil {
+		return err
+	}
+	if db != nil {
+		defer db.Close()
+		fmt.Fprintf(c.App.ErrWriter, "selfplay: endgame database %s: %s up to %d pieces\n", db.Dir(), v.Name, db.MaxPieces())
+	}
+	if proto == "hub" {
+		return serveHub(c, ps, v, db)
+	}
+	ps.EGDB = db
+	return serveDXP(c, ps)
 }
 
-func serveHub(c *cli.Context, ps search.PlayerSpec, v *engine.Variant) error {
+// serveHub serves the Hub protocol; db, when not nil, is an endgame database of v, which
+// the player of a game of v uses.
+func serveHub(c *cli.Context, ps search.PlayerSpec, v *engine.Variant, db *egdb.DB) error {
 	variants := []*engine.Variant{v}
 	for _, name := range engine.Names() {
 		if w := engine.MustLookup(name); w != v {
@@ -78,8 +99,12 @@ func serveHub(c *cli.Context, ps search.PlayerSpec, v *engine.Variant) error {
 	cfg := hub.ServerConfig{
 		ID:       [][2]string{{"name", "rafle"}, {"version", version}, {"author", "the rafle authors"}},
 		Variants: variants,
-		New: func(v *engine.Variant) (hub.Searcher, error) {
-			p, err := newPlayer(ps, v)
+		New: func(w *engine.Variant) (hub.Searcher, error) {
+			ps := ps
+			if w.Name == v.Name {
+				ps.EGDB = db
+			}
+			p, err := newPlayer(ps, w)
 			return hubPlayer{p}, err
 		},
 	}

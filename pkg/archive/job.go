@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -399,6 +400,8 @@ type ValidateOptions struct {
 	// game, if not nil, is called with every game read, in input order,
 	// from one goroutine, before it is replayed (StatsOptions.Game).
 	game func(*pdn.Game, error)
+	// egdb, with stats, is StatsOptions.EGDB.
+	egdb *egdb.DB
 	// inReader, if not nil, is called for each piece whose games were
 	// replayed by the goroutine that read them (tests).
 	inReader func()
@@ -742,7 +745,8 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		}
 		job.pieceWork = func() pieceWorker {
 			rp := newReplayer(opt.Replay)
-			rp.CountOnly = true
+			// (the endgame database needs the positions)
+			rp.CountOnly = opt.egdb == nil
 			var ok bool       // the inference of the item's input is known
 			var sb *gameBatch // the results of the item replayed as it is read
 			var n int         // the number in the item of the game read
@@ -813,6 +817,11 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 					b.seq, b.first = seq, p.first
 					for k := range b.probs {
 						b.probs[k].Game += p.first - 1
+					}
+					if b.stats != nil {
+						for k := range b.stats.egdb.games {
+							b.stats.egdb.games[k].Game += p.first - 1
+						}
 					}
 					seq++
 					tokens <- struct{}{}
@@ -945,7 +954,7 @@ func validateReplay(ctx context.Context, job Job, opt ValidateOptions) ([]*Summa
 		go func() {
 			defer wg.Done()
 			rp := newReplayer(opt.Replay)
-			rp.CountOnly = true // the verdict is all validation needs
+			rp.CountOnly = opt.egdb == nil // the verdict is all validation needs, not the database
 			for b := range work {
 				replay(rp, b)
 				b.games, b.gerrs = nil, nil
@@ -1042,6 +1051,9 @@ func (b *gameBatch) replay(rp *replayer, name string, n int, g *pdn.Game, gerr e
 	b.sum.count(g, b.probs[start:], bad)
 	if b.stats != nil {
 		opt.count(b.stats, g, bad, rp.res, rp)
+		if opt.egdb != nil && !(bad && opt.skipBad) {
+			b.stats.checkEGDB(opt.egdb, name, n, g, rp.res)
+		}
 	}
 }
 

@@ -63,6 +63,10 @@ type statsJSON struct {
 	FirstMoves map[string]int `json:"first_moves"`
 	Players    map[string]int `json:"players"`
 	Events     map[string]int `json:"events"`
+	// the endgame database's comparison (StatsOptions.EGDB), when there was one
+	EGDBVariant string     `json:"egdb_variant,omitempty"`
+	EGDBChecked int        `json:"egdb_checked,omitempty"`
+	EGDBGames   []EGDBGame `json:"egdb_games,omitempty"`
 }
 
 // MarshalJSON writes every count of s, so that the statistics of the
@@ -74,7 +78,8 @@ func (s *Stats) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(statsJSON{Games: s.games, Errors: s.errors, Replay: s.replay, Replayed: s.replayed,
 		Skipped: s.skipped, Variants: s.variants, Results: s.results, Plies: plies, FirstMoves: s.firstMoves,
-		Players: s.players, Events: s.events})
+		Players: s.players, Events: s.events, EGDBVariant: s.egdb.variant, EGDBChecked: s.egdb.checked,
+		EGDBGames: s.egdb.games})
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote.
@@ -85,6 +90,7 @@ func (s *Stats) UnmarshalJSON(b []byte) error {
 	}
 	*s = *NewStats()
 	s.games, s.errors, s.replay, s.replayed, s.skipped = j.Games, j.Errors, j.Replay, j.Replayed, j.Skipped
+	s.egdb = egdbStats{variant: j.EGDBVariant, checked: j.EGDBChecked, games: j.EGDBGames}
 	for _, m := range [][2]map[string]int{{s.variants, j.Variants}, {s.results, j.Results},
 		{s.firstMoves, j.FirstMoves}, {s.players, j.Players}, {s.events, j.Events}} {
 		for k, n := range m[1] {

@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -331,6 +333,7 @@ type Stats struct {
 	firstMoves    map[string]int
 	players       map[string]int
 	events        map[string]int
+	egdb          egdbStats // StatsOptions.EGDB
 }
 
 // NewStats returns empty statistics.
@@ -354,6 +357,7 @@ func (s *Stats) merge(o *Stats) {
 	for k, n := range o.plies {
 		s.plies[k] += n
 	}
+	s.egdb.merge(&o.egdb)
 }
 
 // addTagged counts g by the value of its GameType tag; bad says it has an
@@ -424,6 +428,8 @@ type StatsReport struct {
 	FirstMoves  []Count `json:"first_moves"`
 	Players     []Count `json:"players"`
 	Events      []Count `json:"events"`
+	// EGDB is what StatsOptions.EGDB counts (nil without a database).
+	EGDB *EGDBReport `json:"egdb,omitempty"`
 }
 
 // Report returns the statistics, with lists sorted by count (then value)
@@ -432,7 +438,8 @@ type StatsReport struct {
 func (s *Stats) Report(top int) StatsReport {
 	r := StatsReport{Games: s.games, Errors: s.errors, Replay: s.replay, Replayed: s.replayed, Skipped: s.skipped,
 		Variants: counts(s.variants, 0), Results: counts(s.results, 0),
-		FirstMoves: counts(s.firstMoves, top), Players: counts(s.players, top), Events: counts(s.events, top)}
+		FirstMoves: counts(s.firstMoves, top), Players: counts(s.players, top), Events: counts(s.events, top),
+		EGDB: s.egdb.report()}
 	if s.games > 0 {
 		ps := make([]int, 0, len(s.plies))
 		for p := range s.plies {
@@ -493,6 +500,10 @@ type StatsOptions struct {
 	// CollectStats returns), before the game is replayed. The game is
 	// valid only during the call.
 	Game func(g *pdn.Game, gerr error)
+	// EGDB, with Replay, is an endgame database: the games of its variant replayed to the
+	// end are compared with it (StatsReport.EGDB). A damaged file of the database stops the
+	// statistics with an error naming it.
+	EGDB *egdb.DB
 }
 
 // CollectStats reads (and, with opt.Replay, replays) the job's games into
@@ -501,8 +512,14 @@ type StatsOptions struct {
 func CollectStats(ctx context.Context, job Job, opt StatsOptions) (*Stats, error) {
 	s := NewStats()
 	s.replay = opt.Replay != nil
+	if opt.EGDB != nil {
+		s.egdb.variant = opt.EGDB.Variant().Name
+	}
 	_, err := Validate(ctx, job, ValidateOptions{Jobs: opt.Jobs, Replay: opt.Replay, Infer: opt.Infer, Problem: opt.Problem,
-		stats: s, skipBad: opt.SkipBad, game: opt.Game})
+		stats: s, skipBad: opt.SkipBad, game: opt.Game, egdb: opt.EGDB})
+	if s.egdb.err != nil {
+		return s, errors.Join(fmt.Errorf("pdn: endgame database: %w", s.egdb.err), err)
+	}
 	return s, err
 }
 

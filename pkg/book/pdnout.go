@@ -183,9 +183,9 @@ func (b *Book) comment(e *Entry, m engine.Move) string {
 // "-1.00"), or a win or loss in n plies as "win in 7" or "loss in 4".
 func FormatEval(score int) string {
 	switch {
-	case score > search.MateScore-search.MaxPly:
+	case score > search.MateScore-search.MaxWin:
 		return fmt.Sprintf("win in %d", search.MateScore-score)
-	case score < -(search.MateScore - search.MaxPly):
+	case score < -(search.MateScore - search.MaxWin):
 		return fmt.Sprintf("loss in %d", search.MateScore+score)
 	}
 	sign := "+"

@@ -92,9 +92,9 @@ func searchAfter(ctx context.Context, s *search.Searcher, v *engine.Variant, p e
 func backUp(child int) int {
 	score := -child
 	switch {
-	case score > search.MateScore-search.MaxPly:
+	case score > search.MateScore-search.MaxWin:
 		score--
-	case score < -(search.MateScore - search.MaxPly):
+	case score < -(search.MateScore - search.MaxWin):
 		score++
 	}
 	return score

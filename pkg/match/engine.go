@@ -47,7 +47,7 @@ func (e *enginePlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 	if len(legal) == 0 {
 		return Reply{}, search.ErrNoMove
 	}
-	if e.random > 0 && e.rng.Float64() < e.random {
+	if e.random > 0 && !e.sp.Searcher().InEGDB(t.Game) && e.rng.Float64() < e.random { // (never in the database)
 		return Reply{Move: legal[e.rng.IntN(len(legal))]}, nil
 	}
 	res, err := e.sp.Choose(ctx, t.Game)

@@ -56,6 +56,8 @@ type Header struct {
 	Shard string `json:"shard,omitempty"`
 	// Tournament is Config.Tournament, empty for a round robin.
 	Tournament string `json:"tournament,omitempty"`
+	// EGDB is the MaxPieces of Config.EGDB, the endgame database that ends games (0: none).
+	EGDB int `json:"egdb,omitempty"`
 }
 
 const journalFormat = "rafle-selfplay-journal/1"

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/stats"
 )
@@ -63,6 +64,11 @@ type Config struct {
 	Shard Shard
 	// Adjudication, if not nil, ends games early from the players' reported scores.
 	Adjudication *Adjudication
+	// EGDB, if not nil, is an endgame database of Variant that ends a game as soon as it
+	// holds its position (before the first move too), with its value as the result
+	// (ReasonEGDB): the move-count draw rules, which its values leave out, are not waited
+	// for (docs/selfplay.md). A game over by the rules in that position ends by the rules.
+	EGDB *egdb.DB
 	// Progress, if not nil, is called from one goroutine after each finished game with the
 	// number of games finished and the number planned.
 	Progress func(done, total int)
@@ -152,6 +158,8 @@ func (cfg *Config) check() error {
 		return errors.New("match: resume needs a journal")
 	case cfg.Shard.Count < 0 || cfg.Shard.Count > 0 && (cfg.Shard.Index < 0 || cfg.Shard.Index >= cfg.Shard.Count):
 		return fmt.Errorf("match: shard %s: the index must be from 0 to the count less one", cfg.Shard)
+	case cfg.EGDB != nil && cfg.EGDB.Variant().Name != cfg.Variant.Name:
+		return fmt.Errorf("match: an endgame database of %s for a match of %s", cfg.EGDB.Variant().Name, cfg.Variant.Name)
 	}
 	seen := map[string]bool{}
 	for _, p := range cfg.Players {
@@ -212,6 +220,9 @@ func (cfg *Config) header() Header {
 	}
 	if cfg.Shard.Count > 1 {
 		h.Shard = cfg.Shard.String()
+	}
+	if cfg.EGDB != nil {
+		h.EGDB = cfg.EGDB.MaxPieces()
 	}
 	return h
 }
@@ -561,6 +572,19 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 				rec.Winner = out.Winner.String()
 			}
 			break
+		}
+		if cfg.EGDB != nil {
+			out, detail, err := egdbOutcome(cfg.EGDB, g)
+			if err != nil {
+				return nil, fmt.Errorf("match: game %d: %w", gm.Index+1, err)
+			}
+			if out.Over {
+				rec.Reason, rec.Detail = out.Reason, detail
+				if !out.Draw {
+					rec.Winner = out.Winner.String()
+				}
+				break
+			}
 		}
 		if cfg.MaxPlies > 0 && g.Ply()-len(op.Moves) >= cfg.MaxPlies {
 			rec.Reason = ReasonMaxPlies

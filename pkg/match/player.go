@@ -83,6 +83,7 @@ const (
 	ReasonAdjudicatedWin  = "adjudicated-win"  // Adjudication.ResignMoves
 	ReasonAdjudicatedDraw = "adjudicated-draw" // Adjudication.DrawMoves
 	ReasonMaxPlies        = "max-plies"        // Config.MaxPlies
+	ReasonEGDB            = "egdb"             // Config.EGDB
 )
 
 func (f *Forfeit) Error() string {

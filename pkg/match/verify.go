@@ -15,7 +15,8 @@ var ErrBadRecord = errors.New("not a game of this match")
 // checkRecord replays r, a journal's record of game r.Game of the match cfg, with the rules:
 // the players and colours the schedule gives the game, the opening's name, position and
 // moves, every move legal, and an ending that fits the position the moves reach (the
-// rules' outcome, the ply limit, or a forfeit or adjudication before the rules ended it).
+// rules' outcome, the ply limit, the endgame database's value, or a forfeit or adjudication
+// before the rules ended it).
 // With no openings known (a merge of shards' journals: the header holds only their digest),
 // the opening is not checked, and the moves are replayed from the record's start position.
 func checkRecord(cfg *Config, sched *schedule, r *Record, op *Opening) error {
@@ -107,6 +108,25 @@ func replayRecord(cfg *Config, r *Record, op *Opening) error {
 		return winner(want)
 	}
 	switch r.Reason {
+	case ReasonEGDB:
+		if cfg.EGDB == nil { // a merge of shards: the header says only that there was one
+			if r.Winner != "white" && r.Winner != "black" && r.Winner != "" {
+				return winner("white, black or none")
+			}
+			return nil
+		}
+		eout, _, err := egdbOutcome(cfg.EGDB, g)
+		if err != nil {
+			return err
+		}
+		if !eout.Over {
+			return fmt.Errorf("ended by %s, but the database does not hold %s", r.Reason, v.FEN(g.Position()))
+		}
+		want := ""
+		if !eout.Draw {
+			want = eout.Winner.String()
+		}
+		return winner(want)
 	case ReasonMaxPlies:
 		if plies := len(r.Moves) - r.OpeningPlies; cfg.MaxPlies == 0 || plies != cfg.MaxPlies {
 			return fmt.Errorf("max-plies after %d plies, but the match's limit is %d", plies, cfg.MaxPlies)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -40,6 +41,9 @@ type PlayerSpec struct {
 	WeightsFile string
 	// HashMB is the size of the transposition table (0: DefaultHashMB).
 	HashMB int
+	// EGDB, when set, is the endgame database the player uses (Searcher.SetEGDB): it plays
+	// the positions it holds from it, never at random. It must be of the player's variant.
+	EGDB *egdb.DB
 }
 
 // Level returns the spec of a built-in level: "easy" (2 plies, leaves evaluated statically,
@@ -190,9 +194,13 @@ func (ps PlayerSpec) New(v *engine.Variant, seed int64) (*Player, error) {
 			return nil, fmt.Errorf("engine: player %q: %s: %w", ps.Spec, ps.WeightsFile, err)
 		}
 	}
+	s := New(v, w, ps.HashMiB())
+	if err := s.SetEGDB(ps.EGDB); err != nil {
+		return nil, fmt.Errorf("engine: player %q: %w", ps.Spec, err)
+	}
 	return &Player{
 		spec:   ps,
-		search: New(v, w, ps.HashMiB()),
+		search: s,
 		rng:    newPlayerRand(seed),
 	}, nil
 }
@@ -234,13 +242,15 @@ func newPlayerRand(seed int64) *rand.Rand {
 // ErrNoMove is returned by Choose when the game has no legal move.
 var ErrNoMove = errors.New("engine: no legal move")
 
-// Choose plays a random legal move with the spec's probability, and otherwise searches.
+// Choose plays a random legal move with the spec's probability, and otherwise searches. A
+// position that the searcher's endgame database holds (Searcher.SetEGDB) is played from it,
+// never at random.
 func (sp *Player) Choose(ctx context.Context, g *engine.Game) (Result, error) {
 	legal := g.Legal()
 	if len(legal) == 0 {
 		return Result{}, ErrNoMove
 	}
-	if sp.spec.Random > 0 && sp.rng.Float64() < sp.spec.Random {
+	if sp.spec.Random > 0 && !sp.search.InEGDB(g) && sp.rng.Float64() < sp.spec.Random {
 		m := legal[sp.rng.IntN(len(legal))]
 		return Result{Move: m, PV: []engine.Move{m}, Random: true}, nil
 	}

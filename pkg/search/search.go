@@ -2,8 +2,10 @@
 // iterative-deepening alpha-beta search with a transposition table and a quiescence
 // search over captures, limited by depth, nodes or time (New, Searcher, Limits, Result);
 // its evaluation, a weighted sum of named features (FeatureNames, Features, Evaluate)
-// with Weights loaded from JSON (the defaults are embedded); and the computer levels and
-// players built on them (Levels, Level, ParsePlayer, PlayerSpec, Player).
+// with Weights loaded from JSON (the defaults are embedded); the computer levels and
+// players built on them (Levels, Level, ParsePlayer, PlayerSpec, Player); and the use of an
+// endgame database of pkg/egdb (Searcher.SetEGDB: perfect play where it holds the position,
+// exact scores below the root).
 //
 // A Searcher is made for one variant and picks the implementation for its board's width
 // once, as engine.NewVariant does: the 64-bit code, or its generated 128-bit instance for
@@ -18,8 +20,11 @@ import (
 	"github.com/rafle/rafle/pkg/search/internal/core"
 )
 
-// Score bounds. A score above MateScore-MaxPly is a win in MateScore-score plies; below
-// -(MateScore-MaxPly) a loss in MateScore+score plies.
+// Score bounds. A score above MateScore-MaxWin is a win in MateScore-score plies; below
+// -(MateScore-MaxWin) a loss in MateScore+score plies. A win that the search finds by itself
+// is within MaxPly plies; one that an endgame database knows (SetEGDB) may be longer, and
+// one that it holds without its distance scores about TBWin. The static evaluation stays
+// within EvalBound.
 const (
 	// MateScore is the score of a side to move that has already won (never reached: a win
 	// in n plies scores MateScore-n).
@@ -28,6 +33,11 @@ const (
 	MaxDepth = core.MaxDepth
 	// MaxPly bounds the plies of the main search and the quiescence search together.
 	MaxPly = core.MaxPly
+	// MaxWin bounds the plies of a win or loss whose distance is known (an endgame
+	// database's longer one counts as MaxWin-1 plies).
+	MaxWin = core.MaxWin
+	// EvalBound bounds the static evaluation.
+	EvalBound = core.EvalBound
 )
 
 // Limits bounds one search. The zero value has no limit other than MaxDepth. Depth and
@@ -66,7 +76,10 @@ type Result struct {
 // Searcher searches positions of one variant with one set of weights. It keeps its
 // transposition table, killers and history between searches; call Clear between games for
 // reproducible games. A Searcher is not safe for concurrent use.
-type Searcher struct{ s *core.Searcher }
+type Searcher struct {
+	s  *core.Searcher
+	tb *tablebase // the endgame database (SetEGDB), nil without one
+}
 
 // New returns a searcher for v using weights w (DefaultWeights(v) when nil) and a
 // transposition table of about hashMB MiB (at least 1). It panics when w does not fit v
@@ -78,7 +91,7 @@ func New(v *engine.Variant, w *Weights, hashMB int) *Searcher {
 	if err := w.Check(v); err != nil {
 		panic(err)
 	}
-	return &Searcher{core.NewSearcher(v, w.Values, hashMB)}
+	return &Searcher{s: core.NewSearcher(v, w.Values, hashMB)}
 }
 
 // Variant returns the searcher's variant.
@@ -93,8 +106,15 @@ func (s *Searcher) Evaluate(p *engine.Position) int { return s.s.Evaluate(p) }
 // Search searches the current position of g within lim and returns the best move found. A
 // depth-1 search always completes unless the node limit, the time or ctx stop it first; if
 // nothing completed, Move is the first legal move in the searcher's order. When the game
-// has a single legal move, Search returns it at once with Depth 0 and a static score.
+// has a single legal move, Search returns it at once with Depth 0 and a static score. With
+// an endgame database (SetEGDB) that holds the position, Search plays from it, without
+// searching (Depth 0, Nodes 0) unless the database holds a win or loss without its distance.
 func (s *Searcher) Search(ctx context.Context, g *engine.Game, lim Limits) Result {
+	if s.tb != nil {
+		if r, ok := s.fromEGDB(ctx, g, lim); ok {
+			return r
+		}
+	}
 	return Result(s.s.Search(ctx, g, core.Limits(lim)))
 }
 

@@ -311,6 +311,9 @@ func NewWideVariant(v *Variant) *WideVariant { return newWideVariant(v) }
 // Widen returns *p as a WidePosition.
 func Widen(p *Position) WidePosition { return p.widen() }
 
+// Narrow returns *w as a Position (the inverse of Widen).
+func Narrow(w *WidePosition) Position { return w.narrow() }
+
 // NarrowMove returns m as a Move.
 func NarrowMove(m WideMove) Move { return m.narrow() }
 

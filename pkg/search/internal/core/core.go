@@ -30,6 +30,7 @@ type searchKernel interface {
 	clear()
 	evaluateOf(p board.Position) int
 	searchGame(ctx context.Context, start time.Time, g *board.Game, lim Limits) SearchResult
+	setTablebase(tb Tablebase, pieces int)
 }
 
 // kernelOf returns the kernel of v's board.

@@ -39,7 +39,7 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 				} else {
 					sum -= 0.5
 				}
-				const bound = MateScore - 2*MaxPly
+				const bound = EvalBound
 				want := max(-bound, min(bound, int(sum)))
 				if got := s.evaluate(&ps[i]); got != want {
 					t.Fatalf("%s %s weights %v: Evaluate %d, float sum rounds to %d", v.Name, v.FEN(ps[i]), w, got, want)

@@ -17,9 +17,15 @@ import (
 // or on the search path (since the last capture or man move) scores as a draw at its second
 // occurrence; so do the variant's move counters and special endings (DrawRules). Apart from the time and context limits the
 // search is deterministic: the same Searcher state, game and Limits give the same result.
+// With an endgame database (SetTablebase), a position below the root with few enough
+// pieces is not searched but scored from it (tablebase.go).
 
-// Score bounds. A score above MateScore-MaxPly is a win in MateScore-score plies; below
-// -(MateScore-MaxPly) a loss in MateScore+score plies.
+// Score bounds. A score above MateScore-MaxWin is a win in MateScore-score plies; below
+// -(MateScore-MaxWin) a loss in MateScore+score plies. A win found by the search alone is
+// within MaxPly plies; one that an endgame database knows may be longer. A score above
+// TBWin-TBSpread is a win that the database holds without its distance (TBWin plus a
+// bounded evaluation, so that the search still makes progress); below -(TBWin-TBSpread) such
+// a loss. The static evaluation stays within EvalBound.
 const (
 	// MateScore is the score of a side to move that has already won (never reached: a win
 	// in n plies scores MateScore-n).
@@ -28,6 +34,15 @@ const (
 	MaxDepth = 64
 	// MaxPly bounds the plies of the main search and the quiescence search together.
 	MaxPly = 128
+	// MaxWin bounds the plies of a win or loss whose distance is known: the search's own
+	// (below MaxPly) and the endgame database's (a longer one counts as MaxWin-1 plies).
+	MaxWin = 1024
+	// TBWin is the score of a win that the endgame database holds without its distance,
+	// give or take TBSpread (the evaluation of the position, bounded).
+	TBWin    = 26000
+	TBSpread = 1000
+	// EvalBound bounds the static evaluation.
+	EvalBound = 20000
 )
 
 const infinity = MateScore + 1
@@ -117,6 +132,11 @@ type searcher struct {
 	rootFound bool
 	rootHint  board.Move // the best move of the last completed iteration, searched first
 	hasHint   bool
+
+	// the endgame database: positions of up to tbPieces pieces below the root are scored
+	// from tb (0: none)
+	tb       Tablebase
+	tbPieces int
 }
 
 // init prepares s for v with the weights values and a table of about hashMB MiB.
@@ -148,7 +168,7 @@ func (s *searcher) clear() {
 
 // evaluate is Evaluate on the board's own representation.
 func (s *searcher) evaluate(p *board.Position) int {
-	const bound = MateScore - 2*MaxPly
+	const bound = EvalBound
 	if s.intW {
 		// the float sum below would be this integer exactly, and round to itself
 		return max(-bound, min(bound, s.t.evaluateInt(s.v, &s.iw, p)))
@@ -219,7 +239,7 @@ func (s *searcher) run(ctx context.Context, start time.Time, root board.Position
 			res.Move = res.PV[0]
 			s.rootHint, s.hasHint = res.Move, true
 		}
-		if score > MateScore-MaxPly || score < -(MateScore-MaxPly) {
+		if score > MateScore-MaxWin || score < -(MateScore-MaxWin) {
 			if MateScore-abs(score) <= depth {
 				break // a forced result within the horizon: deeper searches cannot change it
 			}
@@ -289,9 +309,9 @@ func (s *searcher) repeated(from int) bool {
 
 func ttScore(score, ply int) int32 {
 	switch {
-	case score > MateScore-MaxPly:
+	case score > MateScore-MaxWin:
 		score += ply
-	case score < -(MateScore - MaxPly):
+	case score < -(MateScore - MaxWin):
 		score -= ply
 	}
 	return int32(score)
@@ -300,9 +320,9 @@ func ttScore(score, ply int) int32 {
 func fromTT(score int32, ply int) int {
 	x := int(score)
 	switch {
-	case x > MateScore-MaxPly:
+	case x > MateScore-MaxWin:
 		x -= ply
-	case x < -(MateScore - MaxPly):
+	case x < -(MateScore - MaxWin):
 		x += ply
 	}
 	return x
@@ -322,6 +342,20 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 		// come after the loss of a side without a move
 		if s.v.Draw.Repetition > 0 && s.repeated(from) || board.Drawn(ds, &s.v.Rules) && board.HasMoves(s.v, p) {
 			return 0
+		}
+		if s.tbPieces > 0 && board.Occupied(p).Count() <= s.tbPieces {
+			// a win or loss without distance is searched on, so that the search sees
+			// its way: the database's value only bounds it
+			if score, exact, ok := s.probe(p, ply); ok {
+				switch {
+				case exact || depth <= 0:
+					return score
+				case score > 0 && TBWin-TBSpread >= beta:
+					return TBWin - TBSpread
+				case score < 0 && -(TBWin-TBSpread) <= alpha:
+					return -(TBWin - TBSpread)
+				}
+			}
 		}
 	}
 	if depth <= 0 {
@@ -448,6 +482,11 @@ func (s *searcher) quiesce(p *board.Position, ply, alpha, beta int) int {
 	s.pvLen[ply] = ply
 	if s.visit() {
 		return 0
+	}
+	if s.tbPieces > 0 && board.Occupied(p).Count() <= s.tbPieces {
+		if score, _, ok := s.probe(p, ply); ok {
+			return score
+		}
 	}
 	return s.qbody(p, ply, alpha, beta)
 }

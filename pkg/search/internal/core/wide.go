@@ -54,3 +54,19 @@ func (r wideSearchResult) narrow() SearchResult {
 	}
 	return out
 }
+
+func (s *wideSearcher) setTablebase(tb Tablebase, pieces int) { s.tb, s.tbPieces = tb, pieces }
+
+// probe is searcher.probe on a wide board: the database takes the narrow Position.
+func (s *wideSearcher) probe(p *board.WidePosition, ply int) (score int, exact, ok bool) {
+	n := board.Narrow(p)
+	value, plies, ok := s.tb.Probe(&n)
+	if !ok {
+		return 0, false, false
+	}
+	e := 0
+	if value != 0 && plies < 0 {
+		e = s.evaluate(p)
+	}
+	return tbScore(value, plies, ply, e), value == 0 || plies >= 0, true
+}

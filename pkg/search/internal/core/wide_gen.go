@@ -76,6 +76,11 @@ type wideSearcher struct {
 	rootFound bool
 	rootHint  board.WideMove // the best move of the last completed iteration, searched first
 	hasHint   bool
+
+	// the endgame database: positions of up to tbPieces pieces below the root are scored
+	// from tb (0: none)
+	tb       Tablebase
+	tbPieces int
 }
 
 // init prepares s for v with the weights values and a table of about hashMB MiB.
@@ -107,7 +112,7 @@ func (s *wideSearcher) clear() {
 
 // evaluate is Evaluate on the board's own representation.
 func (s *wideSearcher) evaluate(p *board.WidePosition) int {
-	const bound = MateScore - 2*MaxPly
+	const bound = EvalBound
 	if s.intW {
 
 		return max(-bound, min(bound, s.t.evaluateInt(s.v, &s.iw, p)))
@@ -177,7 +182,7 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 			res.Move = res.PV[0]
 			s.rootHint, s.hasHint = res.Move, true
 		}
-		if score > MateScore-MaxPly || score < -(MateScore-MaxPly) {
+		if score > MateScore-MaxWin || score < -(MateScore-MaxWin) {
 			if MateScore-abs(score) <= depth {
 				break
 			}
@@ -242,6 +247,19 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 
 		if s.v.Draw.Repetition > 0 && s.repeated(from) || board.Drawn(ds, &s.v.Rules) && board.WideHasMoves(s.v, p) {
 			return 0
+		}
+		if s.tbPieces > 0 && board.WideOccupied(p).Count() <= s.tbPieces {
+
+			if score, exact, ok := s.probe(p, ply); ok {
+				switch {
+				case exact || depth <= 0:
+					return score
+				case score > 0 && TBWin-TBSpread >= beta:
+					return TBWin - TBSpread
+				case score < 0 && -(TBWin-TBSpread) <= alpha:
+					return -(TBWin - TBSpread)
+				}
+			}
 		}
 	}
 	if depth <= 0 {
@@ -368,6 +386,11 @@ func (s *wideSearcher) quiesce(p *board.WidePosition, ply, alpha, beta int) int 
 	s.pvLen[ply] = ply
 	if s.visit() {
 		return 0
+	}
+	if s.tbPieces > 0 && board.WideOccupied(p).Count() <= s.tbPieces {
+		if score, _, ok := s.probe(p, ply); ok {
+			return score
+		}
 	}
 	return s.qbody(p, ply, alpha, beta)
 }

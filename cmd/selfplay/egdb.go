@@ -1,0 +1,34 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rafle/rafle/pkg/egdb"
+	"github.com/rafle/rafle/pkg/engine"
+)
+
+// egdbFlag is the --egdb flag, with its usage.
+func egdbFlag(usage string) cli.Flag {
+	return &cli.StringFlag{Name: "egdb", Usage: usage}
+}
+
+// openEGDB opens the endgame database of v that --egdb names (nil without the flag). It
+// must hold at least every slice of 2 pieces.
+func openEGDB(c *cli.Context, v *engine.Variant) (*egdb.DB, error) {
+	dir := c.String("egdb")
+	if dir == "" {
+		return nil, nil
+	}
+	db, err := egdb.Open(dir, v, egdb.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("--egdb %s: %w", dir, err)
+	}
+	if db.MaxPieces() < 2 {
+		db.Close()
+		return nil, fmt.Errorf("--egdb %s: no endgame database of %s there (every slice of 2 pieces at least: egdb build --variant %s --pieces N --dir %s)",
+			dir, v.Name, v.Name, dir)
+	}
+	return db, nil
+}
