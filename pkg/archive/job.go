@@ -48,7 +48,7 @@ type Job struct {
 	// games for which it returns false are read (so that the others keep
 	// their numbers) but not handed on, counted, replayed or written. It is
 	// called once per game, even for a game read twice. It makes a shard
-	// of a job (see ShardSelect).
+	// of a job (the Has method of a pkg/shard Shard).
 	Select func(i int) bool
 
 	// onReader, if set, is called with each PDN Reader that eachInput

@@ -226,7 +226,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	sched := newSchedule(&cfg)
 	all := sched.games()
-	total := cfg.Shard.games(all)
+	total := shardGames(cfg.Shard, all)
 	agg := newAggregator(&cfg, &sched)
 
 	var pf *pdnFile
@@ -288,7 +288,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		pending[r.Game] = r
 		for ; next < all; next++ {
-			if !cfg.Shard.Has(next) {
+			if !hasGame(cfg.Shard, next) {
 				continue
 			}
 			r := pending[next]
@@ -363,7 +363,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return
 		}
 		for i := range all {
-			if done[i] || !cfg.Shard.Has(i) {
+			if done[i] || !hasGame(cfg.Shard, i) {
 				continue
 			}
 			select {
@@ -432,7 +432,7 @@ func checkRecords(cfg *Config, sched *schedule, recs []Record) error {
 	for i := range recs {
 		r := &recs[i]
 		// line i+2: the header is line 1, and no line between records is left out
-		if r.Game < 0 || r.Game >= all || done[r.Game] || !cfg.Shard.Has(r.Game) {
+		if r.Game < 0 || r.Game >= all || done[r.Game] || !hasGame(cfg.Shard, r.Game) {
 			return fmt.Errorf("match: journal %s: line %d: game %d: out of range, of another shard, or recorded twice", cfg.JournalPath, i+2, r.Game+1)
 		}
 		done[r.Game] = true
