@@ -21,6 +21,7 @@ import (
 	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/shard"
 )
 
 // Archives in shards
@@ -117,7 +118,7 @@ var notShardFlag = map[string]bool{"shard": true, "shards": true, "output": true
 // shardOut writes a shard file.
 type shardOut struct {
 	h     shardHeader
-	shard cliutil.Shard
+	shard shard.Shard
 	path  string // the shard file
 	tmp   *os.File
 	w     *bufio.Writer
@@ -165,7 +166,7 @@ func shardOf(c *cli.Context) (*shardOut, error) {
 	if len(names) == 0 {
 		return nil, cliutil.Usagef("--shard: name the input files (standard input cannot be checked to be the same for every shard)")
 	}
-	so := &shardOut{shard: sh, path: cliutil.ShardPath(out, sh, true), index: map[string]int{}}
+	so := &shardOut{shard: sh, path: sh.Path(out, true), index: map[string]int{}}
 	h := shardHeader{Format: shardFormat, Command: c.Command.Name, Flags: shardFlagValues(c), Shard: sh.Index, Shards: sh.Count}
 	for i, name := range names {
 		if name == "-" {
@@ -274,7 +275,7 @@ func (so *shardOut) line(v any) {
 
 // selector returns the Job.Select of the shard, which also counts the games.
 func (so *shardOut) selector() func(int) bool {
-	sel := archive.ShardSelect(so.shard.Index, so.shard.Count)
+	sel := so.shard.Has
 	return func(i int) bool {
 		so.end.Games = i + 1
 		if !sel(i) {

@@ -1,25 +1,16 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"sort"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
-	"github.com/rafle/rafle/internal/procgroup"
 	"github.com/rafle/rafle/internal/shellwords"
-	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/perftdiff"
 )
 
 func diffCommand() *cli.Command {
@@ -27,7 +18,7 @@ func diffCommand() *cli.Command {
 	flags = append(flags, &cli.StringFlag{Name: "engine", Required: true,
 		Usage: `the other engine's command line, split as a shell would ("'/opt/my engine' --perft"); ` +
 			`it is run with VARIANT FEN DEPTH added and prints one "MOVE COUNT" line per root move`},
-		&cli.DurationFlag{Name: "engine-timeout", Value: defaultEngineTimeout,
+		&cli.DurationFlag{Name: "engine-timeout", Value: perftdiff.DefaultEngineTimeout,
 			Usage: "how long the other engine may take for one divide before it is stopped and diff fails"})
 	return &cli.Command{
 		Name:  "diff",
@@ -38,50 +29,13 @@ func diffCommand() *cli.Command {
 			"then prints that position and the missing, extra or miscounted moves. A miscount that does not\n" +
 			"reproduce below is a difference too: the engine's count contradicts its own divide. Lines of\n" +
 			"the engine's output other than MOVE COUNT are ignored; a total (\"Nodes searched: N\", \"total N\"\n" +
-			"or a lone number) must be the sum of its moves. The output is bounded (" + strconv.Itoa(maxEngineBytes>>10) +
-			" KiB, lines of " + strconv.Itoa(maxEngineLine) + " bytes).\n" +
+			"or a lone number) must be the sum of its moves. The output is bounded (" + strconv.Itoa(perftdiff.MaxEngineBytes>>10) +
+			" KiB, lines of " + strconv.Itoa(perftdiff.MaxEngineLine) + " bytes).\n" +
 			"Exit status 1 when a difference is found, 0 when the counts agree.",
 		Flags:        flags,
 		Action:       diffAction,
 		OnUsageError: cliutil.OnUsageError,
 	}
-}
-
-// Bounds on what the other engine may print for one divide: a divide is a few hundred
-// short lines, and log lines are allowed around it.
-const (
-	maxEngineBytes = 1 << 20
-	maxEngineLine  = 4096
-)
-
-// defaultEngineTimeout is --engine-timeout's default: far more than a divide of the depths
-// diff is used at takes, short enough that an engine that never answers is found out.
-const defaultEngineTimeout = 10 * time.Minute
-
-// engineGrace is how long the other engine has to exit after SIGTERM before SIGKILL: short,
-// so that Ctrl-C stops diff within a second.
-const engineGrace = 500 * time.Millisecond
-
-// divideCounts maps each move to its leaf count, and keeps the notation to print.
-type divideCounts struct {
-	counts map[engine.Move]uint64
-	names  map[engine.Move]string
-	extra  map[string]uint64 // lines whose move rafle does not find legal
-	sum    uint64            // of every count, extra included
-}
-
-// diffStep is one position of the search, one line of --json.
-type diffStep struct {
-	Depth      int      `json:"depth"`
-	After      []string `json:"after"` // the moves from the start position
-	FEN        string   `json:"fen"`
-	Missing    []string `json:"missing,omitempty"`    // rafle has, the engine lacks
-	Extra      []string `json:"extra,omitempty"`      // the engine has, rafle lacks
-	Miscounted []string `json:"miscounted,omitempty"` // "MOVE rafle N, engine M"
-	// Result is "descend" (into Next), "difference" or "agree".
-	Result string `json:"result"`
-	Next   string `json:"next,omitempty"`
-	Reason string `json:"reason,omitempty"`
 }
 
 func diffAction(c *cli.Context) error {
@@ -104,105 +58,32 @@ func diffAction(c *cli.Context) error {
 		return cliutil.Usagef("--engine-timeout %v: must be positive", timeout)
 	}
 	w := c.App.Writer
-	v, p := cfg.variant, cfg.pos
-	line := []string{}
-	var claimed uint64 // the engine's count for the move descended into
-	for depth := cfg.depth; depth >= 1; depth-- {
-		ours, err := rafleDivide(c.Context, v, p, depth, cfg.opt)
-		if err != nil {
-			return fmt.Errorf("depth %d after %s: %w", depth, movesOrStart(line), err)
-		}
-		theirs, err := engineDivide(c.Context, argv, v, p, depth, timeout)
-		if err != nil {
-			return err
-		}
-		st := compare(ours, theirs)
-		st.Depth, st.After, st.FEN = depth, line, v.FEN(p)
-		var next engine.Move
-		switch {
-		case len(st.Missing)+len(st.Extra) > 0:
-			st.Result = "difference"
-		case len(st.Miscounted) > 0 && depth == 1:
-			st.Result, st.Reason = "difference", "a move at depth 1 is one leaf"
-		case len(st.Miscounted) > 0:
-			next = firstMiscounted(ours, theirs)
-			st.Result, st.Next = "descend", ours.names[next]
-		case len(line) > 0:
-			st.Result = "difference"
-			st.Reason = fmt.Sprintf("the engine counts %d leaves below %s at depth %d, but its own divide after it sums to %d, as rafle counts",
-				claimed, line[len(line)-1], depth+1, theirs.sum)
-		default:
-			st.Result = "agree"
-		}
-		if err := printStep(w, cfg.json, &st); err != nil {
-			return err
-		}
-		switch st.Result {
-		case "agree":
-			return nil
-		case "difference":
-			if st.Reason != "" && len(st.Missing)+len(st.Extra) == 0 {
-				return fmt.Errorf("the engine's counts contradict its own divide at %s", st.FEN)
-			}
-			return fmt.Errorf("move generators differ at %s", st.FEN)
-		}
-		claimed = theirs.counts[next]
-		line = append(line[:len(line):len(line)], ours.names[next])
-		p = p.Play(next)
+	st, err := perftdiff.Search(c.Context, cfg.variant, cfg.pos, cfg.depth, perftdiff.Rafle(cfg.opt), perftdiff.Engine(argv, timeout),
+		func(st *perftdiff.Step) error { return printStep(w, cfg.json, st) })
+	switch {
+	case err != nil:
+		return err
+	case st.Result != perftdiff.Difference:
+		return nil
+	case st.Reason != "" && len(st.Missing)+len(st.Extra) == 0:
+		return fmt.Errorf("the engine's counts contradict its own divide at %s", st.FEN)
 	}
-	return nil
+	return fmt.Errorf("move generators differ at %s", st.FEN)
 }
 
-// compare lists the moves of two divides that differ.
-func compare(ours, theirs divideCounts) diffStep {
-	var st diffStep
-	for m, n := range ours.counts {
-		t, ok := theirs.counts[m]
-		switch {
-		case !ok:
-			st.Missing = append(st.Missing, fmt.Sprintf("%s %d", ours.names[m], n))
-		case t != n:
-			st.Miscounted = append(st.Miscounted, fmt.Sprintf("%s rafle %d, engine %d", ours.names[m], n, t))
-		}
-	}
-	for m, n := range theirs.counts {
-		if _, ok := ours.counts[m]; !ok {
-			st.Extra = append(st.Extra, fmt.Sprintf("%s %d", theirs.names[m], n))
-		}
-	}
-	for text, n := range theirs.extra {
-		st.Extra = append(st.Extra, fmt.Sprintf("%s %d", text, n))
-	}
-	for _, l := range [][]string{st.Missing, st.Extra, st.Miscounted} {
-		sort.Strings(l)
-	}
-	return st
-}
-
-// firstMiscounted returns the miscounted move that comes first by name.
-func firstMiscounted(ours, theirs divideCounts) engine.Move {
-	var next engine.Move
-	found := false
-	for m, n := range ours.counts {
-		if t, ok := theirs.counts[m]; ok && t != n && (!found || ours.names[m] < ours.names[next]) {
-			next, found = m, true
-		}
-	}
-	return next
-}
-
-func printStep(w io.Writer, asJSON bool, st *diffStep) error {
+// printStep prints one step of the search: a line of JSON, or text.
+func printStep(w io.Writer, asJSON bool, st *perftdiff.Step) error {
 	if asJSON {
 		return json.NewEncoder(w).Encode(st)
 	}
 	var err error
 	switch st.Result {
-	case "agree":
+	case perftdiff.Agree:
 		_, err = fmt.Fprintf(w, "no difference: %s depth %d agrees move by move\n", st.FEN, st.Depth)
-	case "descend":
+	case perftdiff.Descend:
 		_, err = fmt.Fprintf(w, "depth %d: %d miscounted, descending into %s\n", st.Depth, len(st.Miscounted), st.Next)
-	case "difference":
-		fmt.Fprintf(w, "difference at depth %d after %s\nfen %s\n", st.Depth, movesOrStart(st.After), st.FEN)
+	case perftdiff.Difference:
+		fmt.Fprintf(w, "difference at depth %d after %s\nfen %s\n", st.Depth, perftdiff.Line(st.After), st.FEN)
 		report(w, "missing (rafle has, engine lacks)", st.Missing)
 		report(w, "extra (engine has, rafle lacks)", st.Extra)
 		report(w, "miscounted", st.Miscounted)
@@ -213,13 +94,7 @@ func printStep(w io.Writer, asJSON bool, st *diffStep) error {
 	return err
 }
 
-func movesOrStart(line []string) string {
-	if len(line) == 0 {
-		return "the start position"
-	}
-	return strings.Join(line, " ")
-}
-
+// report lists items under a title, if any.
 func report(w io.Writer, title string, items []string) {
 	if len(items) == 0 {
 		return
@@ -229,177 +104,3 @@ func report(w io.Writer, title string, items []string) {
 		fmt.Fprintf(w, "  %s\n", s)
 	}
 }
-
-func rafleDivide(ctx context.Context, v *engine.Variant, p engine.Position, depth int, opt engine.PerftOptions) (divideCounts, error) {
-	entries, err := v.Divide(ctx, p, depth, opt)
-	if err != nil {
-		return divideCounts{}, err
-	}
-	d := divideCounts{counts: map[engine.Move]uint64{}, names: map[engine.Move]string{}}
-	for _, e := range entries {
-		d.counts[e.Move] += e.Nodes
-		d.names[e.Move] = v.FormatMove(&p, e.Move, false)
-		d.sum += e.Nodes
-	}
-	return d, nil
-}
-
-// engineDivide runs the other engine as argv VARIANT FEN DEPTH and reads its divide, at most
-// maxEngineBytes of it, within timeout: the engine is stopped when it prints more or takes
-// longer. It runs in a process group of its own, which is ended on every way out (Ctrl-C
-// included), so that a wrapper's children do not outlive it.
-func engineDivide(ctx context.Context, argv []string, v *engine.Variant, p engine.Position, depth int, timeout time.Duration) (divideCounts, error) {
-	fen := v.FEN(p)
-	args := append(append([]string{}, argv[1:]...), v.Name, fen, strconv.Itoa(depth))
-	what := fmt.Sprintf("engine %q %s %q %d", argv[0], v.Name, fen, depth)
-	run, stop := context.WithTimeout(ctx, timeout)
-	defer stop()
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return divideCounts{}, err
-	}
-	defer outR.Close()
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outW.Close()
-		return divideCounts{}, err
-	}
-	defer errR.Close()
-	cmd := exec.Command(argv[0], args...)
-	cmd.Stdout, cmd.Stderr = outW, errW
-	g, err := procgroup.Start(cmd)
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		return divideCounts{}, fmt.Errorf("%s: %w", what, err)
-	}
-	// the group ends when run does (Ctrl-C, the timeout, a bad output), and in any case
-	// before engineDivide returns
-	ended := context.AfterFunc(run, func() { g.Terminate(engineGrace) })
-	defer func() {
-		ended()
-		g.Terminate(engineGrace)
-	}()
-	stderr := &headBuffer{max: 2048}
-	stderrDone := make(chan struct{})
-	go func() {
-		_, _ = io.Copy(stderr, errR)
-		close(stderrDone)
-	}()
-	d, perr := readDivide(outR, v, &p)
-	if perr != nil {
-		stop() // it may still be printing
-	}
-	select {
-	case <-g.Exited():
-	case <-run.Done():
-		<-g.Exited() // the group is being ended
-	}
-	g.Terminate(engineGrace) // what the engine left running
-	errR.Close()
-	<-stderrDone
-	werr := g.Err()
-	switch {
-	case ctx.Err() != nil:
-		return d, fmt.Errorf("%s: %w", what, ctx.Err())
-	case errors.Is(run.Err(), context.DeadlineExceeded):
-		return d, fmt.Errorf("%s: no complete divide within %v (--engine-timeout): stopped", what, timeout)
-	case perr != nil:
-		return d, fmt.Errorf("%s: %w", what, perr)
-	case werr != nil:
-		return d, fmt.Errorf("%s: %v: %s", what, werr, strings.TrimSpace(stderr.String()))
-	}
-	return d, nil
-}
-
-// readDivide reads an engine's divide: lines "MOVE COUNT" (or "MOVE: COUNT"). Other lines
-// are ignored, except a total ("Nodes searched: N", "total N", "nodes N", "N"), which must
-// be the sum of the counts. r is read up to maxEngineBytes, in lines of at most
-// maxEngineLine bytes.
-func readDivide(r io.Reader, v *engine.Variant, p *engine.Position) (divideCounts, error) {
-	d := divideCounts{counts: map[engine.Move]uint64{}, names: map[engine.Move]string{}, extra: map[string]uint64{}}
-	lr := &io.LimitedReader{R: r, N: maxEngineBytes + 1}
-	sc := bufio.NewScanner(lr)
-	sc.Buffer(make([]byte, 0, 4096), maxEngineLine)
-	var first, totalLine string
-	var total uint64
-	moves, n := 0, 0
-	for sc.Scan() {
-		n++
-		text := sc.Text()
-		if first == "" {
-			first = strings.TrimSpace(text)
-		}
-		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
-		last, err := strconv.ParseUint(f[len(f)-1], 10, 64)
-		if err != nil {
-			continue
-		}
-		head := strings.ToLower(strings.TrimSuffix(f[0], ":"))
-		switch {
-		case len(f) == 2 && looksLikeMove(strings.TrimSuffix(f[0], ":")):
-			moves++
-			d.sum += last
-			name := strings.TrimSuffix(f[0], ":")
-			m, err := v.ParseMove(p, name)
-			if err != nil {
-				d.extra[name] += last
-				continue
-			}
-			d.counts[m] += last
-			d.names[m] = name
-		case len(f) == 1 || head == "total" || head == "nodes" || head == "leaves":
-			total, totalLine = last, fmt.Sprintf("line %d %q", n, strings.TrimSpace(text))
-		}
-	}
-	switch err := sc.Err(); {
-	case errors.Is(err, bufio.ErrTooLong):
-		return d, fmt.Errorf("output line %d longer than %d bytes: not a divide", n+1, maxEngineLine)
-	case err != nil:
-		return d, err
-	case lr.N <= 0:
-		return d, fmt.Errorf("more than %d KiB of output: not a divide", maxEngineBytes>>10)
-	case moves == 0 && len(v.Generate(nil, p)) > 0:
-		return d, fmt.Errorf("no MOVE COUNT line in its output (first line %q)", first)
-	case totalLine != "" && total != d.sum:
-		return d, fmt.Errorf("output %s: total %d, but its moves sum to %d", totalLine, total, d.sum)
-	}
-	return d, nil
-}
-
-// looksLikeMove reports whether s is written like a move: squares (numbers or letters and
-// digits) joined by '-', 'x' or ':'.
-func looksLikeMove(s string) bool {
-	if len(s) < 3 || !isAlnum(s[0]) || !isAlnum(s[len(s)-1]) || !strings.ContainsAny(s[1:len(s)-1], "-x:") ||
-		!strings.ContainsAny(s, "0123456789") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isAlnum(s[i]) && s[i] != '-' && s[i] != ':' {
-			return false
-		}
-	}
-	return true
-}
-
-func isAlnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// headBuffer keeps the first max bytes written to it and drops the rest.
-type headBuffer struct {
-	b   []byte
-	max int
-}
-
-func (h *headBuffer) Write(p []byte) (int, error) {
-	if room := h.max - len(h.b); room > 0 {
-		h.b = append(h.b, p[:min(room, len(p))]...)
-	}
-	return len(p), nil
-}
-
-func (h *headBuffer) String() string { return string(h.b) }

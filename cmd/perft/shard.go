@@ -13,6 +13,7 @@ import (
 
 	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/shard"
 )
 
 const shardHelp = "A count too long for one machine splits into shards: with --split-depth D --shard K/N,\n" +
@@ -49,7 +50,7 @@ type shardResult struct {
 
 // parseShard reads --shard K/N.
 func parseShard(s string) (k, n int, err error) {
-	sh, err := cliutil.ParseShard(s)
+	sh, err := shard.Parse(s)
 	if err != nil {
 		return 0, 0, cliutil.Usagef("--shard: %v", err)
 	}

@@ -24,15 +24,11 @@ func shardFlags() []cli.Flag {
 }
 
 // readShard reads --shard, or the scheduler's environment (cliutil.ReadShard).
-func readShard(c *cli.Context) (match.Shard, error) {
-	sh, err := cliutil.ReadShard(c)
-	return match.Shard{Index: sh.Index, Count: sh.Count}, err
-}
+func readShard(c *cli.Context) (match.Shard, error) { return cliutil.ReadShard(c) }
 
-// shardPath is the file of shard s for the file path of the whole match (cliutil.ShardPath).
-func shardPath(path string, s match.Shard) string {
-	return cliutil.ShardPath(path, cliutil.Shard{Index: s.Index, Count: s.Count}, false)
-}
+// shardPath is the file of shard s for the file path of the whole match: one file per
+// shard, unless the match has only one (shard.Shard.Path).
+func shardPath(path string, s match.Shard) string { return s.Path(path, false) }
 
 // mergeCommand joins the journals of a match's shards.
 func mergeCommand() *cli.Command {

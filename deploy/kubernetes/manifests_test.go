@@ -1,9 +1,3 @@
-// The tests of this folder check the Kubernetes manifests beside them, with no cluster:
-// each is decoded strictly into the Kubernetes API types (an unknown, misspelt or doubled
-// field is an error, as with kubectl's strict field validation), the commands are checked
-// against what selfplay reads (the shard count, the index variable, the files of each
-// shard and of the merge), and the commands are run, with a short match, to show that the
-// merge of the shards equals the match played by one process.
 package kubernetes
 
 import (

@@ -76,3 +76,18 @@ func BenchmarkCopyJSON(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFinderScan follows every byte of the Open Checkers Archive with
+// the chunk finder's exact mode (finder.scan), as a piece read wrong or a
+// file without terminators makes it do, finding no boundary (minCut past
+// the end).
+func BenchmarkFinderScan(b *testing.B) {
+	data := loadOCA(b)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		f := newFinder(0, 0)
+		if i, _, found := f.scan(data, 0, 0, true, int64(len(data))+1); found || i != len(data) {
+			b.Fatalf("scan stopped at %d of %d, found %v", i, len(data), found)
+		}
+	}
+}

@@ -133,8 +133,8 @@ func formattedWriter(dst pdn.GameWriter) func(p []byte) error {
 // into, half of pieceSize: a piece is held with its output (JSON lines
 // take about 8 times the bytes of their PDN), and with half as much held,
 // the heap of `pdn convert --to json -j 2` stays under the GC's first goal
-// on the OCA: no GC cycle (one at 64 KiB pieces, 2.5% of the
-// instructions), for a few more pieces to hand round.
+// on the OCA: no GC cycle (one at 64 KiB pieces: docs/benchmarks.md,
+// measured choices), for a few more pieces to hand round.
 const copyPieceSize = 32 << 10
 
 // copyPieces is Copy in pieces (see the top of this file).

@@ -9,18 +9,13 @@ import (
 // Running a job in shards
 //
 // A job too large for one machine is split into shards, each run on a
-// machine of its own with Job.Select = ShardSelect(k, n): every shard reads
-// all the inputs, to number the games, and handles only its own games. The
-// pdn command writes what each shard found to a file and joins them.
-
-// ShardSelect returns a Job.Select for shard k (from 0) of n: the games
-// whose number over all the inputs (from 0) is k modulo n. Every shard
-// then holds every n-th game, so that shards take about the same time
-// whatever the inputs hold, and the games of the n shards are those of the
-// job, each once.
-func ShardSelect(k, n int) func(i int) bool {
-	return func(i int) bool { return i%n == k }
-}
+// machine of its own with Job.Select = sh.Has, sh a pkg/shard Shard: the
+// games whose number over all the inputs (from 0) is sh.Index modulo
+// sh.Count. Every shard reads all the inputs, to number the games, and
+// handles only its own games: every n-th game, so that shards take about
+// the same time whatever the inputs hold, and the games of the n shards are
+// those of the job, each once. The pdn command writes what each shard found
+// to a file and joins them.
 
 // selector numbers the games read, for Job.Select.
 type selector struct {

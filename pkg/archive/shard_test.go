@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/shard"
 )
 
 // shardTexts are two inputs of international games: some equal, one with an illegal move,
@@ -37,7 +38,7 @@ func shardTexts() [][]byte {
 }
 
 // TestShardSelect: the shards of Validate, CollectStats and Copy (Job.Select =
-// ShardSelect), read in one goroutine or in pieces, add up to the whole job, each game in
+// shard.Shard.Has), read in one goroutine or in pieces, add up to the whole job, each game in
 // one shard.
 func TestShardSelect(t *testing.T) {
 	ctx := context.Background()
@@ -63,7 +64,7 @@ func TestShardSelect(t *testing.T) {
 		seen := map[string]int{} // games of the copy, by shard
 		for k := range n {
 			sj := job
-			sj.Select = ShardSelect(k, n)
+			sj.Select = shard.Shard{Index: k, Count: n}.Has
 			ss, serr := Validate(ctx, sj, ValidateOptions{Jobs: jobs, Replay: rp})
 			if fmt.Sprint(serr) != fmt.Sprint(werr) {
 				t.Errorf("jobs %d, shard %d: error %v, whole %v", jobs, k, serr, werr)

@@ -8,7 +8,8 @@ import (
 // called: its calls put the inline bodies of board's methods into this package's export
 // data, so that the packages that import engine (and not pkg/internal/board, which they
 // cannot) inline them as before. Without it the compiler leaves every call to them a call
-// (golang/go#74783): pdn validate ran 3.4% more instructions. TestAliasesComplete
+// (golang/go#74783), and pdn validate ran more instructions (docs/benchmarks.md, measured
+// choices). TestAliasesComplete
 // checks that the list is complete; regenerate it when a method is added.
 func inlineBodies() {
 	(*new(Color)).Other()

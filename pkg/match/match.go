@@ -1,19 +1,14 @@
 package match
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"maps"
-	"os"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/rafle/rafle/pkg/egdb"
@@ -240,107 +235,25 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	sched := newSchedule(&cfg)
 	all := sched.games()
-	total := cfg.Shard.games(all)
+	total := shardGames(cfg.Shard, all)
 	agg := newAggregator(&cfg, &sched)
 
-	var pf *pdnFile
-	if cfg.PDNPath != "" {
-		var err error
-		if pf, err = openPDN(cfg.PDNPath); err != nil {
-			return nil, err
-		}
+	pf, jnl, recovered, err := openOutputs(&cfg, &sched)
+	if err != nil {
+		return nil, err
+	}
+	if pf != nil {
 		defer pf.f.Close()
 	}
-	var recovered []Record
-	var jnl *journal
-	if cfg.JournalPath != "" {
-		_, statErr := os.Lstat(cfg.JournalPath)
-		newJournal := errors.Is(statErr, fs.ErrNotExist)
-		var err error
-		jnl, recovered, err = openJournal(cfg.JournalPath, cfg.header(), cfg.Resume)
-		if err == nil {
-			if err = checkRecords(&cfg, &sched, recovered); err != nil {
-				jnl.close()
-			}
-		}
-		if err == nil && pf != nil {
-			if err = pf.own(cfg.Resume, cfg.JournalPath, len(recovered)); err != nil {
-				jnl.close()
-				if newJournal {
-					os.Remove(cfg.JournalPath) // it holds only the header this run wrote
-				}
-			}
-		}
-		if err != nil {
-			if pf != nil {
-				pf.discard()
-			}
-			return nil, err
-		}
+	if jnl != nil {
 		defer jnl.close()
-	} else if pf != nil {
-		if err := pf.own(cfg.Resume, "", 0); err != nil {
-			pf.discard()
-			return nil, err
-		}
 	}
-	var pdn *bufio.Writer
-	var pdnFile *os.File
-	if pf != nil {
-		pdnFile = pf.f
-		pdn = bufio.NewWriter(pdnFile)
-	}
-	// Games are written in game order: a game that finishes before an earlier one waits in
-	// pending. What still waits at the end (after an interruption or an SPRT decision) is
-	// written then, in order; a resumed match rewrites the file from the journal.
-	pending := map[int]*Record{}
-	next := 0 // the next game to write
-	writeGame := func(r *Record) error { return WritePDN(pdn, cfg.Variant, r, cfg.Event, cfg.Site) }
-	writePDN := func(r *Record) error {
-		if pdn == nil {
-			return nil
-		}
-		pending[r.Game] = r
-		for ; next < all; next++ {
-			if !cfg.Shard.Has(next) {
-				continue
-			}
-			r := pending[next]
-			if r == nil {
-				break
-			}
-			if err := writeGame(r); err != nil {
-				return err
-			}
-			delete(pending, next)
-		}
-		if err := pdn.Flush(); err != nil {
-			return fmt.Errorf("match: %w", err)
-		}
-		return nil
-	}
-	flushPDN := func() error {
-		if pdn == nil {
-			return nil
-		}
-		for _, i := range slices.Sorted(maps.Keys(pending)) {
-			if err := writeGame(pending[i]); err != nil {
-				return err
-			}
-		}
-		if err := pdn.Flush(); err != nil {
-			return fmt.Errorf("match: %w", err)
-		}
-		if err := pdnFile.Close(); err != nil {
-			return fmt.Errorf("match: %w", err)
-		}
-		return nil
-	}
+	out := newGameWriter(&cfg, all, pf)
 	done := make([]bool, all)
 	for i := range recovered {
 		r := &recovered[i]
 		done[r.Game] = true
-		if err := writePDN(r); err != nil {
+		if err := out.write(r); err != nil {
 			return nil, err
 		}
 		agg.add(r)
@@ -354,75 +267,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	jobs := make(chan int)
-	type outcome struct {
-		rec *Record
-		err error
-	}
-	results := make(chan outcome)
-	var wg sync.WaitGroup
-	for range cfg.Concurrency {
-		wg.Go(func() {
-			seats := seats{}
-			defer seats.close()
-			for i := range jobs {
-				rec, err := play(ctx, &cfg, sched.game(i), seats)
-				results <- outcome{rec, err} // the collector drains results until they close
-			}
-		})
-	}
-	go func() {
-		defer close(jobs)
-		if agg.decided() {
-			return
-		}
-		for i := range all {
-			if done[i] || !cfg.Shard.Has(i) {
-				continue
-			}
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-
-	var runErr error
-	for out := range results {
-		if runErr != nil {
-			continue
-		}
-		if out.err != nil {
-			if ctx.Err() == nil || !errors.Is(out.err, context.Canceled) {
-				runErr = out.err
-			}
-			cancel()
-			continue
-		}
-		if jnl != nil {
-			if err := jnl.append(out.rec); err != nil {
-				runErr = err
-				cancel()
-				continue
-			}
-		}
-		if err := writePDN(out.rec); err != nil {
-			runErr = err
-			cancel()
-			continue
-		}
-		agg.add(out.rec)
-		finished++
-		if cfg.Progress != nil {
-			cfg.Progress(finished, total)
-		}
-		if agg.decided() {
-			cancel()
-		}
-	}
-	if err := flushPDN(); err != nil && runErr == nil {
+	results := playGames(ctx, &cfg, &sched, agg, done)
+	finished, runErr := collect(ctx, &cfg, results, cancel, jnl, out, agg, finished, total)
+	if err := out.close(); err != nil && runErr == nil {
 		runErr = err
 	}
 	res := agg.result()
@@ -446,7 +293,7 @@ func checkRecords(cfg *Config, sched *schedule, recs []Record) error {
 	for i := range recs {
 		r := &recs[i]
 		// line i+2: the header is line 1, and no line between records is left out
-		if r.Game < 0 || r.Game >= all || done[r.Game] || !cfg.Shard.Has(r.Game) {
+		if r.Game < 0 || r.Game >= all || done[r.Game] || !hasGame(cfg.Shard, r.Game) {
 			return fmt.Errorf("match: journal %s: line %d: game %d: out of range, of another shard, or recorded twice", cfg.JournalPath, i+2, r.Game+1)
 		}
 		done[r.Game] = true

@@ -90,7 +90,7 @@ func Merge(paths []string) (*Merged, error) {
 			switch {
 			case g < 0 || g >= len(m.games):
 				return fail("%s: game %d: the match has %d games", path, g+1, len(m.games))
-			case !shard.Has(g):
+			case !hasGame(shard, g):
 				return fail("%s: game %d belongs to shard %s, not %s", path, g+1, Shard{Index: (g / 2) % count, Count: count}, shard)
 			case m.games[g].rec != nil:
 				return fail("%s: game %d recorded twice", path, g+1)

@@ -22,12 +22,15 @@ func TestShardGames(t *testing.T) {
 				s := Shard{Index: k, Count: count}
 				has := 0
 				for i := range n {
-					if s.Has(i) {
+					if hasGame(s, i) {
 						has++
 					}
+					if hasGame(s, i) != hasGame(s, i^1) {
+						t.Errorf("shard %s splits the pair of game %d", s, i)
+					}
 				}
-				if got := s.games(n); got != has {
-					t.Errorf("shard %s of %d games: games() %d, Has %d", s, n, got, has)
+				if got := shardGames(s, n); got != has {
+					t.Errorf("shard %s of %d games: shardGames %d, hasGame %d", s, n, got, has)
 				}
 				sum += has
 			}

@@ -301,8 +301,8 @@ const simpleSlot = 5 // len("99-99")
 func buildSimple() {
 	// The digits of 1 to 99 as Square.appendTo writes them, written byte
 	// by byte: the table is made at every run of the pdn command, and a
-	// call per square took about 3 M instructions (validate of a tiny
-	// file: 11.7 M in all).
+	// call per square was a quarter of the instructions of validating a
+	// tiny file (docs/benchmarks.md, measured choices).
 	var digits [100][2]byte
 	for a := 1; a < 100; a++ {
 		digits[a] = [2]byte{'0' + byte(a/10), '0' + byte(a%10)}
@@ -757,7 +757,7 @@ type plainRun struct {
 // read reads moves into batch, up to plainBatch of them, from b[run.p:]
 // on, b at offset off in the input. It makes no call, so that its state
 // stays in registers (inlined in Next, plainMovetext kept most of it on
-// the stack: callgrind validate -j 1 OCA, about 125 instructions a token).
+// the stack: docs/benchmarks.md, measured choices).
 func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *plainMoveBatch) {
 	p, line, col, num := run.p, run.line, run.col, run.num
 	nb, maxSq := 0, 0

@@ -9,8 +9,8 @@ import (
 	// The engine's implementation, imported for the bodies of its methods alone: through
 	// pkg/engine's aliases the compiler inlines only those small enough for engine to
 	// re-export (golang/go#74783); with the package itself, replay inlines the large hot
-	// ones the profile of cmd/pdn picks, as before the move (pdn validate -j 1 OCA: 1.981 G
-	// instructions without this import, 1.952 G with it, 1.956 G before the move).
+	// ones the profile of cmd/pdn picks, as before the move (without this import pdn
+	// validate runs more instructions: docs/benchmarks.md, measured choices).
 	_ "github.com/rafle/rafle/pkg/internal/board"
 )
 

@@ -150,9 +150,10 @@ func (st *stream) plain(ms []plainRec, sqs []engine.SquarePair, maxSq int) {
 	last := len(ms) - 1
 	for i := 0; i <= last; {
 		// The moves from i on, but the last, played in place at once
-		// (lr.quickMove's work for each, with PlaySquarePairs: callgrind
-		// validate -j 1 OCA: 665.1 -> 632.4 M); then their numbers, as lr.number
-		// brings them up, in the positions they were played in.
+		// (lr.quickMove's work for each, with PlaySquarePairs: fewer
+		// instructions, docs/benchmarks.md, measured choices); then their
+		// numbers, as lr.number brings them up, in the positions they were
+		// played in.
 		k := i
 		if lr.quick {
 			side := s.p.Side

@@ -250,7 +250,7 @@ func (k replayKernel[G]) playPairs(p *Position, ms []SquarePair) int {
 
 // playJump is Variant.PlayJump on a board of up to 64 bits, in place: playPath of
 // from-to, with replayKernel's playJump, which does the one jump without playPath's loop
-// (callgrind validate -j 1 OCA: 795.4 -> 786.4 M instructions).
+// (fewer instructions for pdn validate: docs/benchmarks.md, measured choices).
 func (k narrowKernel) playJump(p *Position, from, to Index) bool {
 	if !k.v.jumpAlone {
 		return false

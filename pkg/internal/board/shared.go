@@ -9,7 +9,7 @@ package board
 // instance calls; they are small enough to be inlined into it. A function that is
 // inlined holds the body of the method it stands for rather than a call to it: an
 // inlined call inside an inlined call leaves a NOP (an inline mark) in the caller
-// (pkg/search ran 0.4% more instructions so).
+// (pkg/search ran more instructions so: docs/benchmarks.md, measured choices).
 
 // Bitboard is the set of squares of a board of up to 64 bits (bit i is Index i), and Wide
 // that of a larger board.
