@@ -65,6 +65,9 @@ func HasCapture(v *Variant, p *Position) bool { return v.hasCaptureIn(p) }
 // position without a capture, without looking for the capture again. A man has one when
 // a square in front of it is free, a king when a square next to it is.
 func HasQuiet(v *Variant, p *Position) bool {
+	if v.Orthogonal {
+		return v.countQuiet(p) > 0
+	}
 	us := p.Side
 	empty := v.board &^ p.occupied()
 	if v.countMenQuiet(us, empty, p.men(us)) > 0 {
