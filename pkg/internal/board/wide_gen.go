@@ -2796,15 +2796,22 @@ func WideBoard(v *wideVariant) wide { return v.board }
 // WidePromo returns the row where c's men are crowned.
 func WidePromo(v *wideVariant, c Color) wide { return v.promo[c] }
 
-// WideShift moves every square of b one step in direction d (0-3: the diagonals), dropping
-// those that leave the board.
+// WideShift moves every square of b one step in direction d (0-3: the diagonals; 4-7 along the
+// rows and columns: see KingDirs), dropping those that leave the board.
 func WideShift(v *wideVariant, b wide, d int) wide { return v.sh(b, d).And(v.board) }
 
 // WideCountMenQuiet returns the number of quiet moves of c's men (men) onto the free squares
 // empty.
 func WideCountMenQuiet(v *wideVariant, c Color, empty, men wide) int {
+	if v.Orthogonal {
+		return v.countQuietLines(c, empty, men, wide{})
+	}
 	return wideMenQuiet(c, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
 }
+
+// WideKingDirs returns the four directions kings move in, for Shift: 0-3 (the diagonals), or
+// 4-7 on an Orthogonal board (the rows and columns).
+func WideKingDirs(v *wideVariant) []int { return v.kingDirs }
 
 // WideUpSteps returns the shifts of one step up-left and up-right on v's board: men of White
 // move to lower indices, by these amounts.
