@@ -55,39 +55,60 @@ func TestRulesTurkish(t *testing.T) {
 	}
 }
 
-// TestTurkishDraws: one piece each, both kings or both men, is a draw at once; a king
-// against a lone man is played on (docs/rules.md#turkish).
+// TestTurkishDraws: one piece each, man or king, is a draw after two more moves each unless
+// the game ends first (docs/rules.md#turkish).
 func TestTurkishDraws(t *testing.T) {
 	v := engine.MustLookup("turkish")
 	for _, tc := range []struct {
-		fen  string
-		draw bool
+		fen   string
+		moves []string // four quiet plies
 	}{
-		{"W:WKa1:BKh8", true},
-		{"W:Wa2:Bh7", true},
-		{"W:WKa1:Bh7", false},
-		{"W:WKa1,b2:BKh8", false},
+		{"W:WKa1:BKh8", []string{"a1-a2", "h8-h7", "a2-a1", "h7-h8"}},
+		{"W:WKa1:Bh7", []string{"a1-a2", "h7-g7", "a2-a1", "g7-f7"}},
+		{"W:Wa2:Bh7", []string{"a2-a3", "h7-h6", "a3-a4", "h6-h5"}},
 	} {
 		p, err := v.ParseFEN(tc.fen)
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := engine.NewGame(v, p).Outcome()
-		if o.Draw != tc.draw || tc.draw && o.Reason != "one-piece-each" {
-			t.Errorf("turkish %s: outcome %+v, want draw %v (one-piece-each)", tc.fen, o, tc.draw)
+		g := engine.NewGame(v, p)
+		for i, text := range tc.moves {
+			if o := g.Outcome(); o.Over {
+				t.Fatalf("turkish %s: over after %d plies: %+v", tc.fen, i, o)
+			}
+			if _, err := g.PlayText(text); err != nil {
+				t.Fatalf("turkish %s: %s: %v", tc.fen, text, err)
+			}
+		}
+		if o := g.Outcome(); !o.Draw || o.Reason != "one-piece-each" {
+			t.Errorf("turkish %s: after %v, outcome %+v, want the one-piece-each draw", tc.fen, tc.moves, o)
 		}
 	}
-	// a capture that leaves one piece each ends the game at once
-	p, err := v.ParseFEN("W:WKa1:BKa3,Kh8")
+	// with one piece each, the side to move that can take the other's piece wins
+	p, err := v.ParseFEN("W:WKa1:BKa5")
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := engine.NewGame(v, p)
-	if _, err := g.PlayText("a1xa4"); err != nil {
+	if _, err := g.PlayText("a1xa6"); err != nil {
 		t.Fatal(err)
 	}
-	if o := g.Outcome(); !o.Draw || o.Reason != "one-piece-each" {
-		t.Errorf("turkish: after a1xa4 leaving a king each, outcome %+v, want the one-piece-each draw", o)
+	if o := g.Outcome(); !o.Over || o.Draw || o.Winner != engine.White {
+		t.Errorf("turkish: after a1xa6 taking the last black piece, outcome %+v, want a white win", o)
+	}
+	// more than one piece a side: no draw
+	p, err = v.ParseFEN("W:WKa1,b2:BKh8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = engine.NewGame(v, p)
+	for _, text := range []string{"a1-a3", "h8-h7", "a3-a1", "h7-h8", "a1-a3"} {
+		if _, err := g.PlayText(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o := g.Outcome(); o.Over {
+		t.Errorf("turkish W:WKa1,b2:BKh8: outcome %+v after five plies, want the game on", o)
 	}
 }
 

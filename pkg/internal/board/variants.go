@@ -381,17 +381,17 @@ var builtin = []Rules{
 		Draw: DrawRules{
 			Repetition: 3,
 			Endgames: []EndgameRule{
-				{Reason: "one-piece-each", Holds: onePieceEach, Limit: 0},
+				// two moves each, so that a capture on the way still wins (pydraughts' reading)
+				{Reason: "one-piece-each", Holds: onePieceEach, Limit: 4},
 			},
 		},
 		PerftDuplicates: Paths, // the published list (kish) counts every path
 	},
 }
 
-// onePieceEach: each side has one piece left, both kings or both men; a king against a lone
-// man is played on (docs/rules.md#turkish).
+// onePieceEach: each side has one piece left, man or king (docs/rules.md#turkish).
 func onePieceEach(m Material) (bool, Color) {
-	return m.Pieces(White) == 1 && m.Pieces(Black) == 1 && m.Kings[White] == m.Kings[Black], White
+	return m.Pieces(White) == 1 && m.Pieces(Black) == 1, White
 }
 
 // loneKingAgainstThree: one side has a lone king, the other at most three pieces of which at
