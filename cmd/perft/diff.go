@@ -23,7 +23,7 @@ func diffCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "diff",
 		Usage: "find the first position where another engine's divide disagrees with rafle's",
-		UsageText: "perft diff --engine CMD --variant V [--fen F|NAME] --depth N [--duplicates keep|unique] [--format text|json]\n\n" +
+		UsageText: "perft diff --engine CMD --variant V [--fen F|NAME] --depth N [--duplicates keep|unique|paths] [--format text|json]\n\n" +
 			"Both divides are compared move by move (moves are read in any notation rafle accepts); the\n" +
 			"search descends into the first move whose counts differ until the move lists themselves differ,\n" +
 			"then prints that position and the missing, extra or miscounted moves. A miscount that does not\n" +

@@ -23,9 +23,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return cliutil.Run(ctx, newApp(stdout, stderr), args, stderr)
 }
 
-const duplicatesHelp = "duplicate captures: keep (every capture order counted) or unique (counted once); " +
+const duplicatesHelp = "duplicate captures: keep (every capture order counted), unique (counted once) or " +
+	"paths (every path, a flying king's every stop before it goes on straight ahead too); " +
 	"default: the convention of the variant's published lists (english keep, international unique, " +
-	"russian keep, brazilian keep; both are published for russian and brazilian)"
+	"russian keep, brazilian keep, turkish paths; both keep and unique are published for russian and brazilian)"
 
 // commonFlags are the flags of the counting commands.
 func commonFlags() []cli.Flag {
@@ -96,7 +97,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "perft",
 		Usage: "count move-tree leaves and check them against the published counts",
-		UsageText: "perft --variant V [--fen F|NAME] --depth N [--duplicates keep|unique] [--jobs N] [--hash MB] [--format text|json]\n" +
+		UsageText: "perft --variant V [--fen F|NAME] --depth N [--duplicates keep|unique|paths] [--jobs N] [--hash MB] [--format text|json]\n" +
 			"   perft --split-depth D --shard K/N ... (the same flags)\n   perft divide|verify|diff|merge ...",
 		Description: "Perft counts the positions reached after exactly N plies; draw rules are ignored, as by\n" +
 			"every published count. Two capture sequences by one piece that take the same pieces and end on\n" +
@@ -112,7 +113,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "divide",
 				Usage:        "count the leaves below each root move",
-				UsageText:    "perft divide --variant V [--fen F|NAME] --depth N [--duplicates keep|unique] [--format text|json]",
+				UsageText:    "perft divide --variant V [--fen F|NAME] --depth N [--duplicates keep|unique|paths] [--format text|json]",
 				Flags:        commonFlags(),
 				Action:       divideAction,
 				OnUsageError: cliutil.OnUsageError,
@@ -179,6 +180,8 @@ func parseDuplicates(s string, v *engine.Variant) (engine.Duplicates, error) {
 		return engine.Keep, nil
 	case "unique":
 		return engine.Unique, nil
+	case "paths":
+		return engine.Paths, nil
 	}
-	return 0, cliutil.Usagef("--duplicates %q: want keep or unique", s)
+	return 0, cliutil.Usagef("--duplicates %q: want keep, unique or paths", s)
 }

@@ -18,7 +18,7 @@
 // common choice. [NewVariant] checks a Rules value and builds its tables; the move
 // generator reads only those tables and never a variant's name. The built-in variants
 // (english, international, russian, brazilian, pool, czech, spanish, portuguese,
-// italian, thai, frisian, canadian, killer, breakthrough, antidraughts and frysk, each
+// italian, thai, frisian, canadian, killer, breakthrough, antidraughts, frysk and turkish, each
 // specified with its sources in docs/rules.md, one section per variant such as
 // docs/rules.md#international) are registered by name,
 // alias and PDN GameType: see [Lookup].
@@ -26,9 +26,10 @@
 // # Boards and moves
 //
 // [Square] is the 1-based PDN number used at the API, [Index] a square's bit position in
-// the board's padded layout: the dark squares row by row from square 1, with ghost bits
-// placed so that every step (diagonal, and along rows and columns for frisian) is one fixed
-// shift that cannot wrap round the board. A [Position] is a small comparable value
+// the board's padded layout: the dark squares row by row from square 1 (every square on an
+// Orthogonal board, turkish: square 1 = a8, one ghost after each row), with ghost bits
+// placed so that every step (diagonal, and along rows and columns for frisian and turkish)
+// is one fixed shift that cannot wrap round the board. A [Position] is a small comparable value
 // (pieces, kings, side to move and its Zobrist hash): [Position.At] and
 // [Position.Material] read it, and [Position.Play] returns the next one (copy-make). A
 // [Move] is its start and end squares and the set of captured pieces ([Move.Captured]): two
@@ -37,8 +38,8 @@
 // board.
 //
 // The hot code (move generation, perft, and pkg/search's evaluation and search) works on
-// 64-bit sets. A board that needs more than 64 bits (canadian, 12x12: 77) is played by a
-// second instance of it over a 128-bit set, which pkg/internal/widegen generates from the
+// 64-bit sets. A board that needs more than 64 bits (canadian, 12x12: 77; turkish, 71) is
+// played by a second instance of it over a 128-bit set, which pkg/internal/widegen generates from the
 // 64-bit source: one source, and no cost to the boards that fit 64 bits. [NewVariant]
 // picks the instance once.
 //

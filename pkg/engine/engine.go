@@ -166,8 +166,8 @@ type DrawRules = board.DrawRules
 //
 // Fields: Name, Aliases, GameType, Width, Height, Rows, FirstMover, Mirrored, Algebraic,
 // CaptureSep, ShortKings, MenCaptureForwardOnly, MenCannotCaptureKings, Promotion,
-// Precedence, RemoveAtOnce, LandRightBehind, OrthogonalCaptures, HaltBehindKing,
-// PromotionWins, NoMoveWins, KingMoveLimit, Draw, PerftDuplicates.
+// Precedence, RemoveAtOnce, LandRightBehind, OrthogonalCaptures, Orthogonal, EmptyBackRow,
+// NoTurnBack, HaltBehindKing, PromotionWins, NoMoveWins, KingMoveLimit, Draw, PerftDuplicates.
 //
 // Methods (go doc ./pkg/internal/board Rules): KingCanReverse.
 type Rules = board.Rules
@@ -187,6 +187,10 @@ const (
 	// king that may stop on several squares behind a piece and goes on straight ahead is
 	// counted once, not once per square it could have stopped on (docs/rules.md#perft).
 	Keep = board.Keep
+	// Paths counts every path: every order, and a flying king that may stop on several
+	// squares behind a piece and goes on straight ahead once per square it could have
+	// stopped on, as the published turkish list (kish) does (docs/rules.md#perft).
+	Paths = board.Paths
 )
 
 // The sides (Color).

@@ -56,7 +56,7 @@ func TestReplayErrors(t *testing.T) {
 			"candidates 2x9x18, 2x11x18", "position B:W6,7,14,15,30:B2"}},
 		{"badfen.pdn", 1, ErrInvalidFEN, "", 4, 1, 0, []string{
 			`badfen.pdn: game 1: line 4, column 1: FEN "B:W21-33:B1-12"`, `unknown square "33"`}},
-		{"unsupported.pdn", 1, nil, KindUnsupportedVariant, 2, 1, 0, []string{`variant not supported: GameType "30"`}},
+		{"unsupported.pdn", 1, nil, KindUnsupportedVariant, 2, 1, 0, []string{`variant not supported: GameType "41"`}},
 		{"result.pdn", 1, nil, KindResultContradicts, 5, 4, 0, []string{"result 1-0, but black has no legal move", "B:W15:B"}},
 		{"result.pdn", 2, nil, "", 0, 0, 0, nil}, // antidraughts: no move wins
 	}

@@ -256,7 +256,11 @@ func TestBoardViewEveryVariant(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
 		}
-		if len(b.Squares) != v.Width*v.Height/2 {
+		want := v.Width * v.Height / 2 // the dark squares
+		if v.Orthogonal {
+			want = v.Width * v.Height // turkish: every square
+		}
+		if len(b.Squares) != want {
 			t.Errorf("%s: %d squares on a %dx%d board", v.Name, len(b.Squares), v.Width, v.Height)
 		}
 		seen := map[[2]int]bool{}
@@ -267,7 +271,7 @@ func TestBoardViewEveryVariant(t *testing.T) {
 			}
 			seen[fr] = true
 			// the playing squares are one colour: file+rank of the same parity
-			if (file+rank)%2 != (b.Squares[0][0]+b.Squares[0][1])%2 {
+			if !v.Orthogonal && (file+rank)%2 != (b.Squares[0][0]+b.Squares[0][1])%2 {
 				t.Errorf("%s: square %d at %c%d is not of the colour of square 1", v.Name, i+1, 'a'+file, rank)
 			}
 		}
@@ -280,7 +284,7 @@ var deltaToken = regexp.MustCompile(`([.xwbWB])(\d+)`)
 // The viewer's encoding gives back every position of the game, and marks as taken
 // exactly the pieces a capture removes.
 func TestEncodeGameGivesEveryPosition(t *testing.T) {
-	for _, name := range []string{"english", "international", "canadian", "frisian", "russian"} {
+	for _, name := range []string{"english", "international", "canadian", "frisian", "russian", "turkish"} {
 		v := engine.MustLookup(name)
 		m := playRandom(t, v, 3)
 		for i, r := range m.Records {

@@ -82,7 +82,9 @@ type Variant struct {
 	manUp    [2]bool          // per colour: men capture up the board (towards square 1)
 	manDown  [2]bool          // per colour: men capture down the board
 	fwd      [2][2]int        // forward directions per colour
-	capDirs  []int            // directions of captures: the diagonals, and the orthogonals in frisian
+	stepDirs [2][]int         // directions a man steps in, per colour: fwd, and sideways on an Orthogonal board
+	kingDirs []int            // directions a king moves in: the diagonals, or the orthogonals on an Orthogonal board
+	capDirs  []int            // directions of captures: the diagonals, and the orthogonals in frisian (only they in turkish)
 	turns    [8][]int         // after a capture along d: the capture directions but d and its opposite
 	rays     [8][64]bitboard  // squares from an index to the edge, per direction
 	steps    [2][64]bitboard  // per colour and index, the squares a man there steps to
@@ -132,6 +134,9 @@ func NewVariant(r Rules) (*Variant, error) {
 	if r.Width < 4 || r.Height < 4 || r.Width%2 != 0 || r.Height%2 != 0 {
 		return nil, fmt.Errorf("engine: %s: board %dx%d: width and height must be even and at least 4", r.Name, r.Width, r.Height)
 	}
+	if r.Orthogonal && !r.OrthogonalCaptures {
+		return nil, fmt.Errorf("engine: %s: Orthogonal needs OrthogonalCaptures", r.Name)
+	}
 	c := r.Width / 2
 	g := 0 // ghosts after each even row (see bitboard)
 	if r.OrthogonalCaptures {
@@ -139,10 +144,18 @@ func NewVariant(r Rules) (*Variant, error) {
 	}
 	block := 2*c + 2*g + 1                       // bits per two rows
 	last := (r.Height/2-1)*block + c + g + c - 1 // the highest index
+	if r.Orthogonal {
+		// Every square, row by row from the top, with one ghost after each row: index
+		// row*(Width+1) + file, so that a step along a row (±1), a column (±(Width+1)) or a
+		// diagonal (±Width, ±(Width+2)) from the edge falls on a ghost or off the board.
+		c, g = r.Width, 1
+		block = 2 * (c + g)
+		last = (r.Height-1)*(c+g) + c - 1
+	}
 	if last >= maxIndex {
 		return nil, fmt.Errorf("%w: %s: a %dx%d board does not fit %d bits", ErrUnsupported, r.Name, r.Width, r.Height, maxIndex)
 	}
-	if r.Rows < 1 || 2*r.Rows >= r.Height {
+	if back := btoi(r.EmptyBackRow); r.Rows < 1 || 2*(r.Rows+back) >= r.Height {
 		return nil, fmt.Errorf("engine: %s: %d rows of men do not fit a board of height %d", r.Name, r.Rows, r.Height)
 	}
 	if r.PromotionWins && r.NoMoveWins {
@@ -154,6 +167,9 @@ func NewVariant(r Rules) (*Variant, error) {
 	v := &Variant{Rules: r, perRow: c, squares: c * r.Height}
 	diag, diag1 := uint(c+g), uint(c+g+1)
 	v.step = [8]uint{diag1, diag, diag, diag1, 1, uint(block), uint(block), 1}
+	if r.Orthogonal {
+		v.step = [8]uint{diag1, diag - 1, diag - 1, diag1, 1, diag, diag, 1}
+	}
 	for d := 0; d < 8; d++ {
 		if d == upLeft || d == upRight || d == left || d == up {
 			v.rsh[d] = v.step[d]
@@ -174,17 +190,25 @@ func NewVariant(r Rules) (*Variant, error) {
 	v.fwd[White] = [2]int{upLeft, upRight}
 	v.fwd[Black] = [2]int{downLeft, downRight}
 	v.capDirs = []int{upLeft, upRight, downLeft, downRight}
+	v.kingDirs = v.capDirs
+	v.stepDirs = [2][]int{v.fwd[White][:], v.fwd[Black][:]}
 	if r.OrthogonalCaptures {
 		v.capDirs = append(v.capDirs, left, up, down, right)
 	}
+	if r.Orthogonal {
+		v.capDirs = []int{left, up, down, right}
+		v.kingDirs = v.capDirs
+		v.stepDirs = [2][]int{{up, left, right}, {down, left, right}}
+	}
 	for col := White; col <= Black; col++ {
 		if r.MenCaptureForwardOnly {
-			v.manDirs[col] = v.fwd[col][:]
+			v.manDirs[col] = v.stepDirs[col]
 		} else {
 			v.manDirs[col] = v.capDirs
 		}
-		v.manUp[col] = !r.MenCaptureForwardOnly || col == White
-		v.manDown[col] = !r.MenCaptureForwardOnly || col == Black
+		// the diagonal captures of men (jumpsAlong): none on an Orthogonal board
+		v.manUp[col] = !r.Orthogonal && (!r.MenCaptureForwardOnly || col == White)
+		v.manDown[col] = !r.Orthogonal && (!r.MenCaptureForwardOnly || col == Black)
 	}
 	for _, d := range v.capDirs {
 		for _, t := range v.capDirs {
@@ -218,14 +242,17 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.geom = geom6
 	}
 	v.start.Side = r.FirstMover
-	for n := 1; n <= c*r.Rows; n++ {
+	skip := btoi(r.EmptyBackRow) * c // the empty back row
+	for n := skip + 1; n <= skip+c*r.Rows; n++ {
 		v.start.put(v.idx[n], Black, false)
 		v.start.put(v.idx[v.squares+1-n], White, false)
 	}
 	v.start.Hash = v.start.ComputeHash()
 	v.order = v.fenOrder()
 	// the board's width is chosen here, once
-	if last >= 64 {
+	if last >= 64 || r.Orthogonal {
+		// (an Orthogonal board of up to 64 bits too: the 64-bit code's own kernels, perft's
+		// and the replay's, know the diagonal boards only)
 		v.k = newWideVariant(v)
 	} else {
 		v.bitboardTables()
@@ -305,6 +332,9 @@ func (v *Variant) coords(s Square) (file, rank int) {
 	c := v.perRow
 	row, k := (int(s)-1)/c, (int(s)-1)%c
 	rank = v.Height - row
+	if v.Orthogonal {
+		return k, rank
+	}
 	if v.Mirrored {
 		file = 2 * k
 		if row%2 == 1 {
@@ -325,6 +355,9 @@ func (v *Variant) squareAt(file, rank int) Square {
 		return 0
 	}
 	row := v.Height - rank
+	if v.Orthogonal {
+		return Square(row*v.perRow + file + 1)
+	}
 	dark := file%2 == 1
 	if row%2 == 1 {
 		dark = !dark
@@ -419,3 +452,11 @@ const (
 	geomOther5                     // other5
 	geom6                          // steps6
 )
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

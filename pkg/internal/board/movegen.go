@@ -14,12 +14,20 @@ const (
 	// king that may stop on several squares behind a piece and goes on straight ahead is
 	// counted once, not once per square it could have stopped on (docs/rules.md#perft).
 	Keep
+	// Paths counts every path: every order, and a flying king that may stop on several
+	// squares behind a piece and goes on straight ahead once per square it could have
+	// stopped on, as the published turkish list (kish) does (docs/rules.md#perft). Perft
+	// counts it by generating every move (the kernels count Keep and Unique only).
+	Paths
 )
 
-// String returns "unique" or "keep".
+// String returns "unique", "keep" or "paths".
 func (d Duplicates) String() string {
-	if d == Keep {
+	switch d {
+	case Keep:
 		return "keep"
+	case Paths:
+		return "paths"
 	}
 	return "unique"
 }
@@ -40,6 +48,9 @@ type capGen struct {
 	up, down   bool // men capture up the board, down the board
 	promo      bitboard
 	best       uint64
+	// everyLanding: a flying king goes on straight ahead from every square it may stop
+	// on behind a piece, not from the last one only (Paths)
+	everyLanding bool
 
 	// record mode (for notation): the landing squares so far, and one path per move in dst;
 	// with want set (isPath), instead of the paths, hits tells for each move in dst whether
@@ -75,7 +86,9 @@ func (v *Variant) generate(g *capGen, dst []Move, p *Position, dup Duplicates) [
 		return dst
 	}
 	n := len(dst)
+	g.everyLanding = dup == Paths
 	dst = v.generateCaptures(g, dst, p)
+	g.everyLanding = false
 	if len(dst) > n {
 		if dup == Unique {
 			dst = dedupe(dst, n)
@@ -119,9 +132,9 @@ func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 	us := p.Side
 	empty := v.board &^ p.occupied()
 	men := p.men(us)
-	for _, d := range v.fwd[us] {
+	for _, d := range v.stepDirs[us] {
 		step := int(v.step[d])
-		if d < downLeft {
+		if v.rsh[d&7] != 0 { // towards the lower indices
 			step = -step
 		}
 		for t := v.sh(men, d) & empty; t != 0; t &= t - 1 {
@@ -131,7 +144,7 @@ func (v *Variant) generateQuiet(dst []Move, p *Position) []Move {
 	}
 	for k := p.kingsOf(us); k != 0; k &= k - 1 {
 		from := k.First()
-		for d := 0; d < 4; d++ {
+		for _, d := range v.kingDirs {
 			for s := v.sh(bit(from), d) & empty; s != 0; s = v.sh(s, d) & empty {
 				dst = append(dst, Move{From: from, To: s.First()})
 				if v.ShortKings {
@@ -442,6 +455,16 @@ func (g *capGen) kingJump(s, captured bitboard, order uint64, d int) bool {
 			}
 		}
 		g.pop()
+	}
+	if g.everyLanding { // (Paths: from the other landing squares too)
+		for l := landings &^ last; l != 0; l &= l - 1 {
+			sq := bit(l.First())
+			g.push(sq)
+			if g.kingJump(sq, caps, ord, d) {
+				cont = true
+			}
+			g.pop()
+		}
 	}
 	g.push(last)
 	if g.kingJump(last, caps, ord, d) {

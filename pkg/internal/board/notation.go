@@ -354,7 +354,7 @@ func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 		return Move{}, false
 	}
 	if !p.kings.Has(from) {
-		for _, d := range v.fwd[us] {
+		for _, d := range v.stepDirs[us] {
 			if v.shift(bit(from), d) == bit(to) {
 				return Move{From: from, To: to, flags: promotes(v.promo[us].Has(to))}, true
 			}
@@ -370,7 +370,7 @@ func (v *Variant) quietMove(p *Position, from, to Index) (Move, bool) {
 // kingReaches reports whether a king on from reaches to in one quiet move over the free
 // squares (occ the occupied ones).
 func (v *Variant) kingReaches(from, to Index, occ bitboard) bool {
-	for d := 0; d < 4; d++ {
+	for _, d := range v.kingDirs {
 		if !v.rays[d][from].Has(to) {
 			continue
 		}

@@ -122,6 +122,9 @@ func (k perftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, king
 // countQuiet returns the number of non-capturing moves of p.
 func (v *Variant) countQuiet(p *Position) int {
 	us := p.Side
+	if v.Orthogonal {
+		return v.countQuietLines(us, v.board&^p.occupied(), p.pieces[us]&^p.kings, p.pieces[us]&p.kings)
+	}
 	return perftKernel[anySteps]{v}.countQuietOf(us, v.board&^p.occupied(), p.pieces[us]&^p.kings, p.pieces[us]&p.kings)
 }
 
@@ -140,6 +143,23 @@ func (k perftKernel[G]) countQuietOf(us Color, empty, men, kings bitboard) int {
 		return n
 	}
 	return n + k.kingsQuiet(kings, empty)
+}
+
+// countQuietLines is countQuietOf on an Orthogonal board: the men's steps forward and
+// sideways, the kings' moves along the rows and columns.
+func (v *Variant) countQuietLines(us Color, empty, men, kings bitboard) int {
+	n := 0
+	for _, d := range v.stepDirs[us] {
+		n += (v.sh(men, d) & empty).Count()
+	}
+	for ; kings != 0; kings &= kings - 1 {
+		i := kings.First()
+		for _, d := range v.kingDirs {
+			free, _ := v.ray(i, d, empty)
+			n += free.Count()
+		}
+	}
+	return n
 }
 
 // countMenQuiet counts the quiet moves of us's men over the free squares.
@@ -163,6 +183,9 @@ func (v *Variant) Count(p *Position, dup Duplicates, scratch []Move) int {
 }
 
 func (v *Variant) count(g *capGen, p *Position, dup Duplicates, scratch []Move) int {
+	if v.Orthogonal || dup == Paths {
+		return len(v.generate(g, scratch[:0], p, dup)) // (perft's kernel knows neither)
+	}
 	us := p.Side
 	return perftKernel[anySteps]{v}.countBoards(g, us, p.pieces[us], p.pieces[us.Other()], p.kings, dup, scratch)
 }
@@ -837,6 +860,9 @@ type perfter[G geometry] struct {
 }
 
 func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) perftCounter {
+	if v.Orthogonal || dup == Paths {
+		return newLinePerfter(v, dup, tt, depth, stop)
+	}
 	switch v.geom {
 	case geom4:
 		return newPerfterOf[steps4](v, dup, tt, depth, stop)
@@ -908,6 +934,55 @@ func (pf *perfter[G]) perft(p Position, depth int) uint64 {
 			c.apply(m)
 			n += pf.perft(c, depth-1)
 		}
+	}
+	if pf.tt != nil && depth >= 3 && !pf.stop.Load() {
+		pf.tt.store(p.Hash, depth, n)
+	}
+	return n
+}
+
+// linePerfter is perfter for an Orthogonal board, whose kernel (perftKernel) knows the
+// diagonal boards only, and for the Paths convention, which the kernel does not count:
+// every position's moves are generated, and the leaves are the moves one ply above them.
+type linePerfter struct {
+	v    *Variant
+	dup  Duplicates
+	tt   *perftTable
+	bufs [][]Move
+	gen  capGen
+	stop *atomic.Bool // set when the run is cancelled
+}
+
+func newLinePerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *linePerfter {
+	pf := &linePerfter{v: v, dup: dup, tt: tt, bufs: make([][]Move, depth+1), stop: stop}
+	for i := range pf.bufs {
+		pf.bufs[i] = make([]Move, 0, maxMoves)
+	}
+	return pf
+}
+
+// perft counts the leaves below p (see perfter.perft).
+func (pf *linePerfter) perft(p Position, depth int) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	if depth >= 5 && pf.stop.Load() {
+		return 0 // cancelled: the count is thrown away
+	}
+	if pf.tt != nil && depth >= 3 {
+		if n, ok := pf.tt.probe(p.Hash, depth); ok {
+			return n
+		}
+	}
+	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
+	if depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for _, m := range moves {
+		c := p
+		c.apply(m)
+		n += pf.perft(c, depth-1)
 	}
 	if pf.tt != nil && depth >= 3 && !pf.stop.Load() {
 		pf.tt.store(p.Hash, depth, n)

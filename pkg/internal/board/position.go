@@ -265,13 +265,25 @@ func (p *Position) apply(m Move) {
 	us, them := p.Side, p.Side.Other()
 	from, to := bit(m.From), bit(m.To)
 	king := p.kings&from != 0
+	h := p.Hash ^ zobristSide
+	// The captured pieces first: a capture may end on the square of a piece it took, when
+	// pieces are removed at once (turkish).
+	for b := m.captured; b != 0; b &= b - 1 {
+		i := b.First()
+		k := 0
+		if p.kings.Has(i) {
+			k = 1
+		}
+		h ^= zobrist[them][k][i]
+	}
+	p.pieces[them] &^= m.captured
+	p.kings &^= m.captured
 	if king {
 		p.kings = p.kings&^from | to
 	} else if m.Promotes() {
 		p.kings |= to
 	}
 	p.pieces[us] = p.pieces[us]&^from | to
-	h := p.Hash ^ zobristSide
 	k := 0
 	if king {
 		k = 1
@@ -282,16 +294,6 @@ func (p *Position) apply(m Move) {
 	} else {
 		h ^= zobrist[us][0][m.To]
 	}
-	for b := m.captured; b != 0; b &= b - 1 {
-		i := b.First()
-		k := 0
-		if p.kings.Has(i) {
-			k = 1
-		}
-		h ^= zobrist[them][k][i]
-	}
 	p.Hash = h
-	p.pieces[them] &^= m.captured
-	p.kings &^= m.captured
 	p.Side = them
 }

@@ -170,6 +170,20 @@ type Rules struct {
 	LandRightBehind bool
 	// OrthogonalCaptures: pieces also capture along rows and columns (frisian).
 	OrthogonalCaptures bool
+	// Orthogonal: every square of the board is played, and pieces move and capture along
+	// rows and columns only, never diagonally (turkish, docs/rules.md#turkish): men one
+	// square forward or sideways (and capture so too under MenCaptureForwardOnly, otherwise
+	// also backward), kings along the rows and columns. It needs OrthogonalCaptures, whose
+	// capture search it uses, and a board whose layout (every square, one ghost after each
+	// row) fits 80 bits; such a board is always played by the 128-bit instance.
+	Orthogonal bool
+	// EmptyBackRow: each side's Rows rows of men start one row in from its edge, the back
+	// row left empty (turkish: rows 2 and 3).
+	EmptyBackRow bool
+	// NoTurnBack: a king never turns back 180 degrees between two jumps of a capture, even
+	// where captured pieces are removed at once (turkish); otherwise a flying king may then
+	// capture back along the line it came from (thai).
+	NoTurnBack bool
 	// HaltBehindKing: a flying king whose capture ends by taking a king must stop on the
 	// first free square behind that last king (killer draughts: "the king must stop on the
 	// first vacant square after the last captured piece, if and only if that piece is also
@@ -198,5 +212,5 @@ type Rules struct {
 
 // KingCanReverse reports whether a flying king may capture back along the line it came from
 // during a sequence: only when captured pieces are removed at once, so that the square of
-// the piece just taken is free again.
-func (r *Rules) KingCanReverse() bool { return r.RemoveAtOnce && !r.ShortKings }
+// the piece just taken is free again, and the rules do not forbid it (NoTurnBack).
+func (r *Rules) KingCanReverse() bool { return r.RemoveAtOnce && !r.ShortKings && !r.NoTurnBack }

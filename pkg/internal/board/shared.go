@@ -65,6 +65,9 @@ func HasCapture(v *Variant, p *Position) bool { return v.hasCaptureIn(p) }
 // position without a capture, without looking for the capture again. A man has one when
 // a square in front of it is free, a king when a square next to it is.
 func HasQuiet(v *Variant, p *Position) bool {
+	if v.Orthogonal {
+		return v.countQuiet(p) > 0
+	}
 	us := p.Side
 	empty := v.board &^ p.occupied()
 	if v.countMenQuiet(us, empty, p.men(us)) > 0 {
@@ -161,15 +164,22 @@ func Board(v *Variant) bitboard { return v.board }
 // Promo returns the row where c's men are crowned.
 func Promo(v *Variant, c Color) bitboard { return v.promo[c] }
 
-// Shift moves every square of b one step in direction d (0-3: the diagonals), dropping
-// those that leave the board.
+// Shift moves every square of b one step in direction d (0-3: the diagonals; 4-7 along the
+// rows and columns: see KingDirs), dropping those that leave the board.
 func Shift(v *Variant, b bitboard, d int) bitboard { return v.sh(b, d) & v.board }
 
 // CountMenQuiet returns the number of quiet moves of c's men (men) onto the free squares
 // empty.
 func CountMenQuiet(v *Variant, c Color, empty, men bitboard) int {
+	if v.Orthogonal {
+		return v.countQuietLines(c, empty, men, 0) // forward and sideways
+	}
 	return menQuiet(c, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
 }
+
+// KingDirs returns the four directions kings move in, for Shift: 0-3 (the diagonals), or
+// 4-7 on an Orthogonal board (the rows and columns).
+func KingDirs(v *Variant) []int { return v.kingDirs }
 
 // UpSteps returns the shifts of one step up-left and up-right on v's board: men of White
 // move to lower indices, by these amounts.

@@ -15,7 +15,8 @@ type PerftCase struct {
 	FEN      string
 	Depth    int
 	Nodes    uint64
-	// Duplicates is "keep", "unique" or "both" (the count holds for either convention).
+	// Duplicates is "keep", "unique", "paths" or "both" (the count holds for keep and
+	// unique).
 	Duplicates string
 	Source     string
 	Confidence string
@@ -29,6 +30,8 @@ func (c PerftCase) Conventions() []Duplicates {
 		return []Duplicates{Keep}
 	case "unique":
 		return []Duplicates{Unique}
+	case "paths":
+		return []Duplicates{Paths}
 	}
 	return []Duplicates{Keep, Unique}
 }
@@ -69,9 +72,9 @@ func ReadPerftSuite(r io.Reader, name string, variant *Variant) ([]PerftCase, er
 			return nil, bad("bad count %q", f[3])
 		}
 		switch f[4] {
-		case "keep", "unique", "both":
+		case "keep", "unique", "paths", "both":
 		default:
-			return nil, bad("bad duplicates %q (keep, unique or both)", f[4])
+			return nil, bad("bad duplicates %q (keep, unique, paths or both)", f[4])
 		}
 		if _, err := variant.ParseFEN(f[1]); err != nil {
 			return nil, bad("%v", err)

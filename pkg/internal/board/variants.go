@@ -358,6 +358,40 @@ var builtin = []Rules{
 		},
 		PerftDuplicates: Unique, // its only perft rows (computed: corpus/perft/frysk.tsv) count once
 	},
+	{
+		// Turkish draughts, dama (docs/rules.md#turkish): every square of the 8x8 board,
+		// men on rows 2-3 and 6-7 moving and capturing forward and sideways, flying kings
+		// along the rows and columns, the most pieces compulsory, pieces removed as they are
+		// jumped, no 180-degree turn within a capture. PDN 3.0 GameType table: 30,W,8,8,A0,0.
+		Name:                  "turkish",
+		Aliases:               []string{"dama", "tr"},
+		GameType:              30,
+		Width:                 8,
+		Height:                8,
+		Rows:                  2,
+		EmptyBackRow:          true,
+		Orthogonal:            true,
+		OrthogonalCaptures:    true, // (Orthogonal's capture search: along the lines only)
+		Algebraic:             true,
+		MenCaptureForwardOnly: true, // forward and sideways, never backward
+		Precedence:            MostPieces,
+		RemoveAtOnce:          true,
+		NoTurnBack:            true,
+		Promotion:             PromoteAndContinue, // decision (docs/rules.md#turkish): crowned at once, goes on as a king
+		Draw: DrawRules{
+			Repetition: 3,
+			Endgames: []EndgameRule{
+				// two moves each, so that a capture on the way still wins (pydraughts' reading)
+				{Reason: "one-piece-each", Holds: onePieceEach, Limit: 4},
+			},
+		},
+		PerftDuplicates: Paths, // the published list (kish) counts every path
+	},
+}
+
+// onePieceEach: each side has one piece left, man or king (docs/rules.md#turkish).
+func onePieceEach(m Material) (bool, Color) {
+	return m.Pieces(White) == 1 && m.Pieces(Black) == 1, White
 }
 
 // loneKingAgainstThree: one side has a lone king, the other at most three pieces of which at

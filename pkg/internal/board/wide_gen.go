@@ -39,13 +39,24 @@ func (p *widePosition) apply(m wideMove) {
 	us, them := p.Side, p.Side.Other()
 	from, to := wideBit(m.From), wideBit(m.To)
 	king := !p.kings.And(from).IsZero()
+	h := p.Hash ^ zobristSide
+
+	for b := m.captured; !b.IsZero(); b = b.ClearFirst() {
+		i := b.First()
+		k := 0
+		if p.kings.Has(i) {
+			k = 1
+		}
+		h ^= zobrist[them][k][i]
+	}
+	p.pieces[them] = p.pieces[them].AndNot(m.captured)
+	p.kings = p.kings.AndNot(m.captured)
 	if king {
 		p.kings = p.kings.AndNot(from).Or(to)
 	} else if m.Promotes() {
 		p.kings = p.kings.Or(to)
 	}
 	p.pieces[us] = p.pieces[us].AndNot(from).Or(to)
-	h := p.Hash ^ zobristSide
 	k := 0
 	if king {
 		k = 1
@@ -56,17 +67,7 @@ func (p *widePosition) apply(m wideMove) {
 	} else {
 		h ^= zobrist[us][0][m.To]
 	}
-	for b := m.captured; !b.IsZero(); b = b.ClearFirst() {
-		i := b.First()
-		k := 0
-		if p.kings.Has(i) {
-			k = 1
-		}
-		h ^= zobrist[them][k][i]
-	}
 	p.Hash = h
-	p.pieces[them] = p.pieces[them].AndNot(m.captured)
-	p.kings = p.kings.AndNot(m.captured)
 	p.Side = them
 }
 
@@ -86,6 +87,9 @@ type wideCapGen struct {
 	up, down   bool // men capture up the board, down the board
 	promo      wide
 	best       uint64
+	// everyLanding: a flying king goes on straight ahead from every square it may stop
+	// on behind a piece, not from the last one only (Paths)
+	everyLanding bool
 
 	// record mode (for notation): the landing squares so far, and one path per move in dst;
 	// with want set (isPath), instead of the paths, hits tells for each move in dst whether
@@ -109,7 +113,9 @@ func (v *wideVariant) generate(g *wideCapGen, dst []wideMove, p *widePosition, d
 		return dst
 	}
 	n := len(dst)
+	g.everyLanding = dup == Paths
 	dst = v.generateCaptures(g, dst, p)
+	g.everyLanding = false
 	if len(dst) > n {
 		if dup == Unique {
 			dst = wideDedupe(dst, n)
@@ -153,9 +159,9 @@ func (v *wideVariant) generateQuiet(dst []wideMove, p *widePosition) []wideMove 
 	us := p.Side
 	empty := v.board.AndNot(p.occupied())
 	men := p.men(us)
-	for _, d := range v.fwd[us] {
+	for _, d := range v.stepDirs[us] {
 		step := int(v.step[d])
-		if d < downLeft {
+		if v.rsh[d&7] != 0 {
 			step = -step
 		}
 		for t := v.sh(men, d).And(empty); !t.IsZero(); t = t.ClearFirst() {
@@ -165,7 +171,7 @@ func (v *wideVariant) generateQuiet(dst []wideMove, p *widePosition) []wideMove 
 	}
 	for k := p.kingsOf(us); !k.IsZero(); k = k.ClearFirst() {
 		from := k.First()
-		for d := 0; d < 4; d++ {
+		for _, d := range v.kingDirs {
 			for s := v.sh(wideBit(from), d).And(empty); !s.IsZero(); s = v.sh(s, d).And(empty) {
 				dst = append(dst, wideMove{From: from, To: s.First()})
 				if v.ShortKings {
@@ -473,6 +479,16 @@ func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 		}
 		g.pop()
 	}
+	if g.everyLanding {
+		for l := landings.AndNot(last); !l.IsZero(); l = l.ClearFirst() {
+			sq := wideBit(l.First())
+			g.push(sq)
+			if g.kingJump(sq, caps, ord, d) {
+				cont = true
+			}
+			g.pop()
+		}
+	}
 	g.push(last)
 	if g.kingJump(last, caps, ord, d) {
 		cont = true
@@ -608,6 +624,9 @@ func (k widePerftKernel[G]) hasCapture(us Color, targets, allKings, empty, men, 
 // countQuiet returns the number of non-capturing moves of p.
 func (v *wideVariant) countQuiet(p *widePosition) int {
 	us := p.Side
+	if v.Orthogonal {
+		return v.countQuietLines(us, v.board.AndNot(p.occupied()), p.pieces[us].AndNot(p.kings), p.pieces[us].And(p.kings))
+	}
 	return widePerftKernel[anySteps]{v}.countQuietOf(us, v.board.AndNot(p.occupied()), p.pieces[us].AndNot(p.kings), p.pieces[us].And(p.kings))
 }
 
@@ -628,6 +647,23 @@ func (k widePerftKernel[G]) countQuietOf(us Color, empty, men, kings wide) int {
 	return n + k.kingsQuiet(kings, empty)
 }
 
+// countQuietLines is countQuietOf on an Orthogonal board: the men's steps forward and
+// sideways, the kings' moves along the rows and columns.
+func (v *wideVariant) countQuietLines(us Color, empty, men, kings wide) int {
+	n := 0
+	for _, d := range v.stepDirs[us] {
+		n += v.sh(men, d).And(empty).Count()
+	}
+	for ; !kings.IsZero(); kings = kings.ClearFirst() {
+		i := kings.First()
+		for _, d := range v.kingDirs {
+			free, _ := v.ray(i, d, empty)
+			n += free.Count()
+		}
+	}
+	return n
+}
+
 // countMenQuiet counts the quiet moves of us's men over the free squares.
 func (v *wideVariant) countMenQuiet(us Color, empty, men wide) int {
 	return wideMenQuiet(us, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
@@ -643,6 +679,9 @@ func wideMenQuiet(us Color, a, b uint, empty, men wide) int {
 }
 
 func (v *wideVariant) count(g *wideCapGen, p *widePosition, dup Duplicates, scratch []wideMove) int {
+	if v.Orthogonal || dup == Paths {
+		return len(v.generate(g, scratch[:0], p, dup))
+	}
 	us := p.Side
 	return widePerftKernel[anySteps]{v}.countBoards(g, us, p.pieces[us], p.pieces[us.Other()], p.kings, dup, scratch)
 }
@@ -1240,6 +1279,9 @@ type widePerfter[G geometry] struct {
 }
 
 func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) widePerftCounter {
+	if v.Orthogonal || dup == Paths {
+		return wideNewLinePerfter(v, dup, tt, depth, stop)
+	}
 	switch v.geom {
 	case geom4:
 		return wideNewPerfterOf[steps4](v, dup, tt, depth, stop)
@@ -1310,6 +1352,55 @@ func (pf *widePerfter[G]) perft(p widePosition, depth int) uint64 {
 			c.apply(m)
 			n += pf.perft(c, depth-1)
 		}
+	}
+	if pf.tt != nil && depth >= 3 && !pf.stop.Load() {
+		pf.tt.store(p.Hash, depth, n)
+	}
+	return n
+}
+
+// wideLinePerfter is perfter for an Orthogonal board, whose kernel (perftKernel) knows the
+// diagonal boards only, and for the Paths convention, which the kernel does not count:
+// every position's moves are generated, and the leaves are the moves one ply above them.
+type wideLinePerfter struct {
+	v    *wideVariant
+	dup  Duplicates
+	tt   *perftTable
+	bufs [][]wideMove
+	gen  wideCapGen
+	stop *atomic.Bool // set when the run is cancelled
+}
+
+func wideNewLinePerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *wideLinePerfter {
+	pf := &wideLinePerfter{v: v, dup: dup, tt: tt, bufs: make([][]wideMove, depth+1), stop: stop}
+	for i := range pf.bufs {
+		pf.bufs[i] = make([]wideMove, 0, maxMoves)
+	}
+	return pf
+}
+
+// perft counts the leaves below p (see perfter.perft).
+func (pf *wideLinePerfter) perft(p widePosition, depth int) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	if depth >= 5 && pf.stop.Load() {
+		return 0
+	}
+	if pf.tt != nil && depth >= 3 {
+		if n, ok := pf.tt.probe(p.Hash, depth); ok {
+			return n
+		}
+	}
+	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
+	if depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for _, m := range moves {
+		c := p
+		c.apply(m)
+		n += pf.perft(c, depth-1)
 	}
 	if pf.tt != nil && depth >= 3 && !pf.stop.Load() {
 		pf.tt.store(p.Hash, depth, n)
@@ -2496,7 +2587,7 @@ func (v *wideVariant) quietMove(p *widePosition, from, to Index) (wideMove, bool
 		return wideMove{}, false
 	}
 	if !p.kings.Has(from) {
-		for _, d := range v.fwd[us] {
+		for _, d := range v.stepDirs[us] {
 			if v.shift(wideBit(from), d) == wideBit(to) {
 				return wideMove{From: from, To: to, flags: promotes(v.promo[us].Has(to))}, true
 			}
@@ -2512,7 +2603,7 @@ func (v *wideVariant) quietMove(p *widePosition, from, to Index) (wideMove, bool
 // kingReaches reports whether a king on from reaches to in one quiet move over the free
 // squares (occ the occupied ones).
 func (v *wideVariant) kingReaches(from, to Index, occ wide) bool {
-	for d := 0; d < 4; d++ {
+	for _, d := range v.kingDirs {
 		if !v.rays[d][from].Has(to) {
 			continue
 		}
@@ -2623,6 +2714,9 @@ func WideHasCapture(v *wideVariant, p *widePosition) bool { return v.hasCaptureI
 // position without a capture, without looking for the capture again. A man has one when
 // a square in front of it is free, a king when a square next to it is.
 func WideHasQuiet(v *wideVariant, p *widePosition) bool {
+	if v.Orthogonal {
+		return v.countQuiet(p) > 0
+	}
 	us := p.Side
 	empty := v.board.AndNot(p.occupied())
 	if v.countMenQuiet(us, empty, p.men(us)) > 0 {
@@ -2702,15 +2796,22 @@ func WideBoard(v *wideVariant) wide { return v.board }
 // WidePromo returns the row where c's men are crowned.
 func WidePromo(v *wideVariant, c Color) wide { return v.promo[c] }
 
-// WideShift moves every square of b one step in direction d (0-3: the diagonals), dropping
-// those that leave the board.
+// WideShift moves every square of b one step in direction d (0-3: the diagonals; 4-7 along the
+// rows and columns: see KingDirs), dropping those that leave the board.
 func WideShift(v *wideVariant, b wide, d int) wide { return v.sh(b, d).And(v.board) }
 
 // WideCountMenQuiet returns the number of quiet moves of c's men (men) onto the free squares
 // empty.
 func WideCountMenQuiet(v *wideVariant, c Color, empty, men wide) int {
+	if v.Orthogonal {
+		return v.countQuietLines(c, empty, men, wide{})
+	}
 	return wideMenQuiet(c, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
 }
+
+// WideKingDirs returns the four directions kings move in, for Shift: 0-3 (the diagonals), or
+// 4-7 on an Orthogonal board (the rows and columns).
+func WideKingDirs(v *wideVariant) []int { return v.kingDirs }
 
 // WideUpSteps returns the shifts of one step up-left and up-right on v's board: men of White
 // move to lower indices, by these amounts.

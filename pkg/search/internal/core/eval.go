@@ -28,7 +28,7 @@ import (
 //	king_mobility  non-capturing moves of the kings
 //	runaway        men whose forward cone up to the promotion row is empty (free path)
 //	tempo          1 for the side to move (its weight is the value of having the move)
-//	king_diagonal  kings on the long diagonal (only in variants with flying kings)
+//	king_diagonal  kings on the long diagonal (only in variants with flying diagonal kings)
 //	front          rows the most advanced man has advanced from its own back row (only
 //	               where the first king wins, Rules.PromotionWins: there a king ends the
 //	               game, so king, king_mobility and king_diagonal are left out)
@@ -69,13 +69,19 @@ type featureSet struct {
 
 // featuresOf returns the features of a variant with rules r: all of them, but
 // king_diagonal without flying kings, and front only where the first king wins, which has
-// no king features.
+// no king features. On an Orthogonal board (turkish) kings move along rows and columns, so
+// king_diagonal is left out, and so is back_rank: the men start in front of an empty back
+// row and never step back onto it.
 func featuresOf(r *board.Rules) featureSet {
 	var fs featureSet
 	for f := 0; f < numFeatures; f++ {
 		switch f {
 		case featKingDiagonal:
-			if r.ShortKings || r.PromotionWins {
+			if r.ShortKings || r.PromotionWins || r.Orthogonal {
+				continue
+			}
+		case featBackRank:
+			if r.Orthogonal {
 				continue
 			}
 		case featKing, featKingMobility:
@@ -104,8 +110,10 @@ type evalTables struct {
 	diagonal board.Bitboard // the long diagonal
 	flying   bool
 	front    bool // the front feature is computed
-	// the shifts of one step up-left and up-right (board.UpSteps)
+	// the shifts of one step up-left and up-right (board.UpSteps): on an Orthogonal board
+	// too, where the runaway cone widens by a file a row
 	upLeft, upRight uint
+	kingDir         int // the first of the four directions kings move in (board.KingDirs)
 }
 
 var evalCache sync.Map // *board.Variant -> *evalTables
@@ -149,6 +157,7 @@ func buildEvalTables(v *board.Variant) *evalTables {
 		t.diagonal = diagB
 	}
 	t.upLeft, t.upRight = board.UpSteps(v)
+	t.kingDir = board.KingDirs(v)[0]
 	t.back[board.White] = board.Promo(v, board.Black)
 	t.back[board.Black] = board.Promo(v, board.White)
 	return t
@@ -269,7 +278,7 @@ func (t *evalTables) side(v *board.Variant, c board.Color, men, kings, occ, empt
 	f[featMobility] = board.CountMenQuiet(v, c, empty, men)
 	if kings != 0 {
 		km := 0
-		for d := 0; d < 4; d++ {
+		for d := t.kingDir; d < t.kingDir+4; d++ {
 			if !t.flying {
 				km += (board.Shift(v, kings, d) & empty).Count()
 				continue

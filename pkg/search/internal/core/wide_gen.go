@@ -491,8 +491,10 @@ type wideEvalTables struct {
 	diagonal board.Wide // the long diagonal
 	flying   bool
 	front    bool // the front feature is computed
-	// the shifts of one step up-left and up-right (board.UpSteps)
+	// the shifts of one step up-left and up-right (board.UpSteps): on an Orthogonal board
+	// too, where the runaway cone widens by a file a row
 	upLeft, upRight uint
+	kingDir         int // the first of the four directions kings move in (board.KingDirs)
 }
 
 // wideTablesFor returns the evaluation tables of v, building them on first use.
@@ -534,6 +536,7 @@ func wideBuildEvalTables(v *board.WideVariant) *wideEvalTables {
 		t.diagonal = diagB
 	}
 	t.upLeft, t.upRight = board.WideUpSteps(v)
+	t.kingDir = board.WideKingDirs(v)[0]
 	t.back[board.White] = board.WidePromo(v, board.Black)
 	t.back[board.Black] = board.WidePromo(v, board.White)
 	return t
@@ -618,7 +621,7 @@ func (t *wideEvalTables) side(v *board.WideVariant, c board.Color, men, kings, o
 	f[featMobility] = board.WideCountMenQuiet(v, c, empty, men)
 	if !kings.IsZero() {
 		km := 0
-		for d := 0; d < 4; d++ {
+		for d := t.kingDir; d < t.kingDir+4; d++ {
 			if !t.flying {
 				km += board.WideShift(v, kings, d).And(empty).Count()
 				continue
