@@ -20,8 +20,8 @@ type geometry struct {
 	wide    bool
 	idxOf   []engine.Index // dense square -> board index
 	denseOf [256]int16     // board index -> dense square (-1 for none)
-	// rays[d] are the squares from d to the edge in each of the four diagonal directions,
-	// nearest first. Kings move along them (one square for short kings).
+	// rays[d] are the squares from d to the edge in each of the four directions of the
+	// board's lines (diagonals, or rows and columns on an orthogonal board), nearest first. Kings move along them (one square for short kings).
 	rays [][4][]uint8
 	// manFwd[d]: the squares a man of the side to move (moving up, as White) steps to.
 	manFwd [][]uint8
@@ -39,6 +39,9 @@ type geometry struct {
 // every square, so that a board the generator would play otherwise is refused.
 func newGeometry(v *engine.Variant) (*geometry, error) {
 	g := &geometry{v: v, squares: v.Squares(), perRow: v.Width / 2, short: v.ShortKings}
+	if v.Orthogonal {
+		g.perRow = v.Width // every square is played (turkish)
+	}
 	g.kingsOnly = v.KingMoveLimit > 0
 	g.menOnly = v.PromotionWins
 	n := g.squares
@@ -74,7 +77,15 @@ func newGeometry(v *engine.Variant) (*geometry, error) {
 		}
 		at[coord[d]] = d
 	}
+	// The four lines of a square; a half turn maps direction k to 3-k (check). Men step
+	// along fwd (White's, upwards) and the side not to move's men along back (downwards).
 	dirs := [4]xy{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}} // up-left, up-right, down-left, down-right (White looks up)
+	fwd, back := []int{0, 1}, []int{2, 3}
+	if v.Orthogonal {
+		// rows and columns (docs/rules.md#turkish): men step forward or sideways
+		dirs = [4]xy{{0, 1}, {-1, 0}, {1, 0}, {0, -1}} // up, left, right, down
+		fwd, back = []int{0, 1, 2}, []int{3, 1, 2}
+	}
 	g.rays = make([][4][]uint8, n)
 	g.manFwd = make([][]uint8, n)
 	g.themBack = make([][]uint8, n)
@@ -88,15 +99,15 @@ func newGeometry(v *engine.Variant) (*geometry, error) {
 				g.rays[d][k] = append(g.rays[d][k], uint8(e))
 			}
 		}
-		for _, k := range []int{0, 1} {
+		for _, k := range fwd {
 			if len(g.rays[d][k]) > 0 {
 				g.manFwd[d] = append(g.manFwd[d], g.rays[d][k][0])
 			}
 		}
 	}
-	// a man of the side not to move steps down (directions 2 and 3) from e to d
+	// a man of the side not to move steps down (or sideways) from e to d
 	for e := range n {
-		for _, k := range []int{2, 3} {
+		for _, k := range back {
 			if len(g.rays[e][k]) > 0 {
 				d := g.rays[e][k][0]
 				g.themBack[d] = append(g.themBack[d], uint8(e))
@@ -144,7 +155,7 @@ func (g *geometry) check() error {
 			slices.Sort(got)
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
-				return fmt.Errorf("egdb: %s: the moves of a lone piece on square %d are not the board's diagonals (got %v, want %v)", v.Name, d+1, got, want)
+				return fmt.Errorf("egdb: %s: the moves of a lone piece on square %d are not the board's lines (got %v, want %v)", v.Name, d+1, got, want)
 			}
 		}
 		f := g.squares - 1 - d
