@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -35,14 +34,5 @@ func statsEGDB(c *cli.Context) (*egdb.DB, error) {
 		}
 		return nil, cliutil.UsageError{Err: err}
 	}
-	db, err := egdb.Open(dir, v, egdb.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("--egdb %s: %w", dir, err)
-	}
-	if db.MaxPieces() < 2 {
-		db.Close()
-		return nil, fmt.Errorf("--egdb %s: no endgame database of %s there (every slice of 2 pieces at least: egdb build --variant %s --pieces N --dir %s)",
-			dir, v.Name, v.Name, dir)
-	}
-	return db, nil
+	return cliutil.OpenEGDB(dir, v)
 }

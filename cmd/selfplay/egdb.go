@@ -1,10 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -21,14 +20,5 @@ func openEGDB(c *cli.Context, v *engine.Variant) (*egdb.DB, error) {
 	if dir == "" {
 		return nil, nil
 	}
-	db, err := egdb.Open(dir, v, egdb.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("--egdb %s: %w", dir, err)
-	}
-	if db.MaxPieces() < 2 {
-		db.Close()
-		return nil, fmt.Errorf("--egdb %s: no endgame database of %s there (every slice of 2 pieces at least: egdb build --variant %s --pieces N --dir %s)",
-			dir, v.Name, v.Name, dir)
-	}
-	return db, nil
+	return cliutil.OpenEGDB(dir, v)
 }
