@@ -133,6 +133,9 @@ func (db *DB) MaxPieces() int {
 	for n := 2; n <= MaxPieces; n++ {
 		for _, s := range SlicesOf(db.v, n) {
 			if sl, _ := db.open(s); sl == nil {
+				if n == 2 {
+					return 0
+				}
 				return n - 1
 			}
 		}

@@ -69,7 +69,10 @@ func (r Result) String() string {
 }
 
 // Better reports whether r is better than s for the side to move: a win beats a draw,
-// which beats a loss (Unknown is worst); among wins the shorter, among losses the longer.
+// which beats a loss (Unknown is worst); among wins the shorter, and a win stored without
+// its distance before every win with one (it may be the shortest: a caller that must make
+// progress searches it, as pkg/search does); among losses the longer, one without its
+// distance last.
 func (r Result) Better(s Result) bool {
 	rank := func(x Result) int {
 		switch x.Value {
