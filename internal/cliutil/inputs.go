@@ -41,12 +41,17 @@ func NotAnInput(out string, inputs ...string) error {
 	if err != nil {
 		return err
 	}
+	return sameAsInput(ost, out, inputs)
+}
+
+// sameAsInput returns an *InputError naming out when ost, a regular file's, is the file of
+// one of inputs ("" and "-" skipped).
+func sameAsInput(ost fs.FileInfo, out string, inputs []string) error {
 	for _, in := range inputs {
 		if in == "" || in == "-" {
 			continue
 		}
-		ist, err := os.Stat(in)
-		if err == nil && os.SameFile(ost, ist) {
+		if ist, err := os.Stat(in); err == nil && os.SameFile(ost, ist) {
 			return &InputError{Output: out, Input: in}
 		}
 	}
@@ -74,13 +79,5 @@ func OpenNotAnInput(out *os.File, name string, inputs ...string) error {
 	if err != nil || !ost.Mode().IsRegular() {
 		return nil
 	}
-	for _, in := range inputs {
-		if in == "" || in == "-" {
-			continue
-		}
-		if ist, err := os.Stat(in); err == nil && os.SameFile(ost, ist) {
-			return &InputError{Output: name, Input: in}
-		}
-	}
-	return nil
+	return sameAsInput(ost, name, inputs)
 }
