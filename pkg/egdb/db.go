@@ -29,6 +29,10 @@ type DB struct {
 	nextID int
 	// table holds the same slices by key (sliceKey), for probes without a lock
 	table [9 * 9 * 9 * 9]atomic.Pointer[dbSlice]
+	// maxPieces is MaxPieces + 1 once worked out, 0 before and after add: the games of a
+	// match and of an archive ask for it at every position (a count that runs while a slice
+	// is added may keep the figure from before it: Build asks for none)
+	maxPieces atomic.Int32
 }
 
 // sliceKey numbers the slices of up to MaxPieces (8) pieces.
@@ -93,6 +97,7 @@ func (db *DB) add(s Slice) (*dbSlice, error) {
 		db.nextID++
 		db.slices[s] = sl
 		db.table[sliceKey(s)].Store(sl)
+		db.maxPieces.Store(0)
 	}
 	db.mu.Unlock()
 	return db.open(s)
@@ -128,8 +133,19 @@ func sortSlices(ss []Slice) {
 }
 
 // MaxPieces returns the largest n such that the directory holds every slice of up to n
-// pieces that v's database has (0 when it lacks one of 2 pieces).
+// pieces that v's database has (0 when it lacks one of 2 pieces). The first call opens
+// those slices; later ones return the figure kept.
 func (db *DB) MaxPieces() int {
+	if n := db.maxPieces.Load(); n > 0 {
+		return int(n) - 1
+	}
+	n := db.countPieces()
+	db.maxPieces.Store(int32(n) + 1)
+	return n
+}
+
+// countPieces works out MaxPieces, opening every slice it needs.
+func (db *DB) countPieces() int {
 	for n := 2; n <= MaxPieces; n++ {
 		for _, s := range SlicesOf(db.v, n) {
 			if sl, _ := db.open(s); sl == nil {
