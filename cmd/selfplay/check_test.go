@@ -3,27 +3,13 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rafle/rafle/internal/golden"
+	"github.com/rafle/rafle/internal/testengines"
 )
-
-// hubfakeBinary builds internal/testengines/hubfake once.
-var hubfakeBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "rafle-hubfake-")
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, "hubfake")
-	if out, err := exec.Command("go", "build", "-o", path, "github.com/rafle/rafle/internal/testengines/hubfake").CombinedOutput(); err != nil {
-		return "", &buildError{err, string(out)}
-	}
-	return path, nil
-})
 
 // TestCheckHelp compares selfplay check --help with testdata/check-help.golden.
 func TestCheckHelp(t *testing.T) {
@@ -38,10 +24,7 @@ func TestCheckHelp(t *testing.T) {
 // plays an illegal move exits 1 and prints the failure with its transcript; --format json
 // is one object; a bad --engine is a usage error.
 func TestCheckCommand(t *testing.T) {
-	fake, err := hubfakeBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fake := testengines.Hub(t)
 	spec := "name=fake,cmd=" + fake + ",depth=1"
 	code, out, errs := runArgs(t, "check", "--engine", spec)
 	if code != 0 || !strings.Contains(out, "PASS  handshake") || !strings.Contains(out, ", 0 failed\n") || strings.Contains(out, "FAIL") {
@@ -93,10 +76,7 @@ func TestCheckCommand(t *testing.T) {
 // compliant engine plays the match; one that fails a check stops it before any game, with
 // the failures on stderr; an engine without the match's variant fails the variant check.
 func TestMatchCheck(t *testing.T) {
-	fake, err := hubfakeBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fake := testengines.Hub(t)
 	dir := t.TempDir()
 	pdn := filepath.Join(dir, "m.pdn")
 	args := func(variant, fakeArgs string) []string {

@@ -8,31 +8,17 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rafle/rafle/internal/procgroup"
+	"github.com/rafle/rafle/internal/testengines"
 	"github.com/rafle/rafle/pkg/match"
 )
-
-// dxpfakeBinary builds internal/testengines/dxpfake once.
-var dxpfakeBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "rafle-dxpfake-")
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, "dxpfake")
-	if out, err := exec.Command("go", "build", "-o", path, "github.com/rafle/rafle/internal/testengines/dxpfake").CombinedOutput(); err != nil {
-		return "", &buildError{err, string(out)}
-	}
-	return path, nil
-})
 
 // freePort returns a port nothing listens on, for a DXP engine.
 func freePort(t *testing.T) string {
@@ -50,10 +36,7 @@ func freePort(t *testing.T) string {
 // match), runs in a process group of its own, and the whole group is ended after the
 // match: here a wrapper script whose other child would outlive it.
 func TestDXPProcess(t *testing.T) {
-	fake, err := dxpfakeBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fake := testengines.DXP(t)
 	dir := t.TempDir()
 	port := freePort(t)
 	script, pids := filepath.Join(dir, "engine.sh"), filepath.Join(dir, "pids")
@@ -97,10 +80,7 @@ func TestDXPProcess(t *testing.T) {
 // from outside (as by a Ctrl-C to the process group, timeout(1) or Slurm) makes no result:
 // the match stops without recording the game as a crash.
 func TestDXPProcessInterrupted(t *testing.T) {
-	fake, err := dxpfakeBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fake := testengines.DXP(t)
 	dir := t.TempDir()
 	port := freePort(t)
 	code, _, stderr := runArgs(t, "-v", "international", "--players", "x,depth=1", "--games", "2", "--max-plies", "30", "-q", "-j", "1",

@@ -4,36 +4,20 @@ import (
 	"encoding/json"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/rafle/rafle/internal/testengines"
 	"github.com/rafle/rafle/pkg/match"
 )
 
 // selfplayBinary builds this command once, to run it as an engine.
-var selfplayBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "rafle-selfplay-")
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, "selfplay")
-	if out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput(); err != nil {
-		return "", &buildError{err, string(out)}
-	}
-	return path, nil
-})
+func selfplayBinary() (string, error) { return testengines.Build(".") }
 
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+func TestMain(m *testing.M) { testengines.Main(m) }
 
 // games returns a match's games from its journal, by index, without what differs between
 // the same games played in-process and over a protocol: the players' names and the

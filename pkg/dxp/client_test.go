@@ -5,40 +5,20 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/rafle/rafle/internal/leakcheck"
+	"github.com/rafle/rafle/internal/testengines"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// fakeBin is the dxpfake binary, built by TestMain.
-var fakeBin string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "dxpfake")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fakeBin = filepath.Join(dir, "dxpfake")
-	build := exec.Command("go", "build", "-o", fakeBin, "github.com/rafle/rafle/internal/testengines/dxpfake")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building dxpfake: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testengines.Main(m) }
 
 func checkLeaks(t *testing.T) { leakcheck.Check(t, 10*time.Second) } // long enough for a loaded machine; no wait without a leak
 
@@ -47,7 +27,7 @@ func checkLeaks(t *testing.T) { leakcheck.Check(t, 10*time.Second) } // long eno
 func startFake(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, fakeBin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
+	cmd := exec.CommandContext(ctx, testengines.DXP(t), append([]string{"-listen", "127.0.0.1:0"}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()

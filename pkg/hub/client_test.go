@@ -4,65 +4,24 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/rafle/rafle/internal/leakcheck"
+	"github.com/rafle/rafle/internal/testengines"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// The fake engine (internal/testengines/hubfake) is built once, on first use.
-var fake struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if fake.dir != "" {
-		os.RemoveAll(fake.dir)
-	}
-	os.Exit(code)
-}
-
-// fakePath returns the path of the built hubfake.
-func fakePath(t *testing.T) string {
-	t.Helper()
-	fake.once.Do(func() {
-		fake.dir, fake.err = os.MkdirTemp("", "hubfake")
-		if fake.err != nil {
-			return
-		}
-		fake.path = filepath.Join(fake.dir, "hubfake")
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-		}
-		out, err := exec.Command(goTool, "build", "-o", fake.path, "github.com/rafle/rafle/internal/testengines/hubfake").CombinedOutput()
-		if err != nil {
-			fake.err = fmt.Errorf("building hubfake: %v\n%s", err, out)
-		}
-	})
-	if fake.err != nil {
-		t.Fatal(fake.err)
-	}
-	return fake.path
-}
+func TestMain(m *testing.M) { testengines.Main(m) }
 
 func noLeak(t *testing.T) { leakcheck.Check(t, 10*time.Second) } // long enough for a loaded machine; no wait without a leak
 
 // testConfig is a Config for hubfake with short timeouts.
 func testConfig(t *testing.T, args ...string) Config {
-	return Config{Path: fakePath(t), Args: args, HandshakeTimeout: 5 * time.Second, Grace: 300 * time.Millisecond}
+	return Config{Path: testengines.Hub(t), Args: args, HandshakeTimeout: 5 * time.Second, Grace: 300 * time.Millisecond}
 }
 
 // startFake starts hubfake and closes it when the test ends.

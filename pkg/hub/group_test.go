@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rafle/rafle/internal/procgroup"
+	"github.com/rafle/rafle/internal/testengines"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -24,7 +25,7 @@ func wrapper(t *testing.T) (script, pids string) {
 	t.Helper()
 	dir := t.TempDir()
 	script, pids = filepath.Join(dir, "engine.sh"), filepath.Join(dir, "pids")
-	text := "#!/bin/sh\nsleep 1000 &\necho $! > " + pids + ".sleep\n" + fakePath(t) + ` -pid-file ` + pids + `.fake "$@"` + "\n"
+	text := "#!/bin/sh\nsleep 1000 &\necho $! > " + pids + ".sleep\n" + testengines.Hub(t) + ` -pid-file ` + pids + `.fake "$@"` + "\n"
 	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestCloseEndsWrapperGroup(t *testing.T) {
 // exits 143 because its engine was) is ErrCrash, not a crash.
 func TestEngineInterrupted(t *testing.T) {
 	script, _ := wrapper(t)
-	for _, path := range []string{fakePath(t), script} {
+	for _, path := range []string{testengines.Hub(t), script} {
 		cfg := testConfig(t, "-signal-at", "2")
 		cfg.Path = path
 		e := startFake(t, cfg)

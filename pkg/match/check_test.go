@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rafle/rafle/internal/testengines"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -91,7 +92,7 @@ func TestCheckPositions(t *testing.T) {
 // checkHub checks hubfake with args under the time control tc.
 func checkHub(t *testing.T, args, tc string) *CheckReport {
 	t.Helper()
-	fake := buildTool(t, "hubfake")
+	fake := testengines.Hub(t)
 	spec, err := ParseEngineSpec("name=fake,cmd=" + fake + `,args="` + args + `",` + tc)
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +194,7 @@ func freeAddr(t *testing.T) string {
 // TestCheckDXP: a well-behaved DXP engine passes; an illegal move and a hang fail the
 // position they happen in, and the engine is started again for the next one.
 func TestCheckDXP(t *testing.T) {
-	fake := buildTool(t, "dxpfake")
+	fake := testengines.DXP(t)
 	for _, tt := range []struct{ args, failed, detail string }{
 		{"", "", ""},
 		{"-illegal-at 2", "captures", "illegal move"},

@@ -12,33 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rafle/rafle/internal/testengines"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// buildTool builds one of the test engines (internal/testengines/NAME) once per test run.
-var buildTool = func() func(t *testing.T, name string) string {
-	var mu sync.Mutex
-	built := map[string]string{}
-	dir, err := os.MkdirTemp("", "rafle-testengines-")
-	return func(t *testing.T, name string) string {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if path, ok := built[name]; ok {
-			return path
-		}
-		path := filepath.Join(dir, name)
-		out, err := exec.Command("go", "build", "-o", path, "github.com/rafle/rafle/internal/testengines/"+name).CombinedOutput()
-		if err != nil {
-			t.Fatalf("go build %s: %v\n%s", name, err, out)
-		}
-		built[name] = path
-		return path
-	}
-}()
+func TestMain(m *testing.M) { testengines.Main(m) }
 
 // readRecords returns the journal's games by index.
 func readRecords(t *testing.T, path string) map[int]Record {
@@ -63,7 +41,7 @@ func readRecords(t *testing.T, path string) map[int]Record {
 // random player: every game is played, the engine loses the games where it fails with the
 // failure's termination and text, and it is restarted for the next game.
 func TestHubFaults(t *testing.T) {
-	fake := buildTool(t, "hubfake")
+	fake := testengines.Hub(t)
 	intl := engine.MustLookup("international")
 	for _, tc := range []struct {
 		args   string
@@ -153,7 +131,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 func TestHubStartErrors(t *testing.T) {
-	fake := buildTool(t, "hubfake")
+	fake := testengines.Hub(t)
 	intl := engine.MustLookup("international")
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -240,7 +218,7 @@ func equalSpec(a, b EngineSpec) bool {
 // startDXPFake starts dxpfake with args and returns the address it listens on.
 func startDXPFake(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(buildTool(t, "dxpfake"), args...)
+	cmd := exec.Command(testengines.DXP(t), args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -313,7 +291,7 @@ func TestDXPFaults(t *testing.T) {
 // before it reads "stop", as Scan 2.0 does) loses no game on time. The margin is large so
 // that only a "stop" sent late (at the time plus the margin) can flag it.
 func TestHubStopAtMoveTime(t *testing.T) {
-	fake := buildTool(t, "hubfake")
+	fake := testengines.Hub(t)
 	intl := engine.MustLookup("international")
 	for _, args := range []string{"-slow 1m", "-busy 150ms -slow 1m"} {
 		t.Run(args, func(t *testing.T) {
@@ -340,7 +318,7 @@ func TestHubStopAtMoveTime(t *testing.T) {
 // the process group, timeout(1) or Slurm kill it) makes no result: the match stops with
 // ErrEngineInterrupted, and no game is recorded as its crash.
 func TestHubEngineInterrupted(t *testing.T) {
-	fake := buildTool(t, "hubfake")
+	fake := testengines.Hub(t)
 	spec, err := ParseEngineSpec("name=fake,cmd=" + fake + `,args="-signal-at 3",depth=1`)
 	if err != nil {
 		t.Fatal(err)

@@ -19,13 +19,25 @@ import (
 	"github.com/rafle/rafle/pkg/stats"
 )
 
+// testDir is the folder of testJournal's files, removed when the tests end.
+var testDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "rafle-report-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 // testJournal plays a small english match of random players, once per test binary, and
 // returns its journal, its PDN file and the result the match counted.
 var testJournal = sync.OnceValues(func() (paths [2]string, res *match.Result) {
-	dir, err := os.MkdirTemp("", "rafle-report-test-")
-	if err != nil {
-		panic(err)
-	}
+	dir := testDir
 	v := engine.MustLookup("english")
 	ops, err := match.RandomOpenings(v, 3, 6, 5, nil)
 	if err != nil {
