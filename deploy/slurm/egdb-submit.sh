@@ -19,23 +19,10 @@ usage() {
 	exit 2
 }
 shards=4 cpus=1 dir=.
-while (($# > 0)); do
-	case $1 in
-	-n) shards=${2:-} ;;
-	-c) cpus=${2:-} ;;
-	-d) dir=${2:-} ;;
-	-h | --help) usage ;;
-	--)
-		shift
-		break
-		;;
-	*) break ;; # the first of egdb's flags
-	esac
-	(($# >= 2)) || usage
-	shift 2
-done
-[[ $shards =~ ^[0-9]+$ && $shards -ge 1 ]] || { echo "egdb-submit.sh: -n $shards: give 1 or more shards" >&2; exit 2; }
-[[ $cpus =~ ^[0-9]+$ && $cpus -ge 1 ]] || { echo "egdb-submit.sh: -c $cpus: give 1 or more CPUs" >&2; exit 2; }
+min_shards=1
+source "$(dirname "$0")/options.sh"
+parse_options "$@"
+set -- "${rest[@]}"
 # --pieces N, --variant V and --dir DB (also as NAME=VALUE); the other flags go to every stage
 pieces='' variant='' db='' rest=()
 while (($# > 0)); do

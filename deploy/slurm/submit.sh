@@ -17,23 +17,10 @@ usage() {
 	exit 2
 }
 shards=8 cpus=1 dir=.
-while (($# > 0)); do
-	case $1 in
-	-n) shards=${2:-} ;;
-	-c) cpus=${2:-} ;;
-	-d) dir=${2:-} ;;
-	-h | --help) usage ;;
-	--)
-		shift
-		break
-		;;
-	*) break ;; # the first of selfplay's flags
-	esac
-	(($# >= 2)) || usage
-	shift 2
-done
-[[ $shards =~ ^[0-9]+$ && $shards -ge 2 ]] || { echo "submit.sh: -n $shards: give 2 or more shards" >&2; exit 2; }
-[[ $cpus =~ ^[0-9]+$ && $cpus -ge 1 ]] || { echo "submit.sh: -c $cpus: give 1 or more CPUs" >&2; exit 2; }
+min_shards=2
+source "$(dirname "$0")/options.sh"
+parse_options "$@"
+set -- "${rest[@]}"
 [[ $# -gt 0 ]] || usage
 case " $* " in
 *" --seed "* | *" --seed="*) ;;
