@@ -11,45 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/rafle/rafle/internal/testio"
 )
-
-// fifoWith makes a FIFO in dir that a goroutine fills with data once a reader opens it.
-func fifoWith(t *testing.T, dir, name string, data []byte) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	go func() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		f.Write(data)
-		f.Close()
-	}()
-	return path
-}
-
-// pipeWith returns the name /dev/fd/N of the read end of a pipe that a goroutine fills
-// with data, as a shell's <(...) gives: opening the name again gives the same pipe.
-func pipeWith(t *testing.T, data []byte) string {
-	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := fmt.Sprintf("/dev/fd/%d", r.Fd())
-	if _, err := os.Stat(name); err != nil {
-		t.Skipf("no /dev/fd: %v", err)
-	}
-	go func() {
-		w.Write(data)
-		w.Close()
-	}()
-	t.Cleanup(func() { r.Close() })
-	return name
-}
 
 // TestStreamInputs: every command reads a FIFO and a process substitution as it reads the
 // file, although validate, stats, convert and book infer the variant first (issue 33, item
@@ -74,7 +38,7 @@ func TestStreamInputs(t *testing.T) {
 		{"convert", "--to", "fen", "-j", "2"}, {"filter", "--min-plies", "60"}, {"dedupe"}, {"book", "--max-ply", "4"},
 	} {
 		code, want, _ := runPDN(t, "", append(args, file)...)
-		for k, stream := range []string{fifoWith(t, dir, fmt.Sprintf("in%d.fifo", i), data), pipeWith(t, data)} {
+		for k, stream := range []string{testio.FIFO(t, dir, fmt.Sprintf("in%d.fifo", i), data), testio.Pipe(t, data)} {
 			code2, got, stderr := runPDN(t, "", append(args, stream)...)
 			if code2 != code || neutral(got, stream) != neutral(want, file) {
 				t.Errorf("pdn %v on a %s: exit %d (file: %d), stderr %.300q; output differs from the file's: %.300q",
@@ -188,7 +152,7 @@ func TestStreamRefused(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("book: exit %d", code)
 	}
-	code, probe, stderr := runPDN(t, "", "book", "--book", fifoWith(t, dir, "book.fifo", []byte(out)), "--moves", "")
+	code, probe, stderr := runPDN(t, "", "book", "--book", testio.FIFO(t, dir, "book.fifo", []byte(out)), "--moves", "")
 	if code != 0 || !strings.Contains(probe, "games") {
 		t.Errorf("book --book FIFO: exit %d, %q, stderr %q", code, probe, stderr)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/rafle/rafle/internal/testio"
 )
 
 // untagged writes the test games without their GameType tags into dir, so that tune infers
@@ -82,24 +84,6 @@ func TestOutNotAnInput(t *testing.T) {
 	}
 }
 
-// fifo makes a FIFO in dir that a goroutine fills with data (it waits for a reader).
-func fifo(t *testing.T, dir string, data []byte) string {
-	t.Helper()
-	path := filepath.Join(dir, "games.fifo")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	go func() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		f.Write(data)
-		f.Close()
-	}()
-	return path
-}
-
 // TestFIFOInput: games whose variant is inferred are read from a FIFO as from a file, read
 // once (issue 33, item 6: the second open waited for a writer forever).
 func TestFIFOInput(t *testing.T) {
@@ -111,7 +95,7 @@ func TestFIFOInput(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tune FILE: exit %d, %s", code, stderr)
 	}
-	code, got, stderr := runArgs(t, append(args, fifo(t, dir, data))...)
+	code, got, stderr := runArgs(t, append(args, testio.FIFO(t, dir, "games.fifo", data))...)
 	if code != 0 || !strings.Contains(stderr, "inferred from") {
 		t.Fatalf("tune FIFO: exit %d, %s", code, stderr)
 	}
