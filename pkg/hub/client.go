@@ -733,6 +733,10 @@ type Reply struct {
 	Text   string      // the move as the engine wrote it
 	Ponder string      // the answer the engine expects, as it wrote it ("" if none)
 	Info   Info        // the engine's last search information
+	// Elapsed is the move's time at the pipe: from the search's lines written to the answer
+	// read, without rafle's own work before and after (formatting the game, checking the
+	// move), which a loaded machine can stretch.
+	Elapsed time.Duration
 }
 
 // Think asks the engine for a move in g's current position within lvl. It sends "pos" with
@@ -786,14 +790,20 @@ func (e *Engine) ThinkUntil(ctx context.Context, stop time.Time, g *engine.Game,
 	if err := e.sendLines(e.searchLines(g, lvl)...); err != nil {
 		return Reply{}, err
 	}
+	sent := time.Now()
 
 	p := g.Position()
 	var rep Reply
-	handle := func(l line) (bool, error) {
+	handle := func(l line) (done bool, err error) {
 		if e.hub1 {
-			return e.hub1Line(l, v, &p, legal, &rep)
+			done, err = e.hub1Line(l, v, &p, legal, &rep)
+		} else {
+			done, err = e.hub2Line(l, v, &p, legal, &rep)
 		}
-		return e.hub2Line(l, v, &p, legal, &rep)
+		if done && !l.At.IsZero() {
+			rep.Elapsed = max(l.At.Sub(sent), 0)
+		}
+		return done, err
 	}
 	if err := e.await(ctx, 0, nil, &stopAt, handle); err != nil {
 		return Reply{}, err

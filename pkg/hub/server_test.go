@@ -373,7 +373,8 @@ func (w *writeCounter) Write(p []byte) (int, error) {
 
 // TestSearchLinesOneWrite: a search's pos, level and go reach the engine in one write, so
 // that the engine woken by the first line cannot keep the referee from writing the rest
-// while the clock runs (a loaded machine put "go" 206 ms after "pos").
+// while the clock runs (a loaded machine put "go" 206 ms after "pos"); the reply's Elapsed
+// is within the call.
 func TestSearchLinesOneWrite(t *testing.T) {
 	noLeak(t)
 	sr := &scriptSearcher{}
@@ -396,9 +397,14 @@ func TestSearchLinesOneWrite(t *testing.T) {
 		wc.mu.Lock()
 		wc.writes = nil
 		wc.mu.Unlock()
+		began := time.Now()
 		rep, err := e.Think(context.Background(), g, Level{Moves: 0, Time: time.Second, Inc: 100 * time.Millisecond})
+		wall := time.Since(began)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if rep.Elapsed < 0 || rep.Elapsed > wall {
+			t.Errorf("ply %d: Reply.Elapsed %v, want the time from the lines written to the answer read, within Think's %v", g.Ply(), rep.Elapsed, wall)
 		}
 		wc.mu.Lock()
 		writes := wc.writes

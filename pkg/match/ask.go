@@ -35,6 +35,9 @@ func askHub(ctx context.Context, eng *hub.Engine, g *engine.Game, tc *TimeContro
 	defer cancel()
 	r, err := eng.ThinkUntil(tctx, stop, g, lvl)
 	elapsed := time.Since(t0)
+	if r.Elapsed > 0 { // the time at the pipe, as the match's clock counts it
+		elapsed = min(elapsed, r.Elapsed)
+	}
 	if err != nil {
 		return r, "", err
 	}

@@ -16,11 +16,11 @@ import (
 )
 
 // buildTool builds one of the test engines (internal/testengines/NAME) once per test run.
-var buildTool = func() func(t *testing.T, name string) string {
+var buildTool = func() func(t testing.TB, name string) string {
 	var mu sync.Mutex
 	built := map[string]string{}
 	dir, err := os.MkdirTemp("", "rafle-testengines-")
-	return func(t *testing.T, name string) string {
+	return func(t testing.TB, name string) string {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
