@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -454,21 +455,13 @@ func (hm *hubMover) move(ctx context.Context, g *engine.Game, r *SuiteResult) er
 	}
 	r.Depth, r.Nodes = reply.Info.Depth, reply.Info.Nodes
 	if reply.Info.HasScore {
-		score := int(reply.Info.Score*100 + 0.5*sign(reply.Info.Score))
+		score := int(math.Round(reply.Info.Score * 100)) // men to hundredths
 		r.Score = &score
 	}
 	return err
 }
 
 func (hm *hubMover) close() { hm.eng.Close() }
-
-// sign returns -1 for a negative x, else 1.
-func sign(x float64) float64 {
-	if x < 0 {
-		return -1
-	}
-	return 1
-}
 
 // dxpMover is a DXP engine.
 type dxpMover struct {

@@ -266,3 +266,25 @@ func TestShippedSuites(t *testing.T) {
 		t.Errorf("%d suites shipped (%v), want one per variant (%d)", got, corpus.SuiteVariants(), want)
 	}
 }
+
+// TestRunSuiteDXP: a DXP engine (dxpfake, which plays the first legal move) gets each
+// position as a new game from it; a variant other than international is an error.
+func TestRunSuiteDXP(t *testing.T) {
+	ps := hubSuite(t)
+	addr := startDXPFake(t)
+	host, port, _ := strings.Cut(addr, ":")
+	spec, err := ParseEngineSpec("name=d,proto=dxp,host=" + host + ",port=" + port + ",tc=60")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := RunSuite(context.Background(), engine.MustLookup("international"), ps, SuiteOptions{Engine: &spec, HandshakeTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Solved != 1 || len(rep.Results) != 2 || !rep.Results[0].Solved || rep.Results[1].Solved || rep.Results[1].Move == "" {
+		t.Errorf("report %+v, want the first solved and the second not", rep)
+	}
+	if _, err := RunSuite(context.Background(), engine.MustLookup("english"), nil, SuiteOptions{Engine: &spec}); err == nil || !strings.Contains(err.Error(), "DXP plays international draughts") {
+		t.Errorf("english over DXP: %v", err)
+	}
+}
