@@ -58,7 +58,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Flags:                     slices.Concat(flags(), engineFlags(), shardFlags()),
 		Action:                    selfplay,
-		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand(), checkCommand()},
+		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand(), checkCommand(), suiteCommand()},
 		OnUsageError:              cliutil.OnUsageError,
 	}
 }

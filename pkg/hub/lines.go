@@ -1,6 +1,9 @@
 package hub
 
-import "bytes"
+import (
+	"bytes"
+	"time"
+)
 
 // maxLine bounds the length of a protocol line read from the other side: a "pos" line
 // with a long game is a few tens of kilobytes; a longer line is cut and reported.
@@ -11,6 +14,7 @@ const maxLine = 1 << 20
 type line struct {
 	Text    string
 	TooLong bool
+	At      time.Time // when it was read: the answer's arrival, for the move's time
 }
 
 // lineSplitter is an io.Writer that cuts what is written into lines ended by "\n" (a "\r"
@@ -54,7 +58,7 @@ func (s *lineSplitter) flush() {
 
 func (s *lineSplitter) emit() {
 	text := string(bytes.TrimSuffix(s.buf, []byte("\r")))
-	l := line{Text: text, TooLong: s.tooLong}
+	l := line{Text: text, TooLong: s.tooLong, At: time.Now()}
 	s.buf, s.tooLong = s.buf[:0], false
 	if cap(s.buf) > 64<<10 {
 		s.buf = nil // do not keep a large buffer for one long line

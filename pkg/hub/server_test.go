@@ -356,3 +356,68 @@ func TestClientServerProcess(t *testing.T) {
 	}
 	playOut(t, e, engine.NewGame(cfg.Variant, cfg.Variant.Start()), 100)
 }
+
+// writeCounter counts the writes to a pipe and keeps the text of each.
+type writeCounter struct {
+	io.WriteCloser
+	mu     sync.Mutex
+	writes []string
+}
+
+func (w *writeCounter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.writes = append(w.writes, string(p))
+	w.mu.Unlock()
+	return w.WriteCloser.Write(p)
+}
+
+// TestSearchLinesOneWrite: a search's pos, level and go reach the engine in one write, so
+// that the engine woken by the first line cannot keep the referee from writing the rest
+// while the clock runs (a loaded machine put "go" 206 ms after "pos"); the reply's Elapsed
+// is within the call.
+func TestSearchLinesOneWrite(t *testing.T) {
+	noLeak(t)
+	sr := &scriptSearcher{}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		err := Serve(context.Background(), inR, outW, testServer(sr))
+		outW.Close()
+		served <- err
+	}()
+	wc := &writeCounter{WriteCloser: inW}
+	e, err := Connect(context.Background(), outR, wc, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := engine.MustLookup("international")
+	g := engine.NewGame(v, v.Start())
+	for range 3 {
+		wc.mu.Lock()
+		wc.writes = nil
+		wc.mu.Unlock()
+		began := time.Now()
+		rep, err := e.Think(context.Background(), g, Level{Moves: 0, Time: time.Second, Inc: 100 * time.Millisecond})
+		wall := time.Since(began)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Elapsed < 0 || rep.Elapsed > wall {
+			t.Errorf("ply %d: Reply.Elapsed %v, want the time from the lines written to the answer read, within Think's %v", g.Ply(), rep.Elapsed, wall)
+		}
+		wc.mu.Lock()
+		writes := wc.writes
+		wc.mu.Unlock()
+		if len(writes) != 1 || !strings.HasPrefix(writes[0], "pos ") || !strings.Contains(writes[0], "\nlevel ") || !strings.HasSuffix(writes[0], "\ngo think\n") {
+			t.Errorf("ply %d: the search was sent in %d writes %q, want one: pos, level, go", g.Ply(), len(writes), writes)
+		}
+		if err := g.Play(rep.Move); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Close()
+	if err := <-served; err != nil {
+		t.Errorf("Serve = %v", err)
+	}
+}

@@ -3,9 +3,12 @@ package match
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/rafle/rafle/internal/testengines"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/search"
 )
@@ -44,4 +47,53 @@ func BenchmarkSelfplay(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkRefereeOverhead plays hubfake, which answers at once with its first legal move,
+// against itself over Hub (one game at a time, international, random 4-ply openings, at
+// most 200 plies past them), and reports rafle's own work per move: the CPU time of this
+// process (the referee, the clocks, writing the whole game in "pos", reading and checking
+// the answer; the engine's replay is in its own process) and the wall time of a move, the
+// round trip through the pipe included. go test -bench RefereeOverhead -benchtime 3x ./pkg/match
+func BenchmarkRefereeOverhead(b *testing.B) {
+	fake := testengines.Hub(b)
+	v := engine.MustLookup("international")
+	ops, err := RandomOpenings(v, 4, 8, 1, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var players []Entrant
+	for _, name := range []string{"a", "b"} {
+		spec, err := ParseEngineSpec("name=" + name + ",cmd=" + fake + ",tc=60+1")
+		if err != nil {
+			b.Fatal(err)
+		}
+		players = append(players, External(spec, ExternalOptions{}))
+	}
+	moves := 0
+	var wall, cpu time.Duration
+	for i := 0; b.Loop(); i++ {
+		journal := filepath.Join(b.TempDir(), "m.journal")
+		cfg := Config{Variant: v, Players: players, Games: 4, Openings: ops, MaxPlies: 200, Concurrency: 1,
+			Seed: int64(i), JournalPath: journal}
+		start, c0 := time.Now(), cpuTime()
+		if _, err := Run(context.Background(), cfg); err != nil {
+			b.Fatal(err)
+		}
+		wall, cpu = wall+time.Since(start), cpu+cpuTime()-c0
+		f, err := os.Open(journal)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, recs, _, err := readJournal(f, journal)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range recs {
+			moves += len(r.Moves) - r.OpeningPlies
+		}
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(moves), "cpu-µs/move")
+	b.ReportMetric(float64(wall.Microseconds())/float64(moves), "µs/move")
 }

@@ -292,31 +292,8 @@ func (c *checker) hubVariant(ctx context.Context, v *engine.Variant, latency boo
 // hubMove starts a new game and asks for a move in g's position at the spec's time
 // control, within the time the match would allow.
 func (c *checker) hubMove(ctx context.Context, eng *hub.Engine, g *engine.Game) (string, error) {
-	nctx, cancel := context.WithTimeout(ctx, c.opt.HandshakeTimeout)
-	err := eng.NewGame(nctx)
-	cancel()
-	if err != nil {
-		return "", fmt.Errorf("new-game: %w", err)
-	}
-	lvl, limit, timed := checkLimit(&c.spec.Control)
-	t0 := time.Now()
-	var stop time.Time
-	if timed {
-		stop = t0.Add(limit - c.spec.Control.Margin)
-	}
-	tctx, cancel := context.WithDeadline(ctx, t0.Add(limit))
-	defer cancel()
-	r, err := eng.ThinkUntil(tctx, stop, g, lvl)
-	elapsed := time.Since(t0)
-	if err != nil {
-		return "", err
-	}
-	p := g.Position()
-	text := g.Variant().FormatMove(&p, r.Move, false)
-	if elapsed > limit {
-		return text, late(elapsed, limit)
-	}
-	return text, nil
+	_, text, err := askHub(ctx, eng, g, &c.spec.Control, c.opt.HandshakeTimeout)
+	return text, err
 }
 
 // latencyOf summarises the times of moves.
@@ -353,27 +330,8 @@ func (c *checker) dxp(ctx context.Context) {
 	defer stopAll()
 	start := func(name string) bool {
 		t0 := time.Now()
-		err := func() error {
-			if c.spec.Cmd != "" {
-				var err error
-				if proc, err = StartProcess(c.spec, c.opt.Stderr); err != nil {
-					return err
-				}
-			}
-			var err error
-			deadline := time.Now().Add(c.opt.HandshakeTimeout)
-			for {
-				client, err = dxp.Dial(ctx, dxp.Config{Addr: c.spec.Addr, Name: "rafle", Transcript: &c.tr,
-					DialTimeout: c.opt.HandshakeTimeout, Variant: v})
-				if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
-					return err
-				}
-				select {
-				case <-time.After(100 * time.Millisecond):
-				case <-ctx.Done():
-				}
-			}
-		}()
+		var err error
+		proc, client, err = dialDXP(ctx, c.spec, v, c.opt.Stderr, &c.tr, c.opt.HandshakeTimeout)
 		c.add(CheckResult{Name: name, Variant: v.Name, Elapsed: time.Since(t0)}, err)
 		return err == nil
 	}
@@ -382,35 +340,11 @@ func (c *checker) dxp(ctx context.Context) {
 	}
 	var times []time.Duration
 	move := func(cp CheckPosition) (string, time.Duration, error) {
-		minutes, moves := dxpClock(&c.spec.Control)
-		_, limit, _ := checkLimit(&c.spec.Control)
-		pos := cp.Game.Position()
-		t0 := time.Now() // an engine that moves first may send its move with GAMEACC
-		rctx, cancel := context.WithTimeout(ctx, c.opt.HandshakeTimeout)
-		_, err := client.StartGame(rctx, pos, pos.Side, minutes, moves)
-		cancel()
-		if err != nil {
-			return "", 0, fmt.Errorf("GAMEREQ: %w", err)
+		_, text, elapsed, err := askDXP(ctx, client, v, cp.Game.Position(), &c.spec.Control, c.opt.HandshakeTimeout)
+		if err == nil {
+			times = append(times, elapsed)
 		}
-		mctx, cancel := context.WithDeadline(ctx, t0.Add(limit))
-		m, err := client.Receive(mctx, &pos)
-		cancel()
-		elapsed := time.Since(t0)
-		ectx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		eerr := client.EndGame(ectx, dxp.EndUnknown)
-		cancel()
-		if err != nil {
-			return "", elapsed, err
-		}
-		text := v.FormatMove(&pos, m, false)
-		if elapsed > limit {
-			return text, elapsed, late(elapsed, limit)
-		}
-		if eerr != nil {
-			return text, elapsed, fmt.Errorf("GAMEEND: %w", eerr)
-		}
-		times = append(times, elapsed)
-		return text, elapsed, nil
+		return text, elapsed, err
 	}
 	for _, cp := range CheckPositions(v) {
 		if ctx.Err() != nil {

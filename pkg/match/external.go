@@ -180,7 +180,7 @@ func (p *hubPlayer) Choose(ctx context.Context, t Turn) (Reply, error) {
 	if err != nil {
 		return Reply{}, protocolForfeit(err, hubKinds)
 	}
-	reply := Reply{Move: r.Move, Depth: r.Info.Depth, Nodes: r.Info.Nodes, HasScore: r.Info.HasScore}
+	reply := Reply{Move: r.Move, Depth: r.Info.Depth, Nodes: r.Info.Nodes, HasScore: r.Info.HasScore, Elapsed: r.Elapsed}
 	if r.Info.HasScore {
 		reply.Score = int(math.Round(r.Info.Score * 100)) // men to hundredths
 	}

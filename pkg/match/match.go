@@ -452,6 +452,9 @@ func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, erro
 		began := time.Now()
 		reply, err := players[side].Choose(moveCtx, turn)
 		elapsed := time.Since(began)
+		if reply.Elapsed > 0 {
+			elapsed = min(elapsed, reply.Elapsed)
+		}
 		cancel()
 		text := v.FormatMove(&p, reply.Move, false)
 		if err == nil && clocks[side] != nil && clocks[side].spend(elapsed) {

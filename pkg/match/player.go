@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -33,6 +34,11 @@ type Reply struct {
 	Score    int   // for the side to move, in hundredths of a man; valid when HasScore
 	HasScore bool  // the player reported a score
 	Nodes    int64 // nodes searched; 0 when not reported
+	// Elapsed, when set, is the move's time as the player measured it where it talks to an
+	// engine (Hub: from the search's lines written to the answer read); the clock is
+	// charged that rather than the whole call, so that rafle's own work around the
+	// protocol (formatting the game, checking the answer) is not the engine's time.
+	Elapsed time.Duration
 }
 
 // Resetter is implemented by players that can play another game: Reset(seed) must leave

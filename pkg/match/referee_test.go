@@ -292,3 +292,49 @@ func TestMoveInfoInPDN(t *testing.T) {
 	}
 	checkPDN(t, cfg.PDNPath, english)
 }
+
+// lateReporter plays random moves, taking wait over each, and reports elapsed as the move's
+// time at the protocol boundary (Reply.Elapsed).
+type lateReporter struct {
+	Player
+	wait, elapsed time.Duration
+}
+
+func (l lateReporter) Choose(ctx context.Context, t Turn) (Reply, error) {
+	r, err := l.Player.Choose(ctx, t)
+	time.Sleep(l.wait)
+	r.Elapsed = l.elapsed
+	return r, err
+}
+
+// TestClockChargesProtocolTime: the clock is charged the move's time that the player
+// measured where it talks to the engine (Reply.Elapsed), not the whole call, whose rafle
+// side a loaded machine stretches; a player that measures nothing is charged the call.
+func TestClockChargesProtocolTime(t *testing.T) {
+	english := engine.MustLookup("english")
+	for _, tt := range []struct {
+		elapsed  time.Duration
+		forfeits bool
+	}{{time.Millisecond, false}, {0, true}} {
+		tc := TimeControl{MoveTime: 20 * time.Millisecond}
+		slow := Entrant{Name: "slow", Control: &tc, New: func(v *engine.Variant, seed int64) (Player, error) {
+			r, _ := Random("").New(v, seed)
+			return lateReporter{r, 40 * time.Millisecond, tt.elapsed}, nil
+		}}
+		cfg := Config{Variant: english, Players: []Entrant{slow, Random("random")}, Games: 2, MaxPlies: 6, Seed: 1,
+			Openings: []Opening{{Name: "start", Root: english.Start()}}}
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forfeits := 0
+		for _, term := range res.Terminations {
+			if term.Reason == ReasonTimeForfeit {
+				forfeits += term.Games
+			}
+		}
+		if (forfeits == 2) != tt.forfeits || (forfeits == 0) == tt.forfeits {
+			t.Errorf("Reply.Elapsed %v: %d of 2 games lost on time, want %v", tt.elapsed, forfeits, map[bool]string{true: "both", false: "none"}[tt.forfeits])
+		}
+	}
+}
