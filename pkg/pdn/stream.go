@@ -88,6 +88,11 @@ func (r *Reader) SetReplayer(rp *Replayer) {
 	r.rs = rp.stream
 }
 
+// gatherEvidence makes Next keep of each game's main line only what
+// Evidence.Add takes (Moves is nil, Plies counts the moves), as
+// SetReplayer does, but without a replay: what InferVariant reads.
+func (r *Reader) gatherEvidence() { r.rs = &stream{} }
+
 // reset prepares the stream for the next game.
 func (st *stream) reset() {
 	st.state, st.g, st.started, st.done, st.err = streamNotBegun, nil, false, false, nil
@@ -101,6 +106,11 @@ func (st *stream) reset() {
 func (st *stream) begin(r *Reader) bool {
 	rp := st.rp
 	g := r.g
+	if rp == nil { // the evidence alone (gatherEvidence)
+		st.state, st.done = streamOn, true
+		st.read.ev.nodes(r.cur, true)
+		return true
+	}
 	// (A game inferred from the other games' tags may be inferred from its own
 	// first move instead: Replayer.variant needs the whole game.)
 	if r.vis != nil || !rp.CountOnly || rp.Default == nil && (rp.Inferred == nil || rp.Inferred.Variant == nil || rp.Inferred.tags) &&
