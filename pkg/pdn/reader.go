@@ -101,7 +101,8 @@ const (
 
 // MaxStrayText bounds the stray text (words outside comments that are not
 // PDN) kept as comments in one game: the rest is dropped, with a warning.
-// A 50 MB line of 'x' made 53 MB of comments and took 494 MB of memory.
+// Without the bound, the memory of a line of junk grew ten times its size
+// (docs/benchmarks.md, measured choices).
 const MaxStrayText = 1 << 20
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
@@ -297,9 +298,9 @@ const simpleSlot = 5 // len("99-99")
 
 func buildSimple() {
 	// The digits of 1 to 99 as Square.appendTo writes them, written byte
-	// by byte: the table is made at every run of the pdn command, and a
-	// call per square was a quarter of the instructions of validating a
-	// tiny file (docs/benchmarks.md, measured choices).
+	// by byte: the table is made at every run of the pdn command, where a
+	// call per square cost much of the validation of a tiny file
+	// (docs/benchmarks.md, measured choices).
 	var digits [100][2]byte
 	for a := 1; a < 100; a++ {
 		digits[a] = [2]byte{'0' + byte(a/10), '0' + byte(a%10)}
