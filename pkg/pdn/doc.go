@@ -2,12 +2,12 @@
 // game-record format for draughts and checkers, and replays its games
 // with the rules of pkg/engine. It has two layers:
 //
-//   - The syntax (scanner.go, reader.go, walk.go, writer.go, json.go):
-//     one grammar, the Scanner's tokens, which the Reader builds into
-//     games. The Reader reads the commonest tag pairs and moves straight
-//     from the Scanner's buffer (plainTag, plainMovetext), as it would
-//     read their tokens: FuzzPlain and the corpus tests check that both
-//     ways give the same games, warnings and errors. This layer knows
+//   - The syntax (scanner.go, token.go, reader.go, plain.go, tagname.go,
+//     walk.go, writer.go, json.go): one grammar, the Scanner's tokens,
+//     which the Reader builds into games. The Reader reads the commonest
+//     tag pairs and moves straight from the Scanner's buffer (plain.go),
+//     as it would read their tokens: FuzzPlain and the corpus tests check
+//     that both ways give the same games, warnings and errors. This layer knows
 //     tags, moves as lists of squares, comments, variations and results,
 //     not the rules of any variant.
 //   - The replay (replay.go, variant.go, infer.go, stream.go), above it:
