@@ -106,12 +106,12 @@ func inferVariant(ctx context.Context, r io.Reader, opt ReaderOptions, limit int
 		return nil, false, err
 	}
 	read := func() int64 { return cr.n } // JSON lines: the input's bytes
+	var arena *Arena
 	if pr, ok := gr.(*Reader); ok {
-		var a Arena
-		pr.SetArena(&a)
+		arena = new(Arena)
+		pr.SetArena(arena)
 		pr.gatherEvidence()
 		read = pr.Offset // PDN: the bytes of its text
-		gr = arenaReader{pr, &a}
 	}
 	var e evidence
 	for n := 0; ; n++ {
@@ -122,8 +122,8 @@ func inferVariant(ctx context.Context, r io.Reader, opt ReaderOptions, limit int
 			if err := ctx.Err(); err != nil {
 				return nil, false, err
 			}
-			if ar, ok := gr.(arenaReader); ok {
-				ar.a.Reset()
+			if arena != nil {
+				arena.Reset()
 			}
 		}
 		g, err := gr.Next()
@@ -144,12 +144,6 @@ func inferVariant(ctx context.Context, r io.Reader, opt ReaderOptions, limit int
 // inferBatch is how many games inferVariant reads between two looks at
 // its context (and two resets of its arena).
 const inferBatch = 64
-
-// arenaReader is a Reader reading into an Arena.
-type arenaReader struct {
-	*Reader
-	a *Arena
-}
 
 // countReader counts the bytes read through it.
 type countReader struct {
