@@ -230,8 +230,8 @@ type plainRec struct {
 // square maxSq: to the replay, if the reader replays the main line as it reads
 // it (see SetReplayer), else to the line being built.
 func (r *Reader) plainMoves(b *plainMoveBatch, nb int, maxSq int) {
-	if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
-		r.rs.plain(b.rec[:nb], b.sq[:nb], maxSq)
+	if r.ml != nil && len(r.stack) == 0 && r.toMainLine() {
+		r.ml.plain(b, nb, maxSq)
 		return
 	}
 	// As move would add them, with the arena's slabs written in place

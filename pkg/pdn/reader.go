@@ -70,7 +70,11 @@ type Reader struct {
 	tagBuf   []Tag          // scratch for the tags of the game being read
 	batch    plainMoveBatch // moves read by plainMovetext, not yet handed on
 	arena    *arena         // if set, games are carved out of it (see arena)
-	rs       *stream        // if set, main lines are replayed as they are read (see SetReplayer)
+	// ml, if set, takes the main lines of the games instead of the
+	// Reader building them (see mainLine); mls says whether it takes the
+	// game being read.
+	ml  mainLine
+	mls mainLineState
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
 	// tokensOnly turns plainMovetext and plainTag off (tests compare both ways).
@@ -88,6 +92,58 @@ type Reader struct {
 	tagBytes   int  // bytes of the current game's tag names and values
 	strayBytes int  // bytes of its stray text kept as comments
 	resumed    bool // the Reader started in the middle of its input (resume)
+}
+
+// mainLine is the layer above the syntax that takes the main line of the
+// games a Reader reads, element by element, instead of the Reader
+// building it: the replay of SetReplayer (stream.go), the evidence of
+// InferVariant. The Reader offers it each game at its first main-line
+// move or variation (take); a game it takes comes without its main line
+// (Moves is nil), and the Reader hands it the moves (move, and plain for
+// those plainMovetext read), the other nodes and the variations closed.
+type mainLine interface {
+	// reset: a game begins.
+	reset()
+	// take reports whether it takes the main line of g, all of whose tags
+	// are read, cur its nodes so far (comments, setup commands).
+	take(g *Game, cur []Node) bool
+	plain(b *plainMoveBatch, nb, maxSq int)
+	move(m *Move, pos Pos)
+	node(n *Node)
+	variation(nodes []Node)
+	// lastMove returns the move that stands for the last one of the main
+	// line, if it was handed on by plain (for its strength), else nil.
+	lastMove() *Move
+	// plies returns the number of main-line moves handed on.
+	plies() int
+	// finish ends the game g, read to its end.
+	finish(g *Game)
+}
+
+// mainLineState says whether the Reader's mainLine takes the game being read.
+type mainLineState uint8
+
+const (
+	mainLineNotBegun mainLineState = iota // no main-line move or variation yet
+	mainLineTaken                         // the mainLine takes the game's main line
+	mainLineBuilt                         // the Reader builds it
+)
+
+// toMainLine reports whether the main-line element about to be added goes
+// to the mainLine: the reader is in the main line, and the mainLine takes
+// the game (offered here at the first element).
+func (r *Reader) toMainLine() bool {
+	if len(r.stack) > 0 || r.mls == mainLineBuilt {
+		return false
+	}
+	if r.mls == mainLineTaken {
+		return true
+	}
+	r.mls = mainLineBuilt
+	if r.vis == nil && r.ml.take(r.g, r.cur) {
+		r.mls = mainLineTaken
+	}
+	return r.mls == mainLineTaken
 }
 
 // MaxTags and MaxTagBytes bound the tag pairs of one game, in number and in
@@ -588,8 +644,9 @@ func (r *Reader) begin() {
 	r.gerr, r.failed = nil, false
 	r.dropped = 0
 	r.tagBytes, r.strayBytes = 0, 0
-	if r.rs != nil {
-		r.rs.reset()
+	if r.ml != nil {
+		r.ml.reset()
+		r.mls = mainLineNotBegun
 	}
 	r.tagSetGame = nil
 	r.known = 0
@@ -628,13 +685,13 @@ func (r *Reader) bodyToken(p Pos) {
 // hasContent reports whether the game has anything worth returning.
 func (r *Reader) hasContent() bool {
 	return len(r.g.Tags) > 0 || len(r.cur) > 0 || len(r.stack) > 0 || r.pending.set || (r.vis != nil && r.vis.nodes > 0) ||
-		r.rs != nil && r.rs.read.plies > 0
+		r.mls == mainLineTaken && r.ml.plies() > 0
 }
 
 // lastMove returns the move that ends the current line, if it ends with one.
 func (r *Reader) lastMove() *Move {
-	if r.rs != nil && len(r.stack) == 0 {
-		if m := r.rs.lastMove(); m != nil {
+	if r.mls == mainLineTaken && len(r.stack) == 0 {
+		if m := r.ml.lastMove(); m != nil {
 			return m
 		}
 	}
@@ -696,8 +753,8 @@ func (r *Reader) takeNumber() int {
 // addMove is add for a move node: the commonest node, stored without
 // building a Node first.
 func (r *Reader) addMove(m *Move, pos Pos) {
-	if r.rs != nil && r.streamOn() {
-		r.rs.move(m, pos)
+	if r.ml != nil && r.toMainLine() {
+		r.ml.move(m, pos)
 	}
 	if k := len(r.cur); k < cap(r.cur) && r.vis == nil {
 		r.cur = r.cur[:k+1]
@@ -888,7 +945,7 @@ func (r *Reader) endAtEOF(t *Token) (*Game, error) {
 // flag set where moves are read would move the lines of the hot functions,
 // which cmd/pdn's profile-guided build finds by line.)
 func (r *Reader) hasMove() bool {
-	if r.vis != nil && r.vis.nodes > 0 || r.rs != nil && r.rs.read.plies > 0 {
+	if r.vis != nil && r.vis.nodes > 0 || r.mls == mainLineTaken && r.ml.plies() > 0 {
 		return true
 	}
 	var has func(ns []Node) bool
@@ -951,7 +1008,7 @@ func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) 
 		// of the game it cannot be written back, so it goes.
 		m.Strength = ""
 	}
-	streamed := r.rs != nil && r.rs.state == streamOn
+	streamed := r.mls == mainLineTaken
 	switch {
 	case r.vis != nil:
 		// Keep the one-node buffer for the next game's main line.
@@ -984,7 +1041,7 @@ func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) 
 			Text: strconv.Itoa(r.dropped) + " more warnings from here on not recorded"})
 	}
 	if streamed {
-		r.rs.finish(g)
+		r.ml.finish(g)
 	}
 	r.game++
 	if r.gerr != nil {
@@ -1180,8 +1237,8 @@ func (r *Reader) tag(g *Game, p Pos, rawName, value string, key tagKey) {
 // to the visitor.
 func (r *Reader) add(n Node) {
 	cur := r.cur
-	if r.rs != nil && len(r.stack) == 0 && r.rs.state == streamOn {
-		r.rs.node(&n)
+	if r.mls == mainLineTaken && len(r.stack) == 0 {
+		r.ml.node(&n)
 	}
 	if r.vis == nil {
 		if k := len(cur); k < cap(cur) {
@@ -1231,8 +1288,8 @@ func (r *Reader) pop() {
 	clear(cur)
 	r.lineBufs[k+1] = cur[:0]
 	r.cur = top.nodes
-	if k == 0 && r.rs != nil && r.streamOn() {
-		r.rs.variation(vn)
+	if k == 0 && r.ml != nil && r.toMainLine() {
+		r.ml.variation(vn)
 	}
 	r.cur = append(r.cur, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
 }
