@@ -97,7 +97,7 @@ func replayer(c *cli.Context) (*pdn.Replayer, error) {
 // whole job). A shard then records what run found with keep and writes its file; shard is
 // true and err is the shard's status. Otherwise err is the error of reading the flags and
 // inputs, and run's own error is left to run to keep.
-func replayRun(c *cli.Context, so *shardOut, run func(rp *pdn.Replayer, job archive.Job) error, keep func(*shardEnd)) (shard bool, err error) {
+func replayRun(c *cli.Context, so *shardOut, run func(rp *pdn.Replayer, job archive.Job) error, keep func(*archive.ShardEnd)) (shard bool, err error) {
 	rp, job, done, err := replayJob(c)
 	if err != nil {
 		return false, err
@@ -143,7 +143,7 @@ func validateAction(c *cli.Context) error {
 	}
 	var sums []*archive.Summary
 	if m := merging(c); m != nil {
-		if sums, err = m.validate(c.Context, opt.Problem); isMergeError(err) {
+		if sums, err = m.Validate(c.Context, opt.Problem); archive.IsMergeError(err) {
 			return err
 		}
 	} else {
@@ -154,7 +154,7 @@ func validateAction(c *cli.Context) error {
 			opt.Replay, opt.Infer = rp, true
 			sums, err = archive.Validate(c.Context, job, opt)
 			return err
-		}, func(end *shardEnd) { end.Summaries = sums })
+		}, func(end *archive.ShardEnd) { end.Summaries = sums })
 		if shard || rerr != nil {
 			return rerr
 		}
@@ -477,7 +477,7 @@ func statsCommand() *cli.Command {
 			}
 			var st *archive.Stats
 			if m := merging(c); m != nil {
-				if st, err = m.stats(c.Context, opt.Problem); isMergeError(err) {
+				if st, err = m.Stats(c.Context, opt.Problem); archive.IsMergeError(err) {
 					return err
 				}
 			} else {
@@ -485,7 +485,7 @@ func statsCommand() *cli.Command {
 					opt.Replay, opt.Infer = rp, true
 					st, err = collectStats(c, job, opt)
 					return err
-				}, func(end *shardEnd) { end.Stats = st })
+				}, func(end *archive.ShardEnd) { end.Stats = st })
 				if shard || rerr != nil {
 					return rerr
 				}

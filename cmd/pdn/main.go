@@ -225,11 +225,11 @@ func copyGames(c *cli.Context, opt archive.CopyOptions) (archive.CopyResult, err
 		if c.String("to") == "pdn" {
 			sep = "\n" // pdn.Writer's blank line between games
 		}
-		for _, note := range m.files[0].end.Notes {
+		for _, note := range m.End().Notes {
 			fmt.Fprintln(c.App.ErrWriter, note)
 		}
-		res, err := m.copy(c.Context, c.App.Writer, sep, opt.Dedupe != nil, opt.OnError)
-		if isMergeError(err) {
+		res, err := m.Copy(c.Context, c.App.Writer, sep, opt.Dedupe != nil, opt.OnError)
+		if archive.IsMergeError(err) {
 			return res, err
 		}
 		return res, outcome(c, err, res.Read, res.Errors+res.ReplayErrors)

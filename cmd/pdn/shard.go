@@ -33,73 +33,12 @@ import (
 // FILE.shard-K-of-N.EXT, and `pdn merge` joins the N files into the output that one run of
 // the command on one machine prints, byte for byte, with the same messages and exit status.
 //
-// A shard file is a JSON line (shardHeader: the command, its flags, the inputs' names,
+// A shard file is a JSON line (archive.ShardHeader: the command, its flags, the inputs' names,
 // sizes and SHA-256, the shard), then one JSON line per game that has something to say
-// (shardRecord: its problems, its output, its errors, its MoveHash for dedupe), in game
+// (archive.ShardRecord: its problems, its output, its errors, its MoveHash for dedupe), in game
 // order, a record's output following its line as raw bytes and a line break, and a last
-// line with the counts (shardEnd). It is written under a temporary name and linked to its
+// line with the counts (archive.ShardEnd). It is written under a temporary name and linked to its
 // name when complete, never over an existing file.
-
-// shardFormat is the first field of a shard file, and its version.
-const shardFormat = "rafle pdn shard 1"
-
-// shardHeader is the first line of a shard file: what makes shards of one job.
-type shardHeader struct {
-	Format  string       `json:"format"`
-	Command string       `json:"command"`
-	Flags   []string     `json:"flags"` // every flag that counts, with its value
-	Inputs  []shardInput `json:"inputs"`
-	Shard   int          `json:"shard"`
-	Shards  int          `json:"shards"`
-}
-
-// shardInput identifies an input.
-type shardInput struct {
-	Name   string `json:"name"`
-	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"`
-}
-
-// shardRecord is what a shard says about one of its games: a problem (validate, stats),
-// or what the copy did with it (convert, filter, dedupe). A shard file ends with a record
-// whose End is set.
-type shardRecord struct {
-	Input   int              `json:"input"` // index of the input
-	Game    int              `json:"game"`  // number of the game in it, from 1
-	Problem *archive.Problem `json:"problem,omitempty"`
-	// Bytes is the length of the game's output, which follows the line (without the
-	// separator the output has between games).
-	Bytes   int  `json:"bytes,omitempty"`
-	Written bool `json:"written,omitempty"`
-	// Hash is the game's MoveHash when it went through the deduper as a new game.
-	Hash        string `json:"hash,omitempty"`
-	Dropped     bool   `json:"dropped,omitempty"` // by the replay stage (filter --fen)
-	ReadError   string `json:"read_error,omitempty"`
-	ReplayError string `json:"replay_error,omitempty"`
-
-	End *shardEnd `json:"end,omitempty"`
-}
-
-// shardEnd is the last line of a shard file.
-type shardEnd struct {
-	Games       int                 `json:"games"`       // games read, of every shard
-	ShardGames  int                 `json:"shard_games"` // games of this shard
-	InputErrors []shardInputError   `json:"input_errors,omitempty"`
-	Summaries   []*archive.Summary  `json:"summaries,omitempty"` // validate
-	Stats       *archive.Stats      `json:"stats,omitempty"`
-	Copy        *archive.CopyResult `json:"copy,omitempty"`
-	// Prefix is what the output has before its first game (the csv header).
-	Prefix string `json:"prefix,omitempty"`
-	// Notes are the lines on the variants inferred that a copy prints first.
-	Notes []string `json:"notes,omitempty"`
-}
-
-// shardInputError is an input that could not be read (to its end).
-type shardInputError struct {
-	Name    string `json:"name"`
-	Error   string `json:"error"`
-	NoGames bool   `json:"no_games,omitempty"`
-}
 
 // shardFlags are the flags of the commands that run in shards.
 func shardFlags() []cli.Flag {
@@ -117,13 +56,13 @@ var notShardFlag = map[string]bool{"shard": true, "shards": true, "output": true
 
 // shardOut writes a shard file.
 type shardOut struct {
-	h     shardHeader
+	h     archive.ShardHeader
 	shard shard.Shard
 	path  string // the shard file
 	tmp   *os.File
 	w     *bufio.Writer
 	index map[string]int // input names to indexes
-	end   shardEnd
+	end   archive.ShardEnd
 	err   error // the first write error
 
 	// Copy: the output of the game being written, and messages about it.
@@ -167,7 +106,7 @@ func shardOf(c *cli.Context) (*shardOut, error) {
 		return nil, cliutil.Usagef("--shard: name the input files (standard input cannot be checked to be the same for every shard)")
 	}
 	so := &shardOut{shard: sh, path: sh.Path(out, true), index: map[string]int{}}
-	h := shardHeader{Format: shardFormat, Command: c.Command.Name, Flags: shardFlagValues(c), Shard: sh.Index, Shards: sh.Count}
+	h := archive.ShardHeader{Format: archive.ShardFormat, Command: c.Command.Name, Flags: shardFlagValues(c), Shard: sh.Index, Shards: sh.Count}
 	for i, name := range names {
 		if name == "-" {
 			return nil, cliutil.Usagef("--shard: name the input files (standard input cannot be checked to be the same for every shard)")
@@ -218,18 +157,18 @@ func (so *shardOut) begin() error {
 }
 
 // identify reads an input whole: its size and SHA-256.
-func identify(ctx context.Context, name string) (shardInput, error) {
+func identify(ctx context.Context, name string) (archive.ShardInput, error) {
 	f, err := cliutil.OpenInput(ctx, name)
 	if err != nil {
-		return shardInput{}, err
+		return archive.ShardInput{}, err
 	}
 	defer f.Close()
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
-		return shardInput{}, fmt.Errorf("%s: %w", name, err)
+		return archive.ShardInput{}, fmt.Errorf("%s: %w", name, err)
 	}
-	return shardInput{Name: name, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return archive.ShardInput{Name: name, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 // shardFlagValues lists the value of every flag of the command that changes its result,
@@ -288,7 +227,7 @@ func (so *shardOut) selector() func(int) bool {
 
 // problem records a problem of a game of the shard.
 func (so *shardOut) problem(p archive.Problem) {
-	so.line(shardRecord{Input: so.index[p.File], Game: p.Game, Problem: &p})
+	so.line(archive.ShardRecord{Input: so.index[p.File], Game: p.Game, Problem: &p})
 }
 
 // copyOptions sets up the shard's side of a copy to w, which writes to so.out: the output
@@ -319,7 +258,7 @@ func (so *shardOut) copyOptions(opt *archive.CopyOptions, w pdn.GameWriter, to s
 
 // outcome records what the copy did with a game of the shard, when the merge needs it.
 func (so *shardOut) outcome(in *archive.Input, n int, o archive.CopyOutcome) {
-	r := shardRecord{Input: so.index[in.Name], Game: n, Written: o.Written, Dropped: o.Dropped,
+	r := archive.ShardRecord{Input: so.index[in.Name], Game: n, Written: o.Written, Dropped: o.Dropped,
 		ReadError: so.readErr, ReplayError: so.replayErr}
 	so.readErr, so.replayErr = "", ""
 	if o.Deduped {
@@ -366,9 +305,9 @@ func (so *shardOut) finish(c *cli.Context, err error) error {
 		return err
 	}
 	for _, ie := range list {
-		so.end.InputErrors = append(so.end.InputErrors, shardInputError{Name: ie.Name, Error: ie.Error(), NoGames: errors.Is(ie, archive.ErrNoGames)})
+		so.end.InputErrors = append(so.end.InputErrors, archive.ShardInputError{Name: ie.Name, Error: ie.Error(), NoGames: errors.Is(ie, archive.ErrNoGames)})
 	}
-	so.line(shardRecord{End: &so.end})
+	so.line(archive.ShardRecord{End: &so.end})
 	if so.err == nil {
 		so.err = so.w.Flush()
 	}

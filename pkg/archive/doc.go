@@ -39,4 +39,14 @@
 // allocates next to nothing. Copy with Jobs above 1 also replays and
 // formats the games in parallel, in batches written in input order
 // (copy_parallel.go).
+//
+// # Shards
+//
+// A job too large for one machine runs in shards (Job.Select keeps the
+// games of one pkg/shard Shard: shard.go), each writing what it found to a
+// shard file (ShardHeader, ShardRecord, ShardEnd). OpenShards reads the N
+// files of a job back, checks that they are its shards, each once and
+// complete, and merges them in game order (merge.go): ShardSet.Each hands
+// on every record with its output, and Validate, Stats and Copy make of
+// them what one run of the job would have found, byte for byte.
 package archive

@@ -35,10 +35,8 @@ type ExpandOptions struct {
 }
 
 // MaxExpandDepth is the deepest search Expand runs. Each ply multiplies the time of a
-// fixed-depth search by about 3 to 10: on one core, scoring the seven moves of english's
-// start position took 0.1 s at depth 8, 7 s at depth 12 and 88 s at depth 14 (measured
-// with pdn book --expand --nodes 1 -j 1), so depth 16 is already hours for a book of a
-// hundred positions, and depth 99 would never end.
+// fixed-depth search by about 3 to 10 (docs/benchmarks.md, measured choices), so depth 16 is already hours
+// for a book of a hundred positions, and depth 99 would never end.
 const MaxExpandDepth = 16
 
 // DefaultExpandHashMB is the transposition table size of each of Expand's searchers unless

@@ -1,11 +1,26 @@
 // Package pdn reads and writes PDN (Portable Draughts Notation), the
-// game-record format for draughts and checkers. The reader and writer work
-// at the syntax level: they know tags, moves as lists of squares,
-// comments, variations and results, but not the rules of any variant.
-// Replay (replay.go, with variant.go choosing the variant) is the only
-// part that uses pkg/engine. Work over whole archives (jobs over many
-// files, parallel reading, validation, copy, statistics, split) is in
-// package archive, built on this one.
+// game-record format for draughts and checkers, and replays its games
+// with the rules of pkg/engine. It has two layers:
+//
+//   - The syntax (scanner.go, token.go, reader.go, plain.go, tagname.go,
+//     walk.go, writer.go, json.go): one grammar, the Scanner's tokens,
+//     which the Reader builds into games. The Reader reads the commonest
+//     tag pairs and moves straight from the Scanner's buffer (plain.go),
+//     as it would read their tokens: FuzzPlain and the corpus tests check
+//     that both ways give the same games, warnings and errors. This layer knows
+//     tags, moves as lists of squares, comments, variations and results,
+//     not the rules of any variant.
+//   - The replay (replay.go, variant.go, infer.go, stream.go), above it:
+//     Replay plays a game's moves with pkg/engine; InferVariant reads the
+//     games with the Reader and weighs their squares. A Reader can hand
+//     the main line of each game to the layer above as it reads it,
+//     instead of building it (SetReplayer; InferVariant does the same to
+//     keep only its squares): it decides nothing by the rules, it only
+//     passes the moves on.
+//
+// Work over whole archives (jobs over many files, parallel reading,
+// validation, copy, statistics, split) is in package archive, built on
+// this one.
 //
 // # Format
 //
@@ -31,7 +46,7 @@
 //
 // # Reading
 //
-// Three layers: Scanner yields tokens with positions; Reader.Next returns
+// Three ways to read: Scanner yields tokens with positions; Reader.Next returns
 // one Game at a time (io.EOF at the end) and never holds more than one
 // game; Walk passes the elements of each game to a Visitor (whose hooks
 // can Skip or Stop) without building the movetext. JSONReader reads games

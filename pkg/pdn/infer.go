@@ -1,12 +1,11 @@
 package pdn
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/rafle/rafle/pkg/engine"
 )
@@ -75,9 +74,10 @@ func (inf *Inference) String() string {
 // first move when that first move is not one of the tags' board and is one
 // of its own (Replayer.Variant).
 //
-// Replayer.Inferred takes the result. PDN input is scanned byte by byte,
-// without building games or tokens: about five times as fast as reading
-// it (BenchmarkInferVariant, BenchmarkRead). InferVariant returns
+// Replayer.Inferred takes the result. The games are read with the Reader's
+// grammar, keeping of their movetext only the squares (as a Reader that
+// replays while it reads keeps its main line: see SetReplayer), so that a
+// game is weighed as the Reader reads it, damaged or not. InferVariant returns
 // ctx.Err() when ctx is done, and the errors NewGameReader and Next return
 // for input that cannot be read.
 func InferVariant(ctx context.Context, r io.Reader, opt ReaderOptions) (*Inference, error) {
@@ -95,68 +95,55 @@ func InferVariantPrefix(ctx context.Context, r io.Reader, opt ReaderOptions, n i
 }
 
 // inferVariant is InferVariant reading at most about limit bytes (all of
-// them when limit < 0); whole reports that it read the whole input.
+// them when limit < 0); whole reports that it read the whole input. It
+// reads the games as NewGameReader's reader reads them (the Reader's
+// grammar, its fast paths included), into an arena recycled every
+// inferBatch games, and weighs each as Evidence.Add does.
 func inferVariant(ctx context.Context, r io.Reader, opt ReaderOptions, limit int64) (*Inference, bool, error) {
 	cr := &countReader{r: r}
-	br, isJSON, err := OpenInput(cr)
+	gr, err := NewGameReader(cr, opt)
 	if err != nil {
 		return nil, false, err
 	}
+	read := func() int64 { return cr.n } // JSON lines: the input's bytes
+	var arena *Arena
+	if pr, ok := gr.(*Reader); ok {
+		arena = new(Arena)
+		pr.SetArena(arena)
+		pr.gatherEvidence()
+		read = pr.Offset // PDN: the bytes of its text
+	}
 	var e evidence
-	if isJSON {
-		jr := NewJSONReader(br)
-		for n := 0; ; n++ {
-			if limit >= 0 && cr.n >= limit {
-				return e.decide(), false, nil
-			}
-			if n%64 == 0 { // look at ctx every 64 games
-				if err := ctx.Err(); err != nil {
-					return nil, false, err
-				}
-			}
-			g, err := jr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil && !isGameError(err) {
-				return nil, false, err
-			}
-			e.game(g)
-		}
-		return e.decide(), true, nil
-	}
-	s := &inferScan{e: &e, strict: opt.Strict}
-	buf := make([]byte, 64<<10)
-	if limit >= 0 && limit < int64(len(buf)) {
-		buf = buf[:max(limit, 1)]
-	}
-	first := true
-	for read := int64(0); ; {
-		if err := ctx.Err(); err != nil {
-			return nil, false, err
-		}
-		if limit >= 0 && read >= limit {
-			s.end()
+	for n := 0; ; n++ {
+		if limit >= 0 && read() >= limit {
 			return e.decide(), false, nil
 		}
-		n, err := io.ReadFull(br, buf)
-		read += int64(n)
-		data := buf[:n]
-		if first && bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
-			data = data[3:]
+		if n%inferBatch == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, false, err
+			}
+			if arena != nil {
+				arena.Reset()
+			}
 		}
-		first = false
-		s.scan(data)
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		g, err := gr.Next()
+		if err == io.EOF {
 			break
 		}
-		if err != nil {
+		if errors.Is(err, ErrNotPDN) {
+			continue // (io.EOF follows)
+		}
+		if err != nil && !isGameError(err) {
 			return nil, false, err
 		}
+		e.game(g)
 	}
-	s.end()
 	return e.decide(), true, nil
 }
+
+// inferBatch is how many games inferVariant reads between two looks at
+// its context (and two resets of its arena).
+const inferBatch = 64
 
 // countReader counts the bytes read through it.
 type countReader struct {
@@ -172,9 +159,8 @@ func (c *countReader) Read(p []byte) (int, error) {
 
 // Evidence gathers, game by game, what the games of one input say about
 // the variant of those without a GameType tag: Infer then comes to the
-// inference InferVariant makes of an input of these games (InferVariant
-// scans the text instead of reading games; the tests check that both
-// agree on the corpus). The zero value holds no game.
+// inference InferVariant makes of an input of these games. The zero value
+// holds no game.
 type Evidence struct{ e evidence }
 
 // Add adds the evidence of g, a game as the Reader returns it (with or
@@ -372,473 +358,4 @@ func (g *gameEvidence) nodes(ns []Node, main bool) {
 		}
 	}
 	g.maxNum = maxNum
-}
-
-// inferScan gathers the evidence of PDN text without building tokens: it
-// follows tag pairs, comments, strings, setup commands and variations as
-// the Scanner does, and looks at the runs of other bytes (moves, move
-// numbers, results) for squares. It may differ from the Reader on
-// malformed input; it only has to weigh evidence.
-type inferScan struct {
-	e      *evidence
-	g      gameEvidence
-	state  scanState
-	inGame bool // something of the current game was seen
-	body   bool // movetext was seen: a '[' starts the next game
-	depth  int  // variations
-	esc    bool // in a string, after a backslash
-	// tok holds a run of bytes cut by the end of a block (tokens are
-	// short; longer runs are not moves).
-	tok []byte
-	// The tag being read: its name as written and as the Reader reads
-	// it, and its value when that is kept (GameType and FEN).
-	name   []byte
-	tag    string
-	value  []byte
-	keep   bool
-	strict bool // the Reader's Strict: localised names are not mapped
-}
-
-type scanState uint8
-
-const (
-	stTop      scanState = iota // between tokens
-	stRun                       // in a run of token bytes (in tok)
-	stComment                   // in {...}
-	stLine                      // in a ';' or '%' comment
-	stString                    // in a stray "string"
-	stTagName                   // after '['
-	stTagAfter                  // after a tag name, before its value
-	stTagValue                  // in a tag value
-	stSetup                     // in /setup/
-)
-
-// scanStop marks the bytes that end a run of token bytes (as the Scanner's
-// isStop does).
-var scanStop = func() (t [256]bool) {
-	for _, c := range []byte(" \t\n\r\f\v[]{}()\"") {
-		t[c] = true
-	}
-	return t
-}()
-
-func (s *inferScan) scan(b []byte) {
-	for i := 0; i < len(b); {
-		switch s.state {
-		case stComment:
-			k := bytes.IndexByte(b[i:], '}')
-			if k < 0 {
-				return
-			}
-			i += k + 1
-			s.state = stTop
-		case stLine:
-			k := bytes.IndexAny(b[i:], "\r\n")
-			if k < 0 {
-				return
-			}
-			i += k
-			s.state = stTop
-		case stSetup:
-			k := bytes.IndexAny(b[i:], "/\r\n")
-			if k < 0 {
-				return
-			}
-			i += k
-			if b[i] == '/' {
-				i++
-			}
-			s.state = stTop
-		case stString, stTagValue:
-			if s.esc { // the byte after a backslash
-				s.esc = false
-				s.keepValue(b[i : i+1])
-				i++
-				continue
-			}
-			k := bytes.IndexByte(b[i:], '"')
-			if k < 0 {
-				k = len(b) - i
-			}
-			if bs := bytes.IndexByte(b[i:i+k], '\\'); bs >= 0 {
-				s.keepValue(b[i : i+bs])
-				s.esc = true
-				i += bs + 1
-				continue
-			}
-			s.keepValue(b[i : i+k])
-			if i += k; i == len(b) {
-				return
-			}
-			i++ // the closing '"'
-			if s.state == stTagValue {
-				s.inGame = true
-				s.tagValue()
-			}
-			s.state = stTop
-		case stTagName:
-			for ; i < len(b); i++ {
-				c := b[i]
-				if len(s.name) == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-					continue // blanks, even line breaks, before the name
-				}
-				if c == '"' || c == ']' || c == '[' || c == '\n' || c == '\r' {
-					s.state = stTagAfter
-					break
-				}
-				if len(s.name) < 64 {
-					s.name = append(s.name, c)
-				}
-			}
-		case stTagAfter:
-			name := s.name
-			for len(name) > 0 && (name[len(name)-1] == ' ' || name[len(name)-1] == '\t') {
-				name = name[:len(name)-1]
-			}
-			s.keep = s.keepTag(name)
-			s.value = s.value[:0]
-			if b[i] == '"' {
-				s.state, s.esc = stTagValue, false
-				i++
-			} else {
-				s.state = stTop
-			}
-		case stRun:
-			j := i
-			for j < len(b) && !scanStop[b[j]] {
-				j++
-			}
-			if len(s.tok) < 64 {
-				s.tok = append(s.tok, b[i:min(j, i+64)]...)
-			}
-			if j == len(b) {
-				return
-			}
-			s.token(s.tok)
-			s.tok = s.tok[:0]
-			i = j
-			s.state = stTop
-		default:
-			i = s.top(b, i)
-		}
-	}
-}
-
-// top scans between tokens from b[i] and returns where it stopped.
-func (s *inferScan) top(b []byte, i int) int {
-	for i < len(b) {
-		c := b[i]
-		if c == ' ' || c == '\n' {
-			i++
-			continue
-		}
-		if c-'0' <= 9 && s.g.moved {
-			if j, ok := s.numeric(b, i); ok {
-				i = j
-				continue
-			}
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r', '\f', '\v', ']', '}':
-			i++
-			continue
-		case '{':
-			s.inGame, s.body, s.state = true, true, stComment
-			return i + 1
-		case '[':
-			if s.body {
-				s.endGame()
-			}
-			s.inGame = true // even a tag that is dropped makes a game (with a warning)
-			s.state, s.name = stTagName, s.name[:0]
-			return i + 1
-		case '"':
-			s.state, s.esc = stString, false
-			return i + 1
-		case '(':
-			s.depth++
-			s.inGame, s.body = true, true
-			i++
-			continue
-		case ')':
-			s.depth = max(s.depth-1, 0)
-			i++
-			continue
-		case ';':
-			s.inGame, s.body, s.state = true, true, stLine
-			return i + 1
-		case '%':
-			s.state = stLine
-			return i + 1
-		case '/':
-			if !s.g.moved && s.depth == 0 {
-				s.g.custom = true
-			}
-			s.inGame, s.body, s.state = true, true, stSetup
-			return i + 1
-		}
-		// A run of token bytes: handled in place when it ends in b.
-		j := i
-		for j < len(b) && !scanStop[b[j]] {
-			j++
-		}
-		if j == len(b) {
-			s.tok = append(s.tok[:0], b[i:min(j, i+64)]...)
-			s.state = stRun
-			return j
-		}
-		s.token(b[i:j])
-		i = j
-	}
-	return i
-}
-
-// tagValue handles the value of a GameType or FEN tag.
-func (s *inferScan) tagValue() {
-	if !s.keep {
-		return
-	}
-	if s.tag == "GameType" {
-		s.g.gameType = string(s.value)
-	} else {
-		s.g.fen(string(s.value))
-	}
-}
-
-// numeric handles the commonest runs of movetext, once the game's first
-// move is known, in one pass over their bytes: a move number ("12.",
-// "12...") and a move of numeric squares of one or two digits ("32-28",
-// "28x19x10"). It returns the end of the run and true, or false for
-// anything else (results included, and a run that b cuts), which token
-// handles.
-func (s *inferScan) numeric(b []byte, i int) (int, bool) {
-	// The commonest shapes first: "d-d", "dd-d", "d-dd", "dd-dd" (or 'x')
-	// and a move number "d." or "dd.", followed by a blank.
-	if i+5 < len(b) {
-		j := i + 1
-		a := int(b[i] - '0')
-		if d := b[j] - '0'; d <= 9 {
-			a = a*10 + int(d)
-			j++
-		}
-		switch b[j] {
-		case '.':
-			if c := b[j+1]; c == ' ' || c == '\n' {
-				s.inGame, s.body = true, true
-				return j + 1, true
-			}
-		case '-', 'x':
-			if d := b[j+1] - '0'; d <= 9 && a > 0 {
-				m, k := int(d), j+2
-				if d := b[k] - '0'; d <= 9 {
-					m, k = m*10+int(d), k+1
-				}
-				if c := b[k]; m > 0 && (c == ' ' || c == '\n') && (k-i != 3 || a > 2 || m > 2) {
-					s.g.maxNum = max(s.g.maxNum, a, m)
-					s.inGame, s.body = true, true
-					return k, true
-				}
-			}
-		}
-	}
-	n, digits, top, seps := 0, 0, 0, 0
-	j := i
-	for ; j < len(b); j++ {
-		c := b[j]
-		switch {
-		case c >= '0' && c <= '9':
-			n = n*10 + int(c-'0')
-			digits++
-			continue
-		case c == '-' || c == 'x' || c == ':':
-			if digits == 0 || digits > 2 || n == 0 {
-				return i, false
-			}
-			top = max(top, n)
-			n, digits = 0, 0
-			seps++
-			continue
-		case c == '.' && seps == 0:
-			// A move number: the run must end after its dots.
-			for j < len(b) && b[j] == '.' {
-				j++
-			}
-			if j == len(b) || !scanStop[b[j]] {
-				return i, false
-			}
-			s.inGame, s.body = true, true
-			return j, true
-		case !scanStop[c]:
-			return i, false
-		}
-		break
-	}
-	if j == len(b) || seps == 0 || digits == 0 || digits > 2 || n == 0 || seps == 1 && j-i == 3 && b[i] <= '2' && b[i+2] <= '2' {
-		return i, false // not a move, cut, or perhaps a result (1-0, 0-2, 1-1 ...)
-	}
-	s.g.maxNum = max(s.g.maxNum, top, n)
-	s.inGame, s.body = true, true
-	return j, true
-}
-
-// token handles a run of token bytes: moves, move numbers, results, and
-// the two characters \r or \n, which the Scanner reads as a line break.
-func (s *inferScan) token(t []byte) {
-	for len(t) > 0 {
-		k := bytes.IndexByte(t, '\\')
-		for k >= 0 && (k+1 == len(t) || t[k+1] != 'r' && t[k+1] != 'n') {
-			if j := bytes.IndexByte(t[k+1:], '\\'); j >= 0 {
-				k += 1 + j
-			} else {
-				k = -1
-			}
-		}
-		if k < 0 {
-			s.word(t)
-			return
-		}
-		s.word(t[:k])
-		t = t[k+2:]
-	}
-}
-
-// word handles one token of a run, as the Reader would: a move number
-// (with the move glued to it), a result, a move, a NAG, stray text.
-func (s *inferScan) word(t []byte) {
-	if len(t) == 0 {
-		return
-	}
-	if isDigit(int(t[0])) {
-		k := 0
-		for k < len(t) && isDigit(int(t[k])) {
-			k++
-		}
-		if k < len(t) && t[k] == '.' {
-			for k < len(t) && t[k] == '.' {
-				k++
-			}
-			s.inGame, s.body = true, true
-			if t = t[k:]; len(t) == 0 {
-				return
-			}
-		}
-	}
-	switch string(t) {
-	case "*", "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "1/2-1/2":
-		if s.depth == 0 {
-			s.endGame()
-		}
-		return
-	}
-	var sq [64]Square
-	if n := parseSquares(t, sq[:]); n >= 2 {
-		s.inGame, s.body = true, true
-		s.g.move(sq[:n], s.depth == 0)
-		return
-	}
-	// What the Reader counts as movetext: "...", a NAG, '-' for an unknown
-	// move, text with letters (kept as a comment). Other stray tokens are
-	// skipped.
-	if t[0] == '.' || t[0] == '$' || t[0] == '-' || hasLetter(string(t)) {
-		s.inGame, s.body = true, true
-	}
-}
-
-// parseSquares reads the squares of a move written as numbers or
-// algebraic squares joined by '-', 'x', 'X' or ':' (algebraic ones also by
-// nothing; four digits 3228 as 32-28) into sq, and returns how many; fewer
-// than two means t is not a move.
-func parseSquares(t []byte, sq []Square) int {
-	alg := isLetter(t[0])
-	if !alg && len(t) == 4 && isDigit(int(t[1])) && isDigit(int(t[2])) && isDigit(int(t[3])) && t[0] != '0' && t[2] != '0' {
-		sq[0], sq[1] = Square((t[0]-'0')*10+t[1]-'0'), Square((t[2]-'0')*10+t[3]-'0')
-		return 2
-	}
-	n, j := 0, 0
-	for n < len(sq) {
-		s, k, _ := squareAt(t, j, alg)
-		if k == 0 {
-			break
-		}
-		sq[n] = s
-		n++
-		j += k
-		if j < len(t) {
-			switch t[j] {
-			case '-', 'x', 'X', ':':
-				j++
-				continue
-			}
-		}
-		if !alg {
-			break
-		}
-	}
-	return n
-}
-
-// keepTag reports whether the tag called name (as written) is GameType or
-// FEN for the Reader, and notes which in s.tag.
-func (s *inferScan) keepTag(name []byte) bool {
-	switch string(name) {
-	case "GameType", "FEN":
-		s.tag = string(name)
-		return true
-	}
-	if isIdent(string(name)) && !localIdentKept()[string(name)] {
-		return false
-	}
-	// Written otherwise (rare): as the Reader reads it.
-	s.tag = tagName(string(name), s.strict)
-	return s.tag == "GameType" || s.tag == "FEN"
-}
-
-// localIdentKept is the set of localised tag names that are identifiers
-// and that the Reader reads as GameType or FEN (none so far): the names
-// keepTag need not look up otherwise.
-var localIdentKept = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for k, v := range localizedTags {
-		if isIdent(k) && (v == "GameType" || v == "FEN") {
-			m[k] = true
-		}
-	}
-	return m
-})
-
-// keepValue keeps b as part of the value of the tag being read, if that
-// is kept.
-func (s *inferScan) keepValue(b []byte) {
-	if s.keep && s.state == stTagValue && len(s.value) < 4096 {
-		s.value = append(s.value, b...)
-	}
-}
-
-// tagName returns the name the Reader gives a tag written name (readTag).
-func tagName(name string, strict bool) string {
-	if !isIdent(name) {
-		return repairTagName(name)
-	}
-	if std, ok := localizedTags[name]; ok && !strict {
-		return std
-	}
-	return name
-}
-
-// endGame adds the evidence of the game that ends.
-func (s *inferScan) endGame() {
-	if s.inGame {
-		s.e.add(&s.g)
-	}
-	s.g = gameEvidence{}
-	s.inGame, s.body, s.depth = false, false, 0
-}
-
-// end ends the input.
-func (s *inferScan) end() {
-	if s.state == stRun {
-		s.token(s.tok)
-		s.tok = s.tok[:0]
-	}
-	s.endGame()
 }

@@ -151,9 +151,10 @@ func jsonLines(t *testing.T, text string) []byte {
 	return b.Bytes()
 }
 
-// TestInferScanCorpus: on every file of the corpus, the byte scan of InferVariant comes
-// to the inference that the games the Reader reads give.
-func TestInferScanCorpus(t *testing.T) {
+// TestInferVariantCorpus: on every file of the corpus, InferVariant, which keeps only the
+// squares of the movetext it reads, comes to the inference that the whole games the Reader
+// reads give.
+func TestInferVariantCorpus(t *testing.T) {
 	for _, path := range corpusFiles(t) {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -167,13 +168,13 @@ func TestInferScanCorpus(t *testing.T) {
 		var e evidence
 		eachGame(t, path, false, func(_ *Reader, g *Game, _ error) { e.game(g) })
 		if want := e.decide(); got.Variant != want.Variant || got.Reason != want.Reason || got.Games != want.Games {
-			t.Errorf("%s: scan infers %v (%d games), the games %v (%d games)", filepath.Base(path), got, got.Games, want, want.Games)
+			t.Errorf("%s: InferVariant infers %v (%d games), the games %v (%d games)", filepath.Base(path), got, got.Games, want, want.Games)
 		}
 	}
 }
 
-// BenchmarkInferVariant scans the Open Checkers Archive, as the pdn command does before
-// replaying a file.
+// BenchmarkInferVariant infers the variant of the Open Checkers Archive, as the pdn command
+// does before replaying a file.
 func BenchmarkInferVariant(b *testing.B) {
 	data := loadOCA(b)
 	b.SetBytes(int64(len(data)))
@@ -185,7 +186,7 @@ func BenchmarkInferVariant(b *testing.B) {
 	}
 }
 
-// FuzzInferVariant: the scan never panics or loops, whatever the input.
+// FuzzInferVariant: the inference never panics or loops, whatever the input.
 func FuzzInferVariant(f *testing.F) {
 	for _, s := range []string{"[GameType \"20\"]\n1. 32-28 *", "1. 11-15 {x} (2... 9-14) 1-0\n[FEN \"W:W31:B1\"]", "[\n\"x\\\"]%\n;c3:e5\\r/W:Wa1/ 3228 1/2-1/2",
 		"12.32-28 19x28x37 $4 ! * [Type de jeu \"21\"] 9-13"} {

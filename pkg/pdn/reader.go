@@ -4,12 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/rafle/rafle/pkg/engine"
 )
 
 // DefaultMaxDepth is the default limit on nested variations.
@@ -73,7 +70,11 @@ type Reader struct {
 	tagBuf   []Tag          // scratch for the tags of the game being read
 	batch    plainMoveBatch // moves read by plainMovetext, not yet handed on
 	arena    *arena         // if set, games are carved out of it (see arena)
-	rs       *stream        // if set, main lines are replayed as they are read (see SetReplayer)
+	// ml, if set, takes the main lines of the games instead of the
+	// Reader building them (see mainLine); mls says whether it takes the
+	// game being read.
+	ml  mainLine
+	mls mainLineState
 
 	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
 	// tokensOnly turns plainMovetext and plainTag off (tests compare both ways).
@@ -93,6 +94,58 @@ type Reader struct {
 	resumed    bool // the Reader started in the middle of its input (resume)
 }
 
+// mainLine is the layer above the syntax that takes the main line of the
+// games a Reader reads, element by element, instead of the Reader
+// building it: the replay of SetReplayer (stream.go), the evidence of
+// InferVariant. The Reader offers it each game at its first main-line
+// move or variation (take); a game it takes comes without its main line
+// (Moves is nil), and the Reader hands it the moves (move, and plain for
+// those plainMovetext read), the other nodes and the variations closed.
+type mainLine interface {
+	// reset: a game begins.
+	reset()
+	// take reports whether it takes the main line of g, all of whose tags
+	// are read, cur its nodes so far (comments, setup commands).
+	take(g *Game, cur []Node) bool
+	plain(b *plainMoveBatch, nb, maxSq int)
+	move(m *Move, pos Pos)
+	node(n *Node)
+	variation(nodes []Node)
+	// lastMove returns the move that stands for the last one of the main
+	// line, if it was handed on by plain (for its strength), else nil.
+	lastMove() *Move
+	// plies returns the number of main-line moves handed on.
+	plies() int
+	// finish ends the game g, read to its end.
+	finish(g *Game)
+}
+
+// mainLineState says whether the Reader's mainLine takes the game being read.
+type mainLineState uint8
+
+const (
+	mainLineNotBegun mainLineState = iota // no main-line move or variation yet
+	mainLineTaken                         // the mainLine takes the game's main line
+	mainLineBuilt                         // the Reader builds it
+)
+
+// toMainLine reports whether the main-line element about to be added goes
+// to the mainLine: the reader is in the main line, and the mainLine takes
+// the game (offered here at the first element).
+func (r *Reader) toMainLine() bool {
+	if len(r.stack) > 0 || r.mls == mainLineBuilt {
+		return false
+	}
+	if r.mls == mainLineTaken {
+		return true
+	}
+	r.mls = mainLineBuilt
+	if r.vis == nil && r.ml.take(r.g, r.cur) {
+		r.mls = mainLineTaken
+	}
+	return r.mls == mainLineTaken
+}
+
 // MaxTags and MaxTagBytes bound the tag pairs of one game, in number and in
 // bytes of names and values: the tags beyond them are dropped, and the game
 // has an error (ErrTooManyTags). A game has about ten; 12 MB of tag pairs
@@ -104,7 +157,8 @@ const (
 
 // MaxStrayText bounds the stray text (words outside comments that are not
 // PDN) kept as comments in one game: the rest is dropped, with a warning.
-// A 50 MB line of 'x' made 53 MB of comments and took 494 MB of memory.
+// Without the bound, the memory of a line of junk grew ten times its size
+// (docs/benchmarks.md, measured choices).
 const MaxStrayText = 1 << 20
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
@@ -300,9 +354,9 @@ const simpleSlot = 5 // len("99-99")
 
 func buildSimple() {
 	// The digits of 1 to 99 as Square.appendTo writes them, written byte
-	// by byte: the table is made at every run of the pdn command, and a
-	// call per square was a quarter of the instructions of validating a
-	// tiny file (docs/benchmarks.md, measured choices).
+	// by byte: the table is made at every run of the pdn command, where a
+	// call per square cost much of the validation of a tiny file
+	// (docs/benchmarks.md, measured choices).
 	var digits [100][2]byte
 	for a := 1; a < 100; a++ {
 		digits[a] = [2]byte{'0' + byte(a/10), '0' + byte(a%10)}
@@ -590,8 +644,9 @@ func (r *Reader) begin() {
 	r.gerr, r.failed = nil, false
 	r.dropped = 0
 	r.tagBytes, r.strayBytes = 0, 0
-	if r.rs != nil {
-		r.rs.reset()
+	if r.ml != nil {
+		r.ml.reset()
+		r.mls = mainLineNotBegun
 	}
 	r.tagSetGame = nil
 	r.known = 0
@@ -630,13 +685,13 @@ func (r *Reader) bodyToken(p Pos) {
 // hasContent reports whether the game has anything worth returning.
 func (r *Reader) hasContent() bool {
 	return len(r.g.Tags) > 0 || len(r.cur) > 0 || len(r.stack) > 0 || r.pending.set || (r.vis != nil && r.vis.nodes > 0) ||
-		r.rs != nil && r.rs.read.plies > 0
+		r.mls == mainLineTaken && r.ml.plies() > 0
 }
 
 // lastMove returns the move that ends the current line, if it ends with one.
 func (r *Reader) lastMove() *Move {
-	if r.rs != nil && len(r.stack) == 0 {
-		if m := r.rs.lastMove(); m != nil {
+	if r.mls == mainLineTaken && len(r.stack) == 0 {
+		if m := r.ml.lastMove(); m != nil {
 			return m
 		}
 	}
@@ -695,286 +750,11 @@ func (r *Reader) takeNumber() int {
 	return num
 }
 
-// plainMovetext reads the commonest movetext, move numbers "N." and
-// moves of two squares "N-N" (or 'x', ':'), each number of one or two
-// digits, apart by blanks and line breaks, straight from the scanner's
-// buffer: what Scanner.Next and Next would make of them, without a token
-// each (validate of the Open Checkers Archive spent about a third of its
-// reading in them). It stops at anything else, such as a result, a
-// comment, a lone CR, a move number that such a move does not follow, or
-// near the end of the buffered input, having consumed nothing of it (nor
-// of the move number before it), for Next to read as usual.
-func (r *Reader) plainMovetext() {
-	if r.vis != nil || r.tokensOnly {
-		return
-	}
-	// The move number of the first move: the pending one, else 0 (none).
-	num, cont := 0, false
-	if r.pending.set {
-		if r.pending.num == 0 {
-			return // (move warns that it is dropped)
-		}
-		num, cont = r.pending.num, r.pending.cont
-	}
-	s := r.s
-	// The moves are read in runs of up to plainBatch, each handed on
-	// (plainMoves) as it ends.
-	for s.n-s.i >= plainWindow || s.fill(plainWindow) {
-		b := (*[plainWindow]byte)(s.buf[s.i : s.i+plainWindow])
-		run := plainRun{line: s.line, col: 1 - int(s.lineStart-s.base-int64(s.i)), num: num}
-		run.read(b, s.base+int64(s.i), &r.batch)
-		nb := run.nb
-		if nb == 0 {
-			return
-		}
-		s.line, s.lineStart = run.line, s.base+int64(s.i)+1-int64(run.col)
-		s.i += int(run.p)
-		r.phase = inMovetext // (from plainTags, the movetext starts)
-		if num != 0 {
-			r.batch.rec[0].cont = cont
-			r.pending.set, num = false, 0
-		}
-		r.plainMoves(&r.batch, nb, run.maxSq)
-		if nb < plainBatch {
-			return
-		}
-	}
-}
-
-// plainWindow is how many bytes of input plainMovetext hands
-// plainRun.read at a time.
-const plainWindow = 256
-
-// plainRun is the state of plainMovetext's reading of a window of input.
-type plainRun struct {
-	p         uint // bytes read
-	line      int  // the line of b[p]
-	col       int  // the column of b[p], less p
-	num       int  // the move number of the first move, 0 if none
-	nb, maxSq int  // moves read, their largest square
-}
-
-// read reads moves into batch, up to plainBatch of them, from b[run.p:]
-// on, b at offset off in the input. It makes no call, so that its state
-// stays in registers (inlined in Next, plainMovetext kept most of it on
-// the stack: docs/benchmarks.md, measured choices).
-func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *plainMoveBatch) {
-	p, line, col, num := run.p, run.line, run.col, run.num
-	nb, maxSq := 0, 0
-	// A move a turn, with the blanks and the move number before it, in
-	// t: up to 15 blanks, 3 bytes, 15 blanks, 6 bytes, to t[39]. The line
-	// and column are those of the token; the last move tells those of p.
-	for nb < plainBatch && p < plainWindow-plainItem {
-		t := (*[plainItem]byte)(b[p : p+plainItem])
-		// The blanks and line breaks before the token, as Scanner.Next
-		// skips them; the commonest: one blank.
-		j := uint(1)
-		if t[0] != ' ' || t[1] <= ' ' {
-			j = 0
-			for j < 16 {
-				c := t[j]
-				if c == ' ' || c == '\t' {
-					j++
-					continue
-				}
-				if c == '\r' && t[j+1] == '\n' {
-					j++
-					c = '\n'
-				}
-				if c != '\n' {
-					break
-				}
-				j++
-				line, col = line+1, -int(p+j-1)
-			}
-			if j >= 16 {
-				break
-			}
-		}
-		// The token: as Scanner.scanNumberFast reads it.
-		o := j & 15 // tok is t[o:]
-		tok := (*[8]byte)(t[o:])
-		n := uint(tok[0]) - '0'
-		if n > 9 {
-			break
-		}
-		sep := tok[1]
-		if d := uint(sep) - '0'; d <= 9 {
-			n, sep, o = n*10+d, tok[2], o+1
-			tok = (*[8]byte)(t[o:])
-		}
-		// tok[1] is sep.
-		if sep == '.' {
-			// A move number: its move must follow. (A second number, "0."
-			// and "N.." are Next's.)
-			if num != 0 || n == 0 || tok[2] == '.' {
-				break
-			}
-			num = int(n)
-			j = o + 2 // after the '.'
-			if t[j&31] == ' ' && t[(j&31)+1] > ' ' {
-				j++
-			} else {
-				k := j
-				for k < j+16 {
-					c := t[k&63]
-					if c == ' ' || c == '\t' {
-						k++
-						continue
-					}
-					if c == '\r' && t[(k&63)+1] == '\n' {
-						k++
-						c = '\n'
-					}
-					if c != '\n' {
-						break
-					}
-					k++
-					line, col = line+1, -int(p+k-1)
-				}
-				if k >= j+16 {
-					break
-				}
-				j = k
-			}
-			o = j & 63
-			tok = (*[8]byte)(t[o:])
-			n = uint(tok[0]) - '0'
-			if n > 9 {
-				break
-			}
-			sep = tok[1]
-			if d := uint(sep) - '0'; d <= 9 {
-				n, sep, o = n*10+d, tok[2], o+1
-				tok = (*[8]byte)(t[o:])
-			}
-		}
-		if sep != '-' && sep != 'x' && sep != ':' {
-			break
-		}
-		// tok[1] is sep: the square after it.
-		to := uint(tok[2]) - '0'
-		if to > 9 {
-			break
-		}
-		c, end := tok[3], uint(3)
-		if d := uint(c) - '0'; d <= 9 {
-			to, c, end = to*10+d, tok[4], 4
-		}
-		// Square 0, a result (1-0, 0-2, 1-1...; and the moves between
-		// squares 1 and 2, left to Next), a longer number or a third
-		// square end the run.
-		if n == 0 || to == 0 || n <= 2 && to <= 2 || c > ' ' && (c-'0' <= 9 || c == '-' || c == 'x' || c == ':' || c == 'X') {
-			break
-		}
-		at := int(p + j)
-		batch.sq[nb&(plainBatch-1)] = engine.SquarePair{From: uint8(n), To: uint8(to), Capture: sep != '-'}
-		m := &batch.rec[nb&(plainBatch-1)]
-		m.sep, m.number, m.cont = Sep(sep), num, false
-		m.pos = Pos{Offset: off + int64(at), Line: line, Column: at + col}
-		p += o + end
-		num = 0
-		maxSq = max(maxSq, int(n), int(to))
-		nb++
-	}
-	run.p, run.nb, run.maxSq = p, nb, maxSq
-	if nb > 0 {
-		// The line and column of b[p], from the last move, on its line.
-		m := &batch.rec[(nb-1)&(plainBatch-1)]
-		run.line, run.col = m.pos.Line, m.pos.Column-int(m.pos.Offset-off)
-	}
-}
-
-// plainItem is how many bytes plainRun.read looks at for a move (see
-// there), with room for the index masks that spare bounds checks.
-const plainItem = 72
-
-// plainBatch is the number of moves plainMovetext gathers before it hands
-// them on.
-const plainBatch = 16
-
-// plainMoveBatch is the moves of two numeric squares plainMovetext gathers:
-// their squares in sq, as Variant.PlaySquarePairs plays them (a run of
-// them at once), the rest in rec.
-type plainMoveBatch struct {
-	sq  [plainBatch]engine.SquarePair
-	rec [plainBatch]plainRec
-}
-
-// plainRec is what plainMoveBatch keeps of a move but its squares.
-type plainRec struct {
-	sep    Sep
-	number int  // 0: none
-	cont   bool // the number was written "N..." (Move.Continuation)
-	pos    Pos
-}
-
-// plainMoves adds the nb moves read by plainMovetext into b, their largest
-// square maxSq: to the replay, if the reader replays the main line as it reads
-// it (see SetReplayer), else to the line being built.
-func (r *Reader) plainMoves(b *plainMoveBatch, nb int, maxSq int) {
-	if r.rs != nil && len(r.stack) == 0 && r.streamOn() {
-		r.rs.plain(b.rec[:nb], b.sq[:nb], maxSq)
-		return
-	}
-	// As move would add them, with the arena's slabs written in place
-	// when they have room.
-	simpleOnce.Do(buildSimple)
-	a := r.arena
-	for i := range nb {
-		pm, ps := &b.rec[i&(plainBatch-1)], b.sq[i&(plainBatch-1)] // (masks: no bounds checks)
-		text, from, to := simpleMove(int(ps.From), int(ps.To), byte(pm.sep)), Square(ps.From), Square(ps.To)
-		if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
-			m := r.newMove()
-			m.Number, m.Continuation, m.Text, m.Squares, m.Sep = pm.number, pm.cont, text, r.squares([]Square{from, to}), pm.sep
-			r.addMove(m, pm.pos)
-			continue
-		}
-		k := len(a.sqs.cur)
-		a.sqs.cur = a.sqs.cur[:k+2]
-		sq := a.sqs.cur[k : k+2 : k+2]
-		sq[0], sq[1] = from, to
-		k = len(a.moves.cur)
-		a.moves.cur = a.moves.cur[:k+1]
-		m := &a.moves.cur[k]
-		*m = Move{Number: pm.number, Continuation: pm.cont, Text: text, Squares: sq, Sep: pm.sep}
-		k = len(r.cur)
-		r.cur = r.cur[:k+1]
-		setMoveNode(&r.cur[k], m, pm.pos)
-	}
-}
-
-// simpleText returns the canonical text of the move from<sep>to, two
-// numeric squares below 100, from simpleMoves.
-func simpleText(from, to int, sep byte) string {
-	simpleOnce.Do(buildSimple)
-	return simpleMove(from, to, sep)
-}
-
-// simpleMove is simpleText once simpleMoves is built.
-func simpleMove(from, to int, sep byte) string {
-	ks := 0
-	switch sep {
-	case 'x':
-		ks = 1
-	case ':':
-		ks = 2
-	}
-	o, w := ((ks*100+from)*100+to)*simpleSlot, 3 // (without leading zeros, as moveText)
-	if from >= 10 {
-		w++
-	}
-	if to >= 10 {
-		w++
-	}
-	return simpleMoves[o : o+w]
-}
-
 // addMove is add for a move node: the commonest node, stored without
 // building a Node first.
 func (r *Reader) addMove(m *Move, pos Pos) {
-	if r.rs != nil && r.streamOn() {
-		r.rs.move(m, pos)
+	if r.ml != nil && r.toMainLine() {
+		r.ml.move(m, pos)
 	}
 	if k := len(r.cur); k < cap(r.cur) && r.vis == nil {
 		r.cur = r.cur[:k+1]
@@ -1165,7 +945,7 @@ func (r *Reader) endAtEOF(t *Token) (*Game, error) {
 // flag set where moves are read would move the lines of the hot functions,
 // which cmd/pdn's profile-guided build finds by line.)
 func (r *Reader) hasMove() bool {
-	if r.vis != nil && r.vis.nodes > 0 || r.rs != nil && r.rs.read.plies > 0 {
+	if r.vis != nil && r.vis.nodes > 0 || r.mls == mainLineTaken && r.ml.plies() > 0 {
 		return true
 	}
 	var has func(ns []Node) bool
@@ -1228,7 +1008,7 @@ func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) 
 		// of the game it cannot be written back, so it goes.
 		m.Strength = ""
 	}
-	streamed := r.rs != nil && r.rs.state == streamOn
+	streamed := r.mls == mainLineTaken
 	switch {
 	case r.vis != nil:
 		// Keep the one-node buffer for the next game's main line.
@@ -1261,7 +1041,7 @@ func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) 
 			Text: strconv.Itoa(r.dropped) + " more warnings from here on not recorded"})
 	}
 	if streamed {
-		r.rs.finish(g)
+		r.ml.finish(g)
 	}
 	r.game++
 	if r.gerr != nil {
@@ -1342,119 +1122,6 @@ func (r *Reader) readTag(g *Game, p Pos) {
 		return
 	}
 	r.tag(g, p, rawName, value, 0)
-}
-
-// plainTag reads a tag pair of the commonest form after its '[': a name
-// of letters, digits and '_', blanks, a quoted value of printable ASCII
-// without a backslash, and ']' right after the closing quote; straight
-// from the scanner's buffer, as readTag would read it, without its
-// tokens. It reports false, having consumed nothing, for anything else.
-func (r *Reader) plainTag(g *Game, p Pos) bool {
-	if r.tokensOnly {
-		return false
-	}
-	s := r.s
-	b := s.buf[s.i:s.n]
-	if len(b) > 320 {
-		b = b[:320]
-	}
-	j := 0
-	for j < len(b) && isNameByte(b[j]) {
-		j++
-	}
-	e := j
-	for j < len(b) && b[j] == ' ' {
-		j++
-	}
-	if e == 0 || e > 64 || j == e || j >= len(b) || b[j] != '"' {
-		return false
-	}
-	v := j + 1
-	k, h, hashed := plainValue(b, v)
-	if k+1 >= len(b) || b[k] != '"' || b[k+1] != ']' {
-		return false
-	}
-	name, key := knownTag(b[:e])
-	if key == 0 {
-		name = r.str(b[:e])
-	}
-	if !hashed {
-		h = strHash(b[v:k])
-	}
-	value := r.strHashed(b[v:k], h)
-	s.i += k + 2
-	s.afterOpen = false // (as after the ']' token)
-	r.tag(g, p, name, value, key)
-	return true
-}
-
-// plainTags reads the tag pairs that follow a plain one (plainTag) on the
-// next lines, each line a '[' and its tag pair, as Next would read them,
-// and the plain movetext (plainMovetext) of a next line that starts with
-// a digit: it stops before anything else, or after a tag pair that
-// plainTag does not read (readTag reads it).
-func (r *Reader) plainTags(g *Game) {
-	s := r.s
-	for {
-		b := s.buf[s.i:s.n]
-		k := 2
-		if len(b) < 3 || b[0] != '\n' && (b[0] != '\r' || b[1] != '\n') {
-			return
-		}
-		if b[0] == '\n' {
-			k = 1
-		}
-		if c := b[k]; c != '[' && (c < '0' || c > '9') {
-			return
-		}
-		// The line break, as Scanner.Next skips it. (Whether the token
-		// after it is glued to the one before matters only for a '*'.)
-		s.i += k
-		s.line++
-		s.lineStart = s.base + int64(s.i)
-		if b[k] != '[' {
-			r.plainMovetext()
-			return
-		}
-		p := s.pos()
-		s.i++
-		s.afterOpen = true
-		if !r.plainTag(g, p) {
-			r.readTag(g, p)
-			return
-		}
-	}
-}
-
-// plainValue scans the value of a plain tag pair (see plainTag) in b from
-// b[v]: it returns the index k of the first byte from there that is not
-// printable ASCII or is a '"' or a backslash, and, if hashed, strHash of
-// b[v:k]. It looks at 8 bytes at a time.
-func plainValue(b []byte, v int) (k int, h uint64, hashed bool) {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	k = v
-	for ; k+8 <= len(b); k += 8 {
-		w := binary.LittleEndian.Uint64(b[k:])
-		// The high bits of the bytes below ' ', from 0x7f, '"' and '\\'
-		// (the lowest set one is exact: false ones only come after it).
-		q, bs := w^('"'*ones), w^('\\'*ones)
-		stop := ((w-' '*ones)&^w | (w&^highs + ones) | w | (q-ones)&^q | (bs-ones)&^bs) & highs
-		if stop != 0 {
-			n := bits.TrailingZeros64(stop) / 8
-			if n > 0 {
-				h = strMix(h, w&(1<<(8*n)-1))
-			}
-			return k + n, h, true
-		}
-		h = strMix(h, w)
-	}
-	for k < len(b) && b[k] >= ' ' && b[k] < 0x7f && b[k] != '"' && b[k] != '\\' {
-		k++
-	}
-	return k, 0, false
 }
 
 // tagKey numbers the commonest tag names (knownTags), 0 for others.
@@ -1570,8 +1237,8 @@ func (r *Reader) tag(g *Game, p Pos, rawName, value string, key tagKey) {
 // to the visitor.
 func (r *Reader) add(n Node) {
 	cur := r.cur
-	if r.rs != nil && len(r.stack) == 0 && r.rs.state == streamOn {
-		r.rs.node(&n)
+	if r.mls == mainLineTaken && len(r.stack) == 0 {
+		r.ml.node(&n)
 	}
 	if r.vis == nil {
 		if k := len(cur); k < cap(cur) {
@@ -1621,8 +1288,8 @@ func (r *Reader) pop() {
 	clear(cur)
 	r.lineBufs[k+1] = cur[:0]
 	r.cur = top.nodes
-	if k == 0 && r.rs != nil && r.streamOn() {
-		r.rs.variation(vn)
+	if k == 0 && r.ml != nil && r.toMainLine() {
+		r.ml.variation(vn)
 	}
 	r.cur = append(r.cur, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
 }
@@ -1644,188 +1311,4 @@ func (r *Reader) hasTag(g *Game, name string) bool {
 	ok := r.tagSet[name]
 	r.tagSet[name] = true
 	return ok
-}
-
-// isIdent reports whether s matches [A-Z][A-Za-z0-9_]*.
-func isIdent(s string) bool {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// localizedTags maps tag names seen in localised exports to the standard
-// names: Italian FID software (W/succeed/Campionato Assoluto 2005.pdn)
-// and French TurboDambase exports (Yodachess games(19).pdn).
-var localizedTags = map[string]string{
-	"Dati":               "Event",
-	"Bianco":             "White",
-	"Nero":               "Black",
-	"Risultato":          "Result",
-	"Luogo":              "Site",
-	"Turno":              "Round",
-	"Événement":          "Event",
-	"Evenement":          "Event",
-	"Blanc":              "White",
-	"Noir":               "Black",
-	"Résultat":           "Result",
-	"Resultat":           "Result",
-	"Manche":             "Round",
-	"Type de jeu":        "GameType",
-	"Heure blanche":      "WhiteTime",
-	"Heure noire":        "BlackTime",
-	"Titre blanc":        "WhiteTitle",
-	"Titre noir":         "BlackTitle",
-	"Évaluation blanche": "WhiteRating",
-	"Évaluation noire":   "BlackRating",
-}
-
-// localizedSigs marks the signatures (localizedSig) of the names of
-// localizedTags: a name whose signature is not marked is not one of them,
-// found without the map's hashing (validate looked up every tag name).
-var localizedSigs = func() (b [64]uint64) {
-	for k := range localizedTags {
-		h := localizedSig(k)
-		b[h/64] |= 1 << (h % 64)
-	}
-	return b
-}()
-
-// localizedSig is a 12-bit signature of a non-empty name: its length and
-// its first and last bytes.
-func localizedSig(s string) uint {
-	return (uint(s[0])*31 + uint(s[len(s)-1])*7 + uint(len(s))) % 4096
-}
-
-// mayBeLocalized reports whether name (not empty) may be one of
-// localizedTags.
-func mayBeLocalized(name string) bool {
-	h := localizedSig(name)
-	return localizedSigs[h/64]&(1<<(h%64)) != 0
-}
-
-// repairTagName turns a tag name that is not an identifier into one:
-// HTML numeric entities are decoded, localised names mapped, and other
-// characters dropped or replaced.
-func repairTagName(name string) string {
-	name = decodeEntities(name)
-	if std, ok := localizedTags[name]; ok {
-		return std
-	}
-	var b strings.Builder
-	upper := true
-	for _, c := range name {
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_':
-			if upper && c >= 'a' && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			b.WriteRune(c)
-			upper = false
-		case c == ' ' || c == '-' || c == '\t':
-			upper = true
-		default:
-			if r, ok := foldAccent(c); ok {
-				if upper && r >= 'a' && r <= 'z' {
-					r -= 'a' - 'A'
-				}
-				b.WriteRune(r)
-				upper = false
-			}
-		}
-	}
-	s := b.String()
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
-		s = "X" + s
-	}
-	if std, ok := localizedTags[s]; ok {
-		return std
-	}
-	return s
-}
-
-// foldAccent maps common accented Latin letters to their base letter.
-func foldAccent(c rune) (rune, bool) {
-	const from = "àáâãäåçèéêëìíîïñòóôõöùúûüýÿÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÛÜÝ"
-	const to = "aaaaaaceeeeiiiinooooouuuuyyAAAAAACEEEEIIIINOOOOOUUUUY"
-	i := 0
-	for _, f := range from {
-		if f == c {
-			return rune(to[i]), true
-		}
-		i++
-	}
-	return 0, false
-}
-
-// decodeEntities decodes &#xHH; &#DD; and &amp;-style entities.
-func decodeEntities(s string) string {
-	if !strings.Contains(s, "&") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '&' {
-			if j := strings.IndexByte(s[i:], ';'); j > 1 && j < 12 {
-				ent := s[i+1 : i+j]
-				if r, ok := entityRune(ent); ok {
-					b.WriteRune(r)
-					i += j
-					continue
-				}
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func entityRune(ent string) (rune, bool) {
-	switch ent {
-	case "amp":
-		return '&', true
-	case "quot":
-		return '"', true
-	case "apos":
-		return '\'', true
-	case "lt":
-		return '<', true
-	case "gt":
-		return '>', true
-	}
-	if len(ent) < 2 || ent[0] != '#' {
-		return 0, false
-	}
-	base, digits := 10, ent[1:]
-	if digits[0] == 'x' || digits[0] == 'X' {
-		base, digits = 16, digits[1:]
-	}
-	if digits == "" {
-		return 0, false
-	}
-	var v rune
-	for _, c := range digits {
-		var d rune
-		switch {
-		case c >= '0' && c <= '9':
-			d = c - '0'
-		case base == 16 && c >= 'a' && c <= 'f':
-			d = c - 'a' + 10
-		case base == 16 && c >= 'A' && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		v = v*rune(base) + d
-		if v > 0x10FFFF {
-			return 0, false
-		}
-	}
-	return v, true
 }

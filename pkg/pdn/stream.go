@@ -26,8 +26,7 @@ import (
 // stream is the replay of the game a Reader is reading (see
 // Reader.SetReplayer). It belongs to its Replayer, whose res it fills.
 type stream struct {
-	rp    *Replayer
-	state streamState
+	rp *Replayer
 	// g is the game last returned that was replayed while read: Replay of
 	// it returns rp.res and err.
 	g *Game
@@ -52,14 +51,6 @@ type stream struct {
 	sq [2]Square
 }
 
-type streamState uint8
-
-const (
-	streamNotBegun streamState = iota // no main-line move or variation yet
-	streamOn                          // replaying the game as it is read
-	streamOff                         // the game is built and replayed as usual
-)
-
 // readInfo is what a game replayed while read keeps of its main line,
 // which it does not hold: its number of moves (Game.Plies) and the
 // evidence of its squares (Evidence.Add).
@@ -79,60 +70,60 @@ type readInfo struct {
 // turns it off. Walk ignores it.
 func (r *Reader) SetReplayer(rp *Replayer) {
 	if rp == nil || !rp.CountOnly {
-		r.rs = nil
+		r.ml = nil
 		return
 	}
 	if rp.stream == nil {
 		rp.stream = &stream{rp: rp}
 	}
-	r.rs = rp.stream
+	r.ml = rp.stream
 }
+
+// gatherEvidence makes Next keep of each game's main line only what
+// Evidence.Add takes (Moves is nil, Plies counts the moves), as
+// SetReplayer does, but without a replay: what InferVariant reads.
+func (r *Reader) gatherEvidence() { r.ml = &stream{} }
 
 // reset prepares the stream for the next game.
 func (st *stream) reset() {
-	st.state, st.g, st.started, st.done, st.err = streamNotBegun, nil, false, false, nil
+	st.g, st.started, st.done, st.err = nil, false, false, nil
 	st.read = readInfo{}
 	st.lastPlain = false
 }
 
-// begin starts the replay of the game being read at its first main-line
-// move or variation, all its tags read (a tag section after movetext
-// starts the next game): it reports whether it is replayed while read.
-func (st *stream) begin(r *Reader) bool {
+// take starts the replay of g at its first main-line move or variation,
+// all its tags read (a tag section after movetext starts the next game),
+// cur the main line so far: it reports whether g is replayed while read.
+func (st *stream) take(g *Game, cur []Node) bool {
 	rp := st.rp
-	g := r.g
+	if rp == nil { // the evidence alone (gatherEvidence)
+		st.done = true
+		st.read.ev.nodes(cur, true)
+		return true
+	}
 	// (A game inferred from the other games' tags may be inferred from its own
 	// first move instead: Replayer.variant needs the whole game.)
-	if r.vis != nil || !rp.CountOnly || rp.Default == nil && (rp.Inferred == nil || rp.Inferred.Variant == nil || rp.Inferred.tags) &&
+	if !rp.CountOnly || rp.Default == nil && (rp.Inferred == nil || rp.Inferred.Variant == nil || rp.Inferred.tags) &&
 		strings.TrimSpace(g.Get("GameType")) == "" {
-		st.state = streamOff
 		return false
 	}
-	st.state = streamOn
 	st.lr, st.err, st.started = rp.begin(g)
 	st.done = !st.started
 	if st.started {
 		st.s = st.lr.start()
 	}
 	// What the main line holds so far: comments, setup commands.
-	st.read.ev.nodes(r.cur, true)
+	st.read.ev.nodes(cur, true)
 	return true
 }
 
-// streamOn reports whether the main-line element about to be added is for the
-// stream: a replayer is set, the reader is in the main line, and the game
-// is replayed while read (begun here if need be).
-func (r *Reader) streamOn() bool {
-	st := r.rs
-	if st == nil || len(r.stack) > 0 || st.state == streamOff {
-		return false
-	}
-	return st.state == streamOn || st.begin(r)
-}
+// plies returns the number of main-line moves read.
+func (st *stream) plies() int { return st.read.plies }
 
-// plain replays main-line moves read by plainMovetext, ms with their
-// squares sqs, their largest square maxSq.
-func (st *stream) plain(ms []plainRec, sqs []engine.SquarePair, maxSq int) {
+// plain replays the nb main-line moves of b read by plainMovetext, their
+// largest square maxSq.
+func (st *stream) plain(b *plainMoveBatch, nb, maxSq int) {
+	ms, sqs := b.rec[:nb], b.sq[:nb]
 	st.read.plies += len(ms)
 	ev := &st.read.ev
 	if !ev.moved {
@@ -228,7 +219,7 @@ func (st *stream) play(m *Move, pos Pos) {
 // first move makes the game's start position its own.
 func (st *stream) node(n *Node) {
 	st.lastPlain = false
-	if n.Kind == SetupNode && !st.read.ev.moved && st.state == streamOn {
+	if n.Kind == SetupNode && !st.read.ev.moved {
 		st.read.ev.custom = true
 	}
 }

@@ -123,8 +123,7 @@ func (k perftKernel[G]) searchInto(c *manSearch[G], us Color, opp, allKings, emp
 // kingsCount returns the number of captures of the flying kings, which can capture, of a
 // side whose men cannot: opp are the pieces they may take, empty the free squares. It is
 // countTaking without the men's jumps, which menMoves2 and kingMoves2 have tested already
-// (callgrind: Woldouby depth 13 921.4 -> 911.1 M instructions, the kings position depth 7
-// 308.7 -> 292.9 M).
+// (docs/benchmarks.md, measured choices).
 func (k perftKernel[G]) kingsCount(opp, empty, kings bitboard, dup Duplicates, scratch []Move) int {
 	var c manSearch[G]
 	c.most, c.unique = menCountOf(fixed[G](), k.v) == ranksPieces, dup == Unique
@@ -198,8 +197,7 @@ func nearest(occupied bitboard, d int) bitboard {
 // turns from any square it may land on behind the piece (from those in c.jumps), and goes
 // on straight ahead when the piece that ends them can be taken. The turns one way are
 // tried in a loop of their own, then those the other way, without a test per landing
-// square of which way it turns (callgrind: Woldouby depth 13 846.6 -> 842.5 M
-// instructions).
+// square of which way it turns (docs/benchmarks.md, measured choices).
 func (c *manSearch[G]) kingLine(s, captured bitboard, k int, d int) bool {
 	r := c.k.v.rays[d&3][s.First()]
 	occupied := r &^ c.empty
@@ -223,8 +221,7 @@ func (c *manSearch[G]) kingLine(s, captured bitboard, k int, d int) bool {
 		ahead = landings & -landings
 	}
 	// The ways on, tested before the loop, so that a capture that ends here (most do)
-	// stores nothing for the calls (callgrind: Woldouby depth 13 926.3 -> 921.4 M
-	// instructions, the kings position depth 7 311.6 -> 308.7 M).
+	// stores nothing for the calls (docs/benchmarks.md, measured choices).
 	if j1|j2|ahead != 0 {
 		for l := j1; l != 0; l &= l - 1 {
 			if c.kingLine(l&-l, captured, k, t1) {
@@ -246,7 +243,7 @@ func (c *manSearch[G]) kingLine(s, captured bitboard, k int, d int) bool {
 	}
 	if !c.list && (!c.unique || k < repeatPieces) {
 		// counted, not listed, and none can repeat another (add): all at once
-		// (callgrind: kings position depth 6 40.9 -> 39.5 M instructions)
+		// (docs/benchmarks.md, measured choices)
 		c.addCount(landings.Count(), k)
 		return true
 	}
@@ -283,9 +280,8 @@ func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kin
 	}
 	a, b := k.steps()
 	if kings&(kings-1) == 0 {
-		// One king: along its rays, to the nearest piece (callgrind, the kings position
-		// B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24, depth 6: -4.7%
-		// instructions; for two kings, the fills are cheaper)
+		// One king: along its rays, to the nearest piece; for two kings, the fills are
+		// cheaper (docs/benchmarks.md, measured choices)
 		var takes bool
 		if n, takes = k.kingAlone(kings.First(), opp, empty); takes {
 			return 0, false, kings
@@ -316,9 +312,7 @@ func (k perftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kin
 // nearest piece, and whether that piece is one of opp with a free square behind it. For
 // one king, it is cheaper than the fills of countQuietKings. The rays' squares are counted
 // at once, and the squares behind their nearest pieces tested at once, without a branch
-// per ray (callgrind, international depth 8: the kings position 2664.9 -> 2623.2 M
-// instructions, B:WK4,34,35,36,37,38,41,42,43,44,46,48,49:B1,2,6,7,8,10,11,12,14,15,16,45
-// 4840.1 -> 4493.6 M).
+// per ray (docs/benchmarks.md, measured choices).
 func (k perftKernel[G]) kingAlone(i Index, opp, empty bitboard) (n int, takes bool) {
 	v := k.v
 	a, b := k.steps()
@@ -609,8 +603,7 @@ func (pf *perfter[G]) menMoves2(us Color, own, opp, kings, empty bitboard) (n ui
 // keep their moves and still cannot capture: when its men have no capture either, the move
 // is counted at once. qa and qb are the squares such moves reach by steps a and b, n the
 // sum of them's moves after each. A function of its own: menLeaves2 with one more
-// parameter cost the positions without kings 0.2-0.3% (callgrind: Woldouby depth 13 911.1
-// -> 905.9 M instructions, the kings position depth 6 29.29 -> 28.96 M).
+// parameter cost the positions without kings more instructions (docs/benchmarks.md, measured choices).
 func (pf *perfter[G]) menMovesAtOnce2(us Color, own, men, kings, empty, lines bitboard, quiet int) (qa, qb bitboard, n uint64) {
 	k := pf.k
 	v := k.v

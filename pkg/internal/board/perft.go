@@ -27,11 +27,10 @@ func (k perftKernel[G]) steps() (a, b uint) {
 // fixed reports whether G is steps5, whose kernel perft uses under the rules of
 // Variant.plainFlying only. The kernel reads those rules as fixed[G]() || v.manUp[us],
 // !fixed[G]() && v.MenCannotCaptureKings and so on: constants in steps5's instance, whose
-// tests of them the compiler leaves out (callgrind: Woldouby depth 13 842.4 -> 759.1 M
-// instructions, FrontRows depth 10 468.2 -> 415.6 M, from the start depth 8 237.5 ->
-// 207.8 M), the Variant's fields in the others. Only the functions of international's hot
-// path read them so: elsewhere, the same reads moved the compiler's inlining and register
-// choices in the other instances (thai, english, frisian +0.3 to +1.6%).
+// tests of them the compiler leaves out (fewer instructions: docs/benchmarks.md, measured choices),
+// the Variant's fields in the others. Only the functions of international's hot path read
+// them so: elsewhere, the same reads moved the compiler's inlining and register choices in
+// the other instances, which then ran more instructions.
 func fixed[G geometry]() bool {
 	var g G
 	return unsafe.Sizeof(g) == unsafe.Sizeof(steps5{})
@@ -209,8 +208,7 @@ func (k perftKernel[G]) countBoards(g *capGen, us Color, own, opp, allKings bitb
 			a, b := k.steps()
 			ul, ur, dl, dr := jumpsAlong(v.manUp[us], v.manDown[us], a, b, targets, empty)
 			// countMen's most frequent cases inline: no capture, or none that goes on
-			// after its first jump (callgrind: -1.0% on Woldouby depth 12, -1.5% on
-			// FrontRows depth 10 and english depth 10)
+			// after its first jump (docs/benchmarks.md, measured choices)
 			mul, mur, mdl, mdr := ul&men, ur&men, dl&men, dr&men
 			if mul|mur|mdl|mdr == 0 {
 				return menQuiet(us, a, b, empty, men)
@@ -232,8 +230,7 @@ func (k perftKernel[G]) countBoards(g *capGen, us Color, own, opp, allKings bitb
 	} else if v.kingSearch {
 		if searched == 0 {
 			// Only the men capture: they are counted as when us has no kings, the kings
-			// being in their way only (callgrind: Woldouby depth 12 228.3 -> 225.7 M
-			// instructions).
+			// being in their way only (docs/benchmarks.md, measured choices).
 			targets := opp
 			if v.MenCannotCaptureKings {
 				targets &^= allKings
@@ -284,9 +281,7 @@ func (k perftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, dr b
 		return n + k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
 	}
 	// A return per case, and countMostMen called from here, not from countManCaptures,
-	// whose arguments go on the stack, past the registers (callgrind: Woldouby depth 12
-	// 235.2 -> 230.2 M instructions, FrontRows depth 10 563.7 -> 545.1 M, english depth 10
-	// 1458.8 -> 1427.2 M)
+	// whose arguments go on the stack, past the registers (docs/benchmarks.md, measured choices)
 	if menCountOf(fixed[G](), v) == ranksPieces && (fixed[G]() || v.manUp[us]) && (fixed[G]() || v.manDown[us]) && promotionOf(fixed[G](), v) != PromoteAndStop {
 		if n, ok := k.countMostMen(targets, empty, gul, gur, gdl, gdr, dup); ok {
 			return n
@@ -409,9 +404,7 @@ func (k perftKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, dl, d
 // countMostMen counts the captures of the men ul, ur, dl and dr as countManCaptures, when
 // the precedence ranks captures by their number of pieces, men capture up and down the
 // board and are crowned at the end of a move only, but without a manSearch: each man's captures are counted by mostJumps, which keeps its state
-// in registers and builds no move (callgrind, international perft: -2.4% instructions on
-// Woldouby depth 12, -3.2% on FrontRows depth 10, -4.6% from the start depth 8; canadian
-// depth 7 -0.9%). ok is false when the captures that count take four pieces or more
+// in registers and builds no move (fewer instructions: docs/benchmarks.md, measured choices). ok is false when the captures that count take four pieces or more
 // and dup is Unique: some may then take the same pieces in another order, which only the
 // manSearch, listing them, finds.
 func (k perftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr bitboard, dup Duplicates) (n int, ok bool) {
@@ -423,7 +416,7 @@ func (k perftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr bitboard, du
 	// board as it stands (jumpsAlong) are those of the second and the third jump. When no
 	// second jump can go on, every capture that counts takes two pieces, and they are
 	// counted by direction (a square may be reached from two directions). On 128-bit boards
-	// the sets cost twice as much: canadian depth 7 +3.9% instructions.
+	// the sets cost twice as much (docs/benchmarks.md, measured choices).
 	if unsafe.Sizeof(ul) == 8 {
 		jul, jur, jdl, jdr := jumpsAlong(true, true, a, b, targets, empty)
 		lul, lur, ldl, ldr := ul>>a>>a, ur>>b>>b, dl<<b<<b, dr<<a<<a
@@ -527,8 +520,8 @@ func more(most, n, m, c int) (int, int) {
 // and dr the diagonal jumps over them (jumpsAlong).
 //
 // As in countMen, only the men whose first jump goes on are searched; the others' single
-// jumps are written here, when they count (callgrind: searching every man cost 3.1% more
-// instructions on Woldouby depth 12, 5.5% on FrontRows depth 10, 4% on english depth 10).
+// jumps are written here, when they count (searching every man ran more instructions:
+// docs/benchmarks.md, measured choices).
 func (k perftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, dr bitboard, dup Duplicates, dst []Move) []Move {
 	v := k.v
 	a, b := k.steps()
@@ -561,8 +554,7 @@ func (k perftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, d
 			dst = append(dst, Move{From: from.First(), To: to.First(), flags: promotes(to&promo != 0), captured: from << a})
 		}
 		if g == 0 {
-			// a return of its own, not the search's (callgrind: -0.3% on Woldouby depth
-			// 12, -0.4% on english depth 10)
+			// a return of its own, not the search's (docs/benchmarks.md, measured choices)
 			return dst
 		}
 	}
@@ -606,10 +598,8 @@ func (c *manSearch[G]) start(from, empty, mid, land bitboard) {
 //
 // It follows a sequence in a loop while it has one way on, and calls itself only where
 // it branches: Go's calls save no register, so that each return of a call per jump
-// reloaded the search's state from memory (callgrind, international perft: the call per
-// jump, jumpEach, costs 3.5% more instructions on Woldouby depth 12, 3% more on FrontRows
-// depth 10 and from the start depth 8). On 128-bit boards the loop's state does not fit
-// the registers, and a call per jump is cheaper (the loop: +1.3% on canadian depth 7).
+// reloaded the search's state from memory. On 128-bit boards the loop's state does not
+// fit the registers, and a call per jump is cheaper (docs/benchmarks.md, measured choices).
 func (c *manSearch[G]) jump(s, captured bitboard, k int) {
 	if unsafe.Sizeof(s) > 8 {
 		c.jumpEach(s, captured, k)
@@ -733,8 +723,7 @@ func (c *manSearch[G]) add(s, captured bitboard, k int) {
 // takenBit returns a bit of 64 that depends on the pieces of captured only (see
 // manSearch.taken): a repetition takes the same pieces. Searching the sequences written
 // for one only when its bit is already set spares the search (with its mispredicted exit)
-// in most positions (callgrind --branch-sim=yes, Woldouby depth 13: 7.06 -> 6.74 M
-// mispredicted branches, for 945.3 -> 944.4 M instructions).
+// in most positions (docs/benchmarks.md, measured choices).
 func takenBit(captured bitboard) uint64 {
 	return 1 << ((captured.First() + captured.last()) & 63)
 }
@@ -1206,8 +1195,7 @@ func (k perftKernel[G]) generate(g *capGen, dst []Move, p *Position, dup Duplica
 
 // quiet appends the quiet moves of p, whose free squares are empty, to dst as
 // Variant.generateQuiet does, in another order, and returns the extended slice: with
-// shifts by the kernel's steps (callgrind: Woldouby depth 12 224.0 -> 223.4 M instructions,
-// english depth 10 1420.5 -> 1407.9 M).
+// shifts by the kernel's steps (docs/benchmarks.md, measured choices).
 func (k perftKernel[G]) quiet(dst []Move, p *Position, empty bitboard) []Move {
 	v := k.v
 	a, b := k.steps()
@@ -1290,8 +1278,7 @@ func (k perftKernel[G]) captures(g *capGen, p *Position, empty bitboard, dup Dup
 			return c.moves
 		}
 		// Only the men may capture: they are listed as when us has no kings, the kings
-		// being in their way only (callgrind: Woldouby depth 12 225.7 -> 224.0 M
-		// instructions).
+		// being in their way only (docs/benchmarks.md, measured choices).
 		targets := opp
 		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets &^= kings
@@ -1332,10 +1319,9 @@ func (pf *perfter[G]) leaves(them Color, opp, own, kings, empty, from, to bitboa
 		return uint64(menQuiet(them, a, b, free, opp))
 	}
 	if menCountOf(fixed[G](), k.v) != ranksOther {
-		// countBoards' inline test of whether a capture goes on, on 128-bit boards only
-		// (callgrind: canadian depth 7 -6%). On the others it made leaves' frame larger,
-		// and its other paths dearer: FrontRows depth 10 -3.6%, english depth 10 -4.6%,
-		// but russian depth 9 +1%, thai depth 9 +2.6%.
+		// countBoards' inline test of whether a capture goes on, on 128-bit boards only.
+		// On the others it made leaves' frame larger, and its other paths dearer
+		// (docs/benchmarks.md, measured choices).
 		if unsafe.Sizeof(opp) > 8 {
 			mul, mur, mdl, mdr := ul&opp, ur&opp, dl&opp, dr&opp
 			if ends := k.menEnds(them, ul|ur|dl|dr); mul&(ends<<a<<a)|mur&(ends<<b<<b)|mdl&(ends>>b>>b)|mdr&(ends>>a>>a) == 0 {

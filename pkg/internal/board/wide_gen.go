@@ -537,11 +537,10 @@ func (k widePerftKernel[G]) steps() (a, b uint) {
 // wideFixed reports whether G is steps5, whose kernel perft uses under the rules of
 // Variant.plainFlying only. The kernel reads those rules as fixed[G]() || v.manUp[us],
 // !fixed[G]() && v.MenCannotCaptureKings and so on: constants in steps5's instance, whose
-// tests of them the compiler leaves out (callgrind: Woldouby depth 13 842.4 -> 759.1 M
-// instructions, FrontRows depth 10 468.2 -> 415.6 M, from the start depth 8 237.5 ->
-// 207.8 M), the Variant's fields in the others. Only the functions of international's hot
-// path read them so: elsewhere, the same reads moved the compiler's inlining and register
-// choices in the other instances (thai, english, frisian +0.3 to +1.6%).
+// tests of them the compiler leaves out (fewer instructions: docs/benchmarks.md, measured choices),
+// the Variant's fields in the others. Only the functions of international's hot path read
+// them so: elsewhere, the same reads moved the compiler's inlining and register choices in
+// the other instances, which then ran more instructions.
 func wideFixed[G geometry]() bool {
 	var g G
 	return unsafe.Sizeof(g) == unsafe.Sizeof(steps5{})
@@ -890,9 +889,7 @@ func (k widePerftKernel[G]) countManCaptures(us Color, targets, empty, ul, ur, d
 // countMostMen counts the captures of the men ul, ur, dl and dr as countManCaptures, when
 // the precedence ranks captures by their number of pieces, men capture up and down the
 // board and are crowned at the end of a move only, but without a manSearch: each man's captures are counted by mostJumps, which keeps its state
-// in registers and builds no move (callgrind, international perft: -2.4% instructions on
-// Woldouby depth 12, -3.2% on FrontRows depth 10, -4.6% from the start depth 8; canadian
-// depth 7 -0.9%). ok is false when the captures that count take four pieces or more
+// in registers and builds no move (fewer instructions: docs/benchmarks.md, measured choices). ok is false when the captures that count take four pieces or more
 // and dup is Unique: some may then take the same pieces in another order, which only the
 // manSearch, listing them, finds.
 func (k widePerftKernel[G]) countMostMen(targets, empty, ul, ur, dl, dr wide, dup Duplicates) (n int, ok bool) {
@@ -1000,8 +997,8 @@ func wideMore(most, n, m, c int) (int, int) {
 // and dr the diagonal jumps over them (jumpsAlong).
 //
 // As in countMen, only the men whose first jump goes on are searched; the others' single
-// jumps are written here, when they count (callgrind: searching every man cost 3.1% more
-// instructions on Woldouby depth 12, 5.5% on FrontRows depth 10, 4% on english depth 10).
+// jumps are written here, when they count (searching every man ran more instructions:
+// docs/benchmarks.md, measured choices).
 func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, dl, dr wide, dup Duplicates, dst []wideMove) []wideMove {
 	v := k.v
 	a, b := k.steps()
@@ -1077,10 +1074,8 @@ func (c *wideManSearch[G]) start(from, empty, mid, land wide) {
 //
 // It follows a sequence in a loop while it has one way on, and calls itself only where
 // it branches: Go's calls save no register, so that each return of a call per jump
-// reloaded the search's state from memory (callgrind, international perft: the call per
-// jump, jumpEach, costs 3.5% more instructions on Woldouby depth 12, 3% more on FrontRows
-// depth 10 and from the start depth 8). On 128-bit boards the loop's state does not fit
-// the registers, and a call per jump is cheaper (the loop: +1.3% on canadian depth 7).
+// reloaded the search's state from memory. On 128-bit boards the loop's state does not
+// fit the registers, and a call per jump is cheaper (docs/benchmarks.md, measured choices).
 func (c *wideManSearch[G]) jump(s, captured wide, k int) {
 	if unsafe.Sizeof(s) > 8 {
 		c.jumpEach(s, captured, k)
@@ -1204,8 +1199,7 @@ func (c *wideManSearch[G]) add(s, captured wide, k int) {
 // wideTakenBit returns a bit of 64 that depends on the pieces of captured only (see
 // manSearch.taken): a repetition takes the same pieces. Searching the sequences written
 // for one only when its bit is already set spares the search (with its mispredicted exit)
-// in most positions (callgrind --branch-sim=yes, Woldouby depth 13: 7.06 -> 6.74 M
-// mispredicted branches, for 945.3 -> 944.4 M instructions).
+// in most positions (docs/benchmarks.md, measured choices).
 func wideTakenBit(captured wide) uint64 {
 	return 1 << ((captured.First() + captured.last()) & 63)
 }
@@ -1623,8 +1617,7 @@ func (k widePerftKernel[G]) generate(g *wideCapGen, dst []wideMove, p *widePosit
 
 // quiet appends the quiet moves of p, whose free squares are empty, to dst as
 // Variant.generateQuiet does, in another order, and returns the extended slice: with
-// shifts by the kernel's steps (callgrind: Woldouby depth 12 224.0 -> 223.4 M instructions,
-// english depth 10 1420.5 -> 1407.9 M).
+// shifts by the kernel's steps (docs/benchmarks.md, measured choices).
 func (k widePerftKernel[G]) quiet(dst []wideMove, p *widePosition, empty wide) []wideMove {
 	v := k.v
 	a, b := k.steps()
@@ -1998,8 +1991,7 @@ func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKi
 // kingsCount returns the number of captures of the flying kings, which can capture, of a
 // side whose men cannot: opp are the pieces they may take, empty the free squares. It is
 // countTaking without the men's jumps, which menMoves2 and kingMoves2 have tested already
-// (callgrind: Woldouby depth 13 921.4 -> 911.1 M instructions, the kings position depth 7
-// 308.7 -> 292.9 M).
+// (docs/benchmarks.md, measured choices).
 func (k widePerftKernel[G]) kingsCount(opp, empty, kings wide, dup Duplicates, scratch []wideMove) int {
 	var c wideManSearch[G]
 	c.most, c.unique = wideMenCountOf(wideFixed[G](), k.v) == ranksPieces, dup == Unique
@@ -2071,8 +2063,7 @@ func wideNearest(occupied wide, d int) wide {
 // turns from any square it may land on behind the piece (from those in c.jumps), and goes
 // on straight ahead when the piece that ends them can be taken. The turns one way are
 // tried in a loop of their own, then those the other way, without a test per landing
-// square of which way it turns (callgrind: Woldouby depth 13 846.6 -> 842.5 M
-// instructions).
+// square of which way it turns (docs/benchmarks.md, measured choices).
 func (c *wideManSearch[G]) kingLine(s, captured wide, k int, d int) bool {
 	r := c.k.v.rays[d&3][s.First()]
 	occupied := r.AndNot(c.empty)
@@ -2152,9 +2143,8 @@ func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men,
 	}
 	a, b := k.steps()
 	if kings.ClearFirst().IsZero() {
-		// One king: along its rays, to the nearest piece (callgrind, the kings position
-		// B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24, depth 6: -4.7%
-		// instructions; for two kings, the fills are cheaper)
+		// One king: along its rays, to the nearest piece; for two kings, the fills are
+		// cheaper (docs/benchmarks.md, measured choices)
 		var takes bool
 		if n, takes = k.kingAlone(kings.First(), opp, empty); takes {
 			return 0, false, kings
@@ -2185,9 +2175,7 @@ func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men,
 // nearest piece, and whether that piece is one of opp with a free square behind it. For
 // one king, it is cheaper than the fills of countQuietKings. The rays' squares are counted
 // at once, and the squares behind their nearest pieces tested at once, without a branch
-// per ray (callgrind, international depth 8: the kings position 2664.9 -> 2623.2 M
-// instructions, B:WK4,34,35,36,37,38,41,42,43,44,46,48,49:B1,2,6,7,8,10,11,12,14,15,16,45
-// 4840.1 -> 4493.6 M).
+// per ray (docs/benchmarks.md, measured choices).
 func (k widePerftKernel[G]) kingAlone(i Index, opp, empty wide) (n int, takes bool) {
 	v := k.v
 	a, b := k.steps()
@@ -2476,8 +2464,7 @@ func (pf *widePerfter[G]) menMoves2(us Color, own, opp, kings, empty wide) (n ui
 // keep their moves and still cannot capture: when its men have no capture either, the move
 // is counted at once. qa and qb are the squares such moves reach by steps a and b, n the
 // sum of them's moves after each. A function of its own: menLeaves2 with one more
-// parameter cost the positions without kings 0.2-0.3% (callgrind: Woldouby depth 13 911.1
-// -> 905.9 M instructions, the kings position depth 6 29.29 -> 28.96 M).
+// parameter cost the positions without kings more instructions (docs/benchmarks.md, measured choices).
 func (pf *widePerfter[G]) menMovesAtOnce2(us Color, own, men, kings, empty, lines wide, quiet int) (qa, qb wide, n uint64) {
 	k := pf.k
 	v := k.v
