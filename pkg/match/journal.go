@@ -58,6 +58,8 @@ type Header struct {
 	Tournament string `json:"tournament,omitempty"`
 	// EGDB is the MaxPieces of Config.EGDB, the endgame database that ends games (0: none).
 	EGDB int `json:"egdb,omitempty"`
+	// Rounds is a Swiss tournament's number of rounds.
+	Rounds int `json:"rounds,omitempty"`
 }
 
 const journalFormat = "rafle-selfplay-journal/1"
@@ -203,6 +205,8 @@ func sameHeader(old, h Header) error {
 		return diff("players", old.Players, h.Players)
 	case old.Tournament != h.Tournament:
 		return diff("tournament", normTournament(old.Tournament), normTournament(h.Tournament))
+	case old.Rounds != h.Rounds:
+		return diff("rounds", old.Rounds, h.Rounds)
 	case old.Seed != h.Seed:
 		return diff("seed", old.Seed, h.Seed)
 	case old.Games != h.Games:
