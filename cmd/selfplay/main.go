@@ -31,7 +31,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		UsageText: "selfplay --variant V --players P1,P2[,...] --games N [--tournament roundrobin|gauntlet|swiss|knockout [--rounds R]] [--jobs N] [--seed S]\n" +
 			"       [--engine name=NAME,cmd=PATH,tc=... ...] [--engine-log DIR] [--adjudicate draw=M:S,resign=M:S]\n" +
 			"       [--output FILE] [--resume] [--max-plies N] [--egdb DIR] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]\n" +
-			"       [--openings FILE | --opening-set 2move|3move | --book FILE [--book-mode weighted|all] [--book-depth K]\n" +
+			"       [--openings FILE | --opening-set SET | --book FILE [--book-mode weighted|all] [--book-depth K]\n" +
 			"        | --random-plies K] [--anchor NAME=ELO] [--format text|json] [--report DIR]\n" +
 			"   selfplay report [--output DIR] JOURNAL|PDN...",
 		Description: "Every pairing of players (every two players; with --tournament gauntlet the first\n" +
@@ -59,7 +59,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Flags:                     slices.Concat(flags(), engineFlags(), shardFlags()),
 		Action:                    selfplay,
-		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand(), checkCommand()},
+		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand(), checkCommand(), openingsCommand()},
 		OnUsageError:              cliutil.OnUsageError,
 	}
 }
@@ -80,11 +80,11 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "sprt", Usage: "stop when the SPRT decides, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05 (two players)"},
 		egdbFlag("end a game (termination egdb, the database's value as the result) as soon as the endgame database in `DIR` (egdb build) holds its position, and give it to rafle's players"),
 		&cli.StringFlag{Name: "openings", Usage: "start positions: `FILE` of FENs, PDN games, ballot lines (id<TAB>moves<TAB>name) or pydraughts ballot JSON"},
-		&cli.StringFlag{Name: "opening-set", Usage: "shipped opening set: 2move or 3move (english; default 3move)"},
+		&cli.StringFlag{Name: "opening-set", Usage: "shipped opening set (corpus/openings): english and international 2move or 3move (default 3move); russian and brazilian idf (default) or 150; the other variants gen (generated: selfplay openings)"},
 		&cli.StringFlag{Name: "book", Usage: "start from the lines of an opening book `FILE` (pdn book --format json)"},
 		&cli.StringFlag{Name: "book-mode", Value: "weighted", Usage: "--book: weighted (random lines, weighted by games, from the seed) or all (every line)"},
 		&cli.IntFlag{Name: "book-depth", Value: 8, Usage: "--book: plies of book moves per line (fewer where the book ends)"},
-		&cli.IntFlag{Name: "random-plies", Value: 4, Usage: "for variants without a shipped set: openings of this many random plies, kept when a shallow search finds them balanced"},
+		&cli.IntFlag{Name: "random-plies", Value: 4, Usage: "openings of this many random plies, kept when a shallow search finds them balanced (the default without a shipped set; given, instead of it)"},
 		&cli.StringFlag{Name: "anchor", Usage: "rating anchor NAME=ELO for three or more players (default: the first player at 0)"},
 		&cli.StringFlag{Name: "event", Value: "rafle selfplay", Usage: "PDN Event tag"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text (tables) or json"},

@@ -282,6 +282,10 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 	host, _ := os.Hostname()
 	cfg.Site = host
 	desc, err = readOpenings(c, &cfg)
+	if rounds := match.OpeningRounds(&cfg); err == nil && match.OpeningBlocks(len(cfg.Openings), rounds) > 1 {
+		b := match.OpeningBlocks(len(cfg.Openings), rounds)
+		desc += fmt.Sprintf("; %d of them in this match, none shared with a match whose seed differs modulo %d", rounds, b)
+	}
 	if err == nil && len(timed) > 0 {
 		desc += fmt.Sprintf("; note: %s play with a time limit or outside rafle, so games are not reproducible from the seed", strings.Join(timed, ", "))
 	}
@@ -349,9 +353,11 @@ func readOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 		defer f.Close()
 		cfg.Openings, err = match.ReadOpenings(f, file, v)
 		return fmt.Sprintf("%s (%d)", file, len(cfg.Openings)), err
-	case set != "" || len(corpus.OpeningSets(v.Name)) > 0:
+	case set != "" && c.IsSet("random-plies"):
+		return "", cliutil.Usagef("--random-plies excludes --opening-set")
+	case set != "" || len(corpus.OpeningSets(v.Name)) > 0 && !c.IsSet("random-plies"):
 		if set == "" {
-			set = "3move"
+			set = corpus.DefaultOpeningSet(v.Name)
 		}
 		data, path, err := corpus.OpeningSet(v.Name, set)
 		if err != nil {

@@ -60,7 +60,12 @@ type Header struct {
 	EGDB int `json:"egdb,omitempty"`
 	// Rounds is a Swiss tournament's number of rounds.
 	Rounds int `json:"rounds,omitempty"`
+	// OpeningOrder is "blocks" when the openings are dealt as OpeningOrder deals them; empty
+	// in the journals of earlier versions, which dealt a shuffle drawn from the seed.
+	OpeningOrder string `json:"opening_order,omitempty"`
 }
+
+const openingOrderBlocks = "blocks"
 
 const journalFormat = "rafle-selfplay-journal/1"
 

@@ -71,6 +71,10 @@ type Config struct {
 	// Progress, if not nil, is called from one goroutine after each finished game with the
 	// number of games finished and the number planned.
 	Progress func(done, total int)
+
+	// shuffledOrder is set when Resume finds a journal written before the openings were
+	// dealt in blocks (Header.OpeningOrder empty): its games keep their openings.
+	shuffledOrder bool
 }
 
 func (cfg *Config) check() error {
@@ -126,6 +130,9 @@ func (cfg *Config) header() Header {
 	if cfg.Tournament == Swiss {
 		h.Rounds = cmpOr(cfg.Rounds, SwissRounds(len(cfg.Players)))
 	}
+	if !cfg.shuffledOrder {
+		h.OpeningOrder = openingOrderBlocks
+	}
 	for _, p := range cfg.Players {
 		h.Players = append(h.Players, p.Name)
 	}
@@ -177,6 +184,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = runtime.NumCPU()
+	}
+	if cfg.Resume {
+		if h, err := ReadJournalHeader(cfg.JournalPath); err == nil && h.OpeningOrder == "" {
+			cfg.shuffledOrder = true // a journal of an earlier version
+		}
 	}
 	sched := newSchedule(&cfg)
 	all := sched.total()

@@ -64,7 +64,11 @@ func newSchedule(cfg *Config) schedule {
 	if len(s.planned) > 0 {
 		openingRounds = len(s.planned) * s.rounds
 	}
-	s.order = OpeningOrder(len(cfg.Openings), openingRounds, cfg.Seed)
+	if cfg.shuffledOrder {
+		s.order = shuffledOrder(len(cfg.Openings), openingRounds, cfg.Seed)
+	} else {
+		s.order = OpeningOrder(len(cfg.Openings), openingRounds, cfg.Seed)
+	}
 	return s
 }
 
