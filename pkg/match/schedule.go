@@ -220,7 +220,7 @@ func (s *schedule) pairStage(recs map[int]*Record) {
 	s.stages = append(s.stages, st)
 }
 
-// points returns the points of each player of pairing p in the games of stage t (in recs).
+// stagePoints returns the points of each player of pairing p in the games of stage t (in recs).
 func (s *schedule) stagePoints(t int, p pairing, recs map[int]*Record) (a, b float64) {
 	for i := s.stages[t].first; i < s.end(t); i++ {
 		r := recs[i]

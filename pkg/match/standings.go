@@ -119,9 +119,15 @@ func (res *Result) addTournament(s *schedule, recs map[int]*Record) {
 	for i := range order {
 		order[i] = i
 	}
+	// a Swiss ranks by points, Buchholz, Sonneborn-Berger; a knockout by the round reached
+	// (points in different rounds do not compare); then the seeding
 	slices.SortStableFunc(order, func(a, b int) int {
 		x, y := &st[a], &st[b]
-		for _, d := range []float64{float64(y.Reached - x.Reached), y.Points - x.Points, y.Buchholz - x.Buchholz, y.SonnebornBerger - x.SonnebornBerger} {
+		keys := []float64{y.Points - x.Points, y.Buchholz - x.Buchholz, y.SonnebornBerger - x.SonnebornBerger}
+		if s.kind == Knockout {
+			keys = []float64{float64(y.Reached - x.Reached)}
+		}
+		for _, d := range keys {
 			if d > 0 {
 				return 1
 			}
@@ -129,18 +135,8 @@ func (res *Result) addTournament(s *schedule, recs map[int]*Record) {
 				return -1
 			}
 		}
-		return a - b // the seeding
+		return a - b
 	})
-	if s.kind == Knockout {
-		// a knockout ranks by the round reached, then the seeding: points in
-		// different rounds do not compare
-		slices.SortStableFunc(order, func(a, b int) int {
-			if d := st[b].Reached - st[a].Reached; d != 0 {
-				return d
-			}
-			return a - b
-		})
-	}
 	for r, i := range order {
 		st[i].Rank = r + 1
 		res.Standings = append(res.Standings, st[i])
