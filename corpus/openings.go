@@ -51,3 +51,21 @@ func OpeningSet(variant, set string) (data []byte, path string, err error) {
 	}
 	return data, path, nil
 }
+
+// DefaultOpeningSet returns the set a match of variant plays unless told otherwise:
+// "3move" (english, international), else "idf" (russian, brazilian), else the first set
+// shipped (a generated one: "gen"); "" when none is shipped.
+func DefaultOpeningSet(variant string) string {
+	sets := OpeningSets(variant)
+	for _, want := range []string{"3move", "idf"} {
+		for _, s := range sets {
+			if s == want {
+				return s
+			}
+		}
+	}
+	if len(sets) == 0 {
+		return ""
+	}
+	return sets[0]
+}

@@ -28,14 +28,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "selfplay",
 		Usage: "play matches between computer players and rate them",
-		UsageText: "selfplay --variant V --players P1,P2[,...] --games N [--tournament roundrobin|gauntlet] [--jobs N] [--seed S]\n" +
+		UsageText: "selfplay --variant V --players P1,P2[,...] --games N [--tournament roundrobin|gauntlet|swiss|knockout [--rounds R]] [--jobs N] [--seed S]\n" +
 			"       [--engine name=NAME,cmd=PATH,tc=... ...] [--engine-log DIR] [--adjudicate draw=M:S,resign=M:S]\n" +
 			"       [--output FILE] [--resume] [--max-plies N] [--egdb DIR] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]\n" +
-			"       [--openings FILE | --opening-set 2move|3move | --book FILE [--book-mode weighted|all] [--book-depth K]\n" +
+			"       [--openings FILE | --opening-set SET | --book FILE [--book-mode weighted|all] [--book-depth K]\n" +
 			"        | --random-plies K] [--anchor NAME=ELO] [--format text|json] [--report DIR]\n" +
 			"   selfplay report [--output DIR] JOURNAL|PDN...",
-		Description: "Every pairing of players (every two players, or with --tournament gauntlet the\n" +
-			"first player and each other) plays the openings in pairs, the second game with colours\n" +
+		Description: "Every pairing of players (every two players; with --tournament gauntlet the first\n" +
+			"player and each other; with swiss or knockout those each round pairs from the results,\n" +
+			"docs/selfplay.md) plays the openings in pairs, the second game with colours\n" +
 			"reversed. A player is a level (easy, medium, hard), a search spec of options joined\n" +
 			"by colons, such as hard:weights=w.json or depth=6:nodes=20000 (depth=N, nodes=N,\n" +
 			"movetime=DURATION, weights=FILE, random=P, hash=MB, quiescence=false), or the name of\n" +
@@ -58,7 +59,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Flags:                     slices.Concat(flags(), engineFlags(), shardFlags()),
 		Action:                    selfplay,
-		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand(), checkCommand(), suiteCommand()},
+		Commands:                  []*cli.Command{engineCommand(), mergeCommand(), reportCommand(), checkCommand(), openingsCommand(), suiteCommand()},
 		OnUsageError:              cliutil.OnUsageError,
 	}
 }
@@ -68,7 +69,8 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "english", Usage: "variant: " + strings.Join(engine.Names(), ", ")},
 		&cli.StringFlag{Name: "players", Aliases: []string{"p"}, Usage: "comma-separated players: easy, medium, hard, search specs such as depth=6:nodes=20000, or --engine names (required)"},
 		&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "games per pairing (rounded up to an even number)"},
-		&cli.StringFlag{Name: "tournament", Value: "roundrobin", Usage: "pairings: roundrobin (every player meets every other) or gauntlet (the first player meets every other)"},
+		&cli.StringFlag{Name: "tournament", Value: "roundrobin", Usage: "pairings: roundrobin (every player meets every other), gauntlet (the first player meets every other), swiss (rounds paired by score, Dutch system) or knockout (a bracket seeded in --players order); --games per pairing"},
+		&cli.IntFlag{Name: "rounds", DefaultText: "ceil(log2 players)", Usage: "--tournament swiss: the number of rounds"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j", "concurrency"}, DefaultText: "all cores", Usage: "games played at once"},
 		&cli.Int64Flag{Name: "seed", DefaultText: "random, printed on stderr", Usage: "seed of the opening order and the players"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o", "pdn"}, Usage: "write every game to `FILE` (PDN 3.0): a new file, or with --resume the match's own"},
@@ -78,11 +80,11 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "sprt", Usage: "stop when the SPRT decides, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05 (two players)"},
 		egdbFlag("end a game (termination egdb, the database's value as the result) as soon as the endgame database in `DIR` (egdb build) holds its position, and give it to rafle's players"),
 		&cli.StringFlag{Name: "openings", Usage: "start positions: `FILE` of FENs, PDN games, ballot lines (id<TAB>moves<TAB>name) or pydraughts ballot JSON"},
-		&cli.StringFlag{Name: "opening-set", Usage: "shipped opening set: 2move or 3move (english; default 3move)"},
+		&cli.StringFlag{Name: "opening-set", Usage: "shipped opening set (corpus/openings): english and international 2move or 3move (default 3move); russian and brazilian idf (default) or 150; the other variants gen (generated: selfplay openings)"},
 		&cli.StringFlag{Name: "book", Usage: "start from the lines of an opening book `FILE` (pdn book --format json)"},
 		&cli.StringFlag{Name: "book-mode", Value: "weighted", Usage: "--book: weighted (random lines, weighted by games, from the seed) or all (every line)"},
 		&cli.IntFlag{Name: "book-depth", Value: 8, Usage: "--book: plies of book moves per line (fewer where the book ends)"},
-		&cli.IntFlag{Name: "random-plies", Value: 4, Usage: "for variants without a shipped set: openings of this many random plies, kept when a shallow search finds them balanced"},
+		&cli.IntFlag{Name: "random-plies", Value: 4, Usage: "openings of this many random plies, kept when a shallow search finds them balanced (the default without a shipped set; given, instead of it)"},
 		&cli.StringFlag{Name: "anchor", Usage: "rating anchor NAME=ELO for three or more players (default: the first player at 0)"},
 		&cli.StringFlag{Name: "event", Value: "rafle selfplay", Usage: "PDN Event tag"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text (tables) or json"},

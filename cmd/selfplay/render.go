@@ -30,6 +30,14 @@ func render(w io.Writer, res *match.Result) error {
 	if err := renderCross(w, res); err != nil {
 		return err
 	}
+	if len(res.Standings) > 0 {
+		if err := renderTable(w, match.StandingsCaption(res.Tournament), res.StandingsTable()); err != nil {
+			return err
+		}
+		if err := renderTable(w, "Rounds (points of each pairing's players)", res.RoundsTable()); err != nil {
+			return err
+		}
+	}
 	if len(res.Terminations) > 0 {
 		if err := renderTable(w, "Terminations", res.TerminationsTable()); err != nil {
 			return err

@@ -218,7 +218,7 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		return cfg, "", nil, cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
 	}
 	if cfg.Tournament = c.String("tournament"); !slices.Contains(match.Tournaments, cfg.Tournament) {
-		return cfg, "", nil, cliutil.Usagef("--tournament %q: want %s", cfg.Tournament, strings.Join(match.Tournaments, " or "))
+		return cfg, "", nil, cliutil.Usagef("--tournament %q: want %s", cfg.Tournament, strings.Join(match.Tournaments, ", "))
 	}
 	if s := c.String("sprt"); s != "" {
 		t, err := stats.ParseSPRT(s)
@@ -230,11 +230,17 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		}
 		cfg.SPRT = &t
 	}
+	if cfg.Rounds = c.Int("rounds"); c.IsSet("rounds") && (cfg.Tournament != match.Swiss || cfg.Rounds < 1) {
+		return cfg, "", nil, cliutil.Usagef("--rounds %d: a number of rounds from 1 for --tournament swiss", cfg.Rounds)
+	}
 	if cfg.Anchor, cfg.AnchorElo, err = parseAnchor(c.String("anchor"), names(cfg.Players)); err != nil {
 		return cfg, "", nil, err
 	}
 	if cfg.Shard, err = readShard(c); err != nil {
 		return cfg, "", nil, err
+	}
+	if err := cfg.CheckTournament(); err != nil {
+		return cfg, "", nil, cliutil.Usagef("--tournament %s: %v", cfg.Tournament, strings.TrimPrefix(err.Error(), "match: "))
 	}
 	cfg.PDNPath, cfg.JournalPath, cfg.Resume = shardPath(c.String("pdn"), cfg.Shard), shardPath(c.String("journal"), cfg.Shard), c.Bool("resume")
 	if st, err := os.Stat(cfg.PDNPath); err == nil && st.IsDir() {
@@ -276,6 +282,10 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 	host, _ := os.Hostname()
 	cfg.Site = host
 	desc, err = readOpenings(c, &cfg)
+	if rounds := match.OpeningRounds(&cfg); err == nil && match.OpeningBlocks(len(cfg.Openings), rounds) > 1 {
+		b := match.OpeningBlocks(len(cfg.Openings), rounds)
+		desc += fmt.Sprintf("; %d of them in this match, none shared with a match whose seed differs modulo %d", rounds, b)
+	}
 	if err == nil && len(timed) > 0 {
 		desc += fmt.Sprintf("; note: %s play with a time limit or outside rafle, so games are not reproducible from the seed", strings.Join(timed, ", "))
 	}
@@ -343,9 +353,11 @@ func readOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 		defer f.Close()
 		cfg.Openings, err = match.ReadOpenings(f, file, v)
 		return fmt.Sprintf("%s (%d)", file, len(cfg.Openings)), err
-	case set != "" || len(corpus.OpeningSets(v.Name)) > 0:
+	case set != "" && c.IsSet("random-plies"):
+		return "", cliutil.Usagef("--random-plies excludes --opening-set")
+	case set != "" || len(corpus.OpeningSets(v.Name)) > 0 && !c.IsSet("random-plies"):
 		if set == "" {
-			set = "3move"
+			set = corpus.DefaultOpeningSet(v.Name)
 		}
 		data, path, err := corpus.OpeningSet(v.Name, set)
 		if err != nil {
@@ -355,7 +367,7 @@ func readOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 		return fmt.Sprintf("%s %s (%d)", v.Name, set, len(cfg.Openings)), err
 	}
 	k := c.Int("random-plies")
-	n := min((cfg.Games+1)/2, maxRandomOpenings)
+	n := min(match.OpeningRounds(cfg), maxRandomOpenings)
 	var err error
 	cfg.Openings, err = match.RandomOpenings(v, k, n, cfg.Seed, match.SearchBalanced(v, balanceDepth, balanceMargin))
 	return fmt.Sprintf("%d random of %d plies, balanced at depth %d within %d", len(cfg.Openings), k, balanceDepth, balanceMargin), err
@@ -385,7 +397,7 @@ func readBookOpenings(c *cli.Context, cfg *match.Config) (string, error) {
 	case "all":
 		lines = b.Lines(depth)
 	case "weighted":
-		lines = b.RandomLines(min((cfg.Games+1)/2, maxRandomOpenings), depth, cfg.Seed)
+		lines = b.RandomLines(min(match.OpeningRounds(cfg), maxRandomOpenings), depth, cfg.Seed)
 	default:
 		return "", cliutil.Usagef("--book-mode %q: want weighted or all", mode)
 	}

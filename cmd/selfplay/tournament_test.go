@@ -51,7 +51,51 @@ func TestGauntlet(t *testing.T) {
 		t.Errorf("report: %v; want the pairings of depth=1 only", err)
 	}
 
-	if code, _, stderr := runArgs(t, "--players", "easy,medium", "--tournament", "swiss"); code != 2 || !strings.Contains(stderr, "roundrobin or gauntlet") {
-		t.Errorf("--tournament swiss: exit %d, stderr %q", code, stderr)
+	if code, _, stderr := runArgs(t, "--players", "easy,medium", "--tournament", "ladder"); code != 2 || !strings.Contains(stderr, "roundrobin, gauntlet, swiss, knockout") {
+		t.Errorf("--tournament ladder: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestSwiss: --tournament swiss --rounds 2 between five players prints the standings and
+// the rounds, writes them in the JSON and the report; sharding it, an SPRT and --rounds
+// without a Swiss are usage errors that say why.
+func TestSwiss(t *testing.T) {
+	dir := t.TempDir()
+	pdn := filepath.Join(dir, "s.pdn")
+	players := "depth=1,depth=1:random=0.5,depth=1:random=0.9,depth=2,depth=3"
+	base := []string{"--players", players, "--games", "2", "--seed", "5", "--max-plies", "40", "-j", "2"}
+	code, stdout, stderr := runArgs(t, append(base, "--tournament", "swiss", "--rounds", "2", "--pdn", pdn)...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{"Standings (by points, then Buchholz", "Rounds (points", "(bye)", "8 of 8 games"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	code, stdout, stderr = runArgs(t, "report", "--output", filepath.Join(dir, "r"), pdn+".journal")
+	if code != 0 {
+		t.Fatalf("report: exit %d, stderr %q", code, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "r", "index.html"))
+	if err != nil || !strings.Contains(string(page), "Sonneborn-Berger") {
+		t.Errorf("report: %v; want the standings", err)
+	}
+	code, stdout, stderr = runArgs(t, append(base, "--tournament", "knockout", "--json")...)
+	var res match.Result
+	if err := json.Unmarshal([]byte(stdout), &res); code != 0 || err != nil {
+		t.Fatalf("knockout: exit %d, %v, stderr %q", code, err, stderr)
+	}
+	if res.Games != 8 || len(res.Rounds) != 3 || res.Standings[0].Reached != 3 {
+		t.Errorf("knockout: %d games, %d rounds, standings %+v", res.Games, len(res.Rounds), res.Standings)
+	}
+	for _, bad := range [][]string{
+		{"--tournament", "swiss", "--shard", "0/2", "--pdn", filepath.Join(dir, "x.pdn")},
+		{"--tournament", "knockout", "--rounds", "2"},
+		{"--tournament", "swiss", "--rounds", "6"},
+	} {
+		if code, _, stderr := runArgs(t, append(base, bad...)...); code != 2 || !strings.Contains(stderr, "round") {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, stderr)
+		}
 	}
 }

@@ -475,10 +475,87 @@ func CheckPositions(v *engine.Variant) []CheckPosition {
 	add(fmt.Sprintf("long capture (%d pieces)", bestLong), long)
 	add("promotion", promo)
 	add("one legal move", one)
+	if draw == nil {
+		draw, drawReason = kingShuffle(v)
+	}
 	if draw != nil {
 		out = append(out, CheckPosition{Name: "a move from a draw (" + drawReason + ")", Game: draw, History: true})
 	}
 	return out
+}
+
+// kingShuffle returns a game one move from a draw by v's rules, and the draw's reason,
+// for a variant whose random games reach none: two kings of each side, White's on the
+// first playing squares and Black's on the last (or a few squares in, when that fails),
+// move to and fro (the first quiet king move, then back) until the rules draw (a
+// repetition, or a king-move counter). nil when a capture comes up, a king cannot go back,
+// the position of kings is over (a variant won by a king), or no draw comes within 400
+// plies, for every placement tried.
+func kingShuffle(v *engine.Variant) (*engine.Game, string) {
+	n := v.Squares()
+	// the first placement that works: the kings a few squares in from the ends
+	for shift := range 4 {
+		var p engine.Position
+		for k, s := range []int{1 + shift, 2 + shift, n - 1 - shift, n - shift} {
+			i, ok := v.Index(engine.Square(s))
+			if !ok {
+				return nil, ""
+			}
+			p.Put(i, map[bool]engine.Color{true: engine.White, false: engine.Black}[k < 2], true)
+		}
+		p.Side = v.FirstMover
+		p.Hash = p.ComputeHash()
+		if g, reason := shuffleKings(v, p); g != nil {
+			return g, reason
+		}
+	}
+	return nil, ""
+}
+
+// shuffleKings plays kingShuffle's moves from p.
+func shuffleKings(v *engine.Variant, p engine.Position) (*engine.Game, string) {
+	g := engine.NewGame(v, p)
+	var out [2]engine.Move // each side's move out, played back on its next turn
+	for ply := 0; ply < 400; ply++ {
+		if o := g.Outcome(); o.Over {
+			if !o.Draw || ply == 0 {
+				return nil, ""
+			}
+			s := engine.NewGame(v, p)
+			for _, m := range g.Moves()[:ply-1] {
+				if err := s.Play(m); err != nil {
+					panic(err) // replaying the game's own moves
+				}
+			}
+			return s, o.Reason
+		}
+		legal := g.Legal()
+		side := ply % 2
+		var m engine.Move
+		found := false
+		for _, q := range legal {
+			if q.IsCapture() {
+				return nil, ""
+			}
+			back := out[side] != (engine.Move{}) && q.From == out[side].To && q.To == out[side].From
+			if out[side] == (engine.Move{}) || back {
+				m, found = q, true
+				break
+			}
+		}
+		if !found {
+			return nil, ""
+		}
+		if out[side] == (engine.Move{}) {
+			out[side] = m
+		} else {
+			out[side] = engine.Move{}
+		}
+		if err := g.Play(m); err != nil {
+			panic(err) // a legal move
+		}
+	}
+	return nil, ""
 }
 
 // sortedKeys returns m's keys in order.

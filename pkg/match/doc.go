@@ -3,14 +3,17 @@
 // # Schedule
 //
 // Every pair of players that Config.Tournament pairs (a pairing; one for two players, a
-// round robin or a gauntlet for more: Pairings) plays
+// round robin or a gauntlet for more: Pairings; a Swiss or knockout tournament's rounds,
+// each paired from the results of the rounds before once they are finished) plays
 // the openings in game pairs: both games of a pair start from the same opening, and the
 // players swap colours in the second. Games are numbered 0, 1, 2, ...; pair k holds games
 // 2k and 2k+1. Pair k belongs to round k / P and pairing k mod P, where P is the number of
-// pairings, so a match stopped early has played every pairing about equally. All pairings
-// of a round play the same opening. The openings are taken in an order shuffled from the
-// seed (Fisher-Yates), and reshuffled each time all have been used, so that no opening is
-// used twice before every one has been used once.
+// pairings (of the tournament's round, for a Swiss or knockout), so a match stopped early
+// has played every pairing about equally. All pairings of a round play the same opening.
+// The openings are dealt by OpeningOrder: a block of one shuffle of the suite chosen by the
+// seed, so that no opening is played twice in a match and matches whose seeds differ
+// modulo OpeningBlocks share none (with fewer openings than rounds, a shuffle from the seed,
+// reshuffled each time all have been used).
 //
 // A game is fully determined by the seed and its index: the opening comes from the round,
 // and each player is created for that game alone with a seed derived from the match seed,

@@ -58,7 +58,14 @@ type Header struct {
 	Tournament string `json:"tournament,omitempty"`
 	// EGDB is the MaxPieces of Config.EGDB, the endgame database that ends games (0: none).
 	EGDB int `json:"egdb,omitempty"`
+	// Rounds is a Swiss tournament's number of rounds.
+	Rounds int `json:"rounds,omitempty"`
+	// OpeningOrder is "blocks" when the openings are dealt as OpeningOrder deals them; empty
+	// in the journals of earlier versions, which dealt a shuffle drawn from the seed.
+	OpeningOrder string `json:"opening_order,omitempty"`
 }
+
+const openingOrderBlocks = "blocks"
 
 const journalFormat = "rafle-selfplay-journal/1"
 
@@ -203,6 +210,8 @@ func sameHeader(old, h Header) error {
 		return diff("players", old.Players, h.Players)
 	case old.Tournament != h.Tournament:
 		return diff("tournament", normTournament(old.Tournament), normTournament(h.Tournament))
+	case old.Rounds != h.Rounds:
+		return diff("rounds", old.Rounds, h.Rounds)
 	case old.Seed != h.Seed:
 		return diff("seed", old.Seed, h.Seed)
 	case old.Games != h.Games:

@@ -23,8 +23,12 @@ type Config struct {
 	// Players are the entrants, at least two, with different names. Two play one pairing;
 	// more play the pairings of Tournament.
 	Players []Entrant
-	// Tournament is RoundRobin ("" too) or Gauntlet (Pairings).
+	// Tournament is RoundRobin ("" too), Gauntlet (Pairings), Swiss or Knockout (paired
+	// round by round from the results: schedule).
 	Tournament string
+	// Rounds is the number of rounds of a Swiss tournament (0: SwissRounds); 0 for the
+	// other kinds.
+	Rounds int
 	// Games is the number of games per pairing, rounded up to an even number (game pairs).
 	Games int
 	// Openings are the start positions, used in pairs (see the package documentation).
@@ -67,68 +71,10 @@ type Config struct {
 	// Progress, if not nil, is called from one goroutine after each finished game with the
 	// number of games finished and the number planned.
 	Progress func(done, total int)
-}
 
-// pairing is two players by index, a < b.
-type pairing struct{ a, b int }
-
-// schedule maps game indexes to players, colours and openings.
-type schedule struct {
-	pairings []pairing
-	rounds   int
-	order    []int // opening index per round
-}
-
-func newSchedule(cfg *Config) schedule {
-	var s schedule
-	for _, p := range Pairings(cfg.Tournament, len(cfg.Players)) {
-		s.pairings = append(s.pairings, pairing{p[0], p[1]})
-	}
-	s.rounds = (cfg.Games + 1) / 2
-	s.order = OpeningOrder(len(cfg.Openings), s.rounds, cfg.Seed)
-	return s
-}
-
-func (s *schedule) games() int { return 2 * s.rounds * len(s.pairings) }
-
-// Game describes game index i of a match: its pairing, its opening, and which player has
-// the first-moving side of the variant (player a in the first game of a pair, player b in
-// the second).
-type Game struct {
-	Index   int
-	Pair    int // pair index: games 2k and 2k+1 form pair k
-	Round   int
-	Pairing int // index into the pairings, in Pairings' order: (0,1), (0,2), ..., (1,2), ...
-	A, B    int // the pairing's players, A < B
-	First   int // the player with the variant's first-moving colour
-	Opening int // index into Config.Openings
-}
-
-func (s *schedule) game(i int) Game {
-	k := i / 2
-	g := Game{Index: i, Pair: k, Round: k / len(s.pairings), Pairing: k % len(s.pairings)}
-	p := s.pairings[g.Pairing]
-	g.A, g.B = p.a, p.b
-	g.First = p.a
-	if i%2 == 1 {
-		g.First = p.b
-	}
-	g.Opening = s.order[g.Round]
-	return g
-}
-
-// Schedule returns the games cfg plays, in index order. It panics if cfg has fewer than
-// two players or no openings.
-func Schedule(cfg *Config) []Game {
-	if len(cfg.Players) < 2 || len(cfg.Openings) == 0 {
-		panic("match: Schedule needs two players and an opening")
-	}
-	s := newSchedule(cfg)
-	out := make([]Game, s.games())
-	for i := range out {
-		out[i] = s.game(i)
-	}
-	return out
+	// shuffledOrder is set when Resume finds a journal written before the openings were
+	// dealt in blocks (Header.OpeningOrder empty): its games keep their openings.
+	shuffledOrder bool
 }
 
 func (cfg *Config) check() error {
@@ -137,8 +83,8 @@ func (cfg *Config) check() error {
 		return errors.New("match: no variant")
 	case len(cfg.Players) < 2:
 		return fmt.Errorf("match: %d players: need at least two", len(cfg.Players))
-	case checkTournament(cfg.Tournament) != nil:
-		return checkTournament(cfg.Tournament)
+	case checkTournament(cfg) != nil:
+		return checkTournament(cfg)
 	case cfg.Games < 1:
 		return fmt.Errorf("match: %d games: need at least one", cfg.Games)
 	case len(cfg.Openings) == 0:
@@ -181,6 +127,12 @@ func (cfg *Config) recordsInfo() bool {
 func (cfg *Config) header() Header {
 	h := Header{Format: journalFormat, Variant: cfg.Variant.Name, Seed: cfg.Seed, Games: cfg.Games, MaxPlies: cfg.MaxPlies,
 		Tournament: headerTournament(cfg.Tournament)}
+	if cfg.Tournament == Swiss {
+		h.Rounds = cmpOr(cfg.Rounds, SwissRounds(len(cfg.Players)))
+	}
+	if !cfg.shuffledOrder {
+		h.OpeningOrder = openingOrderBlocks
+	}
 	for _, p := range cfg.Players {
 		h.Players = append(h.Players, p.Name)
 	}
@@ -233,8 +185,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = runtime.NumCPU()
 	}
+	if cfg.Resume {
+		if h, err := ReadJournalHeader(cfg.JournalPath); err == nil && h.OpeningOrder == "" {
+			cfg.shuffledOrder = true // a journal of an earlier version
+		}
+	}
 	sched := newSchedule(&cfg)
-	all := sched.games()
+	all := sched.total()
 	total := shardGames(cfg.Shard, all)
 	agg := newAggregator(&cfg, &sched)
 
@@ -267,8 +224,24 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	results := playGames(ctx, &cfg, &sched, agg, done)
-	finished, runErr := collect(ctx, &cfg, results, cancel, jnl, out, agg, finished, total)
+	var runErr error
+	// a fixed schedule plays all its games at once; a Swiss or knockout one round after
+	// round, each paired once the one before is finished
+	for {
+		sched.extend(agg.recs)
+		for i := range agg.recs {
+			done[i] = true
+		}
+		hi := all
+		if sched.dynamic() {
+			hi = sched.end(len(sched.stages) - 1)
+		}
+		results := playGames(ctx, &cfg, &sched, agg, done, hi)
+		finished, runErr = collect(ctx, &cfg, results, cancel, jnl, out, agg, finished, total)
+		if runErr != nil || ctx.Err() != nil || hi == all || !sched.extend(agg.recs) {
+			break
+		}
+	}
 	if err := out.close(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -286,23 +259,24 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 // checkRecords checks the records read back from the journal before any counts: each is a
 // game of the match and of its shard, recorded once, that replays by the rules to its
-// recorded end (checkRecord). The error names the journal's line.
+// recorded end (checkRecord); a Swiss or knockout tournament's rounds are paired again
+// from them as they were (schedule.place). The error names the journal's line.
 func checkRecords(cfg *Config, sched *schedule, recs []Record) error {
-	all := sched.games()
-	done := make([]bool, all)
-	for i := range recs {
-		r := &recs[i]
-		// line i+2: the header is line 1, and no line between records is left out
-		if r.Game < 0 || r.Game >= all || done[r.Game] || !hasGame(cfg.Shard, r.Game) {
-			return fmt.Errorf("match: journal %s: line %d: game %d: out of range, of another shard, or recorded twice", cfg.JournalPath, i+2, r.Game+1)
+	_, err := sched.place(recs, func(i int, r *Record) error {
+		if !hasGame(cfg.Shard, r.Game) {
+			return fmt.Errorf("game %d: of another shard", r.Game+1)
 		}
-		done[r.Game] = true
 		if err := checkRecord(cfg, sched, r, &cfg.Openings[sched.game(r.Game).Opening]); err != nil {
-			return fmt.Errorf("match: journal %s: line %d: game %d: %w: %w (the journal was changed or damaged: remove the line and resume to play the game again)",
-				cfg.JournalPath, i+2, r.Game+1, ErrBadRecord, err)
+			return fmt.Errorf("game %d: %w: %w (the journal was changed or damaged: remove the line and resume to play the game again)", r.Game+1, ErrBadRecord, err)
 		}
+		return nil
+	})
+	var pe *placeError
+	if errors.As(err, &pe) {
+		// line i+2: the header is line 1, and no line between records is left out
+		return fmt.Errorf("match: journal %s: line %d: %w", cfg.JournalPath, pe.Index+2, pe.Err)
 	}
-	return nil
+	return err
 }
 
 // today is the PDN date of a game played now.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -75,6 +76,8 @@ func TestScheduleColoursAndPairs(t *testing.T) {
 	}
 }
 
+// TestOpeningOrder: with fewer openings than rounds, every opening is played before one is
+// played again, the same for the same seed, another for another seed.
 func TestOpeningOrder(t *testing.T) {
 	const n, rounds = 7, 30
 	a, b := OpeningOrder(n, rounds, 42), OpeningOrder(n, rounds, 42)
@@ -96,6 +99,78 @@ func TestOpeningOrder(t *testing.T) {
 	}
 	if reflect.DeepEqual(a[:n], a[n:2*n]) {
 		t.Errorf("OpeningOrder: second pass repeats the first shuffle %v", a[:n])
+	}
+}
+
+// TestOpeningBlocks: with at least as many openings as rounds, a match never repeats an
+// opening, two matches whose seeds differ modulo OpeningBlocks share none (seeds 1 to 5 of
+// 156 openings, 30 rounds each), and the same seed deals the same order.
+func TestOpeningBlocks(t *testing.T) {
+	const n, rounds = 156, 30
+	if b := OpeningBlocks(n, rounds); b != 5 {
+		t.Fatalf("OpeningBlocks(%d, %d) = %d, want 5", n, rounds, b)
+	}
+	used := map[int]int64{}
+	for seed := int64(1); seed <= 5; seed++ {
+		order := OpeningOrder(n, rounds, seed)
+		if len(order) != rounds || !reflect.DeepEqual(order, OpeningOrder(n, rounds, seed)) {
+			t.Fatalf("seed %d: %v, not reproducible or not %d long", seed, order, rounds)
+		}
+		for _, k := range order {
+			if s, ok := used[k]; ok {
+				t.Errorf("opening %d played with seeds %d and %d", k, s, seed)
+			}
+			used[k] = seed
+		}
+	}
+	if !reflect.DeepEqual(OpeningOrder(n, rounds, 6), OpeningOrder(n, rounds, 1)) || !reflect.DeepEqual(OpeningOrder(n, rounds, -4), OpeningOrder(n, rounds, 1)) {
+		t.Error("seeds equal modulo 5 deal different blocks")
+	}
+}
+
+// TestOpeningsAcrossShards: the shards of a match play the openings of the one-machine
+// match, none twice, and the journal records the order's kind; a journal of an earlier
+// version (no opening_order) resumes with its shuffled order.
+func TestOpeningsAcrossShards(t *testing.T) {
+	cfg := randomMatch(t, t.TempDir())
+	cfg.Openings, cfg.Players, cfg.Games = testOpenings(t, 12), cfg.Players[:2], 12 // 6 pairs
+	byOpening := map[string]int{}
+	for k := range 3 {
+		c := cfg
+		c.Shard = Shard{Index: k, Count: 3}
+		c.JournalPath, c.PDNPath = filepath.Join(t.TempDir(), "s.journal"), ""
+		if _, err := Run(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.Open(c.JournalPath)
+		h, recs, err := ReadJournal(f, c.JournalPath)
+		f.Close()
+		if err != nil || h.OpeningOrder != "blocks" {
+			t.Fatalf("%v, header %+v", err, h)
+		}
+		for _, r := range recs {
+			if r.Game%2 == 0 {
+				byOpening[r.Opening]++
+			}
+		}
+	}
+	if len(byOpening) != 6 {
+		t.Errorf("the shards played %v, want 6 openings once each", byOpening)
+	}
+
+	old := randomMatch(t, t.TempDir())
+	old.shuffledOrder = true
+	ctx, cancel := context.WithCancel(context.Background())
+	old.Progress = func(done, _ int) {
+		if done >= 5 {
+			cancel()
+		}
+	}
+	Run(ctx, old)
+	resumed := randomMatch(t, filepath.Dir(old.JournalPath))
+	resumed.Resume = true
+	if _, err := Run(context.Background(), resumed); err != nil {
+		t.Errorf("resuming a journal without opening_order: %v", err)
 	}
 }
 
@@ -161,23 +236,74 @@ func TestReadOpenings(t *testing.T) {
 	}
 }
 
-// TestShippedSetsParse is in the corpus package's spirit but needs ReadOpenings.
+// TestShippedSets: every shipped opening set reads for its variant, with its count, and no
+// two of its openings reach the same position; a generated set's scores are within its
+// window. The rewritten published sets hold the positions of the copies in
+// ../shared/reference/openings, less those their headers leave out.
 func TestShippedSets(t *testing.T) {
-	for set, want := range map[string]int{"2move": 43, "3move": 156} {
-		data, err := os.ReadFile("../../corpus/openings/english-" + set + ".txt")
+	want := map[string]int{"english-2move": 43, "english-3move": 156, "international-2move": 79, "international-3move": 331,
+		"russian-idf": 740, "brazilian-idf": 732, "russian-150": 149, "brazilian-150": 149}
+	files, err := filepath.Glob("../../corpus/openings/*.txt")
+	if err != nil || len(files) < len(want) {
+		t.Fatalf("%d sets, %v", len(files), err)
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".txt")
+		variant, set, _ := strings.Cut(name, "-")
+		v, err := engine.Lookup(variant)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ops, err := ReadOpenings(bytes.NewReader(data), set, english)
-		if err != nil || len(ops) != want {
-			t.Fatalf("english %s: %d openings, %v; want %d", set, len(ops), err, want)
+		ops, err := ReadOpenings(bytes.NewReader(data), path, v)
+		n, ok := want[name]
+		if set == "gen" {
+			n, ok = 200, true
+		}
+		if err != nil || !ok || len(ops) != n {
+			t.Fatalf("%s: %d openings, %v; want %d", name, len(ops), err, n)
 		}
 		seen := map[engine.Position]bool{}
 		for _, op := range ops {
 			if p := op.Position(); seen[p] {
-				t.Errorf("english %s: %s repeats a position", set, op.Name)
+				t.Errorf("%s: %s repeats a position", name, op.Name)
 			} else {
 				seen[p] = true
+			}
+			if set == "gen" {
+				var score int
+				if _, err := fmt.Sscanf(op.Name[strings.Index(op.Name, "score"):], "score %d", &score); err != nil || score < -25 || score > 25 {
+					t.Errorf("%s: %s: score %d (%v) outside the window of 25", name, op.Name, score, err)
+				}
+			}
+		}
+		copies := map[string]string{"russian-idf": "russian-ballots.json", "brazilian-idf": "brazilian-ballots.json",
+			"russian-150": "russian-brazilian-150.json", "brazilian-150": "russian-brazilian-150.json"}
+		if src, ok := copies[name]; ok {
+			f, err := os.Open("../../../shared/reference/openings/" + src)
+			if err != nil {
+				t.Logf("%s: not compared with its source: %v", name, err)
+				continue
+			}
+			orig, err := ReadOpenings(f, src, v)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			left := 0
+			for _, op := range orig {
+				if !seen[op.Position()] {
+					left++
+				}
+			}
+			// the entries the headers leave out: two (russian, brazilian: XXVII-9 and XX-18,
+			// the wrong side to move) or none (the 150: 2-IV's position is 2-V's); the
+			// transpositions left out are in under another key
+			if wantLeft := map[bool]int{true: 0, false: 2}[set == "150"]; left != wantLeft || len(orig)-len(ops) < left {
+				t.Errorf("%s: %d positions of %s are not in the set, want %d", name, left, src, wantLeft)
 			}
 		}
 	}

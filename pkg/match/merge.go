@@ -72,8 +72,11 @@ func Merge(paths []string) (*Merged, error) {
 			if m.cfg, m.sched, err = configOf(h); err != nil {
 				return fail("%s: %v", path, err)
 			}
+			if m.sched.dynamic() {
+				return fail("%s: a %s tournament is played on one machine: it has no shards to merge", path, h.Tournament)
+			}
 			m.Variant = m.cfg.Variant
-			m.games = make([]mergedGame, m.sched.games())
+			m.games = make([]mergedGame, m.sched.total())
 		} else if err := sameHeader(m.Header, whole); err != nil {
 			return fail("%s and %s: %v", paths[0], path, err)
 		}

@@ -347,10 +347,36 @@ func RandomOpenings(v *engine.Variant, plies, count int, seed int64, accept func
 	return ops, nil
 }
 
-// OpeningOrder returns the opening index of each of rounds rounds, for n openings: a
-// Fisher-Yates shuffle of 0..n-1 drawn from seed, then a new shuffle each time all n
-// have been used. It panics if n < 1.
+// OpeningOrder returns the opening index of each of rounds rounds, for n openings. With at
+// least as many openings as rounds, the openings are dealt from one shuffle of 0..n-1 that
+// depends on n alone (the suite's deck), cut into OpeningBlocks(n, rounds) blocks of rounds
+// openings: the match takes block seed modulo that number, so that matches whose seeds
+// differ modulo it (1, 2, 3, ... on as many machines or days) never play the same opening,
+// and one match never plays an opening twice. With fewer openings than rounds, every
+// opening is played before one is played again: a Fisher-Yates shuffle of 0..n-1 drawn from
+// seed, then a new shuffle each time all n have been used. It panics if n < 1.
 func OpeningOrder(n, rounds int, seed int64) []int {
+	b := OpeningBlocks(n, rounds)
+	if b == 0 {
+		return shuffledOrder(n, rounds, seed)
+	}
+	deck := rand.New(rand.NewPCG(mix(uint64(n), 7), 0)).Perm(n)
+	k := int(((seed % int64(b)) + int64(b)) % int64(b))
+	return slices.Clone(deck[k*rounds : (k+1)*rounds])
+}
+
+// OpeningBlocks returns how many matches of rounds openings each can be dealt from n
+// openings without one played twice (OpeningOrder): n/rounds; 0 when rounds > n.
+func OpeningBlocks(n, rounds int) int {
+	if rounds < 1 {
+		return n
+	}
+	return n / rounds
+}
+
+// shuffledOrder is OpeningOrder's order with fewer openings than rounds, and the order of
+// every match of journals written before the blocks (Header.OpeningOrder empty).
+func shuffledOrder(n, rounds int, seed int64) []int {
 	if n < 1 {
 		panic("match: OpeningOrder with no openings")
 	}

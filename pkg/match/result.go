@@ -14,9 +14,10 @@ type Result struct {
 	Variant      string          `json:"variant"`
 	Seed         int64           `json:"seed"`
 	Players      []string        `json:"players"`
-	GamesPlanned int             `json:"games_planned"` // games in the full schedule
-	Games        int             `json:"games"`         // games counted below
-	Resumed      int             `json:"resumed"`       // games read back from the journal
+	Tournament   string          `json:"tournament,omitempty"` // Config.Tournament, empty for a round robin
+	GamesPlanned int             `json:"games_planned"`        // games in the full schedule
+	Games        int             `json:"games"`                // games counted below
+	Resumed      int             `json:"resumed"`              // games read back from the journal
 	Pairings     []PairingResult `json:"pairings"`
 	Terminations []Termination   `json:"terminations"`
 	Ratings      []PlayerRating  `json:"ratings,omitempty"`       // three or more players
@@ -29,6 +30,9 @@ type Result struct {
 	// LOS[i][j] is the likelihood that player i is stronger than player j, from the
 	// ratings (stats.LOSMatrix); with the ratings only.
 	LOS [][]float64 `json:"los,omitempty"`
+	// Standings and Rounds are a Swiss or knockout tournament's (addTournament).
+	Standings []Standing    `json:"standings,omitempty"`
+	Rounds    []RoundResult `json:"rounds,omitempty"`
 }
 
 // PairingResult is the result of one pairing from Player's point of view.
@@ -155,7 +159,7 @@ func (a *aggregator) counted(i int) bool {
 
 func (a *aggregator) result() *Result {
 	cfg := a.cfg
-	res := &Result{Variant: cfg.Variant.Name, Seed: cfg.Seed, Resumed: a.resumed}
+	res := &Result{Variant: cfg.Variant.Name, Seed: cfg.Seed, Resumed: a.resumed, Tournament: headerTournament(cfg.Tournament)}
 	for _, p := range cfg.Players {
 		res.Players = append(res.Players, p.Name)
 	}
@@ -231,6 +235,9 @@ func (a *aggregator) result() *Result {
 			}
 		}
 		res.addCrosstable(table, ratings)
+	}
+	if a.sched.dynamic() {
+		res.addTournament(a.sched, a.recs)
 	}
 	if a.sprt != nil {
 		lo, hi := a.sprt.Bounds()

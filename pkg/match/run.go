@@ -139,11 +139,11 @@ type outcome struct {
 	err error
 }
 
-// playGames plays the games of the shard not done yet (unless agg has decided already)
+// playGames plays the games of the shard before hi not done yet (unless agg has decided already)
 // in cfg.Concurrency goroutines, until ctx is done, and sends their outcomes, in the order
 // they finish, on the channel it returns, which it closes at the end. Its reader must
 // drain it.
-func playGames(ctx context.Context, cfg *Config, sched *schedule, agg *aggregator, done []bool) <-chan outcome {
+func playGames(ctx context.Context, cfg *Config, sched *schedule, agg *aggregator, done []bool, hi int) <-chan outcome {
 	jobs := make(chan int)
 	results := make(chan outcome)
 	var wg sync.WaitGroup
@@ -162,7 +162,7 @@ func playGames(ctx context.Context, cfg *Config, sched *schedule, agg *aggregato
 		if agg.decided() {
 			return
 		}
-		for i := range done {
+		for i := range done[:hi] {
 			if done[i] || !hasGame(cfg.Shard, i) {
 				continue
 			}

@@ -26,23 +26,21 @@ func Summarize(h Header, recs []Record) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	total := sched.games()
-	byGame := make([]*Record, total)
-	for i := range recs {
-		r := &recs[i]
-		if r.Game < 0 || r.Game >= total || byGame[r.Game] != nil {
-			return nil, fmt.Errorf("match: game %d: out of range or recorded twice", r.Game+1)
-		}
+	total := sched.total()
+	byGame, err := sched.place(recs, func(_ int, r *Record) error {
 		gm := sched.game(r.Game)
 		pair := []string{cfg.Players[gm.A].Name, cfg.Players[gm.B].Name}
 		if !slices.Contains(pair, r.White) || !slices.Contains(pair, r.Black) || r.White == r.Black {
-			return nil, fmt.Errorf("match: game %d: %s against %s, but the schedule gives it to %s and %s", r.Game+1, r.White, r.Black, pair[0], pair[1])
+			return fmt.Errorf("game %d: %s against %s, but the schedule gives it to %s and %s", r.Game+1, r.White, r.Black, pair[0], pair[1])
 		}
-		byGame[r.Game] = r
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("match: %w", err)
 	}
 	agg := newAggregator(&cfg, &sched)
-	for _, r := range byGame {
-		if r != nil {
+	for i := range total {
+		if r := byGame[i]; r != nil {
 			agg.add(r)
 		}
 	}
@@ -60,7 +58,7 @@ func configOf(h Header) (Config, schedule, error) {
 	if err != nil {
 		return Config{}, schedule{}, fmt.Errorf("match: journal header: %w", err)
 	}
-	cfg := Config{Variant: v, Games: h.Games, Seed: h.Seed, MaxPlies: h.MaxPlies, Openings: make([]Opening, 1), Tournament: h.Tournament}
+	cfg := Config{Variant: v, Games: h.Games, Seed: h.Seed, MaxPlies: h.MaxPlies, Openings: make([]Opening, 1), Tournament: h.Tournament, Rounds: h.Rounds}
 	for _, name := range h.Players {
 		cfg.Players = append(cfg.Players, Entrant{Name: name})
 	}
@@ -75,4 +73,29 @@ func configOf(h Header) (Config, schedule, error) {
 		return Config{}, schedule{}, fmt.Errorf("match: journal header: %w", err)
 	}
 	return cfg, newSchedule(&cfg), nil
+}
+
+// SchedulePairings returns the pairings (a < b, by player index) of the match whose
+// journal header is h, in the order of Result.Pairings, and the pairing of each game pair
+// k (games 2k and 2k+1) of recs, its finished games (-1 for a pair of none). A Swiss or
+// knockout tournament's rounds are paired from recs as the match paired them.
+func SchedulePairings(h Header, recs []Record) (pairings [][2]int, ofPair []int, err error) {
+	_, sched, err := configOf(h)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := sched.place(recs, nil); err != nil {
+		return nil, nil, fmt.Errorf("match: %w", err)
+	}
+	for _, p := range sched.pairings {
+		pairings = append(pairings, [2]int{p.a, p.b})
+	}
+	ofPair = make([]int, sched.total()/2)
+	for k := range ofPair {
+		ofPair[k] = -1
+		if sched.known(2 * k) {
+			ofPair[k] = sched.game(2 * k).Pairing
+		}
+	}
+	return pairings, ofPair, nil
 }

@@ -28,9 +28,12 @@ func TestPairings(t *testing.T) {
 		}
 	}
 	cfg := randomMatch(t, "")
-	cfg.Tournament = "swiss"
+	cfg.Tournament = "ladder"
 	if _, err := Run(context.Background(), cfg); err == nil {
-		t.Error("a swiss tournament ran")
+		t.Error("a ladder tournament ran")
+	}
+	if Pairings(Swiss, 4) != nil || Pairings(Knockout, 4) != nil {
+		t.Error("a Swiss or knockout has pairings before its results")
 	}
 }
 

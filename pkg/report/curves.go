@@ -38,7 +38,7 @@ type point struct {
 // interval after each complete game pair, in game order, up to the pair where an SPRT
 // decided (the games after it do not count).
 func (m *Match) eloCurves() [][]point {
-	ps := match.Pairings(m.Header.Tournament, len(m.Header.Players))
+	ps := m.pairings
 	curves := make([][]point, len(ps))
 	penta := make([]stats.Penta, len(ps))
 	pairs := m.pairs()
@@ -46,8 +46,8 @@ func (m *Match) eloCurves() [][]point {
 		pairs = pairs[:min(len(pairs), s.Pairs)]
 	}
 	for i, r := range pairs {
-		k := i % len(ps)
-		if r[0] == nil || r[1] == nil {
+		k := m.ofPair[i]
+		if r[0] == nil || r[1] == nil || k < 0 {
 			continue
 		}
 		a := m.Header.Players[ps[k][0]]
@@ -94,7 +94,7 @@ func (m *Match) llrCurve(t stats.SPRT) []point {
 
 // pairingName names pairing k.
 func (m *Match) pairingName(k int) string {
-	p := match.Pairings(m.Header.Tournament, len(m.Header.Players))[k]
+	p := m.pairings[k]
 	return m.Header.Players[p[0]] + " vs " + m.Header.Players[p[1]]
 }
 
@@ -201,11 +201,10 @@ type openingScore struct {
 // openingScores returns the score per opening of the first player of each game's
 // pairing, worst first (then by name).
 func (m *Match) openingScores() []openingScore {
-	ps := match.Pairings(m.Header.Tournament, len(m.Header.Players))
 	by := map[string]*openingScore{}
 	for i := range m.Records {
 		r := &m.Records[i]
-		a := m.Header.Players[ps[r.Game/2%len(ps)][0]]
+		a := m.Header.Players[m.pairings[m.ofPair[r.Game/2]][0]]
 		o := by[r.Opening]
 		if o == nil {
 			o = &openingScore{Name: r.Opening}

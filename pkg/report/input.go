@@ -42,6 +42,10 @@ type Match struct {
 	Notes []string
 	// FromPDN is set when the games were read from PDN rather than from journals.
 	FromPDN bool
+	// pairings are the match's pairings (player indexes) in the order of Result.Pairings,
+	// and ofPair the pairing of each game pair (-1: none), from match.SchedulePairings.
+	pairings [][2]int
+	ofPair   []int
 
 	views []gameView // the viewer's data of each record
 }
@@ -131,6 +135,9 @@ func ReadMatch(ctx context.Context, paths []string) (*Match, error) {
 		return nil, fmt.Errorf("report: %s: %w", strings.Join(paths, ", "), ErrNoGames)
 	}
 	res, err := match.Summarize(m.Header, m.Records)
+	if err == nil {
+		m.pairings, m.ofPair, err = match.SchedulePairings(m.Header, m.Records)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}

@@ -182,6 +182,7 @@ func (m *Match) page(ctx context.Context, event string) (*page, error) {
 		results.Lines = append(results.Lines, "No ratings: "+res.RatingsError)
 	}
 	results.Tables = append(results.Tables, crossTables(res)...)
+	results.Tables = append(results.Tables, tournamentTables(res)...)
 	results.Tables = append(results.Tables, terminationsTable(res))
 	if s := res.SPRT; s != nil {
 		results.Lines = append(results.Lines, res.SPRTLine())
@@ -246,6 +247,16 @@ func crossTables(res *match.Result) []table {
 		ts = append(ts, table{Caption: "Likelihood of superiority (row over column, from the ratings)", Left: 1, Header: t.Header, Rows: t.Rows})
 	}
 	return ts
+}
+
+// tournamentTables are a Swiss or knockout tournament's standings and rounds.
+func tournamentTables(res *match.Result) []table {
+	if len(res.Standings) == 0 {
+		return nil
+	}
+	st, rr := res.StandingsTable(), res.RoundsTable()
+	return []table{{Caption: match.StandingsCaption(res.Tournament), Left: 2, Header: st.Header, Rows: st.Rows},
+		{Caption: "Rounds (points of each pairing's players)", Left: 3, Header: rr.Header, Rows: rr.Rows}}
 }
 
 func terminationsTable(res *match.Result) table {
