@@ -27,24 +27,19 @@ func eoutcome(o board.Outcome) Outcome        { return *(*Outcome)(unsafe.Pointe
 func bopts(o PerftOptions) board.PerftOptions { return *(*board.PerftOptions)(unsafe.Pointer(&o)) }
 func bcase(c PerftCase) board.PerftCase       { return *(*board.PerftCase)(unsafe.Pointer(&c)) }
 
-// cast returns s as a slice of T, which has the layout of S.
-func cast[T, S any](s []S) []T {
-	if s == nil {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(s))), cap(s))[:len(s)]
-}
+// The slices: the same slice header over elements of the same layout.
 
-func bmoves(s []Move) []board.Move                { return cast[board.Move](s) }
-func emoves(s []board.Move) []Move                { return cast[Move](s) }
-func epositions(s []board.Position) []Position    { return cast[Position](s) }
-func bsquares(s []Square) []board.Square          { return cast[board.Square](s) }
-func bindices(s []Index) []board.Index            { return cast[board.Index](s) }
-func bpairs(s []SquarePair) []board.SquarePair    { return cast[board.SquarePair](s) }
-func epaths(s [][]board.Square) [][]Square        { return cast[[]Square](s) }
-func edivide(s []board.DivideEntry) []DivideEntry { return cast[DivideEntry](s) }
-func edups(s []board.Duplicates) []Duplicates     { return cast[Duplicates](s) }
-func ecases(s []board.PerftCase) []PerftCase      { return cast[PerftCase](s) }
+func bmoves(s []Move) []board.Move                { return *(*[]board.Move)(unsafe.Pointer(&s)) }
+func emoves(s []board.Move) []Move                { return *(*[]Move)(unsafe.Pointer(&s)) }
+func epositions(s []board.Position) []Position    { return *(*[]Position)(unsafe.Pointer(&s)) }
+func bsquares(s []Square) []board.Square          { return *(*[]board.Square)(unsafe.Pointer(&s)) }
+func bindices(s []Index) []board.Index            { return *(*[]board.Index)(unsafe.Pointer(&s)) }
+func bpairs(s []SquarePair) []board.SquarePair    { return *(*[]board.SquarePair)(unsafe.Pointer(&s)) }
+func epaths(s [][]board.Square) [][]Square        { return *(*[][]Square)(unsafe.Pointer(&s)) }
+func edivide(s []board.DivideEntry) []DivideEntry { return *(*[]DivideEntry)(unsafe.Pointer(&s)) }
+func edups(s []board.Duplicates) []Duplicates     { return *(*[]Duplicates)(unsafe.Pointer(&s)) }
+func ecases(s []board.PerftCase) []PerftCase      { return *(*[]PerftCase)(unsafe.Pointer(&s)) }
+func evariants(s []*board.Variant) []*Variant     { return *(*[]*Variant)(unsafe.Pointer(&s)) }
 
 // eindices is seq over this package's Index.
 func eindices(seq iter.Seq[board.Index]) iter.Seq[Index] {

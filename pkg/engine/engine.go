@@ -77,7 +77,7 @@ func Lookup(name string) (*Variant, error) {
 }
 
 // Variants returns the registered variants in registration order.
-func Variants() []*Variant { return cast[*Variant](board.Variants()) }
+func Variants() []*Variant { return evariants(board.Variants()) }
 
 // Names returns the names of the registered variants.
 func Names() []string { return board.Names() }

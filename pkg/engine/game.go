@@ -1,7 +1,6 @@
 package engine
 
-import (
-)
+import ()
 
 // Variant returns the game's variant.
 func (g *Game) Variant() *Variant {

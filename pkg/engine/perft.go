@@ -1,12 +1,11 @@
 package engine
 
-import (
-)
+import ()
 
 // Clear empties t, so that the next run starts as with a new table (and may be of another
 // variant or duplicate convention), without allocating one: a command that counts several
 // times keeps one table and its memory. No run may use t meanwhile.
-func (t *PerftTable) Clear()  {
+func (t *PerftTable) Clear() {
 	(&t.t).Clear()
 }
 

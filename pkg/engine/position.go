@@ -23,7 +23,7 @@ func (p *Position) At(i Index) (c Color, king, ok bool) {
 // be a playing square of the position's variant (Variant.Index) and empty; Put checks
 // neither, nor that a man does not stand on its promotion row. Hash is left as it is: set
 // Side and call ComputeHash when the pieces are placed, if the hash is needed.
-func (p *Position) Put(i Index, c Color, king bool)  {
+func (p *Position) Put(i Index, c Color, king bool) {
 	bp(p).Put(board.Index(i), board.Color(c), king)
 }
 

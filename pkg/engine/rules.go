@@ -1,7 +1,6 @@
 package engine
 
-import (
-)
+import ()
 
 // KingCanReverse reports whether a flying king may capture back along the line it came from
 // during a sequence: only when captured pieces are removed at once, so that the square of

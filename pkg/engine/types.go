@@ -322,6 +322,7 @@ type PerftTable struct{ t board.PerftTable }
 
 // DivideEntry is one root move and the number of leaves below it ([Variant.Divide]).
 type DivideEntry struct {
+	// Move is the root move, Nodes the number of leaves below it.
 	Move  Move
 	Nodes uint64
 }

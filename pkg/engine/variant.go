@@ -82,7 +82,7 @@ func (v *Variant) CheckKingRun(r KingRun, p *Position, m Move) error {
 // compulsory: when there is one, only captures (those the variant's precedence allows) are
 // generated. Sequences that differ only in the order of the same captured pieces are one move.
 func (v *Variant) Generate(dst []Move, p *Position) []Move {
-	return emoves(bv(v).Generate(bmoves(dst), bp(p)))
+	return emoves(bv(v).GenerateDup(bmoves(dst), bp(p), board.Unique))
 }
 
 // GenerateDup is Generate with a choice of duplicate-capture convention (for perft).

@@ -125,6 +125,9 @@ type Tables struct {
 	// pieces, whatever they are; flying kings, diagonal captures, no win by crowning), on a
 	// board of steps 6 and 5, whose kernel (steps5) has them as constants.
 	plainFlying bool
+	// narrow: k is narrowKernel (a bool is cheaper to test than k's type, so that
+	// pkg/engine's PlayQuiet, PlayJump and PlayPath, which call these, stay inlined).
+	narrow bool
 	// k does the work of the public methods, on the variant's tables or, for a board of
 	// more than 64 bits, on its wide instance (whose sets of squares replace board, promo
 	// and rays).
@@ -264,7 +267,7 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.k = newWideVariant(v)
 	} else {
 		v.bitboardTables()
-		v.k = narrowKernel{v}
+		v.k, v.narrow = narrowKernel{v}, true
 	}
 	return v, nil
 }
