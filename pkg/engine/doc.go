@@ -1,8 +1,9 @@
 // Package engine is rafle's rules engine: variants, positions, move generation, FEN and
 // move notation, perft and the end of a game. The search, the evaluation and the computer
 // levels are in pkg/search, above it. It imports only the standard library and its own
-// implementation, pkg/internal/board: the types here are aliases of board's, whose methods
-// and fields are documented there (go doc ./pkg/internal/board Variant).
+// implementation, pkg/internal/board: each type here has the memory layout of board's
+// type of the same name, and each method hands its work to board's (the examples show the
+// common tasks).
 //
 // # Variants
 //

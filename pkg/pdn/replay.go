@@ -6,12 +6,6 @@ import (
 	"strings"
 
 	"github.com/rafle/rafle/pkg/engine"
-	// The engine's implementation, imported for the bodies of its methods alone: through
-	// pkg/engine's aliases the compiler inlines only those small enough for engine to
-	// re-export (golang/go#74783); with the package itself, replay inlines the large hot
-	// ones the profile of cmd/pdn picks, as before the move (without this import pdn
-	// validate runs more instructions: docs/benchmarks.md, measured choices).
-	_ "github.com/rafle/rafle/pkg/internal/board"
 )
 
 // This file is the only one of the package, with variant.go (which picks

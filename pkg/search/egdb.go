@@ -9,6 +9,7 @@ import (
 
 	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/internal/board"
 	"github.com/rafle/rafle/pkg/search/internal/core"
 )
 
@@ -52,7 +53,8 @@ type tbEntry struct {
 }
 
 // Probe is core.Tablebase's.
-func (t *tablebase) Probe(p *engine.Position) (value, plies int, ok bool) {
+func (t *tablebase) Probe(bp *board.Position) (value, plies int, ok bool) {
+	p := eposition(bp)
 	e := &t.cache[p.Hash&(tbCacheSize-1)]
 	if e.key != p.Hash || e.value == 0 {
 		r, err := t.db.Probe(p)
@@ -137,7 +139,7 @@ func (s *Searcher) InEGDB(g *engine.Game) bool {
 	if m.Pieces(engine.White)+m.Pieces(engine.Black) > s.tb.pieces {
 		return false
 	}
-	_, plies, ok := s.tb.Probe(&p)
+	_, plies, ok := s.tb.Probe(bposition(&p))
 	return ok && plies != 0
 }
 
@@ -173,7 +175,7 @@ func (s *Searcher) fromEGDB(ctx context.Context, g *engine.Game, lim Limits) (Re
 	}
 	b := moves[best].Result
 	if (b.Value == egdb.Win || b.Value == egdb.Loss) && b.Plies < 0 {
-		r := Result(s.s.Search(ctx, g, core.Limits(lim)))
+		r := result(s.s.Search(ctx, bgame(g), core.Limits(lim)))
 		for _, mr := range moves {
 			if mr.Move == r.Move && mr.Result.Value == b.Value {
 				return r, true

@@ -79,17 +79,17 @@ func New(v *engine.Variant, w *Weights, hashMB int) *Searcher {
 	if err := w.Check(v); err != nil {
 		panic(err)
 	}
-	return &Searcher{s: core.NewSearcher(v, w.Values, hashMB)}
+	return &Searcher{s: core.NewSearcher(bvariant(v), w.Values, hashMB)}
 }
 
 // Variant returns the searcher's variant.
-func (s *Searcher) Variant() *engine.Variant { return s.s.Variant() }
+func (s *Searcher) Variant() *engine.Variant { return evariant(s.s.Variant()) }
 
 // Clear empties the transposition table, the killers and the history.
 func (s *Searcher) Clear() { s.s.Clear() }
 
 // Evaluate returns the static evaluation of p for the side to move, rounded to an integer.
-func (s *Searcher) Evaluate(p *engine.Position) int { return s.s.Evaluate(p) }
+func (s *Searcher) Evaluate(p *engine.Position) int { return s.s.Evaluate(bposition(p)) }
 
 // Search searches the current position of g within lim and returns the best move found. A
 // depth-1 search always completes unless the node limit, the time or ctx stop it first; if
@@ -103,24 +103,24 @@ func (s *Searcher) Search(ctx context.Context, g *engine.Game, lim Limits) Resul
 			return r
 		}
 	}
-	return Result(s.s.Search(ctx, g, core.Limits(lim)))
+	return result(s.s.Search(ctx, bgame(g), core.Limits(lim)))
 }
 
 // FeatureNames returns the names of v's evaluation features, in the order Features fills
 // them. The caller may modify the returned slice.
-func FeatureNames(v *engine.Variant) []string { return core.FeatureNames(v) }
+func FeatureNames(v *engine.Variant) []string { return core.FeatureNames(bvariant(v)) }
 
 // Features appends the raw feature vector of p to out[:0] and returns it, in the order of
 // FeatureNames(v). Each feature is the side to move's count minus the opponent's (tempo is
 // 1), so Evaluate(v, w, p) = Σ w.Values[FeatureNames(v)[i]] × Features(v, p, nil)[i] is
 // the evaluation from the side to move's point of view.
 func Features(v *engine.Variant, p *engine.Position, out []float64) []float64 {
-	return core.Features(v, p, out)
+	return core.Features(bvariant(v), bposition(p), out)
 }
 
 // Evaluate returns dot(w, Features(v, p)): the evaluation of p from the side to move's point
 // of view, in the units of the weights, before the search rounds it. It panics if w lacks a
 // feature of v (a programming error: LoadWeights and DefaultWeights return complete sets).
 func Evaluate(v *engine.Variant, w *Weights, p *engine.Position) float64 {
-	return core.Evaluate(v, w.Values, p)
+	return core.Evaluate(bvariant(v), w.Values, bposition(p))
 }

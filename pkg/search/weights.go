@@ -51,7 +51,7 @@ func (w *Weights) Check(v *engine.Variant) error {
 			return fmt.Errorf("engine: weights are for variant %q, not %s", w.Variant, v.Name)
 		}
 	}
-	names := core.FeatureNames(v)
+	names := core.FeatureNames(bvariant(v))
 	var missing, unknown []string
 	for _, n := range names {
 		if _, ok := w.Values[n]; !ok {

@@ -65,9 +65,17 @@ const (
 // Variant is a Rules value with the tables the move generator needs. Build one with
 // NewVariant or take a registered one with Lookup; a Variant is immutable and safe for
 // concurrent use.
+//
+// Its layout is that of pkg/engine's Variant, which names it for users (its Rules, then
+// Tables): pkg/engine converts pointers between the two (TestLayouts there).
 type Variant struct {
 	Rules
+	Tables
+}
 
+// Tables are the tables of a Variant that NewVariant builds from its Rules: the part of
+// a Variant that pkg/engine holds without reading.
+type Tables struct {
 	perRow   int              // dark squares per row
 	squares  int              // number of dark squares
 	board    bitboard         // the real squares
@@ -117,6 +125,9 @@ type Variant struct {
 	// pieces, whatever they are; flying kings, diagonal captures, no win by crowning), on a
 	// board of steps 6 and 5, whose kernel (steps5) has them as constants.
 	plainFlying bool
+	// narrow: k is narrowKernel (a bool is cheaper to test than k's type, so that
+	// pkg/engine's PlayQuiet, PlayJump and PlayPath, which call these, stay inlined).
+	narrow bool
 	// k does the work of the public methods, on the variant's tables or, for a board of
 	// more than 64 bits, on its wide instance (whose sets of squares replace board, promo
 	// and rays).
@@ -164,7 +175,7 @@ func NewVariant(r Rules) (*Variant, error) {
 	if len(r.Draw.Endgames) > maxEndgames {
 		return nil, fmt.Errorf("engine: %s: %d special endings; at most %d", r.Name, len(r.Draw.Endgames), maxEndgames)
 	}
-	v := &Variant{Rules: r, perRow: c, squares: c * r.Height}
+	v := &Variant{Rules: r, Tables: Tables{perRow: c, squares: c * r.Height}}
 	diag, diag1 := uint(c+g), uint(c+g+1)
 	v.step = [8]uint{diag1, diag, diag, diag1, 1, uint(block), uint(block), 1}
 	if r.Orthogonal {
@@ -256,7 +267,7 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.k = newWideVariant(v)
 	} else {
 		v.bitboardTables()
-		v.k = narrowKernel{v}
+		v.k, v.narrow = narrowKernel{v}, true
 	}
 	return v, nil
 }

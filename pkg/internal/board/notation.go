@@ -269,8 +269,8 @@ func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
 // QuietMove); otherwise it leaves p as it is. Replaying a game plays its commonest moves
 // so, without handing the move back and forth.
 func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
-	if k, ok := v.k.(narrowKernel); ok {
-		return k.playQuiet(p, from, to) // (in place, without the interface's copies)
+	if v.narrow {
+		return narrowKernel{v}.playQuiet(p, from, to) // (in place, without the interface's copies)
 	}
 	return v.playQuietWide(p, from, to)
 }
@@ -281,8 +281,8 @@ func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
 // and reports false (MovesFromTo has the answer). Replaying a game plays the commonest
 // captures so.
 func (v *Variant) PlayJump(p *Position, from, to Index) bool {
-	if k, ok := v.k.(narrowKernel); ok {
-		return k.playJump(p, from, to) // (in place, without the interface's copies)
+	if v.narrow {
+		return narrowKernel{v}.playJump(p, from, to) // (in place, without the interface's copies)
 	}
 	return false // (the wide boards leave it to MovesFromTo)
 }
@@ -295,8 +295,8 @@ func (v *Variant) PlayJump(p *Position, from, to Index) bool {
 // Replaying a game plays the captures written in full so (PlayJump plays a path of two
 // squares the same).
 func (v *Variant) PlayPath(p *Position, path []Index) bool {
-	if k, ok := v.k.(narrowKernel); ok {
-		return k.playPath(p, path)
+	if v.narrow {
+		return narrowKernel{v}.playPath(p, path)
 	}
 	return false // (the wide boards leave it to MovesFromTo and IsPath)
 }
