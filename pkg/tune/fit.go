@@ -22,6 +22,10 @@ const (
 	ManValue = 100
 )
 
+// DefaultPatternL2 is the default regularisation of the pattern weights (Config.PatternL2),
+// chosen by the held-out loss of the international and english fits (docs/tuning.md).
+const DefaultPatternL2 = 1e-5
+
 // DefaultIterations is the L-BFGS iteration limit when Config.MaxIterations is 0.
 const DefaultIterations = 1000
 
@@ -40,8 +44,15 @@ type Config struct {
 	// every feature but Man. Man cannot be tuned: it is the unit.
 	Tune []string
 	// Init is the starting weights, complete for the data set's variant; nil means the
-	// variant's defaults.
+	// variant's hand-set weights (search.HandWeights). Weights with patterns need
+	// Patterns.
 	Init *search.Weights
+	// Patterns fits the pattern weights too (the data set must have Patterns), from Init's
+	// or from zero, with the tuned features rounded to whole hundredths and the patterns to
+	// 1/search.PatternUnit of one.
+	Patterns bool
+	// PatternL2 is the regularisation of the pattern weights: PatternL2·Σ (w/100)².
+	PatternL2 float64
 	// K, when positive, is used as the scale instead of fitting it.
 	K float64
 	// MaxIterations bounds the L-BFGS iterations (0: DefaultIterations).
@@ -105,6 +116,17 @@ type Result struct {
 	// Warnings say why the new weights should not be trusted, if they should not: too
 	// little data, a fit that did not converge or diverged (see Diagnose).
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Patterns sums up the fitted pattern weights (nil when they were not fitted).
+	Patterns *PatternFit `json:"patterns,omitempty"`
+}
+
+// PatternFit sums up a fit of pattern weights.
+type PatternFit struct {
+	Windows int     `json:"windows"`
+	Weights int     `json:"weights"`  // windows × configurations × 2 phases
+	NonZero int     `json:"non_zero"` // weights that are not 0 once rounded
+	L2      float64 `json:"l2"`
+	MaxAbs  float64 `json:"max_abs"` // the largest weight in magnitude, hundredths of a man
 }
 
 // Warning is a reason to distrust a fit.
@@ -256,10 +278,21 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	}
 	init := cfg.Init
 	if init == nil {
-		init = search.DefaultWeights(v)
+		init = search.HandWeights(v)
 	}
 	if err := init.Check(v); err != nil {
 		return nil, fmt.Errorf("tune: starting weights: %w", err)
+	}
+	windows := search.PatternWindows(v)
+	switch {
+	case init.Patterns != nil && !cfg.Patterns:
+		return nil, errors.New("tune: the starting weights have patterns: fit them too, or start from weights without")
+	case cfg.Patterns && !d.Patterns:
+		return nil, errors.New("tune: the data set was read without its patterns")
+	case cfg.Patterns && windows == 0:
+		return nil, fmt.Errorf("tune: %s's board has no patterns", v.Name)
+	case !(cfg.PatternL2 >= 0):
+		return nil, errors.New("tune: the pattern L2 must not be negative")
 	}
 	if init.Values[Man] != ManValue {
 		return nil, fmt.Errorf("tune: starting weights: %s is %g, want %d (the unit of the weights)", Man, init.Values[Man], ManValue)
@@ -281,6 +314,15 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	for k, j := range cols {
 		x0[k] = start[j] / 100
 	}
+	if cfg.Patterns {
+		train.withPatterns(d, trainRows, cfg.PatternL2)
+		x0 = append(x0, make([]float64, windows*PatternVars)...)
+		if init.Patterns != nil {
+			for c, x := range init.Patterns.Values {
+				x0[len(cols)+c] = float64(x) / (100 * search.PatternUnit)
+			}
+		}
+	}
 
 	res := &Result{Variant: v.Name, Loss: cfg.Loss.String(), L2: cfg.L2, Seed: cfg.Seed, K: cfg.K}
 	if res.K == 0 {
@@ -299,6 +341,9 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	var held *problem
 	if len(heldRows) > 0 {
 		held = newProblem(d, heldRows, cols, start, cfg.Loss)
+		if cfg.Patterns {
+			held.withPatterns(d, heldRows, cfg.PatternL2)
+		}
 	}
 	var iterate func(int, []float64)
 	if cfg.Iteration != nil {
@@ -318,13 +363,31 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 
 	final := slices.Clone(start)
 	tuned := make([]bool, len(d.Names))
-	xf := make([]float64, len(cols)) // the final tuned weights in men, as rounded
+	xf := make([]float64, len(x)) // the final tuned weights in men, as rounded
 	for c, j := range cols {
 		final[j] = math.Round(x[c]*100*100) / 100 // hundredths of a man, two decimals
+		if cfg.Patterns {
+			final[j] = math.Round(x[c] * 100) // whole hundredths: the search's integer sum
+		}
 		tuned[j] = true
 		xf[c] = final[j] / 100
 	}
 	res.New = &search.Weights{Variant: v.Name, Values: map[string]float64{}}
+	if cfg.Patterns {
+		vals := make([]int16, windows*PatternVars)
+		pf := &PatternFit{Windows: windows, Weights: len(vals), L2: cfg.PatternL2}
+		for c := range vals {
+			u := max(math.MinInt16, min(math.MaxInt16, math.Round(x[len(cols)+c]*100*search.PatternUnit)))
+			vals[c] = int16(u)
+			xf[len(cols)+c] = u / (100 * search.PatternUnit)
+			if u != 0 {
+				pf.NonZero++
+			}
+			pf.MaxAbs = max(pf.MaxAbs, math.Abs(u)/search.PatternUnit)
+		}
+		res.New.Patterns = &search.Patterns{Windows: windows, Values: vals}
+		res.Patterns = pf
+	}
 	for j, n := range d.Names {
 		res.New.Values[n] = final[j]
 		res.Weights = append(res.Weights, Change{Feature: n, Old: start[j], New: final[j], Tuned: tuned[j]})
@@ -397,8 +460,12 @@ func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, ite
 		}
 		lastF = pr.eval(x, k, lastG)
 		for j, w := range x {
-			lastF += l2 * w * w
-			lastG[j] += 2 * l2 * w
+			r := l2
+			if j >= pr.dim {
+				r = pr.patL2
+			}
+			lastF += r * w * w
+			lastG[j] += 2 * r * w
 		}
 		lastX = append(lastX[:0], x...)
 	}
@@ -434,7 +501,7 @@ func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, ite
 		// Near the minimum the line search runs out of floating-point precision ("no change
 		// in location"): the point is as good as the loss can tell. Keep it if it beats the
 		// start.
-		if !(res.F <= pr.eval(x0, k, nil)+penalty(x0, l2)) {
+		if !(res.F <= pr.eval(x0, k, nil)+pr.penalty(x0, l2)) {
 			return nil, nil, "", fmt.Errorf("tune: L-BFGS: %w", err)
 		}
 		status = fmt.Sprintf("converged to precision (%v; gradient %.1e)", err, floats.Norm(res.Gradient, math.Inf(1)))
@@ -445,10 +512,15 @@ func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, ite
 	return res.X, res, status, nil
 }
 
-func penalty(x []float64, l2 float64) float64 {
+// penalty returns the regularisation at x: l2 for the features, patL2 for the patterns.
+func (pr *problem) penalty(x []float64, l2 float64) float64 {
 	var s float64
-	for _, w := range x {
-		s += l2 * w * w
+	for j, w := range x {
+		r := l2
+		if j >= pr.dim {
+			r = pr.patL2
+		}
+		s += r * w * w
 	}
 	return s
 }
