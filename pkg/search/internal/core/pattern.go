@@ -165,12 +165,13 @@ func buildPatterns(v *board.Variant) *patternGeometry {
 // patternEval is a searcher's pattern term: v's windows and the weights (nil: none).
 type patternEval struct {
 	g *patternGeometry
-	w []int16 // [window][configuration][phase: 0 middle game, 1 endgame], PatternUnit per hundredth
+	w [][2]int16 // [window×PatternConfigs+configuration][phase: 0 middle game, 1 endgame], PatternUnit per hundredth
 }
 
-// newPatternEval returns the pattern term of v with weights w (the layout of
-// patternEval.w), nil when w is empty. It panics when w does not fit v (a programming
-// error: pkg/search checks weights when it loads them).
+// newPatternEval returns the pattern term of v with weights w (window×PatternConfigs +
+// configuration, then the phase: 0 middle game, 1 endgame), nil when w is empty. It panics
+// when w does not fit v (a programming error: pkg/search checks weights when it loads
+// them).
 func newPatternEval(v *board.Variant, w []int16) *patternEval {
 	if len(w) == 0 {
 		return nil
@@ -179,7 +180,11 @@ func newPatternEval(v *board.Variant, w []int16) *patternEval {
 	if g == nil || len(w) != g.n*PatternConfigs*2 {
 		panic("core: pattern weights do not fit the variant's board")
 	}
-	return &patternEval{g: g, w: w}
+	pairs := make([][2]int16, len(w)/2)
+	for i := range pairs {
+		pairs[i] = [2]int16{w[2*i], w[2*i+1]}
+	}
+	return &patternEval{g: g, w: pairs}
 }
 
 // score returns the pattern term of p for the side to move, in hundredths of a man; 0
@@ -191,17 +196,17 @@ func (e *patternEval) score(p *board.Position) int {
 	g, w := e.g, e.w
 	wm, bm := board.Men(p, board.White), board.Men(p, board.Black)
 	var mg, eg int
-	for k := 0; k < g.n; k++ {
-		sh := &g.shift[k]
-		a := uint(wm>>sh[0]&3) | uint(wm>>sh[1]&3)<<2 | uint(wm>>sh[2]&3)<<4 | uint(wm>>sh[3]&3)<<6
-		b := uint(bm>>sh[0]&3) | uint(bm>>sh[1]&3)<<2 | uint(bm>>sh[2]&3)<<4 | uint(bm>>sh[3]&3)<<6
-		i := (k*PatternConfigs + int(tern[a]) + 2*int(tern[b])) * 2
-		j := (int(g.rot[k])*PatternConfigs + int(ternRev[b]) + 2*int(ternRev[a])) * 2
-		mg += int(w[i]) - int(w[j])
-		eg += int(w[i+1]) - int(w[j+1])
+	for k, sh := range g.shift[:g.n] {
+		// the mask spares the shifts their test for counts of 64 or more
+		s0, s1, s2, s3 := sh[0]&63, sh[1]&63, sh[2]&63, sh[3]&63
+		a := uint8(wm>>s0&3) | uint8(wm>>s1&3)<<2 | uint8(wm>>s2&3)<<4 | uint8(wm>>s3&3)<<6
+		b := uint8(bm>>s0&3) | uint8(bm>>s1&3)<<2 | uint8(bm>>s2&3)<<4 | uint8(bm>>s3&3)<<6
+		x := w[k*PatternConfigs+int(tern[a])+2*int(tern[b])]
+		y := w[int(g.rot[k])*PatternConfigs+int(ternRev[b])+2*int(ternRev[a])]
+		mg += int(x[0]) - int(y[0])
+		eg += int(x[1]) - int(y[1])
 	}
-	n := board.Occupied(p).Count()
-	n = min(n, g.full)
+	n := min(board.Occupied(p).Count(), g.full)
 	d := g.full * PatternUnit
 	s := mg*n + eg*(g.full-n)
 	// rounded to the nearest hundredth, halves away from zero
