@@ -18,7 +18,10 @@ const calibrationBuckets = 20
 // training ones without a holdout).
 func writeReport(dir string, cfg *config, d *tune.Dataset, res *tune.Result, iters []report.TuneIteration, took time.Duration) error {
 	how := "fitted"
-	if !res.KFitted {
+	switch {
+	case res.ScaleFitted:
+		how = "fitted with the weights"
+	case !res.KFitted:
 		how = "given"
 	}
 	t := &report.Tuning{Title: fmt.Sprintf("%s, %s loss", res.Variant, res.Loss), Iterations: iters,

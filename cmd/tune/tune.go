@@ -185,7 +185,7 @@ func readConfig(c *cli.Context) (*config, error) {
 		return nil, cliutil.Usagef("--quiet-test: %v", strings.TrimPrefix(err.Error(), "tune: "))
 	}
 	cfg.filter.KeepDuplicates = c.Bool("keep-duplicates")
-	cfg.fit.Patterns, cfg.source = c.Bool("patterns"), c.String("source")
+	cfg.fit.Patterns, cfg.fit.FitScale, cfg.source = c.Bool("patterns"), c.Bool("fit-scale"), c.String("source")
 	if cfg.fit.PatternL2 = c.Float64("pattern-l2"); !(cfg.fit.PatternL2 >= 0) {
 		return nil, cliutil.Usagef("--pattern-l2 %g: must not be negative", cfg.fit.PatternL2)
 	}
@@ -350,7 +350,7 @@ func load(c *cli.Context, cfg *config) (*tune.Dataset, error) {
 		}
 		cfg.variant = v
 	}
-	if cfg.fit.Patterns && search.PatternWindows(cfg.variant) == 0 {
+	if cfg.fit.Patterns && cfg.variant != nil && search.PatternWindows(cfg.variant) == 0 {
 		return nil, cliutil.Usagef("--patterns: %s's board has no patterns (8x8 and 10x10 boards have)", cfg.variant.Name)
 	}
 	d := tune.NewDataset(cfg.variant)

@@ -72,7 +72,8 @@ type Filter struct {
 	Quiet Quiet
 	// KeepDuplicates keeps every copy of identical games.
 	KeepDuplicates bool
-	// Weights are the weights QuietResolve evaluates with (nil: the variant's defaults).
+	// Weights are the weights QuietResolve evaluates with (nil: the variant's hand-set ones,
+	// search.HandWeights).
 	Weights *search.Weights
 }
 
@@ -82,7 +83,7 @@ func (f *Filter) prepare(v *engine.Variant) error {
 		return nil
 	}
 	if f.Weights == nil {
-		f.Weights = search.DefaultWeights(v)
+		f.Weights = search.HandWeights(v)
 	}
 	if err := f.Weights.Check(v); err != nil {
 		return fmt.Errorf("tune: resolve weights: %w", err)

@@ -24,7 +24,7 @@ const (
 
 // DefaultPatternL2 is the default regularisation of the pattern weights (Config.PatternL2),
 // chosen by the held-out loss of the international and english fits (docs/tuning.md).
-const DefaultPatternL2 = 1e-5
+const DefaultPatternL2 = 1e-4
 
 // DefaultIterations is the L-BFGS iteration limit when Config.MaxIterations is 0.
 const DefaultIterations = 1000
@@ -53,6 +53,12 @@ type Config struct {
 	Patterns bool
 	// PatternL2 is the regularisation of the pattern weights: PatternL2·Σ (w/100)².
 	PatternL2 float64
+	// FitScale fits K with the weights: the man weight is tuned too, and then every weight
+	// is divided by it (man is 100 again) and K multiplied by it, which leaves the
+	// predictions as fitted. Without it K is fitted with the starting weights and kept,
+	// so a fit whose evaluation predicts better than the starting one (patterns) cannot
+	// raise its scale but by raising every weight but man's.
+	FitScale bool
 	// K, when positive, is used as the scale instead of fitting it.
 	K float64
 	// MaxIterations bounds the L-BFGS iterations (0: DefaultIterations).
@@ -101,6 +107,9 @@ type Result struct {
 	// man) is 1/(1+exp(−K·q/100)). KFitted says whether Fit fitted it.
 	K       float64 `json:"k"`
 	KFitted bool    `json:"k_fitted"`
+	// ScaleFitted says that K was fitted with the weights (Config.FitScale): K is then the
+	// final scale, and the losses before use the one fitted to the starting weights.
+	ScaleFitted bool `json:"scale_fitted,omitempty"`
 	// Train is the fitted set; Holdout the held-out games (nil without a holdout).
 	Train   SetLoss  `json:"train"`
 	Holdout *SetLoss `json:"holdout,omitempty"`
@@ -301,6 +310,11 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	manCol := -1 // the man weight's variable (FitScale)
+	if cfg.FitScale {
+		manCol = len(cols)
+		cols = append(cols, slices.Index(d.Names, Man))
+	}
 	start := make([]float64, len(d.Names)) // hundredths of a man
 	for j, n := range d.Names {
 		start[j] = init.Values[n]
@@ -360,6 +374,20 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Iterations, res.Evaluations, res.Status = out.MajorIterations, out.FuncEvaluations, status
+	kAfter := k
+	if manCol >= 0 {
+		m := x[manCol] // men
+		if !(m > 0.01) {
+			return nil, fmt.Errorf("tune: the man weight fitted to %g hundredths: the scale cannot be fitted", m*100)
+		}
+		x = slices.Clone(x)
+		for i := range x {
+			x[i] /= m
+		}
+		x[manCol] = 1
+		kAfter = k * m
+		res.K = kAfter
+	}
 
 	final := slices.Clone(start)
 	tuned := make([]bool, len(d.Names))
@@ -369,7 +397,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		if cfg.Patterns {
 			final[j] = math.Round(x[c] * 100) // whole hundredths: the search's integer sum
 		}
-		tuned[j] = true
+		tuned[j] = c != manCol
 		xf[c] = final[j] / 100
 	}
 	res.New = &search.Weights{Variant: v.Name, Values: map[string]float64{}}
@@ -393,9 +421,9 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		res.Weights = append(res.Weights, Change{Feature: n, Old: start[j], New: final[j], Tuned: tuned[j]})
 	}
 	mean := meanLabel(train)
-	res.Train = setLoss(train, x0, xf, k, mean, cfg.Loss)
+	res.Train = setLoss(train, x0, xf, k, kAfter, mean, cfg.Loss)
 	if held != nil {
-		s := setLoss(held, x0, xf, k, mean, cfg.Loss)
+		s := setLoss(held, x0, xf, k, kAfter, mean, cfg.Loss)
 		res.Holdout = &s
 	}
 	res.Train.Games = countGames(d, trainRows)
@@ -403,6 +431,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		res.Holdout.Games = countGames(d, heldRows)
 	}
 	res.Warnings = Diagnose(res.Train.Games, len(cols), out.Status.String(), res.Weights)
+	res.ScaleFitted = manCol >= 0
 	return res, nil
 }
 
@@ -422,10 +451,10 @@ func meanLabel(pr *problem) float64 {
 	return s / float64(pr.n)
 }
 
-// setLoss measures pr at the starting and final weights, and against the constant
-// prediction mean.
-func setLoss(pr *problem, x0, x []float64, k, mean float64, loss Loss) SetLoss {
-	s := SetLoss{Positions: pr.n, Before: pr.eval(x0, k, nil), After: pr.eval(x, k, nil)}
+// setLoss measures pr at the starting weights with scale k0 and at the final weights with
+// k, and against the constant prediction mean.
+func setLoss(pr *problem, x0, x []float64, k0, k, mean float64, loss Loss) SetLoss {
+	s := SetLoss{Positions: pr.n, Before: pr.eval(x0, k0, nil), After: pr.eval(x, k, nil)}
 	m := min(max(mean, 1e-9), 1-1e-9) // a set of wins only has no finite logit
 	logit := math.Log(m / (1 - m))
 	var draws, sum float64

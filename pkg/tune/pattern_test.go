@@ -96,3 +96,31 @@ func TestFitPatternsRefused(t *testing.T) {
 		t.Errorf("Fit without Patterns from weights with: %v", err)
 	}
 }
+
+// TestFitScale: with FitScale, K is fitted with the weights, so a start whose K is wrong
+// (every weight but man's halved) still recovers the planted K and weights, man staying
+// the unit.
+func TestFitScale(t *testing.T) {
+	const k = 1.2
+	d := synthetic(t, 200_000, planted, k, 3)
+	init := &search.Weights{Variant: "english", Values: map[string]float64{}}
+	for n, x := range planted {
+		init.Values[n] = x / 2
+	}
+	init.Values[Man] = ManValue
+	res, err := Fit(context.Background(), d, Config{Init: init, FitScale: true, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.ScaleFitted || math.Abs(res.K-k)/k > 0.05 {
+		t.Errorf("K = %.4f (scale fitted %v), want %g within 5%%", res.K, res.ScaleFitted, k)
+	}
+	for _, c := range res.Weights {
+		if c.Feature == Man && (c.New != ManValue || c.Tuned) {
+			t.Errorf("man: %+v, want %d and not tuned", c, ManValue)
+		}
+		if want := planted[c.Feature]; math.Abs(c.New-want) > 0.1*math.Abs(want)+3 {
+			t.Errorf("%s = %g, planted %g", c.Feature, c.New, want)
+		}
+	}
+}
