@@ -48,11 +48,12 @@ func TestDefaultWeightsFit(t *testing.T) {
 	}
 }
 
-// TestEvaluateIsLinear: the evaluation is exactly the dot product of the weights and the
-// features, and the searcher's evaluation is that sum rounded.
+// TestEvaluateIsLinear: the evaluation with the features alone (the hand-set weights) is
+// exactly the dot product of the weights and the features, and the searcher's evaluation is
+// that sum rounded (the pattern term: pattern_test.go).
 func TestEvaluateIsLinear(t *testing.T) {
 	for _, v := range engine.Variants() {
-		w := search.DefaultWeights(v)
+		w := search.HandWeights(v)
 		names := search.FeatureNames(v)
 		s := search.New(v, w, 1)
 		var f []float64

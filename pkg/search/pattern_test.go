@@ -216,19 +216,18 @@ func slicesEqual(a, b []int16) bool {
 }
 
 // TestEvalOption: eval=hand plays the hand-set weights, eval=pattern (the default) the
-// shipped pattern weights where there are some.
+// shipped pattern weights where there are some (english at least).
 func TestEvalOption(t *testing.T) {
-	for _, name := range []string{"english", "international", "russian", "brazilian"} {
-		v := engine.MustLookup(name)
-		if !search.HasPatternWeights(v) {
-			t.Errorf("%s: no shipped pattern weights", name)
-			continue
-		}
-		if w := search.DefaultWeights(v); w.Patterns == nil || w.Source == "" {
-			t.Errorf("%s: DefaultWeights without patterns or source", name)
+	if !search.HasPatternWeights(engine.MustLookup("english")) {
+		t.Error("english: no shipped pattern weights")
+	}
+	for _, v := range engine.Variants() {
+		w := search.DefaultWeights(v)
+		if search.HasPatternWeights(v) != (w.Patterns != nil) || w.Patterns != nil && w.Source == "" {
+			t.Errorf("%s: shipped %v, DefaultWeights with patterns %v, source %q", v.Name, search.HasPatternWeights(v), w.Patterns != nil, w.Source)
 		}
 		if w := search.HandWeights(v); w.Patterns != nil {
-			t.Errorf("%s: HandWeights with patterns", name)
+			t.Errorf("%s: HandWeights with patterns", v.Name)
 		}
 	}
 	if _, err := search.ParsePlayer("hard:eval=hand:weights=w.json"); err == nil {
@@ -255,6 +254,23 @@ func TestEvalOption(t *testing.T) {
 		}
 		if a, b := pd.Searcher().Evaluate(&p), sd.Evaluate(&p); a != b {
 			t.Fatalf("hard evaluates %s as %d, DefaultWeights as %d", v.FEN(p), a, b)
+		}
+	}
+}
+
+// TestPatternSymmetric: the same board seen by the other side (flip) has the same pattern
+// term for its side to move, with random weights.
+func TestPatternSymmetric(t *testing.T) {
+	for _, v := range engine.Variants() {
+		if search.PatternWindows(v) == 0 {
+			continue
+		}
+		w := randomPatterns(v, 3)
+		for _, p := range randomPositions(v, 200, 5) {
+			q := flip(v, p)
+			if a, b := search.Evaluate(v, w, &p), search.Evaluate(v, w, &q); a != b {
+				t.Fatalf("%s: pattern term of %s = %g, of its mirror %s = %g", v.Name, v.FEN(p), a, v.FEN(q), b)
+			}
 		}
 	}
 }

@@ -53,7 +53,8 @@ type Config struct {
 	Patterns bool
 	// PatternL2 is the regularisation of the pattern weights: PatternL2·Σ (w/100)².
 	PatternL2 float64
-	// FitScale fits K with the weights: the man weight is tuned too, and then every weight
+	// FitScale fits K with the weights: the man weight is tuned too (the features not
+	// tuned are multiplied by it, so they keep their ratio to man), and then every weight
 	// is divided by it (man is 100 again) and K multiplied by it, which leaves the
 	// predictions as fitted. Without it K is fitted with the starting weights and kept,
 	// so a fit whose evaluation predicts better than the starting one (patterns) cannot
@@ -324,6 +325,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		return nil, ErrNoPositions
 	}
 	train := newProblem(d, trainRows, cols, start, cfg.Loss)
+	train.scale = manCol
 	x0 := make([]float64, len(cols)) // tuned weights in men
 	for k, j := range cols {
 		x0[k] = start[j] / 100
@@ -355,6 +357,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	var held *problem
 	if len(heldRows) > 0 {
 		held = newProblem(d, heldRows, cols, start, cfg.Loss)
+		held.scale = manCol
 		if cfg.Patterns {
 			held.withPatterns(d, heldRows, cfg.PatternL2)
 		}
@@ -374,9 +377,9 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Iterations, res.Evaluations, res.Status = out.MajorIterations, out.FuncEvaluations, status
-	kAfter := k
+	m := 1.0 // the fitted man weight in men (FitScale), by which every weight is divided
 	if manCol >= 0 {
-		m := x[manCol] // men
+		m = x[manCol]
 		if !(m > 0.01) {
 			return nil, fmt.Errorf("tune: the man weight fitted to %g hundredths: the scale cannot be fitted", m*100)
 		}
@@ -385,8 +388,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 			x[i] /= m
 		}
 		x[manCol] = 1
-		kAfter = k * m
-		res.K = kAfter
+		res.K = k * m
 	}
 
 	final := slices.Clone(start)
@@ -395,7 +397,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	for c, j := range cols {
 		final[j] = math.Round(x[c]*100*100) / 100 // hundredths of a man, two decimals
 		if cfg.Patterns {
-			final[j] = math.Round(x[c] * 100) // whole hundredths: the search's integer sum
+			final[j] = math.Round(x[c]*100) + 0 // whole hundredths: the search's integer sum (+0: not -0)
 		}
 		tuned[j] = c != manCol
 		xf[c] = final[j] / 100
@@ -421,9 +423,14 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		res.Weights = append(res.Weights, Change{Feature: n, Old: start[j], New: final[j], Tuned: tuned[j]})
 	}
 	mean := meanLabel(train)
-	res.Train = setLoss(train, x0, xf, k, kAfter, mean, cfg.Loss)
+	// the final weights predict at K·m what they predicted at K before the division
+	xm := slices.Clone(xf)
+	for i := range xm {
+		xm[i] *= m
+	}
+	res.Train = setLoss(train, x0, xm, k, mean, cfg.Loss)
 	if held != nil {
-		s := setLoss(held, x0, xf, k, kAfter, mean, cfg.Loss)
+		s := setLoss(held, x0, xm, k, mean, cfg.Loss)
 		res.Holdout = &s
 	}
 	res.Train.Games = countGames(d, trainRows)
@@ -451,10 +458,10 @@ func meanLabel(pr *problem) float64 {
 	return s / float64(pr.n)
 }
 
-// setLoss measures pr at the starting weights with scale k0 and at the final weights with
-// k, and against the constant prediction mean.
-func setLoss(pr *problem, x0, x []float64, k0, k, mean float64, loss Loss) SetLoss {
-	s := SetLoss{Positions: pr.n, Before: pr.eval(x0, k0, nil), After: pr.eval(x, k, nil)}
+// setLoss measures pr at the starting and final weights, and against the constant
+// prediction mean.
+func setLoss(pr *problem, x0, x []float64, k, mean float64, loss Loss) SetLoss {
+	s := SetLoss{Positions: pr.n, Before: pr.eval(x0, k, nil), After: pr.eval(x, k, nil)}
 	m := min(max(mean, 1e-9), 1-1e-9) // a set of wins only has no finite logit
 	logit := math.Log(m / (1 - m))
 	var draws, sum float64

@@ -80,6 +80,9 @@ type problem struct {
 	pat   []int32   // n × pw
 	phase []float32 // the share of the starting pieces left, by row
 	patL2 float64   // their L2 regularisation (minimise)
+	// scale, when not -1, is the variable (the man weight, FitScale) that multiplies the
+	// fixed part: the features not tuned keep their ratio to man during the fit
+	scale int
 }
 
 // withPatterns makes the pattern weights of d (a data set with Patterns) variables of pr,
@@ -141,7 +144,7 @@ func newProblem(d *Dataset, rows []int, tuned []int, fixed []float64, loss Loss)
 		isTuned[j] = true
 	}
 	pr := &problem{n: n, dim: len(tuned), x: make([]float32, 0, n*len(tuned)), base: make([]float64, n),
-		y: make([]float32, n), loss: loss, chunks: runtime.GOMAXPROCS(0)}
+		y: make([]float32, n), loss: loss, chunks: runtime.GOMAXPROCS(0), scale: -1}
 	for k, i := range rows {
 		row := d.Row(i)
 		var b float64
@@ -201,6 +204,9 @@ func (pr *problem) eval(w []float64, k float64, grad []float64) float64 {
 		for i := lo; i < hi; i++ {
 			row := pr.x[i*dim : (i+1)*dim]
 			s := pr.base[i]
+			if pr.scale >= 0 {
+				s *= w[pr.scale]
+			}
 			for j, f := range row {
 				s += w[j] * float64(f)
 			}
@@ -213,6 +219,9 @@ func (pr *problem) eval(w []float64, k float64, grad []float64) float64 {
 				dz *= k
 				for j, f := range row {
 					g[j] += dz * float64(f)
+				}
+				if pr.scale >= 0 {
+					g[pr.scale] += dz * pr.base[i]
 				}
 				if pr.pw > 0 {
 					pr.patGrad(g, i, dz)
@@ -250,6 +259,9 @@ func (pr *problem) scores(w []float64) []float64 {
 	pr.parallel(func(lo, hi, _ int) {
 		for i := lo; i < hi; i++ {
 			v := pr.base[i]
+			if pr.scale >= 0 {
+				v *= w[pr.scale]
+			}
 			for j, f := range pr.x[i*dim : (i+1)*dim] {
 				v += w[j] * float64(f)
 			}

@@ -98,8 +98,8 @@ func TestFitPatternsRefused(t *testing.T) {
 }
 
 // TestFitScale: with FitScale, K is fitted with the weights, so a start whose K is wrong
-// (every weight but man's halved) still recovers the planted K and weights, man staying
-// the unit.
+// (every weight but man's and king's halved) still recovers the planted K and weights, man
+// staying the unit and the fixed king keeping its ratio to man.
 func TestFitScale(t *testing.T) {
 	const k = 1.2
 	d := synthetic(t, 200_000, planted, k, 3)
@@ -107,8 +107,12 @@ func TestFitScale(t *testing.T) {
 	for n, x := range planted {
 		init.Values[n] = x / 2
 	}
-	init.Values[Man] = ManValue
-	res, err := Fit(context.Background(), d, Config{Init: init, FitScale: true, Seed: 1})
+	init.Values[Man], init.Values["king"] = ManValue, planted["king"]
+	tuned, err := Fix(d.Names, []string{"king"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Fit(context.Background(), d, Config{Init: init, FitScale: true, Tune: tuned, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,8 +120,8 @@ func TestFitScale(t *testing.T) {
 		t.Errorf("K = %.4f (scale fitted %v), want %g within 5%%", res.K, res.ScaleFitted, k)
 	}
 	for _, c := range res.Weights {
-		if c.Feature == Man && (c.New != ManValue || c.Tuned) {
-			t.Errorf("man: %+v, want %d and not tuned", c, ManValue)
+		if (c.Feature == Man || c.Feature == "king") && (c.New != init.Values[c.Feature] || c.Tuned) {
+			t.Errorf("%s: %+v, want %g and not tuned", c.Feature, c, init.Values[c.Feature])
 		}
 		if want := planted[c.Feature]; math.Abs(c.New-want) > 0.1*math.Abs(want)+3 {
 			t.Errorf("%s = %g, planted %g", c.Feature, c.New, want)
