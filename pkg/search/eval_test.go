@@ -162,7 +162,7 @@ func TestWeightsRoundTrip(t *testing.T) {
 
 func TestLoadWeightsErrors(t *testing.T) {
 	v := engine.MustLookup("english")
-	good := search.DefaultWeights(v)
+	good := search.HandWeights(v)
 	var buf bytes.Buffer
 	if err := good.Save(&buf); err != nil {
 		t.Fatal(err)
