@@ -39,11 +39,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"docs/selfplay.md) plays the openings in pairs, the second game with colours\n" +
 			"reversed. A player is a level (easy, medium, hard), a search spec of options joined\n" +
 			"by colons, such as hard:weights=w.json or depth=6:nodes=20000 (depth=N, nodes=N,\n" +
-			"movetime=DURATION, weights=FILE, random=P, hash=MB, quiescence=false), or the name of\n" +
-			"an external engine given with --engine (Hub or DXP; docs/engines.md). hash=MB is the\n" +
-			"player's whole transposition table (default 16; easy 1, medium 4); each game played at\n" +
-			"once has its own, so the tables take the players' hash= times --jobs, and peak\n" +
-			"memory is that and about 20 MiB more. rafle is the referee: it checks every move,\n" +
+			"movetime=DURATION, weights=FILE, eval=pattern|hand, random=P, hash=MB, quiescence=false),\n" +
+			"or the name of an external engine given with --engine (Hub or DXP; docs/engines.md).\n" +
+			"hash=MB is the player's whole transposition table (default 16; easy 1, medium 4);\n" +
+			"each game played at once has its own, so the tables take the players' hash= times\n" +
+			"--jobs, and peak memory is that and about 20 MiB more. rafle is the referee: it checks every move,\n" +
 			"keeps the clocks, and ends games by the variant's rules, at --max-plies (a draw), by\n" +
 			"--adjudicate, or with --egdb as soon as the endgame database holds the position (its\n" +
 			"value is the result, the move-count draw rules left out); an engine that plays an\n" +

@@ -16,7 +16,7 @@ import (
 func TestGauntlet(t *testing.T) {
 	dir := t.TempDir()
 	pdn := filepath.Join(dir, "g.pdn")
-	args := []string{"--players", "depth=1,depth=1:random=0.5,depth=1:random=0.9,depth=2", "--tournament", "gauntlet",
+	args := []string{"--players", "depth=1:eval=hand,depth=1:eval=hand:random=0.5,depth=1:eval=hand:random=0.9,depth=2:eval=hand", "--tournament", "gauntlet",
 		"--games", "2", "--seed", "5", "--max-plies", "40", "-j", "2", "--pdn", pdn, "--json"}
 	code, stdout, stderr := runArgs(t, args...)
 	if code != 0 {
@@ -30,7 +30,7 @@ func TestGauntlet(t *testing.T) {
 		t.Fatalf("%d games, %d pairings, %d ratings; want 6, 3, 4", res.Games, len(res.Pairings), len(res.Ratings))
 	}
 	for _, p := range res.Pairings {
-		if p.Player != "depth=1" {
+		if p.Player != "depth=1:eval=hand" {
 			t.Errorf("pairing %s vs %s: not the first player's", p.Player, p.Opponent)
 		}
 	}
@@ -47,7 +47,7 @@ func TestGauntlet(t *testing.T) {
 		t.Fatalf("report from the PDN: exit %d, stderr %q", code, stderr)
 	}
 	page, err := os.ReadFile(filepath.Join(out, "index.html"))
-	if err != nil || !strings.Contains(string(page), ">depth=1 vs depth=2</text>") || strings.Contains(string(page), ">depth=1:random=0.5 vs depth=1:random=0.9</text>") {
+	if err != nil || !strings.Contains(string(page), ">depth=1:eval=hand vs depth=2:eval=hand</text>") || strings.Contains(string(page), ">depth=1:eval=hand:random=0.5 vs depth=1:eval=hand:random=0.9</text>") {
 		t.Errorf("report: %v; want the pairings of depth=1 only", err)
 	}
 

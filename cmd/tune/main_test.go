@@ -284,3 +284,44 @@ func TestSkipBad(t *testing.T) {
 		t.Errorf("with --skip-bad: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestPatterns: --patterns writes weights with patterns and a source, which a player loads,
+// and --report lists them; a board without patterns is refused before anything is read.
+func TestPatterns(t *testing.T) {
+	dir := t.TempDir()
+	out, rep := filepath.Join(dir, "w.json"), filepath.Join(dir, "report")
+	code, stdout, stderr := runArgs(t, "--patterns", "--seed", "1", "--iterations", "20", "--source", "test games",
+		"-q", "--out", out, "--report", rep, games)
+	if code != 0 {
+		t.Fatalf("tune --patterns: exit %d, stderr %s", code, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	v := engine.MustLookup("english")
+	w, err := search.LoadWeights(f, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Patterns == nil || w.Patterns.Windows != 9 || w.Source != "test games" {
+		t.Fatalf("weights written: patterns %v, source %q; want 9 windows, \"test games\"", w.Patterns != nil, w.Source)
+	}
+	if !strings.Contains(stdout, "patterns: 9 windows") {
+		t.Errorf("summary without the patterns line:\n%s", stdout)
+	}
+	html, err := os.ReadFile(filepath.Join(rep, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"9 windows, 118098 weights", "test games", "to fit"} {
+		if !bytes.Contains(html, []byte(want)) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	code, _, stderr = runArgs(t, "--patterns", "--variant", "canadian", games)
+	if code != 2 || !strings.Contains(stderr, "canadian's board has no patterns") {
+		t.Errorf("tune --patterns --variant canadian: exit %d, stderr %q; want 2 and the reason", code, stderr)
+	}
+}

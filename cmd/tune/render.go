@@ -14,12 +14,19 @@ import (
 // render writes the summary line and the loss and weight tables.
 func render(w io.Writer, res *tune.Result, st tune.LoadStats, out string) error {
 	how := "fitted"
-	if !res.KFitted {
+	switch {
+	case res.ScaleFitted:
+		how = "fitted with the weights"
+	case !res.KFitted:
 		how = "given"
 	}
 	fmt.Fprintf(w, "%s, %s loss, seed %d: %d positions from %d games; K %.4f (%s; logit of one man)\n",
 		res.Variant, res.Loss, res.Seed, st.Positions, st.Games, res.K, how)
 	fmt.Fprintf(w, "L-BFGS: %d iterations, %d evaluations, %s\n", res.Iterations, res.Evaluations, res.Status)
+	if p := res.Patterns; p != nil {
+		fmt.Fprintf(w, "patterns: %d windows, %d weights, %d not zero, largest %.1f hundredths, L2 %g\n",
+			p.Windows, p.Weights, p.NonZero, p.MaxAbs, p.L2)
+	}
 	t := newTable(w)
 	t.Header("Set", "Games", "Positions", "Draws", "Constant", "Before", "After", "Change")
 	sets := []struct {

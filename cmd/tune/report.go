@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/rafle/rafle/pkg/report"
 	"github.com/rafle/rafle/pkg/tune"
@@ -15,9 +16,12 @@ const calibrationBuckets = 20
 // writeReport writes the --report of a fit: its settings and losses, iters (the losses at
 // each iteration), the weights (in the order of d.Names, as Fit lists them), and the calibration of the held-out positions (of the
 // training ones without a holdout).
-func writeReport(dir string, cfg *config, d *tune.Dataset, res *tune.Result, iters []report.TuneIteration) error {
+func writeReport(dir string, cfg *config, d *tune.Dataset, res *tune.Result, iters []report.TuneIteration, took time.Duration) error {
 	how := "fitted"
-	if !res.KFitted {
+	switch {
+	case res.ScaleFitted:
+		how = "fitted with the weights"
+	case !res.KFitted:
 		how = "given"
 	}
 	t := &report.Tuning{Title: fmt.Sprintf("%s, %s loss", res.Variant, res.Loss), Iterations: iters,
@@ -29,6 +33,14 @@ func writeReport(dir string, cfg *config, d *tune.Dataset, res *tune.Result, ite
 	if h := res.Holdout; h != nil {
 		t.Settings = append(t.Settings, [2]string{"held-out loss", fmt.Sprintf("%s before, %s after", loss(h.Before), loss(h.After))})
 	}
+	if p := res.Patterns; p != nil {
+		t.Settings = append(t.Settings, [2]string{"patterns", fmt.Sprintf("%d windows, %d weights, %d not zero, largest %.1f hundredths, L2 %g",
+			p.Windows, p.Weights, p.NonZero, p.MaxAbs, p.L2)})
+	}
+	if cfg.source != "" {
+		t.Settings = append(t.Settings, [2]string{"source", cfg.source})
+	}
+	t.Settings = append(t.Settings, [2]string{"time", fmt.Sprintf("%s to fit (after reading the games)", took.Round(time.Second))})
 	for _, w := range res.Weights {
 		t.Weights = append(t.Weights, report.TuneWeight{Feature: w.Feature, Before: w.Old, After: w.New, Tuned: w.Tuned})
 	}
@@ -40,10 +52,7 @@ func writeReport(dir string, cfg *config, d *tune.Dataset, res *tune.Result, ite
 	}
 	predicted, actual := make([]float64, len(rows)), make([]float64, len(rows))
 	for k, i := range rows {
-		var q float64 // the evaluation, hundredths of a man
-		for j, f := range d.Row(i) {
-			q += float64(f) * res.Weights[j].New
-		}
+		q := d.Score(i, res.New) // the evaluation, hundredths of a man
 		predicted[k], actual[k] = 1/(1+math.Exp(-res.K*q/100)), float64(d.Y[i])
 	}
 	t.Calibration = report.Calibrate(predicted, actual, calibrationBuckets)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -41,6 +42,7 @@ type config struct {
 	spooled map[string]string
 	// requireImprovement refuses to write weights whose held-out loss is worse.
 	requireImprovement bool
+	source             string // --source
 }
 
 func tuneAction(c *cli.Context) error {
@@ -70,6 +72,7 @@ func tuneAction(c *cli.Context) error {
 		}
 		defer bar.Close()
 	}
+	started := time.Now()
 	var iters []report.TuneIteration
 	if c.String("report") != "" {
 		cfg.fit.Iteration = func(i int, train, held float64) {
@@ -84,7 +87,7 @@ func tuneAction(c *cli.Context) error {
 		return err
 	}
 	if dir := c.String("report"); dir != "" {
-		if err := writeReport(dir, cfg, d, res, iters); err != nil {
+		if err := writeReport(dir, cfg, d, res, iters, time.Since(started)); err != nil {
 			return err
 		}
 	}
@@ -109,6 +112,7 @@ func finish(c *cli.Context, cfg *config, res *tune.Result, st tune.LoadStats) er
 	if distrust && cfg.requireImprovement {
 		out = ""
 	}
+	res.New.Source = cfg.source
 	if out != "" {
 		if err := cliutil.WriteFile(out, res.New.Save); err != nil {
 			return err
@@ -181,6 +185,13 @@ func readConfig(c *cli.Context) (*config, error) {
 		return nil, cliutil.Usagef("--quiet-test: %v", strings.TrimPrefix(err.Error(), "tune: "))
 	}
 	cfg.filter.KeepDuplicates = c.Bool("keep-duplicates")
+	cfg.fit.Patterns, cfg.fit.FitScale, cfg.source = c.Bool("patterns"), c.Bool("fit-scale"), c.String("source")
+	if cfg.fit.PatternL2 = c.Float64("pattern-l2"); !(cfg.fit.PatternL2 >= 0) {
+		return nil, cliutil.Usagef("--pattern-l2 %g: must not be negative", cfg.fit.PatternL2)
+	}
+	if cfg.fit.Patterns && cfg.variant != nil && search.PatternWindows(cfg.variant) == 0 {
+		return nil, cliutil.Usagef("--patterns: %s's board has no patterns (8x8 and 10x10 boards have)", cfg.variant.Name)
+	}
 	if cfg.fit.Loss, err = tune.ParseLoss(c.String("loss")); err != nil {
 		return nil, cliutil.Usagef("--loss: %v", strings.TrimPrefix(err.Error(), "tune: "))
 	}
@@ -339,7 +350,11 @@ func load(c *cli.Context, cfg *config) (*tune.Dataset, error) {
 		}
 		cfg.variant = v
 	}
+	if cfg.fit.Patterns && cfg.variant != nil && search.PatternWindows(cfg.variant) == 0 {
+		return nil, cliutil.Usagef("--patterns: %s's board has no patterns (8x8 and 10x10 boards have)", cfg.variant.Name)
+	}
 	d := tune.NewDataset(cfg.variant)
+	d.Patterns = cfg.fit.Patterns
 	for _, name := range cfg.files {
 		if err := loadFile(c, cfg, d, name); err != nil {
 			return nil, err
@@ -453,7 +468,7 @@ func resolve(cfg *config, d *tune.Dataset) error {
 	v := d.Variant
 	switch cfg.init {
 	case "default":
-		cfg.fit.Init = search.DefaultWeights(v)
+		cfg.fit.Init = search.HandWeights(v)
 	case "zero":
 		cfg.fit.Init = nil // set below, once the tuned features are known
 	default:
@@ -483,7 +498,7 @@ func resolve(cfg *config, d *tune.Dataset) error {
 		return err
 	}
 	if cfg.init == "zero" {
-		w := search.DefaultWeights(v)
+		w := search.HandWeights(v)
 		tuned := cfg.fit.Tune
 		if tuned == nil {
 			tuned, _ = tune.Fix(d.Names, nil)

@@ -2,7 +2,9 @@
 // iterative-deepening alpha-beta search with a transposition table and a quiescence
 // search over captures, limited by depth, nodes or time (New, Searcher, Limits, Result);
 // its evaluation, a weighted sum of named features (FeatureNames, Features, Evaluate)
-// with Weights loaded from JSON (the defaults are embedded); the computer levels and
+// plus, on 8x8 and 10x10 boards, a pattern term (Patterns, PatternIndices: a weight for
+// every configuration of 4x4 windows), with Weights loaded from JSON (the defaults are
+// embedded: DefaultWeights, HandWeights, docs/evaluation.md); the computer levels and
 // players built on them (Levels, Level, ParsePlayer, PlayerSpec, Player); and the use of an
 // endgame database of pkg/egdb (Searcher.SetEGDB: perfect play where it holds the position,
 // exact scores below the root).

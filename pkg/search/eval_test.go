@@ -48,11 +48,12 @@ func TestDefaultWeightsFit(t *testing.T) {
 	}
 }
 
-// TestEvaluateIsLinear: the evaluation is exactly the dot product of the weights and the
-// features, and the searcher's evaluation is that sum rounded.
+// TestEvaluateIsLinear: the evaluation with the features alone (the hand-set weights) is
+// exactly the dot product of the weights and the features, and the searcher's evaluation is
+// that sum rounded (the pattern term: pattern_test.go).
 func TestEvaluateIsLinear(t *testing.T) {
 	for _, v := range engine.Variants() {
-		w := search.DefaultWeights(v)
+		w := search.HandWeights(v)
 		names := search.FeatureNames(v)
 		s := search.New(v, w, 1)
 		var f []float64
@@ -161,7 +162,7 @@ func TestWeightsRoundTrip(t *testing.T) {
 
 func TestLoadWeightsErrors(t *testing.T) {
 	v := engine.MustLookup("english")
-	good := search.DefaultWeights(v)
+	good := search.HandWeights(v)
 	var buf bytes.Buffer
 	if err := good.Save(&buf); err != nil {
 		t.Fatal(err)

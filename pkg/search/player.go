@@ -37,8 +37,12 @@ type PlayerSpec struct {
 	Limits Limits
 	// Random is the probability of playing a random legal move instead of searching.
 	Random float64
-	// WeightsFile is a weights JSON file (LoadWeights); empty for the variant's defaults.
+	// WeightsFile is a weights JSON file (LoadWeights); empty for the built-in weights of
+	// Eval.
 	WeightsFile string
+	// Eval names the built-in evaluation (Evaluations: EvalPattern, the default when
+	// empty, or EvalHand) when WeightsFile is empty.
+	Eval string
 	// HashMB is the size of the transposition table (0: DefaultHashMB).
 	HashMB int
 	// EGDB, when set, is the endgame database the player uses (Searcher.SetEGDB): it plays
@@ -71,11 +75,13 @@ func Level(name string) (PlayerSpec, bool) {
 //	nodes=N        maximum nodes per move
 //	movetime=D     time per move, a Go duration ("200ms", "1.5s")
 //	weights=FILE   evaluation weights (JSON, see LoadWeights)
+//	eval=NAME      built-in evaluation: pattern (trained, the default) or hand (hand-set)
 //	random=P       probability of a random move, 0 to 1
 //	hash=MB        transposition table size
 //	quiescence=B   follow captures at the leaves (true, the default, or false)
 //
-// Examples: "hard", "hard:weights=tuned.json", "depth=6:movetime=200ms", "easy:random=0".
+// Examples: "hard", "hard:weights=tuned.json", "hard:eval=hand", "depth=6:movetime=200ms",
+// "easy:random=0".
 // A spec without a level needs depth, nodes or movetime. Errors are one line naming the
 // offending token. hash= is at most 65536 MiB here; whether the machine has that memory is
 // for the command to check, with HashMiB of every player it makes.
@@ -134,6 +140,11 @@ func ParsePlayer(spec string) (PlayerSpec, error) {
 				return bad(tok, "weights needs a file name")
 			}
 			ps.WeightsFile = val
+		case "eval":
+			if val != EvalPattern && val != EvalHand {
+				return bad(tok, "eval must be %s", strings.Join(Evaluations(), " or "))
+			}
+			ps.Eval = val
 		case "random":
 			x, err := strconv.ParseFloat(val, 64)
 			if err != nil || !(x >= 0 && x <= 1) {
@@ -153,8 +164,11 @@ func ParsePlayer(spec string) (PlayerSpec, error) {
 			}
 			ps.Limits.NoQuiescence = !b
 		default:
-			return bad(tok, "unknown option %q (want depth, nodes, movetime, weights, random, hash, quiescence)", key)
+			return bad(tok, "unknown option %q (want depth, nodes, movetime, weights, eval, random, hash, quiescence)", key)
 		}
+	}
+	if ps.WeightsFile != "" && ps.Eval != "" {
+		return PlayerSpec{}, fmt.Errorf("engine: player %q: weights= and eval= exclude each other", spec)
 	}
 	if !leveled && ps.Limits.Depth == 0 && ps.Limits.Nodes == 0 && ps.Limits.MoveTime == 0 {
 		return PlayerSpec{}, fmt.Errorf("engine: player %q: needs a level or a limit (depth=, nodes= or movetime=)", spec)
@@ -192,6 +206,11 @@ func (ps PlayerSpec) New(v *engine.Variant, seed int64) (*Player, error) {
 		w, err = LoadWeights(f, v)
 		if err != nil {
 			return nil, fmt.Errorf("engine: player %q: %s: %w", ps.Spec, ps.WeightsFile, err)
+		}
+	} else {
+		var err error
+		if w, err = EvalWeights(v, ps.Eval); err != nil {
+			return nil, fmt.Errorf("engine: player %q: %w", ps.Spec, err)
 		}
 	}
 	s := New(v, w, ps.HashMiB())

@@ -79,7 +79,11 @@ func New(v *engine.Variant, w *Weights, hashMB int) *Searcher {
 	if err := w.Check(v); err != nil {
 		panic(err)
 	}
-	return &Searcher{s: core.NewSearcher(bvariant(v), w.Values, hashMB)}
+	var pats []int16
+	if w.Patterns != nil {
+		pats = w.Patterns.Values
+	}
+	return &Searcher{s: core.NewSearcher(bvariant(v), w.Values, pats, hashMB)}
 }
 
 // Variant returns the searcher's variant.
@@ -118,9 +122,15 @@ func Features(v *engine.Variant, p *engine.Position, out []float64) []float64 {
 	return core.Features(bvariant(v), bposition(p), out)
 }
 
-// Evaluate returns dot(w, Features(v, p)): the evaluation of p from the side to move's point
-// of view, in the units of the weights, before the search rounds it. It panics if w lacks a
-// feature of v (a programming error: LoadWeights and DefaultWeights return complete sets).
+// Evaluate returns dot(w, Features(v, p)), plus the pattern term when w has patterns (an
+// integer, rounded as the search rounds it): the evaluation of p from the side to move's
+// point of view, in the units of the weights, before the search rounds it. It panics if w
+// lacks a feature of v or its patterns do not fit v (a programming error: LoadWeights and
+// DefaultWeights return complete sets).
 func Evaluate(v *engine.Variant, w *Weights, p *engine.Position) float64 {
-	return core.Evaluate(bvariant(v), w.Values, bposition(p))
+	e := core.Evaluate(bvariant(v), w.Values, bposition(p))
+	if w.Patterns != nil {
+		e += float64(core.PatternScore(bvariant(v), w.Patterns.Values, bposition(p)))
+	}
+	return e
 }

@@ -20,13 +20,20 @@ type Weights struct {
 	Variant string `json:"variant"`
 	// Values maps each feature name (FeatureNames) to its weight, in hundredths of a man.
 	Values map[string]float64 `json:"values"`
+	// Source says where the weights come from (the data and command that trained them).
+	Source string `json:"source,omitempty"`
+	// Patterns are the pattern weights (nil: the evaluation is Values alone).
+	Patterns *Patterns `json:"patterns,omitempty"`
 }
 
 // Clone returns a deep copy of w.
 func (w *Weights) Clone() *Weights {
-	c := &Weights{Variant: w.Variant, Values: make(map[string]float64, len(w.Values))}
+	c := &Weights{Variant: w.Variant, Values: make(map[string]float64, len(w.Values)), Source: w.Source}
 	for k, x := range w.Values {
 		c.Values[k] = x
+	}
+	if w.Patterns != nil {
+		c.Patterns = &Patterns{Windows: w.Patterns.Windows, Values: slices.Clone(w.Patterns.Values)}
 	}
 	return c
 }
@@ -74,6 +81,9 @@ func (w *Weights) Check(v *engine.Variant) error {
 	if len(parts) > 0 {
 		return fmt.Errorf("engine: weights for %s: %s", v.Name, strings.Join(parts, "; "))
 	}
+	if w.Patterns != nil {
+		return checkPatterns(w.Patterns, v)
+	}
 	return nil
 }
 
@@ -99,13 +109,62 @@ func LoadWeights(r io.Reader, v *engine.Variant) (*Weights, error) {
 	return &w, nil
 }
 
-//go:embed weights/*.json
+//go:embed weights/*.json weights/pattern
 var weightFiles embed.FS
 
-// DefaultWeights returns a fresh copy of v's built-in weights, from the embedded file
-// weights/<variant>.json; a variant without a file gets generic weights (those of russian
-// when kings fly, of english otherwise).
+// Evaluations returns the names of the evaluations a player may choose (PlayerSpec.Eval).
+func Evaluations() []string { return []string{EvalPattern, EvalHand} }
+
+// The evaluations (docs/evaluation.md).
+const (
+	// EvalPattern is the trained evaluation: the named features and the pattern weights,
+	// fitted by tune (weights/pattern/<variant>.json), where rafle ships them; elsewhere
+	// the hand-set one.
+	EvalPattern = "pattern"
+	// EvalHand is the hand-set evaluation: the named features alone, with the weights of
+	// weights/<variant>.json.
+	EvalHand = "hand"
+)
+
+// HasPatternWeights reports whether rafle ships trained pattern weights for v.
+func HasPatternWeights(v *engine.Variant) bool {
+	f, err := weightFiles.Open("weights/pattern/" + v.Name + ".json")
+	if err == nil {
+		f.Close()
+	}
+	return err == nil
+}
+
+// DefaultWeights returns a fresh copy of v's built-in weights: the trained pattern weights
+// (weights/pattern/<variant>.json) where rafle ships them, else HandWeights(v).
 func DefaultWeights(v *engine.Variant) *Weights {
+	if f, err := weightFiles.Open("weights/pattern/" + v.Name + ".json"); err == nil {
+		defer f.Close()
+		w, err := LoadWeights(f, v)
+		if err != nil {
+			panic(err) // the embedded files are checked by the tests
+		}
+		return w
+	}
+	return HandWeights(v)
+}
+
+// EvalWeights returns the built-in weights of the evaluation named eval (Evaluations):
+// DefaultWeights or HandWeights.
+func EvalWeights(v *engine.Variant, eval string) (*Weights, error) {
+	switch eval {
+	case EvalPattern, "":
+		return DefaultWeights(v), nil
+	case EvalHand:
+		return HandWeights(v), nil
+	}
+	return nil, fmt.Errorf("engine: evaluation %q: want %s", eval, strings.Join(Evaluations(), " or "))
+}
+
+// HandWeights returns a fresh copy of v's hand-set weights (the named features alone),
+// from the embedded file weights/<variant>.json; a variant without a file gets generic
+// weights (those of russian when kings fly, of english otherwise).
+func HandWeights(v *engine.Variant) *Weights {
 	if f, err := weightFiles.Open("weights/" + v.Name + ".json"); err == nil {
 		defer f.Close()
 		w, err := LoadWeights(f, v)

@@ -72,7 +72,8 @@ type Filter struct {
 	Quiet Quiet
 	// KeepDuplicates keeps every copy of identical games.
 	KeepDuplicates bool
-	// Weights are the weights QuietResolve evaluates with (nil: the variant's defaults).
+	// Weights are the weights QuietResolve evaluates with (nil: the variant's hand-set ones,
+	// search.HandWeights).
 	Weights *search.Weights
 }
 
@@ -82,7 +83,7 @@ func (f *Filter) prepare(v *engine.Variant) error {
 		return nil
 	}
 	if f.Weights == nil {
-		f.Weights = search.DefaultWeights(v)
+		f.Weights = search.HandWeights(v)
 	}
 	if err := f.Weights.Check(v); err != nil {
 		return fmt.Errorf("tune: resolve weights: %w", err)
@@ -199,6 +200,15 @@ type Dataset struct {
 	Game []int32
 	// Stats counts what was kept and dropped.
 	Stats LoadStats
+	// Patterns, set before any position is added, makes Add keep each position's pattern
+	// configurations too (search.PatternIndices), for a fit of pattern weights: the
+	// variant's board must have patterns, and AddVector cannot be used.
+	Patterns bool
+	// Pat holds the pattern configurations of each row when Patterns is set, row-major,
+	// PatternRow of them a row (search.PatternIndices: the side to move's view of each
+	// window, then the other side's); Phase the share of the starting pieces left.
+	Pat   []int32
+	Phase []float32
 
 	games     int
 	dedupe    archive.Deduper
@@ -206,6 +216,7 @@ type Dataset struct {
 	slow      bool              // replay every game with Game.PlayText (tests compare both ways)
 	positions []engine.Position // one replayed game's positions (a reused buffer)
 	buf       []float64
+	pbuf      []int32
 	csvGame   map[string]int32
 	csvSeen   map[uint64]bool
 }
@@ -238,15 +249,54 @@ func (d *Dataset) Row(i int) []float32 {
 	return d.X[i*n : (i+1)*n]
 }
 
+// Score returns the evaluation of row i with weights w (complete for the variant), in
+// hundredths of a man: the features and, when both d and w have them, the patterns (the
+// exact linear term, before the search rounds it).
+func (d *Dataset) Score(i int, w *search.Weights) float64 {
+	var q float64
+	for j, f := range d.Row(i) {
+		q += float64(f) * w.Values[d.Names[j]]
+	}
+	if d.Patterns && w.Patterns != nil {
+		pw := d.PatternRow()
+		ph := float64(d.Phase[i])
+		for j, c := range d.Pat[i*pw : (i+1)*pw] {
+			x := (ph*float64(w.Patterns.Values[2*c]) + (1-ph)*float64(w.Patterns.Values[2*c+1])) / search.PatternUnit
+			if j >= pw/2 {
+				x = -x
+			}
+			q += x
+		}
+	}
+	return q
+}
+
+// PatternRow returns the number of pattern configurations of a row: twice the windows of
+// the variant's board.
+func (d *Dataset) PatternRow() int { return 2 * search.PatternWindows(d.Variant) }
+
 // Add appends a position with its label (the result for the side to move) and game number.
 func (d *Dataset) Add(p *engine.Position, label float64, game int32) {
+	if d.Patterns {
+		var phase float64
+		d.pbuf, phase = search.PatternIndices(d.Variant, p, d.pbuf)
+		d.Pat = append(d.Pat, d.pbuf...)
+		d.Phase = append(d.Phase, float32(phase))
+	}
 	d.buf = search.Features(d.Variant, p, d.buf)
-	d.AddVector(d.buf, label, game)
+	d.addVector(d.buf, label, game)
 }
 
 // AddVector appends a raw feature vector (in the order of Names) with its label and game
 // number. It panics if len(f) != len(Names).
 func (d *Dataset) AddVector(f []float64, label float64, game int32) {
+	if d.Patterns {
+		panic("tune: AddVector on a data set of patterns")
+	}
+	d.addVector(f, label, game)
+}
+
+func (d *Dataset) addVector(f []float64, label float64, game int32) {
 	if len(f) != len(d.Names) {
 		panic("tune: AddVector: feature vector of the wrong length")
 	}

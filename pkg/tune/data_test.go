@@ -128,7 +128,7 @@ func TestReadPDNResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := search.DefaultWeights(v)
+	w := search.HandWeights(v)
 	for i, p := range g.Positions() {
 		leaf, _, ok := resolve(v, w, p, 0)
 		if !ok || v.HasCapture(&leaf) {

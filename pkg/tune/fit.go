@@ -22,6 +22,10 @@ const (
 	ManValue = 100
 )
 
+// DefaultPatternL2 is the default regularisation of the pattern weights (Config.PatternL2),
+// chosen by the held-out loss of the international and english fits (docs/tuning.md).
+const DefaultPatternL2 = 1e-4
+
 // DefaultIterations is the L-BFGS iteration limit when Config.MaxIterations is 0.
 const DefaultIterations = 1000
 
@@ -40,8 +44,22 @@ type Config struct {
 	// every feature but Man. Man cannot be tuned: it is the unit.
 	Tune []string
 	// Init is the starting weights, complete for the data set's variant; nil means the
-	// variant's defaults.
+	// variant's hand-set weights (search.HandWeights). Weights with patterns need
+	// Patterns.
 	Init *search.Weights
+	// Patterns fits the pattern weights too (the data set must have Patterns), from Init's
+	// or from zero, with the tuned features rounded to whole hundredths and the patterns to
+	// 1/search.PatternUnit of one.
+	Patterns bool
+	// PatternL2 is the regularisation of the pattern weights: PatternL2·Σ (w/100)².
+	PatternL2 float64
+	// FitScale fits K with the weights: the man weight is tuned too (the features not
+	// tuned are multiplied by it, so they keep their ratio to man), and then every weight
+	// is divided by it (man is 100 again) and K multiplied by it, which leaves the
+	// predictions as fitted. Without it K is fitted with the starting weights and kept,
+	// so a fit whose evaluation predicts better than the starting one (patterns) cannot
+	// raise its scale but by raising every weight but man's.
+	FitScale bool
 	// K, when positive, is used as the scale instead of fitting it.
 	K float64
 	// MaxIterations bounds the L-BFGS iterations (0: DefaultIterations).
@@ -90,6 +108,9 @@ type Result struct {
 	// man) is 1/(1+exp(−K·q/100)). KFitted says whether Fit fitted it.
 	K       float64 `json:"k"`
 	KFitted bool    `json:"k_fitted"`
+	// ScaleFitted says that K was fitted with the weights (Config.FitScale): K is then the
+	// final scale, and the losses before use the one fitted to the starting weights.
+	ScaleFitted bool `json:"scale_fitted,omitempty"`
 	// Train is the fitted set; Holdout the held-out games (nil without a holdout).
 	Train   SetLoss  `json:"train"`
 	Holdout *SetLoss `json:"holdout,omitempty"`
@@ -105,6 +126,17 @@ type Result struct {
 	// Warnings say why the new weights should not be trusted, if they should not: too
 	// little data, a fit that did not converge or diverged (see Diagnose).
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Patterns sums up the fitted pattern weights (nil when they were not fitted).
+	Patterns *PatternFit `json:"patterns,omitempty"`
+}
+
+// PatternFit sums up a fit of pattern weights.
+type PatternFit struct {
+	Windows int     `json:"windows"`
+	Weights int     `json:"weights"`  // windows × configurations × 2 phases
+	NonZero int     `json:"non_zero"` // weights that are not 0 once rounded
+	L2      float64 `json:"l2"`
+	MaxAbs  float64 `json:"max_abs"` // the largest weight in magnitude, hundredths of a man
 }
 
 // Warning is a reason to distrust a fit.
@@ -256,10 +288,21 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	}
 	init := cfg.Init
 	if init == nil {
-		init = search.DefaultWeights(v)
+		init = search.HandWeights(v)
 	}
 	if err := init.Check(v); err != nil {
 		return nil, fmt.Errorf("tune: starting weights: %w", err)
+	}
+	windows := search.PatternWindows(v)
+	switch {
+	case init.Patterns != nil && !cfg.Patterns:
+		return nil, errors.New("tune: the starting weights have patterns: fit them too, or start from weights without")
+	case cfg.Patterns && !d.Patterns:
+		return nil, errors.New("tune: the data set was read without its patterns")
+	case cfg.Patterns && windows == 0:
+		return nil, fmt.Errorf("tune: %s's board has no patterns", v.Name)
+	case !(cfg.PatternL2 >= 0):
+		return nil, errors.New("tune: the pattern L2 must not be negative")
 	}
 	if init.Values[Man] != ManValue {
 		return nil, fmt.Errorf("tune: starting weights: %s is %g, want %d (the unit of the weights)", Man, init.Values[Man], ManValue)
@@ -267,6 +310,11 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	cols, err := tunedColumns(d.Names, cfg.Tune)
 	if err != nil {
 		return nil, err
+	}
+	manCol := -1 // the man weight's variable (FitScale)
+	if cfg.FitScale {
+		manCol = len(cols)
+		cols = append(cols, slices.Index(d.Names, Man))
 	}
 	start := make([]float64, len(d.Names)) // hundredths of a man
 	for j, n := range d.Names {
@@ -277,9 +325,19 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		return nil, ErrNoPositions
 	}
 	train := newProblem(d, trainRows, cols, start, cfg.Loss)
+	train.scale = manCol
 	x0 := make([]float64, len(cols)) // tuned weights in men
 	for k, j := range cols {
 		x0[k] = start[j] / 100
+	}
+	if cfg.Patterns {
+		train.withPatterns(d, trainRows, cfg.PatternL2)
+		x0 = append(x0, make([]float64, windows*PatternVars)...)
+		if init.Patterns != nil {
+			for c, x := range init.Patterns.Values {
+				x0[len(cols)+c] = float64(x) / (100 * search.PatternUnit)
+			}
+		}
 	}
 
 	res := &Result{Variant: v.Name, Loss: cfg.Loss.String(), L2: cfg.L2, Seed: cfg.Seed, K: cfg.K}
@@ -299,6 +357,10 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	var held *problem
 	if len(heldRows) > 0 {
 		held = newProblem(d, heldRows, cols, start, cfg.Loss)
+		held.scale = manCol
+		if cfg.Patterns {
+			held.withPatterns(d, heldRows, cfg.PatternL2)
+		}
 	}
 	var iterate func(int, []float64)
 	if cfg.Iteration != nil {
@@ -315,24 +377,60 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Iterations, res.Evaluations, res.Status = out.MajorIterations, out.FuncEvaluations, status
+	m := 1.0 // the fitted man weight in men (FitScale), by which every weight is divided
+	if manCol >= 0 {
+		m = x[manCol]
+		if !(m > 0.01) {
+			return nil, fmt.Errorf("tune: the man weight fitted to %g hundredths: the scale cannot be fitted", m*100)
+		}
+		x = slices.Clone(x)
+		for i := range x {
+			x[i] /= m
+		}
+		x[manCol] = 1
+		res.K = k * m
+	}
 
 	final := slices.Clone(start)
 	tuned := make([]bool, len(d.Names))
-	xf := make([]float64, len(cols)) // the final tuned weights in men, as rounded
+	xf := make([]float64, len(x)) // the final tuned weights in men, as rounded
 	for c, j := range cols {
 		final[j] = math.Round(x[c]*100*100) / 100 // hundredths of a man, two decimals
-		tuned[j] = true
+		if cfg.Patterns {
+			final[j] = math.Round(x[c]*100) + 0 // whole hundredths: the search's integer sum (+0: not -0)
+		}
+		tuned[j] = c != manCol
 		xf[c] = final[j] / 100
 	}
 	res.New = &search.Weights{Variant: v.Name, Values: map[string]float64{}}
+	if cfg.Patterns {
+		vals := make([]int16, windows*PatternVars)
+		pf := &PatternFit{Windows: windows, Weights: len(vals), L2: cfg.PatternL2}
+		for c := range vals {
+			u := max(math.MinInt16, min(math.MaxInt16, math.Round(x[len(cols)+c]*100*search.PatternUnit)))
+			vals[c] = int16(u)
+			xf[len(cols)+c] = u / (100 * search.PatternUnit)
+			if u != 0 {
+				pf.NonZero++
+			}
+			pf.MaxAbs = max(pf.MaxAbs, math.Abs(u)/search.PatternUnit)
+		}
+		res.New.Patterns = &search.Patterns{Windows: windows, Values: vals}
+		res.Patterns = pf
+	}
 	for j, n := range d.Names {
 		res.New.Values[n] = final[j]
 		res.Weights = append(res.Weights, Change{Feature: n, Old: start[j], New: final[j], Tuned: tuned[j]})
 	}
 	mean := meanLabel(train)
-	res.Train = setLoss(train, x0, xf, k, mean, cfg.Loss)
+	// the final weights predict at K·m what they predicted at K before the division
+	xm := slices.Clone(xf)
+	for i := range xm {
+		xm[i] *= m
+	}
+	res.Train = setLoss(train, x0, xm, k, mean, cfg.Loss)
 	if held != nil {
-		s := setLoss(held, x0, xf, k, mean, cfg.Loss)
+		s := setLoss(held, x0, xm, k, mean, cfg.Loss)
 		res.Holdout = &s
 	}
 	res.Train.Games = countGames(d, trainRows)
@@ -340,6 +438,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		res.Holdout.Games = countGames(d, heldRows)
 	}
 	res.Warnings = Diagnose(res.Train.Games, len(cols), out.Status.String(), res.Weights)
+	res.ScaleFitted = manCol >= 0
 	return res, nil
 }
 
@@ -397,8 +496,12 @@ func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, ite
 		}
 		lastF = pr.eval(x, k, lastG)
 		for j, w := range x {
-			lastF += l2 * w * w
-			lastG[j] += 2 * l2 * w
+			r := l2
+			if j >= pr.dim {
+				r = pr.patL2
+			}
+			lastF += r * w * w
+			lastG[j] += 2 * r * w
 		}
 		lastX = append(lastX[:0], x...)
 	}
@@ -434,7 +537,7 @@ func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, ite
 		// Near the minimum the line search runs out of floating-point precision ("no change
 		// in location"): the point is as good as the loss can tell. Keep it if it beats the
 		// start.
-		if !(res.F <= pr.eval(x0, k, nil)+penalty(x0, l2)) {
+		if !(res.F <= pr.eval(x0, k, nil)+pr.penalty(x0, l2)) {
 			return nil, nil, "", fmt.Errorf("tune: L-BFGS: %w", err)
 		}
 		status = fmt.Sprintf("converged to precision (%v; gradient %.1e)", err, floats.Norm(res.Gradient, math.Inf(1)))
@@ -445,10 +548,15 @@ func minimise(ctx context.Context, pr *problem, x0 []float64, k, l2 float64, ite
 	return res.X, res, status, nil
 }
 
-func penalty(x []float64, l2 float64) float64 {
+// penalty returns the regularisation at x: l2 for the features, patL2 for the patterns.
+func (pr *problem) penalty(x []float64, l2 float64) float64 {
 	var s float64
-	for _, w := range x {
-		s += l2 * w * w
+	for j, w := range x {
+		r := l2
+		if j >= pr.dim {
+			r = pr.patL2
+		}
+		s += r * w * w
 	}
 	return s
 }

@@ -68,7 +68,7 @@ func TestFitRecoversPlantedWeights(t *testing.T) {
 	d := synthetic(t, 300_000, planted, k, 2)
 	for _, loss := range []Loss{LossLogistic, LossSquared} {
 		t.Run(loss.String(), func(t *testing.T) {
-			zero := search.DefaultWeights(d.Variant)
+			zero := search.HandWeights(d.Variant)
 			for n := range zero.Values {
 				if n != Man {
 					zero.Values[n] = 0
@@ -112,7 +112,7 @@ func TestFitPlantedLoop(t *testing.T) {
 
 func TestFixedFeaturesStayFixed(t *testing.T) {
 	d := synthetic(t, 50_000, planted, 1, 6)
-	init := search.DefaultWeights(d.Variant)
+	init := search.HandWeights(d.Variant)
 	tuned := []string{"king", "runaway"}
 	res, err := Fit(context.Background(), d, Config{Init: init, Tune: tuned})
 	if err != nil {
@@ -175,11 +175,11 @@ func TestSplitReproducible(t *testing.T) {
 func TestFitBadInput(t *testing.T) {
 	v := engine.MustLookup("english")
 	d := synthetic(t, 1000, planted, 1, 8)
-	unknown := search.DefaultWeights(v)
+	unknown := search.HandWeights(v)
 	unknown.Values["flank"] = 1
-	missing := search.DefaultWeights(v)
+	missing := search.HandWeights(v)
 	delete(missing.Values, "tempo")
-	bigMan := search.DefaultWeights(v)
+	bigMan := search.HandWeights(v)
 	bigMan.Values["man"] = 120
 	tests := []struct {
 		name string

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/rafle/rafle/pkg/search"
 )
 
 // Loss is the loss function of the fit.
@@ -72,6 +74,65 @@ type problem struct {
 	y      []float32
 	loss   Loss
 	chunks int
+	// the pattern weights, when they are fitted (withPatterns): variables dim, dim+1, ...
+	// are the middle-game and endgame weights of each configuration, in men
+	pw    int       // configurations a row (own views, then the other side's); 0: none
+	pat   []int32   // n × pw
+	phase []float32 // the share of the starting pieces left, by row
+	patL2 float64   // their L2 regularisation (minimise)
+	// scale, when not -1, is the variable (the man weight, FitScale) that multiplies the
+	// fixed part: the features not tuned keep their ratio to man during the fit
+	scale int
+}
+
+// withPatterns makes the pattern weights of d (a data set with Patterns) variables of pr,
+// after its tuned features, regularised with patL2.
+func (pr *problem) withPatterns(d *Dataset, rows []int, patL2 float64) {
+	pw := d.PatternRow()
+	pr.pw, pr.patL2 = pw, patL2
+	pr.pat, pr.phase = make([]int32, 0, len(rows)*pw), make([]float32, 0, len(rows))
+	for _, i := range rows {
+		pr.pat = append(pr.pat, d.Pat[i*pw:(i+1)*pw]...)
+		pr.phase = append(pr.phase, d.Phase[i])
+	}
+}
+
+// PatternVars is the number of pattern variables per window: a middle-game and an
+// endgame weight for each configuration.
+const PatternVars = search.PatternConfigs * 2
+
+// patScore returns the pattern term of row i at variables w (men).
+func (pr *problem) patScore(w []float64, i int) float64 {
+	ph := float64(pr.phase[i])
+	row := pr.pat[i*pr.pw : (i+1)*pr.pw]
+	half := pr.pw / 2
+	pw := w[pr.dim:]
+	var s float64
+	for j, c := range row {
+		x := ph*pw[2*c] + (1-ph)*pw[2*c+1]
+		if j < half {
+			s += x
+		} else {
+			s -= x
+		}
+	}
+	return s
+}
+
+// patGrad adds dz times the derivative of row i's pattern term to g.
+func (pr *problem) patGrad(g []float64, i int, dz float64) {
+	ph := float64(pr.phase[i])
+	row := pr.pat[i*pr.pw : (i+1)*pr.pw]
+	half := pr.pw / 2
+	pg := g[pr.dim:]
+	a, b := dz*ph, dz*(1-ph)
+	for j, c := range row {
+		if j == half {
+			a, b = -a, -b
+		}
+		pg[2*c] += a
+		pg[2*c+1] += b
+	}
 }
 
 // newProblem selects rows of d: the columns in tuned become the variables, the others are
@@ -83,7 +144,7 @@ func newProblem(d *Dataset, rows []int, tuned []int, fixed []float64, loss Loss)
 		isTuned[j] = true
 	}
 	pr := &problem{n: n, dim: len(tuned), x: make([]float32, 0, n*len(tuned)), base: make([]float64, n),
-		y: make([]float32, n), loss: loss, chunks: runtime.GOMAXPROCS(0)}
+		y: make([]float32, n), loss: loss, chunks: runtime.GOMAXPROCS(0), scale: -1}
 	for k, i := range rows {
 		row := d.Row(i)
 		var b float64
@@ -137,14 +198,20 @@ func (pr *problem) eval(w []float64, k float64, grad []float64) float64 {
 	pr.parallel(func(lo, hi, chunk int) {
 		var g []float64
 		if grad != nil {
-			g = make([]float64, dim)
+			g = make([]float64, len(w))
 		}
 		var sum float64
 		for i := lo; i < hi; i++ {
 			row := pr.x[i*dim : (i+1)*dim]
 			s := pr.base[i]
+			if pr.scale >= 0 {
+				s *= w[pr.scale]
+			}
 			for j, f := range row {
 				s += w[j] * float64(f)
+			}
+			if pr.pw > 0 {
+				s += pr.patScore(w, i)
 			}
 			l, dz := pr.loss.pointLoss(k*s, float64(pr.y[i]))
 			sum += l
@@ -152,6 +219,12 @@ func (pr *problem) eval(w []float64, k float64, grad []float64) float64 {
 				dz *= k
 				for j, f := range row {
 					g[j] += dz * float64(f)
+				}
+				if pr.scale >= 0 {
+					g[pr.scale] += dz * pr.base[i]
+				}
+				if pr.pw > 0 {
+					pr.patGrad(g, i, dz)
 				}
 			}
 		}
@@ -186,8 +259,14 @@ func (pr *problem) scores(w []float64) []float64 {
 	pr.parallel(func(lo, hi, _ int) {
 		for i := lo; i < hi; i++ {
 			v := pr.base[i]
+			if pr.scale >= 0 {
+				v *= w[pr.scale]
+			}
 			for j, f := range pr.x[i*dim : (i+1)*dim] {
 				v += w[j] * float64(f)
+			}
+			if pr.pw > 0 {
+				v += pr.patScore(w, i)
 			}
 			s[i] = v
 		}

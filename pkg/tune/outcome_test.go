@@ -36,7 +36,7 @@ func TestResolveGameOver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		leaf, score, ok := resolve(v, search.DefaultWeights(v), p, 0)
+		leaf, score, ok := resolve(v, search.HandWeights(v), p, 0)
 		if !ok || score != tc.want || v.FEN(leaf) != tc.leaf {
 			t.Errorf("%s %s: resolve = %s, %g, %v; want %s, %g", tc.variant, tc.fen, v.FEN(leaf), score, ok, tc.leaf, tc.want)
 		}

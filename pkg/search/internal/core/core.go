@@ -14,7 +14,7 @@ import (
 type kernel interface {
 	featureVector(p board.Position, out []float64) []float64
 	evaluateOf(w [numFeatures]float64, p board.Position) float64
-	newSearcher(values map[string]float64, hashMB int) searchKernel
+	newSearcher(values map[string]float64, pats []int16, hashMB int) searchKernel
 }
 
 // searchKernel is the search state of a Searcher on a board of one width: *searcher, or
@@ -43,10 +43,11 @@ type Searcher struct {
 }
 
 // NewSearcher returns a searcher for v using the weights values (by feature name, a value
-// for each of FeatureNames(v)) and a transposition table of about hashMB MiB (at least 1).
-// It panics when values lack a feature of v.
-func NewSearcher(v *board.Variant, values map[string]float64, hashMB int) *Searcher {
-	return &Searcher{v: v, k: kernelOf(v).newSearcher(values, hashMB)}
+// for each of FeatureNames(v)), the pattern weights pats (nil for none: see pattern.go for
+// their layout) and a transposition table of about hashMB MiB (at least 1). It panics when
+// values lack a feature of v or pats do not fit v's board.
+func NewSearcher(v *board.Variant, values map[string]float64, pats []int16, hashMB int) *Searcher {
+	return &Searcher{v: v, k: kernelOf(v).newSearcher(values, pats, hashMB)}
 }
 
 // Variant returns the searcher's variant.
@@ -78,9 +79,9 @@ func (k *narrowKernel) evaluateOf(w [numFeatures]float64, p board.Position) floa
 	return tablesFor(v).evaluate(v, &w, &p)
 }
 
-func (k *narrowKernel) newSearcher(values map[string]float64, hashMB int) searchKernel {
+func (k *narrowKernel) newSearcher(values map[string]float64, pats []int16, hashMB int) searchKernel {
 	s := &searcher{}
-	s.init((*board.Variant)(k), values, hashMB)
+	s.init((*board.Variant)(k), values, pats, hashMB)
 	return s
 }
 

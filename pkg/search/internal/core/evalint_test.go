@@ -28,7 +28,7 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 					w[name] = float64(rng.Intn(2001) - 1000)
 				}
 			}
-			s := NewSearcher(v, w, 1).k.(*searcher)
+			s := NewSearcher(v, w, nil, 1).k.(*searcher)
 			if !s.intW {
 				t.Fatalf("%s: integer weights %v not taken as integers", v.Name, w)
 			}
@@ -49,7 +49,7 @@ func TestEvaluateIntegerWeights(t *testing.T) {
 	}
 	w := testWeights(board.MustLookup("english"))
 	w["man"] = 100.5
-	if NewSearcher(board.MustLookup("english"), w, 1).k.(*searcher).intW {
+	if NewSearcher(board.MustLookup("english"), w, nil, 1).k.(*searcher).intW {
 		t.Error("a fractional weight taken as an integer")
 	}
 }

@@ -103,6 +103,7 @@ type searcher struct {
 	w      [numFeatures]float64
 	iw     [numFeatures]int // w as integers, when intW (see intWeights)
 	intW   bool
+	pat    *patternEval // the pattern term (nil: none)
 	tt     []ttEntry
 	ttMask uint64
 
@@ -139,9 +140,11 @@ type searcher struct {
 	tbPieces int
 }
 
-// init prepares s for v with the weights values and a table of about hashMB MiB.
-func (s *searcher) init(v *board.Variant, values map[string]float64, hashMB int) {
+// init prepares s for v with the weights values, the pattern weights pats and a table of
+// about hashMB MiB.
+func (s *searcher) init(v *board.Variant, values map[string]float64, pats []int16, hashMB int) {
 	s.v, s.t = v, tablesFor(v)
+	s.pat = newPatternEval(v, pats)
 	s.w = weightVector(values, s.t.featureSet)
 	s.iw, s.intW = intWeights(&s.w)
 	if hashMB < 1 {
@@ -171,9 +174,9 @@ func (s *searcher) evaluate(p *board.Position) int {
 	const bound = EvalBound
 	if s.intW {
 		// the float sum below would be this integer exactly, and round to itself
-		return max(-bound, min(bound, s.t.evaluateInt(s.v, &s.iw, p)))
+		return max(-bound, min(bound, s.t.evaluateInt(s.v, &s.iw, p)+s.pat.score(p)))
 	}
-	sum := s.t.evaluate(s.v, &s.w, p)
+	sum := s.t.evaluate(s.v, &s.w, p) + float64(s.pat.score(p))
 	if sum >= 0 {
 		sum += 0.5
 	} else {

@@ -28,9 +28,9 @@ func (k *wideKernel) evaluateOf(vec [numFeatures]float64, p board.Position) floa
 	return wideTablesFor(w).evaluate(w, &vec, &wp)
 }
 
-func (k *wideKernel) newSearcher(values map[string]float64, hashMB int) searchKernel {
+func (k *wideKernel) newSearcher(values map[string]float64, pats []int16, hashMB int) searchKernel {
 	s := &wideSearcher{}
-	s.init((*board.WideVariant)(k), values, hashMB)
+	s.init((*board.WideVariant)(k), values, pats, hashMB)
 	return s
 }
 
@@ -70,3 +70,18 @@ func (s *wideSearcher) probe(p *board.WidePosition, ply int) (score int, exact, 
 	}
 	return tbScore(value, plies, ply, e), value == 0 || plies >= 0, true
 }
+
+// widePatternEval is the pattern term of a wide board: there is none (pattern.go), so the
+// searcher's is always nil.
+type widePatternEval struct{}
+
+// newWidePatternEval is newPatternEval on a wide board: it panics unless pats is empty.
+func newWidePatternEval(_ *board.WideVariant, pats []int16) *widePatternEval {
+	if len(pats) != 0 {
+		panic("core: pattern weights do not fit the variant's board")
+	}
+	return nil
+}
+
+// score is 0: a wide board has no patterns.
+func (*widePatternEval) score(*board.WidePosition) int { return 0 }

@@ -47,6 +47,7 @@ type wideSearcher struct {
 	w      [numFeatures]float64
 	iw     [numFeatures]int // w as integers, when intW (see intWeights)
 	intW   bool
+	pat    *widePatternEval // the pattern term (nil: none)
 	tt     []wideTTEntry
 	ttMask uint64
 
@@ -83,9 +84,11 @@ type wideSearcher struct {
 	tbPieces int
 }
 
-// init prepares s for v with the weights values and a table of about hashMB MiB.
-func (s *wideSearcher) init(v *board.WideVariant, values map[string]float64, hashMB int) {
+// init prepares s for v with the weights values, the pattern weights pats and a table of
+// about hashMB MiB.
+func (s *wideSearcher) init(v *board.WideVariant, values map[string]float64, pats []int16, hashMB int) {
 	s.v, s.t = v, wideTablesFor(v)
+	s.pat = newWidePatternEval(v, pats)
 	s.w = weightVector(values, s.t.featureSet)
 	s.iw, s.intW = intWeights(&s.w)
 	if hashMB < 1 {
@@ -115,9 +118,9 @@ func (s *wideSearcher) evaluate(p *board.WidePosition) int {
 	const bound = EvalBound
 	if s.intW {
 
-		return max(-bound, min(bound, s.t.evaluateInt(s.v, &s.iw, p)))
+		return max(-bound, min(bound, s.t.evaluateInt(s.v, &s.iw, p)+s.pat.score(p)))
 	}
-	sum := s.t.evaluate(s.v, &s.w, p)
+	sum := s.t.evaluate(s.v, &s.w, p) + float64(s.pat.score(p))
 	if sum >= 0 {
 		sum += 0.5
 	} else {

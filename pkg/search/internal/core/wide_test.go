@@ -45,10 +45,10 @@ func TestWideSearchMatchesNarrow(t *testing.T) {
 		if _, wide := board.WideVariantOf(v); wide {
 			continue
 		}
-		narrow := NewSearcher(v, testWeights(v), 1)
+		narrow := NewSearcher(v, testWeights(v), nil, 1)
 		// the wide table's entries are larger: twice the memory gives as many entries
 		ws := &wideSearcher{}
-		ws.init(board.NewWideVariant(v), testWeights(v), 2)
+		ws.init(board.NewWideVariant(v), testWeights(v), nil, 2)
 		if n := len(narrow.k.(*searcher).tt); len(ws.tt) != n {
 			t.Fatalf("%s: %d wide table entries, %d narrow", v.Name, len(ws.tt), n)
 		}
