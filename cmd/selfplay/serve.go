@@ -41,7 +41,7 @@ func engineCommand() *cli.Command {
 			"played without it.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "proto", Value: "hub", Usage: "hub or dxp"},
-			&cli.StringFlag{Name: "player", Value: "hard", Usage: "the player: easy, medium, hard or a search spec such as depth=6"},
+			&cli.StringFlag{Name: "player", Value: "hard", Usage: "the player: easy, medium, hard, max or a search spec such as depth=6"},
 			&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "international", Usage: "hub: the variant until the GUI sets one"},
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:27531", Usage: "dxp: the address to listen on"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "dxp: connections served at once"},
@@ -184,6 +184,7 @@ func (p hubPlayer) Think(ctx context.Context, g *engine.Game, lvl hub.Level, inf
 	lim := search.Limits{Depth: lvl.Depth, Nodes: lvl.Nodes, MoveTime: lvl.MoveTime}
 	if lvl.Time > 0 || lvl.Inc > 0 {
 		lim.MoveTime = budget(lvl.Time, lvl.Inc, lvl.Moves)
+		lim.MaxTime = maxBudget(lvl.Time, lim.MoveTime)
 	}
 	res, err := p.search(ctx, g, lim)
 	if err != nil {
@@ -233,4 +234,11 @@ func budget(remaining, inc time.Duration, movesToGo int) time.Duration {
 	}
 	b := remaining/time.Duration(moves) + inc*3/4
 	return max(min(b, remaining/3), time.Millisecond)
+}
+
+// maxBudget is the most a move may take with remaining on the clock and a share of it
+// target (budget): three times the target on an unclear position, never more than a fifth
+// of the clock (search.Limits.MaxTime).
+func maxBudget(remaining, target time.Duration) time.Duration {
+	return max(min(3*target, remaining/5), target)
 }

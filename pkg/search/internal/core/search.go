@@ -57,6 +57,11 @@ type Limits struct {
 	// MoveTime is the time allowed for the search (0: no limit). No new iteration starts
 	// after half of it has gone.
 	MoveTime time.Duration
+	// MaxTime, when longer than MoveTime, makes MoveTime a target rather than a limit (a
+	// share of a clock): the search may then take up to MaxTime, starting new iterations
+	// for longer where the position is unclear (the best move changed or the score dropped
+	// in the last iteration) and for less where the best move has held (timeFactor).
+	MaxTime time.Duration
 	// NoQuiescence evaluates the leaves statically instead of following captures.
 	NoQuiescence bool
 }
@@ -131,6 +136,8 @@ type searcher struct {
 	rootScore int
 	rootFound bool
 	rootHint  board.Move // the best move of the last completed iteration, searched first
+	noCut     int        // above 0 inside a ProbCut search: no ProbCut there
+	window    [2]int     // the last window that iterate searched the root in
 	hasHint   bool
 
 	// the endgame database: positions of up to tbPieces pieces below the root are scored
@@ -187,8 +194,12 @@ func (s *searcher) evaluate(p *board.Position) int {
 func (s *searcher) run(ctx context.Context, start time.Time, root board.Position, draw board.DrawState, lim Limits) SearchResult {
 	s.ctx, s.done = ctx, ctx.Done()
 	s.timed = false
+	managed := lim.MoveTime > 0 && lim.MaxTime > lim.MoveTime
 	if lim.MoveTime > 0 {
 		s.deadline, s.timed = start.Add(lim.MoveTime), true
+		if managed {
+			s.deadline = start.Add(lim.MaxTime)
+		}
 	}
 	if dl, ok := ctx.Deadline(); ok && (!s.timed || dl.Before(s.deadline)) {
 		s.deadline, s.timed = dl, true
@@ -218,9 +229,10 @@ func (s *searcher) run(ctx context.Context, start time.Time, root board.Position
 		maxDepth = MaxDepth
 	}
 	s.hasHint = false
+	stable := 0 // the iterations the best move has held
 	for depth := 1; depth <= maxDepth; depth++ {
-		s.rootFound = false
-		score := s.search(&root, depth, 0, -infinity, infinity, 0)
+		prevMove, prevScore := res.Move, res.Score
+		score := s.iterate(&root, depth, res.Score)
 		if s.stopped {
 			if s.rootFound {
 				// the first root move searched is the previous best (rootHint),
@@ -244,13 +256,82 @@ func (s *searcher) run(ctx context.Context, start time.Time, root board.Position
 				break // a forced result within the horizon: deeper searches cannot change it
 			}
 		}
-		if lim.MoveTime > 0 && time.Since(start) > lim.MoveTime/2 {
-			break
+		if lim.MoveTime > 0 {
+			limit := lim.MoveTime / 2
+			if managed {
+				if depth > 1 && res.Move == prevMove {
+					stable++
+				} else {
+					stable = 0
+				}
+				limit = min(lim.MoveTime*time.Duration(timeFactor(depth, stable, prevScore-score))/200, lim.MaxTime/2)
+			}
+			if time.Since(start) > limit {
+				break
+			}
 		}
 	}
 	res.Nodes = s.nodes
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// Aspiration windows: from depth aspireDepth on, an iteration first searches a window of
+// aspireDelta around the score of the one before, and widens it (doubling, to the full
+// window) on the side that fails.
+const (
+	aspireDepth = 5
+	aspireDelta = 20
+)
+
+// iterate searches root to depth, within an aspiration window around prev (the score of
+// the iteration before) when depth is at least aspireDepth.
+func (s *searcher) iterate(root *board.Position, depth, prev int) int {
+	alpha, beta := -infinity, infinity
+	delta := aspireDelta
+	if depth >= aspireDepth && prev < EvalBound && prev > -EvalBound {
+		alpha, beta = prev-delta, prev+delta
+	}
+	for {
+		s.rootFound = false
+		s.window = [2]int{alpha, beta}
+		score := s.search(root, depth, 0, alpha, beta, 0)
+		switch {
+		case s.stopped:
+			return score
+		case score <= alpha && alpha > -infinity:
+			alpha = max(score-delta, -infinity)
+		case score >= beta && beta < infinity:
+			beta = min(score+delta, infinity)
+		default:
+			return score
+		}
+		delta *= 2
+		if delta > 4*aspireDelta*aspireDelta {
+			alpha, beta = -infinity, infinity
+		}
+	}
+}
+
+// timeFactor returns, in percent of MoveTime/2, how long a search with a clock (Limits.MaxTime)
+// may start new iterations after one of depth, after which the best move has held for
+// stable iterations and the score dropped by drop: less while the best move holds, more
+// when it has just changed or the score falls.
+func timeFactor(depth, stable, drop int) int {
+	f := 100
+	switch {
+	case depth > 1 && stable == 0:
+		f = 180
+	case stable >= 3:
+		f = 60
+	}
+	switch {
+	case drop > 40:
+		f += 100
+	case drop > 15:
+		f += 50
+	}
+	return f
 }
 
 // noMoveScore is the score at ply of a side to move without a legal move: a loss, or a
@@ -348,7 +429,14 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 			// its way: the database's value only bounds it
 			if score, exact, ok := s.probe(p, ply); ok {
 				switch {
-				case exact || depth <= 0:
+				case exact:
+					return score
+				case depth <= 0:
+					if !board.HasMoves(s.v, p) {
+						// a loss without distance may be the end itself: score it as the
+						// end, so that the search sees the shortest way to it
+						return noMoveScore(&s.v.Rules, ply)
+					}
 					return score
 				case score > 0 && TBWin-TBSpread >= beta:
 					return TBWin - TBSpread
@@ -391,6 +479,27 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 		}
 	}
 
+	// ProbCut: off the principal variation, a search at a fraction of the depth that
+	// beats beta by a margin cuts the node (Scan 2.0's pruning, search.cpp); there is none
+	// below such a search.
+	if !pvNode && s.noCut == 0 && depth >= probCutDepth && beta < EvalBound && beta > -EvalBound {
+		margin := depth * probCutMargin
+		cut := beta + margin
+		s.noCut++
+		score := s.search(p, depth*probCutShare/100, ply, cut-1, cut, from)
+		s.noCut--
+		if s.stopped {
+			return 0
+		}
+		if score >= cut {
+			return score - margin
+		}
+		// the search above reused this ply's move list
+		moves = board.Restrict(s.v, board.Moves(s.v, s.moves[ply][:0], p), ds, p)
+		s.moves[ply] = moves
+		s.pvLen[ply] = ply
+	}
+
 	if ply == 0 && s.hasHint {
 		ttMove, hasTT = s.rootHint, true
 	}
@@ -417,7 +526,11 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 		if i == 0 {
 			score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 		} else {
-			score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, cfrom)
+			r := reduction(m, depth, i, pvNode)
+			score = -s.search(c, childDepth-r, ply+1, -alpha-1, -alpha, cfrom)
+			if r > 0 && score > alpha && !s.stopped {
+				score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, cfrom)
+			}
 			if score > alpha && score < beta && !s.stopped {
 				score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 			}
@@ -464,6 +577,39 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 		*e = ttEntry{key: p.Hash, move: bestMove, score: ttScore(best, ply), depth: int8(depth), bound: bound}
 	}
 	return best
+}
+
+// ProbCut: from depth probCutDepth, a node off the principal variation is first searched
+// to probCutShare percent of its depth against beta plus probCutMargin per ply.
+const (
+	probCutDepth  = 3
+	probCutShare  = 40
+	probCutMargin = 5
+)
+
+// Late-move reductions (reduction): from depth lmrDepth, the quiet moves after the first
+// of a node (the first lmrMovesPV on the principal variation) are searched less deep first.
+const (
+	lmrDepth   = 3
+	lmrMovesPV = 3
+)
+
+// reduction returns the plies by which the i-th move m of a node at depth is searched less
+// deep before a re-search at full depth if it beats alpha: none for the first move (the
+// first lmrMovesPV on the principal variation), a capture or a promotion; one ply, and two
+// off the principal variation from the sixth move on (Scan 2.0's rule, search.cpp reduce).
+func reduction(m board.Move, depth, i int, pvNode bool) int {
+	first := 1
+	if pvNode {
+		first = lmrMovesPV
+	}
+	if depth < lmrDepth || i < first || board.Captured(m) != 0 || m.Promotes() {
+		return 0
+	}
+	if !pvNode && i >= 6 {
+		return 2
+	}
+	return 1
 }
 
 func (s *searcher) ageHistory() {

@@ -75,6 +75,8 @@ type wideSearcher struct {
 	rootScore int
 	rootFound bool
 	rootHint  board.WideMove // the best move of the last completed iteration, searched first
+	noCut     int            // above 0 inside a ProbCut search: no ProbCut there
+	window    [2]int         // the last window that iterate searched the root in
 	hasHint   bool
 
 	// the endgame database: positions of up to tbPieces pieces below the root are scored
@@ -131,8 +133,12 @@ func (s *wideSearcher) evaluate(p *board.WidePosition) int {
 func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.WidePosition, draw board.DrawState, lim Limits) wideSearchResult {
 	s.ctx, s.done = ctx, ctx.Done()
 	s.timed = false
+	managed := lim.MoveTime > 0 && lim.MaxTime > lim.MoveTime
 	if lim.MoveTime > 0 {
 		s.deadline, s.timed = start.Add(lim.MoveTime), true
+		if managed {
+			s.deadline = start.Add(lim.MaxTime)
+		}
 	}
 	if dl, ok := ctx.Deadline(); ok && (!s.timed || dl.Before(s.deadline)) {
 		s.deadline, s.timed = dl, true
@@ -162,9 +168,10 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 		maxDepth = MaxDepth
 	}
 	s.hasHint = false
+	stable := 0
 	for depth := 1; depth <= maxDepth; depth++ {
-		s.rootFound = false
-		score := s.search(&root, depth, 0, -infinity, infinity, 0)
+		prevMove, prevScore := res.Move, res.Score
+		score := s.iterate(&root, depth, res.Score)
 		if s.stopped {
 			if s.rootFound {
 
@@ -187,13 +194,53 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 				break
 			}
 		}
-		if lim.MoveTime > 0 && time.Since(start) > lim.MoveTime/2 {
-			break
+		if lim.MoveTime > 0 {
+			limit := lim.MoveTime / 2
+			if managed {
+				if depth > 1 && res.Move == prevMove {
+					stable++
+				} else {
+					stable = 0
+				}
+				limit = min(lim.MoveTime*time.Duration(timeFactor(depth, stable, prevScore-score))/200, lim.MaxTime/2)
+			}
+			if time.Since(start) > limit {
+				break
+			}
 		}
 	}
 	res.Nodes = s.nodes
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// iterate searches root to depth, within an aspiration window around prev (the score of
+// the iteration before) when depth is at least aspireDepth.
+func (s *wideSearcher) iterate(root *board.WidePosition, depth, prev int) int {
+	alpha, beta := -infinity, infinity
+	delta := aspireDelta
+	if depth >= aspireDepth && prev < EvalBound && prev > -EvalBound {
+		alpha, beta = prev-delta, prev+delta
+	}
+	for {
+		s.rootFound = false
+		s.window = [2]int{alpha, beta}
+		score := s.search(root, depth, 0, alpha, beta, 0)
+		switch {
+		case s.stopped:
+			return score
+		case score <= alpha && alpha > -infinity:
+			alpha = max(score-delta, -infinity)
+		case score >= beta && beta < infinity:
+			beta = min(score+delta, infinity)
+		default:
+			return score
+		}
+		delta *= 2
+		if delta > 4*aspireDelta*aspireDelta {
+			alpha, beta = -infinity, infinity
+		}
+	}
 }
 
 // visit counts a node and reports whether the search must stop.
@@ -252,7 +299,13 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 
 			if score, exact, ok := s.probe(p, ply); ok {
 				switch {
-				case exact || depth <= 0:
+				case exact:
+					return score
+				case depth <= 0:
+					if !board.WideHasMoves(s.v, p) {
+
+						return noMoveScore(&s.v.Rules, ply)
+					}
 					return score
 				case score > 0 && TBWin-TBSpread >= beta:
 					return TBWin - TBSpread
@@ -295,6 +348,24 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 		}
 	}
 
+	if !pvNode && s.noCut == 0 && depth >= probCutDepth && beta < EvalBound && beta > -EvalBound {
+		margin := depth * probCutMargin
+		cut := beta + margin
+		s.noCut++
+		score := s.search(p, depth*probCutShare/100, ply, cut-1, cut, from)
+		s.noCut--
+		if s.stopped {
+			return 0
+		}
+		if score >= cut {
+			return score - margin
+		}
+
+		moves = board.WideRestrict(s.v, board.WideMoves(s.v, s.moves[ply][:0], p), ds, p)
+		s.moves[ply] = moves
+		s.pvLen[ply] = ply
+	}
+
 	if ply == 0 && s.hasHint {
 		ttMove, hasTT = s.rootHint, true
 	}
@@ -321,7 +392,11 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 		if i == 0 {
 			score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 		} else {
-			score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, cfrom)
+			r := wideReduction(m, depth, i, pvNode)
+			score = -s.search(c, childDepth-r, ply+1, -alpha-1, -alpha, cfrom)
+			if r > 0 && score > alpha && !s.stopped {
+				score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, cfrom)
+			}
 			if score > alpha && score < beta && !s.stopped {
 				score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 			}
@@ -368,6 +443,24 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 		*e = wideTTEntry{key: p.Hash, move: bestMove, score: ttScore(best, ply), depth: int8(depth), bound: bound}
 	}
 	return best
+}
+
+// wideReduction returns the plies by which the i-th move m of a node at depth is searched less
+// deep before a re-search at full depth if it beats alpha: none for the first move (the
+// first lmrMovesPV on the principal variation), a capture or a promotion; one ply, and two
+// off the principal variation from the sixth move on (Scan 2.0's rule, search.cpp reduce).
+func wideReduction(m board.WideMove, depth, i int, pvNode bool) int {
+	first := 1
+	if pvNode {
+		first = lmrMovesPV
+	}
+	if depth < lmrDepth || i < first || !board.WideCaptured(m).IsZero() || m.Promotes() {
+		return 0
+	}
+	if !pvNode && i >= 6 {
+		return 2
+	}
+	return 1
 }
 
 func (s *wideSearcher) ageHistory() {
