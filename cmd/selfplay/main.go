@@ -36,7 +36,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"   selfplay report [--output DIR] JOURNAL|PDN...",
 		Description: "Every pairing of players (every two players, or with --tournament gauntlet the\n" +
 			"first player and each other) plays the openings in pairs, the second game with colours\n" +
-			"reversed. A player is a level (easy, medium, hard), a search spec of options joined\n" +
+			"reversed. A player is a level (easy, medium, hard, max), a search spec of options joined\n" +
 			"by colons, such as hard:weights=w.json or depth=6:nodes=20000 (depth=N, nodes=N,\n" +
 			"movetime=DURATION, weights=FILE, random=P, hash=MB, quiescence=false), or the name of\n" +
 			"an external engine given with --engine (Hub or DXP; docs/engines.md). hash=MB is the\n" +
@@ -66,7 +66,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "english", Usage: "variant: " + strings.Join(engine.Names(), ", ")},
-		&cli.StringFlag{Name: "players", Aliases: []string{"p"}, Usage: "comma-separated players: easy, medium, hard, search specs such as depth=6:nodes=20000, or --engine names (required)"},
+		&cli.StringFlag{Name: "players", Aliases: []string{"p"}, Usage: "comma-separated players: easy, medium, hard, max, search specs such as depth=6:nodes=20000, or --engine names (required)"},
 		&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "games per pairing (rounded up to an even number)"},
 		&cli.StringFlag{Name: "tournament", Value: "roundrobin", Usage: "pairings: roundrobin (every player meets every other) or gauntlet (the first player meets every other)"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j", "concurrency"}, DefaultText: "all cores", Usage: "games played at once"},

@@ -22,6 +22,7 @@ func TestParsePlayer(t *testing.T) {
 		{"easy", search.PlayerSpec{Spec: "easy", Limits: search.Limits{Depth: 2, NoQuiescence: true}, Random: search.EasyRandom, HashMB: 1}},
 		{"medium", search.PlayerSpec{Spec: "medium", Limits: search.Limits{Depth: 4}, HashMB: 4}},
 		{"hard", search.PlayerSpec{Spec: "hard", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime}, HashMB: search.DefaultHashMB}},
+		{"max", search.PlayerSpec{Spec: "max", Limits: search.Limits{MoveTime: search.HardMoveTime}, HashMB: search.MaxHashMB}},
 		{" HARD ", search.PlayerSpec{Spec: "HARD", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime}, HashMB: search.DefaultHashMB}},
 		{"depth=6", search.PlayerSpec{Spec: "depth=6", Limits: search.Limits{Depth: 6}}},
 		{"depth=6:movetime=200ms", search.PlayerSpec{Spec: "depth=6:movetime=200ms", Limits: search.Limits{Depth: 6, MoveTime: 200 * time.Millisecond}}},
@@ -266,7 +267,7 @@ func TestPlayerHashMiB(t *testing.T) {
 	for _, tc := range []struct {
 		spec string
 		want int
-	}{{"easy", 1}, {"medium", 4}, {"hard", search.DefaultHashMB}, {"depth=3", search.DefaultHashMB}, {"hard:hash=64", 64}} {
+	}{{"easy", 1}, {"medium", 4}, {"hard", search.DefaultHashMB}, {"depth=3", search.DefaultHashMB}, {"hard:hash=64", 64}, {"max", search.MaxHashMB}} {
 		ps, err := search.ParsePlayer(tc.spec)
 		if err != nil {
 			t.Fatal(err)
