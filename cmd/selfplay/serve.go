@@ -173,6 +173,7 @@ func (p *player) search(ctx context.Context, g *engine.Game, lim search.Limits) 
 		return p.sp.Choose(ctx, g)
 	}
 	lim.NoQuiescence = p.spec.Limits.NoQuiescence
+	lim.FullWidth = p.spec.Limits.FullWidth
 	return p.sp.Searcher().Search(ctx, g, lim), nil
 }
 

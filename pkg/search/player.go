@@ -57,11 +57,11 @@ type PlayerSpec struct {
 func Level(name string) (PlayerSpec, bool) {
 	switch strings.ToLower(name) {
 	case "easy":
-		return PlayerSpec{Spec: "easy", Limits: Limits{Depth: 2, NoQuiescence: true}, Random: EasyRandom, HashMB: 1}, true
+		return PlayerSpec{Spec: "easy", Limits: Limits{Depth: 2, NoQuiescence: true, FullWidth: true}, Random: EasyRandom, HashMB: 1}, true
 	case "medium":
-		return PlayerSpec{Spec: "medium", Limits: Limits{Depth: 4}, HashMB: 4}, true
+		return PlayerSpec{Spec: "medium", Limits: Limits{Depth: 4, FullWidth: true}, HashMB: 4}, true
 	case "hard":
-		return PlayerSpec{Spec: "hard", Limits: Limits{Depth: 8, MoveTime: HardMoveTime}, HashMB: DefaultHashMB}, true
+		return PlayerSpec{Spec: "hard", Limits: Limits{Depth: 8, MoveTime: HardMoveTime, FullWidth: true}, HashMB: DefaultHashMB}, true
 	case "max":
 		return PlayerSpec{Spec: "max", Limits: Limits{MoveTime: HardMoveTime}, HashMB: MaxHashMB}, true
 	}

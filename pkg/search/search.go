@@ -45,6 +45,10 @@ type Limits struct {
 	MaxTime time.Duration
 	// NoQuiescence evaluates the leaves statically instead of following captures.
 	NoQuiescence bool
+	// FullWidth searches every move to the full depth: no late-move reductions and no
+	// ProbCut. The levels set it, so that their depth is the depth the specification
+	// gives (with the reductions, a fixed depth plays weaker: english, depth 4, -78 Elo).
+	FullWidth bool
 }
 
 // Result is the outcome of a search.

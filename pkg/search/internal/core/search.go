@@ -64,6 +64,10 @@ type Limits struct {
 	MaxTime time.Duration
 	// NoQuiescence evaluates the leaves statically instead of following captures.
 	NoQuiescence bool
+	// FullWidth searches every move to the full depth: no late-move reductions and no
+	// ProbCut. The levels set it, so that their depth is the depth the specification
+	// gives (with the reductions, a fixed depth plays weaker: english, depth 4, -78 Elo).
+	FullWidth bool
 }
 
 // SearchResult is the outcome of a search.
@@ -123,6 +127,7 @@ type searcher struct {
 	nodes     int64
 	stopped   bool
 	noQS      bool
+	noPrune   bool     // Limits.FullWidth
 	hist      []uint64 // hashes of the game since its last irreversible move, then the path
 	moves     [MaxPly][]board.Move
 	scores    [MaxPly][]int32
@@ -208,6 +213,7 @@ func (s *searcher) run(ctx context.Context, start time.Time, root board.Position
 	s.nodes = 0
 	s.stopped = false
 	s.noQS = lim.NoQuiescence
+	s.noPrune = lim.FullWidth
 	s.draw[0] = draw
 
 	res := SearchResult{}
@@ -482,7 +488,7 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 	// ProbCut: off the principal variation, a search at a fraction of the depth that
 	// beats beta by a margin cuts the node (Scan 2.0's pruning, search.cpp); there is none
 	// below such a search.
-	if !pvNode && s.noCut == 0 && depth >= probCutDepth && beta < EvalBound && beta > -EvalBound {
+	if !pvNode && !s.noPrune && s.noCut == 0 && depth >= probCutDepth && beta < EvalBound && beta > -EvalBound {
 		margin := depth * probCutMargin
 		cut := beta + margin
 		s.noCut++
@@ -526,7 +532,10 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 		if i == 0 {
 			score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 		} else {
-			r := reduction(m, depth, i, pvNode)
+			r := 0
+			if !s.noPrune {
+				r = reduction(m, depth, i, pvNode)
+			}
 			score = -s.search(c, childDepth-r, ply+1, -alpha-1, -alpha, cfrom)
 			if r > 0 && score > alpha && !s.stopped {
 				score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, cfrom)

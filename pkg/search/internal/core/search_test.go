@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand"
 	"testing"
+	"time"
 
 	"github.com/rafle/rafle/pkg/internal/board"
 )
@@ -127,4 +128,45 @@ func TestTimeFactor(t *testing.T) {
 	if f := timeFactor(1, 0, 0); f != base {
 		t.Errorf("after depth 1 (no earlier move): %d%%, want %d%%", f, base)
 	}
+}
+
+// TestFullWidthIsMinimax: with Limits.FullWidth (the levels) the search scores a position
+// exactly as a plain negamax to the same depth (leaves evaluated statically, a single reply
+// not counted against the depth), on positions of random english and russian games: no
+// reduction or cut changes a level's result.
+func TestFullWidthIsMinimax(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for _, name := range []string{"english", "russian"} {
+		v := board.MustLookup(name)
+		for i, p := range randomGamePositions(v, rng, 60) {
+			if i%3 != 0 || len(v.Generate(nil, &p)) < 2 {
+				continue
+			}
+			s := newTestSearcher(v, p)
+			res := s.run(context.Background(), time.Now(), p, board.DrawState{}, Limits{Depth: 4, NoQuiescence: true, FullWidth: true})
+			if want := negamax(s, v, p, 4, 0); res.Score != want {
+				t.Errorf("%s position %d (%s): full-width depth 4 scores %d, negamax %d", name, i, v.FEN(p), res.Score, want)
+			}
+		}
+	}
+}
+
+// negamax is the reference of TestFullWidthIsMinimax.
+func negamax(s *searcher, v *board.Variant, p board.Position, depth, ply int) int {
+	moves := v.Generate(nil, &p)
+	if len(moves) == 0 {
+		return noMoveScore(&v.Rules, ply)
+	}
+	if depth <= 0 {
+		return s.evaluate(&p)
+	}
+	child := depth - 1
+	if len(moves) == 1 {
+		child = depth
+	}
+	best := -infinity
+	for _, m := range moves {
+		best = max(best, -negamax(s, v, p.Play(m), child, ply+1))
+	}
+	return best
 }

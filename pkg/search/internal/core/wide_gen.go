@@ -62,6 +62,7 @@ type wideSearcher struct {
 	nodes     int64
 	stopped   bool
 	noQS      bool
+	noPrune   bool     // Limits.FullWidth
 	hist      []uint64 // hashes of the game since its last irreversible move, then the path
 	moves     [MaxPly][]board.WideMove
 	scores    [MaxPly][]int32
@@ -147,6 +148,7 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 	s.nodes = 0
 	s.stopped = false
 	s.noQS = lim.NoQuiescence
+	s.noPrune = lim.FullWidth
 	s.draw[0] = draw
 
 	res := wideSearchResult{}
@@ -348,7 +350,7 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 		}
 	}
 
-	if !pvNode && s.noCut == 0 && depth >= probCutDepth && beta < EvalBound && beta > -EvalBound {
+	if !pvNode && !s.noPrune && s.noCut == 0 && depth >= probCutDepth && beta < EvalBound && beta > -EvalBound {
 		margin := depth * probCutMargin
 		cut := beta + margin
 		s.noCut++
@@ -392,7 +394,10 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 		if i == 0 {
 			score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 		} else {
-			r := wideReduction(m, depth, i, pvNode)
+			r := 0
+			if !s.noPrune {
+				r = wideReduction(m, depth, i, pvNode)
+			}
 			score = -s.search(c, childDepth-r, ply+1, -alpha-1, -alpha, cfrom)
 			if r > 0 && score > alpha && !s.stopped {
 				score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, cfrom)
