@@ -64,9 +64,9 @@ type Limits struct {
 	MaxTime time.Duration
 	// NoQuiescence evaluates the leaves statically instead of following captures.
 	NoQuiescence bool
-	// FullWidth searches every move to the full depth: no late-move reductions and no
-	// ProbCut. The levels set it, so that their depth is the depth the specification
-	// gives (with the reductions, a fixed depth plays weaker: english, depth 4, -78 Elo).
+	// FullWidth searches every move to the full depth (no late-move reductions). The
+	// levels set it, so that their depth is the specification's (with the reductions a
+	// fixed depth plays weaker: english at depth 4, -74 Elo in 200 games).
 	FullWidth bool
 }
 
@@ -141,7 +141,6 @@ type searcher struct {
 	rootScore int
 	rootFound bool
 	rootHint  board.Move // the best move of the last completed iteration, searched first
-	noCut     int        // above 0 inside a ProbCut search: no ProbCut there
 	window    [2]int     // the last window that iterate searched the root in
 	hasHint   bool
 
@@ -485,27 +484,6 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 		}
 	}
 
-	// ProbCut: off the principal variation, a search at a fraction of the depth that
-	// beats beta by a margin cuts the node (Scan 2.0's pruning, search.cpp); there is none
-	// below such a search.
-	if !pvNode && !s.noPrune && s.noCut == 0 && depth >= probCutDepth && beta < EvalBound && beta > -EvalBound {
-		margin := depth * probCutMargin
-		cut := beta + margin
-		s.noCut++
-		score := s.search(p, depth*probCutShare/100, ply, cut-1, cut, from)
-		s.noCut--
-		if s.stopped {
-			return 0
-		}
-		if score >= cut {
-			return score - margin
-		}
-		// the search above reused this ply's move list
-		moves = board.Restrict(s.v, board.Moves(s.v, s.moves[ply][:0], p), ds, p)
-		s.moves[ply] = moves
-		s.pvLen[ply] = ply
-	}
-
 	if ply == 0 && s.hasHint {
 		ttMove, hasTT = s.rootHint, true
 	}
@@ -587,14 +565,6 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 	}
 	return best
 }
-
-// ProbCut: from depth probCutDepth, a node off the principal variation is first searched
-// to probCutShare percent of its depth against beta plus probCutMargin per ply.
-const (
-	probCutDepth  = 3
-	probCutShare  = 40
-	probCutMargin = 5
-)
 
 // Late-move reductions (reduction): from depth lmrDepth, the quiet moves after the first
 // of a node (the first lmrMovesPV on the principal variation) are searched less deep first.

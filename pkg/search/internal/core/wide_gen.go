@@ -76,7 +76,6 @@ type wideSearcher struct {
 	rootScore int
 	rootFound bool
 	rootHint  board.WideMove // the best move of the last completed iteration, searched first
-	noCut     int            // above 0 inside a ProbCut search: no ProbCut there
 	window    [2]int         // the last window that iterate searched the root in
 	hasHint   bool
 
@@ -348,24 +347,6 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 				return sc
 			}
 		}
-	}
-
-	if !pvNode && !s.noPrune && s.noCut == 0 && depth >= probCutDepth && beta < EvalBound && beta > -EvalBound {
-		margin := depth * probCutMargin
-		cut := beta + margin
-		s.noCut++
-		score := s.search(p, depth*probCutShare/100, ply, cut-1, cut, from)
-		s.noCut--
-		if s.stopped {
-			return 0
-		}
-		if score >= cut {
-			return score - margin
-		}
-
-		moves = board.WideRestrict(s.v, board.WideMoves(s.v, s.moves[ply][:0], p), ds, p)
-		s.moves[ply] = moves
-		s.pvLen[ply] = ply
 	}
 
 	if ply == 0 && s.hasHint {
