@@ -185,7 +185,6 @@ func (p hubPlayer) Think(ctx context.Context, g *engine.Game, lvl hub.Level, inf
 	lim := search.Limits{Depth: lvl.Depth, Nodes: lvl.Nodes, MoveTime: lvl.MoveTime}
 	if lvl.Time > 0 || lvl.Inc > 0 {
 		lim.MoveTime = budget(lvl.Time, lvl.Inc, lvl.Moves)
-		lim.MaxTime = maxBudget(lvl.Time, lim.MoveTime)
 	}
 	res, err := p.search(ctx, g, lim)
 	if err != nil {
@@ -235,11 +234,4 @@ func budget(remaining, inc time.Duration, movesToGo int) time.Duration {
 	}
 	b := remaining/time.Duration(moves) + inc*3/4
 	return max(min(b, remaining/3), time.Millisecond)
-}
-
-// maxBudget is the most a move may take with remaining on the clock and a share of it
-// target (budget): three times the target on an unclear position, never more than a fifth
-// of the clock (search.Limits.MaxTime).
-func maxBudget(remaining, target time.Duration) time.Duration {
-	return max(min(3*target, remaining/5), target)
 }

@@ -38,11 +38,6 @@ type Limits struct {
 	// MoveTime is the time allowed for the search (0: no limit). No new iteration starts
 	// after half of it has gone.
 	MoveTime time.Duration
-	// MaxTime, when longer than MoveTime, makes MoveTime a target rather than a limit (a
-	// share of a clock): the search may then take up to MaxTime, starting new iterations
-	// for longer where the position is unclear (the best move changed or the score dropped
-	// in the last iteration) and for less where the best move has held.
-	MaxTime time.Duration
 	// NoQuiescence evaluates the leaves statically instead of following captures.
 	NoQuiescence bool
 	// FullWidth searches every move to the full depth (no late-move reductions). The

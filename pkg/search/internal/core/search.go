@@ -9,8 +9,10 @@ import (
 )
 
 // The search is an iterative-deepening negamax alpha-beta with principal variation search,
-// a transposition table, and move ordering by the table's move, captures (largest first),
-// promotions, two killer moves per ply and a history table. At depth 0 a quiescence search
+// aspiration windows (iterate), late-move reductions (reduction; none with
+// Limits.FullWidth), a transposition table, and move ordering by the table's move, captures
+// (largest first), promotions, two killer moves per ply and a history table. A node with a
+// single legal move does not count against the depth. At depth 0 a quiescence search
 // follows captures to the end: captures are compulsory, so a side that has one never stands
 // pat; a side without one stands on the static evaluation (or loses when it has no move at
 // all). When the variant has a repetition rule, a position that occurred before in the game
@@ -57,11 +59,6 @@ type Limits struct {
 	// MoveTime is the time allowed for the search (0: no limit). No new iteration starts
 	// after half of it has gone.
 	MoveTime time.Duration
-	// MaxTime, when longer than MoveTime, makes MoveTime a target rather than a limit (a
-	// share of a clock): the search may then take up to MaxTime, starting new iterations
-	// for longer where the position is unclear (the best move changed or the score dropped
-	// in the last iteration) and for less where the best move has held (timeFactor).
-	MaxTime time.Duration
 	// NoQuiescence evaluates the leaves statically instead of following captures.
 	NoQuiescence bool
 	// FullWidth searches every move to the full depth (no late-move reductions). The
@@ -198,12 +195,8 @@ func (s *searcher) evaluate(p *board.Position) int {
 func (s *searcher) run(ctx context.Context, start time.Time, root board.Position, draw board.DrawState, lim Limits) SearchResult {
 	s.ctx, s.done = ctx, ctx.Done()
 	s.timed = false
-	managed := lim.MoveTime > 0 && lim.MaxTime > lim.MoveTime
 	if lim.MoveTime > 0 {
 		s.deadline, s.timed = start.Add(lim.MoveTime), true
-		if managed {
-			s.deadline = start.Add(lim.MaxTime)
-		}
 	}
 	if dl, ok := ctx.Deadline(); ok && (!s.timed || dl.Before(s.deadline)) {
 		s.deadline, s.timed = dl, true
@@ -234,9 +227,7 @@ func (s *searcher) run(ctx context.Context, start time.Time, root board.Position
 		maxDepth = MaxDepth
 	}
 	s.hasHint = false
-	stable := 0 // the iterations the best move has held
 	for depth := 1; depth <= maxDepth; depth++ {
-		prevMove, prevScore := res.Move, res.Score
 		score := s.iterate(&root, depth, res.Score)
 		if s.stopped {
 			if s.rootFound {
@@ -261,19 +252,8 @@ func (s *searcher) run(ctx context.Context, start time.Time, root board.Position
 				break // a forced result within the horizon: deeper searches cannot change it
 			}
 		}
-		if lim.MoveTime > 0 {
-			limit := lim.MoveTime / 2
-			if managed {
-				if depth > 1 && res.Move == prevMove {
-					stable++
-				} else {
-					stable = 0
-				}
-				limit = min(lim.MoveTime*time.Duration(timeFactor(depth, stable, prevScore-score))/200, lim.MaxTime/2)
-			}
-			if time.Since(start) > limit {
-				break
-			}
+		if lim.MoveTime > 0 && time.Since(start) > lim.MoveTime/2 {
+			break
 		}
 	}
 	res.Nodes = s.nodes
@@ -316,27 +296,6 @@ func (s *searcher) iterate(root *board.Position, depth, prev int) int {
 			alpha, beta = -infinity, infinity
 		}
 	}
-}
-
-// timeFactor returns, in percent of MoveTime/2, how long a search with a clock (Limits.MaxTime)
-// may start new iterations after one of depth, after which the best move has held for
-// stable iterations and the score dropped by drop: less while the best move holds, more
-// when it has just changed or the score falls.
-func timeFactor(depth, stable, drop int) int {
-	f := 100
-	switch {
-	case depth > 1 && stable == 0:
-		f = 180
-	case stable >= 3:
-		f = 60
-	}
-	switch {
-	case drop > 40:
-		f += 100
-	case drop > 15:
-		f += 50
-	}
-	return f
 }
 
 // noMoveScore is the score at ply of a side to move without a legal move: a loss, or a

@@ -112,24 +112,6 @@ func TestReduction(t *testing.T) {
 	}
 }
 
-// TestTimeFactor: with a clock, the search starts new iterations for less time while the
-// best move holds, and for more when it has just changed or the score drops.
-func TestTimeFactor(t *testing.T) {
-	base := timeFactor(5, 1, 0)
-	if f := timeFactor(5, 3, 0); f >= base {
-		t.Errorf("a move held for 3 iterations: %d%%, not below %d%%", f, base)
-	}
-	if f := timeFactor(5, 0, 0); f <= base {
-		t.Errorf("a new best move: %d%%, not above %d%%", f, base)
-	}
-	if a, b := timeFactor(5, 1, 20), timeFactor(5, 1, 60); !(base < a && a < b) {
-		t.Errorf("score drops of 0, 20, 60: %d%%, %d%%, %d%%, want increasing", base, a, b)
-	}
-	if f := timeFactor(1, 0, 0); f != base {
-		t.Errorf("after depth 1 (no earlier move): %d%%, want %d%%", f, base)
-	}
-}
-
 // TestFullWidthIsMinimax: with Limits.FullWidth (the levels) the search scores a position
 // exactly as a plain negamax to the same depth (leaves evaluated statically, a single reply
 // not counted against the depth), on positions of random english and russian games: no

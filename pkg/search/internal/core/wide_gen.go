@@ -133,12 +133,8 @@ func (s *wideSearcher) evaluate(p *board.WidePosition) int {
 func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.WidePosition, draw board.DrawState, lim Limits) wideSearchResult {
 	s.ctx, s.done = ctx, ctx.Done()
 	s.timed = false
-	managed := lim.MoveTime > 0 && lim.MaxTime > lim.MoveTime
 	if lim.MoveTime > 0 {
 		s.deadline, s.timed = start.Add(lim.MoveTime), true
-		if managed {
-			s.deadline = start.Add(lim.MaxTime)
-		}
 	}
 	if dl, ok := ctx.Deadline(); ok && (!s.timed || dl.Before(s.deadline)) {
 		s.deadline, s.timed = dl, true
@@ -169,9 +165,7 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 		maxDepth = MaxDepth
 	}
 	s.hasHint = false
-	stable := 0
 	for depth := 1; depth <= maxDepth; depth++ {
-		prevMove, prevScore := res.Move, res.Score
 		score := s.iterate(&root, depth, res.Score)
 		if s.stopped {
 			if s.rootFound {
@@ -195,19 +189,8 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 				break
 			}
 		}
-		if lim.MoveTime > 0 {
-			limit := lim.MoveTime / 2
-			if managed {
-				if depth > 1 && res.Move == prevMove {
-					stable++
-				} else {
-					stable = 0
-				}
-				limit = min(lim.MoveTime*time.Duration(timeFactor(depth, stable, prevScore-score))/200, lim.MaxTime/2)
-			}
-			if time.Since(start) > limit {
-				break
-			}
+		if lim.MoveTime > 0 && time.Since(start) > lim.MoveTime/2 {
+			break
 		}
 	}
 	res.Nodes = s.nodes
