@@ -37,7 +37,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Description: "Every pairing of players (every two players; with --tournament gauntlet the first\n" +
 			"player and each other; with swiss or knockout those each round pairs from the results,\n" +
 			"docs/selfplay.md) plays the openings in pairs, the second game with colours\n" +
-			"reversed. A player is a level (easy, medium, hard), a search spec of options joined\n" +
+			"reversed. A player is a level (easy, medium, hard, max), a search spec of options joined\n" +
 			"by colons, such as hard:weights=w.json or depth=6:nodes=20000 (depth=N, nodes=N,\n" +
 			"movetime=DURATION, weights=FILE, eval=pattern|hand, random=P, hash=MB, quiescence=false),\n" +
 			"or the name of an external engine given with --engine (Hub or DXP; docs/engines.md).\n" +
@@ -67,7 +67,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "english", Usage: "variant: " + strings.Join(engine.Names(), ", ")},
-		&cli.StringFlag{Name: "players", Aliases: []string{"p"}, Usage: "comma-separated players: easy, medium, hard, search specs such as depth=6:nodes=20000, or --engine names (required)"},
+		&cli.StringFlag{Name: "players", Aliases: []string{"p"}, Usage: "comma-separated players: easy, medium, hard, max, search specs such as depth=6:nodes=20000, or --engine names (required)"},
 		&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "games per pairing (rounded up to an even number)"},
 		&cli.StringFlag{Name: "tournament", Value: "roundrobin", Usage: "pairings: roundrobin (every player meets every other), gauntlet (the first player meets every other), swiss (rounds paired by score, Dutch system) or knockout (a bracket seeded in --players order); --games per pairing"},
 		&cli.IntFlag{Name: "rounds", DefaultText: "ceil(log2 players)", Usage: "--tournament swiss: the number of rounds"},

@@ -41,7 +41,7 @@ func engineCommand() *cli.Command {
 			"played without it.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "proto", Value: "hub", Usage: "hub or dxp"},
-			&cli.StringFlag{Name: "player", Value: "hard", Usage: "the player: easy, medium, hard or a search spec such as depth=6"},
+			&cli.StringFlag{Name: "player", Value: "hard", Usage: "the player: easy, medium, hard, max or a search spec such as depth=6"},
 			&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "international", Usage: "hub: the variant until the GUI sets one"},
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:27531", Usage: "dxp: the address to listen on"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "dxp: connections served at once"},
@@ -173,6 +173,7 @@ func (p *player) search(ctx context.Context, g *engine.Game, lim search.Limits) 
 		return p.sp.Choose(ctx, g)
 	}
 	lim.NoQuiescence = p.spec.Limits.NoQuiescence
+	lim.FullWidth = p.spec.Limits.FullWidth
 	return p.sp.Searcher().Search(ctx, g, lim), nil
 }
 

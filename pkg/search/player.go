@@ -23,10 +23,13 @@ const (
 	HardMoveTime = 900 * time.Millisecond
 	// DefaultHashMB is the transposition table size of a player unless its spec sets hash=.
 	DefaultHashMB = 16
+	// MaxHashMB is the transposition table size of the max level.
+	MaxHashMB = 64
 )
 
-// Levels returns the names of the built-in levels, weakest first.
-func Levels() []string { return []string{"easy", "medium", "hard"} }
+// Levels returns the names of the built-in levels, weakest first: the three of the
+// specification (docs/rules.md#levels) and max, rafle's strongest fixed player.
+func Levels() []string { return []string{"easy", "medium", "hard", "max"} }
 
 // PlayerSpec describes a computer player: the search limits and options. ParsePlayer builds
 // one from text; New makes a Player for a variant.
@@ -53,15 +56,18 @@ type PlayerSpec struct {
 // Level returns the spec of a built-in level: "easy" (2 plies, leaves evaluated statically,
 // a random move with probability EasyRandom, 1 MiB table), "medium" (4 plies, captures
 // followed to the end, 4 MiB) or "hard" (iterative deepening up to 8 plies within
-// HardMoveTime, DefaultHashMB).
+// HardMoveTime, DefaultHashMB); and "max", which is not one of the specification's three:
+// iterative deepening without a depth cap within HardMoveTime, MaxHashMB.
 func Level(name string) (PlayerSpec, bool) {
 	switch strings.ToLower(name) {
 	case "easy":
-		return PlayerSpec{Spec: "easy", Limits: Limits{Depth: 2, NoQuiescence: true}, Random: EasyRandom, HashMB: 1}, true
+		return PlayerSpec{Spec: "easy", Limits: Limits{Depth: 2, NoQuiescence: true, FullWidth: true}, Random: EasyRandom, HashMB: 1}, true
 	case "medium":
-		return PlayerSpec{Spec: "medium", Limits: Limits{Depth: 4}, HashMB: 4}, true
+		return PlayerSpec{Spec: "medium", Limits: Limits{Depth: 4, FullWidth: true}, HashMB: 4}, true
 	case "hard":
-		return PlayerSpec{Spec: "hard", Limits: Limits{Depth: 8, MoveTime: HardMoveTime}, HashMB: DefaultHashMB}, true
+		return PlayerSpec{Spec: "hard", Limits: Limits{Depth: 8, MoveTime: HardMoveTime, FullWidth: true}, HashMB: DefaultHashMB}, true
+	case "max":
+		return PlayerSpec{Spec: "max", Limits: Limits{MoveTime: HardMoveTime}, HashMB: MaxHashMB}, true
 	}
 	return PlayerSpec{}, false
 }
@@ -70,7 +76,7 @@ func Level(name string) (PlayerSpec, bool) {
 // options that change it, all separated by colons (no commas, so that specs can be listed
 // with commas, "--players hard,depth=6:weights=w.json"):
 //
-//	easy | medium | hard
+//	easy | medium | hard | max
 //	depth=N        maximum depth in plies
 //	nodes=N        maximum nodes per move
 //	movetime=D     time per move, a Go duration ("200ms", "1.5s")
@@ -91,7 +97,7 @@ func ParsePlayer(spec string) (PlayerSpec, error) {
 		return PlayerSpec{}, fmt.Errorf("engine: player %q: %q: %s", spec, tok, fmt.Sprintf(format, args...))
 	}
 	if text == "" {
-		return PlayerSpec{}, errors.New("engine: empty player spec (want easy, medium, hard or options such as depth=6)")
+		return PlayerSpec{}, errors.New("engine: empty player spec (want easy, medium, hard, max or options such as depth=6)")
 	}
 	tokens := strings.Split(text, ":")
 	var ps PlayerSpec
@@ -110,7 +116,7 @@ func ParsePlayer(spec string) (PlayerSpec, error) {
 			if _, isLevel := Level(key); isLevel {
 				return bad(tok, "a level must come first")
 			}
-			return bad(tok, "want a level (easy, medium, hard) or key=value")
+			return bad(tok, "want a level (easy, medium, hard, max) or key=value")
 		}
 		if seen[key] {
 			return bad(tok, "%s given twice", key)

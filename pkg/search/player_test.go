@@ -19,16 +19,17 @@ func TestParsePlayer(t *testing.T) {
 		spec string
 		want search.PlayerSpec
 	}{
-		{"easy", search.PlayerSpec{Spec: "easy", Limits: search.Limits{Depth: 2, NoQuiescence: true}, Random: search.EasyRandom, HashMB: 1}},
-		{"medium", search.PlayerSpec{Spec: "medium", Limits: search.Limits{Depth: 4}, HashMB: 4}},
-		{"hard", search.PlayerSpec{Spec: "hard", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime}, HashMB: search.DefaultHashMB}},
-		{" HARD ", search.PlayerSpec{Spec: "HARD", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime}, HashMB: search.DefaultHashMB}},
+		{"easy", search.PlayerSpec{Spec: "easy", Limits: search.Limits{Depth: 2, NoQuiescence: true, FullWidth: true}, Random: search.EasyRandom, HashMB: 1}},
+		{"medium", search.PlayerSpec{Spec: "medium", Limits: search.Limits{Depth: 4, FullWidth: true}, HashMB: 4}},
+		{"hard", search.PlayerSpec{Spec: "hard", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime, FullWidth: true}, HashMB: search.DefaultHashMB}},
+		{"max", search.PlayerSpec{Spec: "max", Limits: search.Limits{MoveTime: search.HardMoveTime}, HashMB: search.MaxHashMB}},
+		{" HARD ", search.PlayerSpec{Spec: "HARD", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime, FullWidth: true}, HashMB: search.DefaultHashMB}},
 		{"depth=6", search.PlayerSpec{Spec: "depth=6", Limits: search.Limits{Depth: 6}}},
 		{"depth=6:movetime=200ms", search.PlayerSpec{Spec: "depth=6:movetime=200ms", Limits: search.Limits{Depth: 6, MoveTime: 200 * time.Millisecond}}},
 		{"nodes=5000:weights=w.json", search.PlayerSpec{Spec: "nodes=5000:weights=w.json", Limits: search.Limits{Nodes: 5000}, WeightsFile: "w.json"}},
-		{"hard:weights=tuned.json", search.PlayerSpec{Spec: "hard:weights=tuned.json", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime}, WeightsFile: "tuned.json", HashMB: search.DefaultHashMB}},
-		{"easy:random=0", search.PlayerSpec{Spec: "easy:random=0", Limits: search.Limits{Depth: 2, NoQuiescence: true}, HashMB: 1}},
-		{"medium:depth=5:hash=64", search.PlayerSpec{Spec: "medium:depth=5:hash=64", Limits: search.Limits{Depth: 5}, HashMB: 64}},
+		{"hard:weights=tuned.json", search.PlayerSpec{Spec: "hard:weights=tuned.json", Limits: search.Limits{Depth: 8, MoveTime: search.HardMoveTime, FullWidth: true}, WeightsFile: "tuned.json", HashMB: search.DefaultHashMB}},
+		{"easy:random=0", search.PlayerSpec{Spec: "easy:random=0", Limits: search.Limits{Depth: 2, NoQuiescence: true, FullWidth: true}, HashMB: 1}},
+		{"medium:depth=5:hash=64", search.PlayerSpec{Spec: "medium:depth=5:hash=64", Limits: search.Limits{Depth: 5, FullWidth: true}, HashMB: 64}},
 		{"depth=3:quiescence=false:random=0.5", search.PlayerSpec{Spec: "depth=3:quiescence=false:random=0.5", Limits: search.Limits{Depth: 3, NoQuiescence: true}, Random: 0.5}},
 		{"movetime=1s", search.PlayerSpec{Spec: "movetime=1s", Limits: search.Limits{MoveTime: time.Second}}},
 	}
@@ -266,7 +267,7 @@ func TestPlayerHashMiB(t *testing.T) {
 	for _, tc := range []struct {
 		spec string
 		want int
-	}{{"easy", 1}, {"medium", 4}, {"hard", search.DefaultHashMB}, {"depth=3", search.DefaultHashMB}, {"hard:hash=64", 64}} {
+	}{{"easy", 1}, {"medium", 4}, {"hard", search.DefaultHashMB}, {"depth=3", search.DefaultHashMB}, {"hard:hash=64", 64}, {"max", search.MaxHashMB}} {
 		ps, err := search.ParsePlayer(tc.spec)
 		if err != nil {
 			t.Fatal(err)

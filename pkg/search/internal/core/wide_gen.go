@@ -63,6 +63,7 @@ type wideSearcher struct {
 	nodes     int64
 	stopped   bool
 	noQS      bool
+	noPrune   bool     // Limits.FullWidth
 	hist      []uint64 // hashes of the game since its last irreversible move, then the path
 	moves     [MaxPly][]board.WideMove
 	scores    [MaxPly][]int32
@@ -76,6 +77,7 @@ type wideSearcher struct {
 	rootScore int
 	rootFound bool
 	rootHint  board.WideMove // the best move of the last completed iteration, searched first
+	window    [2]int         // the last window that iterate searched the root in
 	hasHint   bool
 
 	// the endgame database: positions of up to tbPieces pieces below the root are scored
@@ -144,6 +146,7 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 	s.nodes = 0
 	s.stopped = false
 	s.noQS = lim.NoQuiescence
+	s.noPrune = lim.FullWidth
 	s.draw[0] = draw
 
 	res := wideSearchResult{}
@@ -166,8 +169,7 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 	}
 	s.hasHint = false
 	for depth := 1; depth <= maxDepth; depth++ {
-		s.rootFound = false
-		score := s.search(&root, depth, 0, -infinity, infinity, 0)
+		score := s.iterate(&root, depth, res.Score)
 		if s.stopped {
 			if s.rootFound {
 
@@ -197,6 +199,35 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 	res.Nodes = s.nodes
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// iterate searches root to depth, within an aspiration window around prev (the score of
+// the iteration before) when depth is at least aspireDepth.
+func (s *wideSearcher) iterate(root *board.WidePosition, depth, prev int) int {
+	alpha, beta := -infinity, infinity
+	delta := aspireDelta
+	if depth >= aspireDepth && prev < EvalBound && prev > -EvalBound {
+		alpha, beta = prev-delta, prev+delta
+	}
+	for {
+		s.rootFound = false
+		s.window = [2]int{alpha, beta}
+		score := s.search(root, depth, 0, alpha, beta, 0)
+		switch {
+		case s.stopped:
+			return score
+		case score <= alpha && alpha > -infinity:
+			alpha = max(score-delta, -infinity)
+		case score >= beta && beta < infinity:
+			beta = min(score+delta, infinity)
+		default:
+			return score
+		}
+		delta *= 2
+		if delta > 4*aspireDelta*aspireDelta {
+			alpha, beta = -infinity, infinity
+		}
+	}
 }
 
 // visit counts a node and reports whether the search must stop.
@@ -255,7 +286,13 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 
 			if score, exact, ok := s.probe(p, ply); ok {
 				switch {
-				case exact || depth <= 0:
+				case exact:
+					return score
+				case depth <= 0:
+					if !board.WideHasMoves(s.v, p) {
+
+						return noMoveScore(&s.v.Rules, ply)
+					}
 					return score
 				case score > 0 && TBWin-TBSpread >= beta:
 					return TBWin - TBSpread
@@ -324,7 +361,14 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 		if i == 0 {
 			score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 		} else {
-			score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, cfrom)
+			r := 0
+			if !s.noPrune {
+				r = wideReduction(m, depth, i, pvNode)
+			}
+			score = -s.search(c, childDepth-r, ply+1, -alpha-1, -alpha, cfrom)
+			if r > 0 && score > alpha && !s.stopped {
+				score = -s.search(c, childDepth, ply+1, -alpha-1, -alpha, cfrom)
+			}
 			if score > alpha && score < beta && !s.stopped {
 				score = -s.search(c, childDepth, ply+1, -beta, -alpha, cfrom)
 			}
@@ -371,6 +415,24 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 		*e = wideTTEntry{key: p.Hash, move: bestMove, score: ttScore(best, ply), depth: int8(depth), bound: bound}
 	}
 	return best
+}
+
+// wideReduction returns the plies by which the i-th move m of a node at depth is searched less
+// deep before a re-search at full depth if it beats alpha: none for the first move (the
+// first lmrMovesPV on the principal variation), a capture or a promotion; one ply, and two
+// off the principal variation from the sixth move on (Scan 2.0's rule, search.cpp reduce).
+func wideReduction(m board.WideMove, depth, i int, pvNode bool) int {
+	first := 1
+	if pvNode {
+		first = lmrMovesPV
+	}
+	if depth < lmrDepth || i < first || !board.WideCaptured(m).IsZero() || m.Promotes() {
+		return 0
+	}
+	if !pvNode && i >= 6 {
+		return 2
+	}
+	return 1
 }
 
 func (s *wideSearcher) ageHistory() {
