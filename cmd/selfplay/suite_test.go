@@ -26,16 +26,17 @@ const testSuite = "testdata/suite-english.epd"
 
 // TestSuiteCommand: a player strong enough solves the suite (exit 0); a crippled one fails
 // every position (exit 1), listed with its position, its move and the solution; --json is
-// one object with every result.
+// one object with every result. The players search full width (medium's, hard's) with the
+// hand-set evaluation, so that the verdicts test the command, not the evaluation's strength.
 func TestSuiteCommand(t *testing.T) {
-	code, out, errs := runArgs(t, "suite", "--player", "depth=6", testSuite)
+	code, out, errs := runArgs(t, "suite", "--player", "medium:depth=6:eval=hand", testSuite)
 	if code != 0 || errs != "" || !strings.Contains(out, "solved 3 of 3 (100.0%)") || strings.Contains(out, "FAIL") {
 		t.Errorf("depth=6: exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 	// --depth replaces the level's limits
-	code, out, errs = runArgs(t, "suite", "--player", "hard", "--depth", "1", testSuite)
+	code, out, errs = runArgs(t, "suite", "--player", "hard:eval=hand", "--depth", "1", testSuite)
 	for _, want := range []string{
-		"english, hard (depth=1): 3 positions\n",
+		"english, hard:eval=hand (depth=1): 3 positions\n",
 		"solved 0 of 3 (0.0%)",
 		"not solved:\ncrown-on-3 (testdata/suite-english.epd:4)\n  position W:W7,22:B4,24\n  played 7-2, wanted bm 7-3\n",
 		"king-to-16 (testdata/suite-english.epd:5)\n  position B:W24,25:BK12,18\n  played 12-8, wanted bm 12-16; am 12-8\n",
@@ -45,11 +46,11 @@ func TestSuiteCommand(t *testing.T) {
 			t.Errorf("depth=1: no %q in:\n%s", want, out)
 		}
 	}
-	if code != 1 || errs != "selfplay: suite: hard solved 0 of 3 positions\n" {
+	if code != 1 || errs != "selfplay: suite: hard:eval=hand solved 0 of 3 positions\n" {
 		t.Errorf("depth=1: exit %d, stderr %q", code, errs)
 	}
 
-	code, out, _ = runArgs(t, "suite", "--player", "depth=1", "--json", testSuite)
+	code, out, _ = runArgs(t, "suite", "--player", "medium:depth=1:eval=hand", "--json", testSuite)
 	var rep struct {
 		Engine, Variant string
 		Solved, Total   int
@@ -63,7 +64,7 @@ func TestSuiteCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("json: %v\n%s", err, out)
 	}
-	if code != 1 || rep.Engine != "depth=1" || rep.Variant != "english" || rep.Solved != 0 || rep.Total != 3 || len(rep.Results) != 3 ||
+	if code != 1 || rep.Engine != "medium:depth=1:eval=hand" || rep.Variant != "english" || rep.Solved != 0 || rep.Total != 3 || len(rep.Results) != 3 ||
 		rep.Results[0].ID != "crown-on-3" || rep.Results[0].Move != "7-2" || rep.Results[0].Line != 4 || rep.Results[0].Best[0] != "7-3" {
 		t.Errorf("json: exit %d, %+v", code, rep)
 	}
@@ -75,7 +76,7 @@ func TestSuiteInputs(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.epd")
 	os.WriteFile(bad, []byte("W:W7,22:B4,24 bm 7-3;\nW:W7,22:B4,24 bm 7-11;\nW:W7,22:B4 bm 7-3\n"), 0o644)
-	code, out, errs := runArgs(t, "suite", "--player", "depth=6", bad)
+	code, out, errs := runArgs(t, "suite", "--player", "medium:depth=6:eval=hand", bad)
 	if code != 1 || !strings.Contains(out, "solved 1 of 1") ||
 		!strings.Contains(errs, "selfplay: match: "+bad+":2: bm 7-11 in W:W7,22:B4,24: ") ||
 		!strings.Contains(errs, bad+":3:12: operation bm: no ';' at its end\n") ||
@@ -85,7 +86,7 @@ func TestSuiteInputs(t *testing.T) {
 
 	var o, e bytes.Buffer
 	data, _ := os.ReadFile(testSuite)
-	code = run(context.Background(), []string{"selfplay", "suite", "--player", "depth=6", "--json", "-"}, bytes.NewReader(data), &o, &e)
+	code = run(context.Background(), []string{"selfplay", "suite", "--player", "medium:depth=6:eval=hand", "--json", "-"}, bytes.NewReader(data), &o, &e)
 	if code != 0 || !strings.Contains(o.String(), `"solved": 3,`) || !strings.Contains(o.String(), `"file": "stdin",`) {
 		t.Errorf("stdin: exit %d, stdout:\n%s\nstderr: %s", code, o.String(), e.String())
 	}

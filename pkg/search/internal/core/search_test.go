@@ -48,7 +48,7 @@ func TestAspirationWidens(t *testing.T) {
 // newTestSearcher returns a searcher of v with default weights ready to search p.
 func newTestSearcher(v *board.Variant, p board.Position) *searcher {
 	s := &searcher{}
-	s.init(v, defaultTestWeights(v), 1)
+	s.init(v, defaultTestWeights(v), nil, 1)
 	s.ctx, s.done = context.Background(), context.Background().Done()
 	s.hist = []uint64{p.Hash}
 	return s
