@@ -36,7 +36,7 @@ func annotateCommand() *cli.Command {
 			"   [-o OUT.pdn [--journal FILE] [--resume]] [--shard K/N -o FILE] [FILE...]",
 		Description: "Replays every game (the variant as validate finds it) and searches every position of its main\n" +
 			"line with rafle's search (--player, a level or a spec as selfplay takes them; default hard) or\n" +
-			"an external Hub or DXP engine (--engine, as selfplay takes it). --nodes or --depth make the\n" +
+			"an external Hub engine (--engine, as selfplay takes it). --nodes or --depth make the\n" +
 			"analysis the same on every run and machine, with any -j and in shards; --movetime does not.\n" +
 			"Each move's loss is the expected score it lost against the best move, the expected score of a\n" +
 			"score s (hundredths of a man) being 1/(1+exp(-s/100)); the thresholds are drops in hundredths\n" +
@@ -102,6 +102,13 @@ func analyser(c *cli.Context, opt *annotate.Options) (annotate.Factory, func(), 
 			return nil, nil, cliutil.Usagef("--player and --engine: give one")
 		}
 		spec, err := match.ParseEngineSpec(c.String("engine"))
+		if err != nil && limited {
+			// a spec without a limit of its own takes --nodes, --depth or --movetime's
+			// (st= only lets the spec parse: the limits are replaced below)
+			if s, serr := match.ParseEngineSpec(c.String("engine") + ",depth=1"); serr == nil {
+				spec, err = s, nil
+			}
+		}
 		if err != nil {
 			return nil, nil, cliutil.UsageError{Err: fmt.Errorf("--engine: %w", err)}
 		}
@@ -109,21 +116,11 @@ func analyser(c *cli.Context, opt *annotate.Options) (annotate.Factory, func(), 
 			tc := spec.Control
 			spec.Control = match.TimeControl{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.MoveTime, Margin: tc.Margin, Timeout: tc.Timeout}
 		}
-		xo := match.ExternalOptions{HandshakeTimeout: c.Duration("engine-start")}
-		done := func() {}
-		if spec.Proto == "dxp" && spec.Cmd != "" {
-			p, err := match.StartProcess(spec, nil)
-			if err != nil {
-				return nil, nil, err
-			}
-			xo.Process, done = p, func() { p.Close() }
-		}
-		f, err := annotate.EngineAnalyser(spec, xo)
+		f, err := annotate.EngineAnalyser(spec, match.ExternalOptions{HandshakeTimeout: c.Duration("engine-start")})
 		if err != nil {
-			done()
 			return nil, nil, cliutil.UsageError{Err: fmt.Errorf("--engine: %s", clean(err))}
 		}
-		return f, done, nil
+		return f, func() {}, nil
 	}
 	text := c.String("player")
 	if text == "" {

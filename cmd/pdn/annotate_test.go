@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rafle/rafle/internal/testcorpus"
@@ -211,5 +214,59 @@ func TestAnnotateCorpus(t *testing.T) {
 	}
 	if outs[0] != outs[1] || strings.Count(outs[0], "[%eval ") < 100 {
 		t.Errorf("OCA sample: -j 1 and -j 2 differ, or few evals (%d)", strings.Count(outs[0], "[%eval "))
+	}
+}
+
+// hubfakeBinary builds internal/testengines/hubfake once.
+var hubfakeBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "rafle-hubfake-")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "hubfake")
+	if out, err := exec.Command("go", "build", "-o", path, "github.com/rafle/rafle/internal/testengines/hubfake").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%v: %s", err, out)
+	}
+	return path, nil
+})
+
+// TestAnnotateEngine: an external Hub engine analyses the games (one process per worker),
+// the same with -j 1 and -j 2; an engine that crashes stops the run with its name and no
+// output file; a clock is refused.
+func TestAnnotateEngine(t *testing.T) {
+	fake, err := hubfakeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	games := strings.SplitAfter(annotateGames, "1-0\n")[0] // the international and english games
+	in := writeFile(t, filepath.Join(dir, "games.pdn"), games)
+	spec := "name=fake,cmd=" + fake
+	var outs []string
+	for _, j := range []string{"1", "2"} {
+		code, out, stderr := runPDN(t, "", "annotate", "--engine", spec+`,args="-variants normal,english"`, "--depth", "1", "-j", j, in)
+		if code != 0 || strings.Count(out, "[%eval 0.25/1]")+strings.Count(out, "[%eval -0.25/1]") < 20 {
+			t.Fatalf("-j %s: exit %d, stderr %q, out:\n%s", j, code, stderr, out)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("-j 1 and -j 2 differ:\n%s\n---\n%s", outs[0], outs[1])
+	}
+	out := filepath.Join(dir, "out.pdn")
+	code, _, stderr := runPDN(t, "", "annotate", "--engine", spec+`,args="-variants normal,english -crash-at 5"`, "--depth", "1", "-o", out, in)
+	if code != 1 || !strings.Contains(stderr, "engine fake") {
+		t.Errorf("crashing engine: exit %d, stderr %q; want 1 and the engine named", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("crashing engine: %s written", out)
+	}
+	code, _, stderr = runPDN(t, "", "annotate", "--engine", spec+",tc=40/60", in)
+	if code != 2 || !strings.Contains(stderr, "no limit per position") {
+		t.Errorf("a clock: exit %d, stderr %q; want a usage error", code, stderr)
+	}
+	code, _, stderr = runPDN(t, "", "annotate", "--engine", "name=d,proto=dxp,tc=60", in)
+	if code != 2 || !strings.Contains(stderr, "analysis needs a Hub engine") {
+		t.Errorf("a DXP engine: exit %d, stderr %q; want a usage error", code, stderr)
 	}
 }

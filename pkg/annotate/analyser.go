@@ -90,12 +90,16 @@ func (a *searchAnalyser) Analyse(ctx context.Context, g *engine.Game) (Eval, err
 
 func (a *searchAnalyser) Close() error { return nil }
 
-// EngineAnalyser returns a Factory of analysers that ask an external engine, as pkg/match
-// plays it (match.External): each analyser starts its own process (a Hub engine) or
-// connection (DXP) at its first game, tells it of each new game, and asks for a move in
-// each position at the spec's time control, which must be a limit per move (depth,
-// nodes or a time per move, not a clock). The engine's best line is its move alone.
+// EngineAnalyser returns a Factory of analysers that ask an external Hub engine, as
+// pkg/match plays it (match.External): each analyser starts its own process at its first
+// game, tells it of each new game (new-game), and asks for a move in each position with
+// the game's moves before it, at the spec's time control, which must be a limit per move
+// (depth, nodes or a time per move, not a clock). The engine's best line is its move
+// alone. A DXP engine is refused: it plays one side of a game, not positions.
 func EngineAnalyser(spec match.EngineSpec, opt match.ExternalOptions) (Factory, error) {
+	if spec.Proto != "hub" {
+		return nil, fmt.Errorf("annotate: engine %s: a %s engine plays one side of a game: analysis needs a Hub engine", spec.Name, spec.Proto)
+	}
 	if spec.Control.Base > 0 {
 		return nil, fmt.Errorf("annotate: engine %s: a clock (%v) is no limit per position: give depth, nodes or a time per move", spec.Name, &spec.Control)
 	}

@@ -1,6 +1,6 @@
 // Package annotate analyses draughts games with a searcher and says where they were lost:
 // every position of a game's main line is searched (Analyser: rafle's search, or an
-// external Hub or DXP engine through pkg/match), each move is given the loss it caused
+// external Hub engine through pkg/match), each move is given the loss it caused
 // against the best move, and the moves whose loss crosses a threshold are classed as
 // inaccuracies, mistakes or blunders (Judgment). Annotate writes the analysis into the
 // game as PDN: the score and depth of each move as [%eval score/depth] in a comment, the
