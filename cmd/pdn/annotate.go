@@ -23,6 +23,7 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/report"
 	"github.com/rafle/rafle/pkg/search"
 	"github.com/rafle/rafle/pkg/shard"
 )
@@ -70,6 +71,7 @@ func annotateCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary `FORMAT`: text (tables) or json"},
 			boolFlag("json", "the same as --format json"),
 			&cli.IntFlag{Name: "top", Value: 10, Usage: "list the `N` worst moves of the archive"},
+			&cli.StringFlag{Name: "report", Usage: "also write a report to `DIR`: index.html with the players' errors and the --top worst moves, each in the game viewer at its position"},
 			&cli.StringFlag{Name: "journal", Usage: "journal of the games analysed (default with --output FILE: FILE.journal, removed when the output is complete)"},
 			boolFlag("resume", "finish the analysis recorded in the journal"),
 			variantFlag(),
@@ -163,6 +165,14 @@ func annotateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if dir := c.String("report"); dir != "" {
+		if sh.Count > 0 {
+			return cliutil.Usagef("--report: not with a shard (the report is of the whole archive)")
+		}
+		if err := cliutil.ReportNotAnInput(dir, c.Args().Slice()...); err != nil {
+			return cliutil.Usagef("--report: %v", err)
+		}
+	}
 	out := c.String("output")
 	switch {
 	case sh.Count > 0 && out == "":
@@ -196,6 +206,9 @@ func annotateAction(c *cli.Context) error {
 		stdout = c.App.Writer
 	}
 	s := &annotateSink{totals: annotate.NewTotals(c.Int("top")), report: errorPrinter(c.App.ErrWriter, ""), json: asJSON}
+	if c.String("report") != "" {
+		s.games4report = map[string]string{}
+	}
 	run := func(dst io.Writer, journal string, h annotate.Header, shardRun bool) error {
 		if dst != nil {
 			s.out = pdn.NewWriter(dst)
@@ -294,7 +307,101 @@ func annotateAction(c *cli.Context) error {
 	if err := s.render(summary, asJSON); err != nil {
 		return err
 	}
+	if dir := c.String("report"); dir != "" {
+		if err := s.writeReport(dir, strings.Join(c.Args().Slice(), ", "), annotateReportSettings(c)); err != nil {
+			return err
+		}
+	}
 	return outcome(c, rerr, s.read, s.bad)
+}
+
+// annotateReportSettings are the settings the report shows.
+func annotateReportSettings(c *cli.Context) [][2]string {
+	var ss [][2]string
+	for _, name := range annotateSettings {
+		if v := c.String(name); v != "" && v != "false" && v != "0" && v != "0s" {
+			ss = append(ss, [2]string{"--" + name, v})
+		}
+	}
+	return ss
+}
+
+// momentKey names the game of a moment.
+func momentKey(file string, game int) string { return file + "\x00" + strconv.Itoa(game) }
+
+// keepForReport keeps the annotated PDN of r's game while one of its moves may be among
+// the worst of the archive.
+func (s *annotateSink) keepForReport(r *annotate.Record) {
+	g := r.Summary
+	if g.WhiteSide.Worst == nil && g.BlackSide.Worst == nil && len(g.Moments) == 0 {
+		return
+	}
+	s.games4report[momentKey(g.File, g.Game)] = r.PDN
+	if len(s.games4report) <= 4*len(s.totals.Worst())+16 {
+		return
+	}
+	keep := map[string]bool{}
+	for _, m := range s.totals.Worst() {
+		keep[momentKey(m.File, m.Game)] = true
+	}
+	for k := range s.games4report {
+		if !keep[k] {
+			delete(s.games4report, k)
+		}
+	}
+}
+
+// writeReport writes the HTML report: the players' table and the worst moves of the
+// variant of the worst one, each with its game replayed from the annotated PDN.
+func (s *annotateSink) writeReport(dir, title string, settings [][2]string) error {
+	a := &report.Annotation{Title: title, Settings: settings}
+	a.Players = append(a.Players, []string{"player", "games", "moves", "inaccuracies", "mistakes", "blunders", "average loss"})
+	row := func(name string, games int, sd *annotate.Side) {
+		a.Players = append(a.Players, []string{name, strconv.Itoa(games), strconv.Itoa(sd.Moves), strconv.Itoa(sd.Inaccuracies),
+			strconv.Itoa(sd.Mistakes), strconv.Itoa(sd.Blunders), strconv.FormatFloat(sd.AverageLoss(), 'f', 4, 64)})
+	}
+	for _, p := range s.totals.Players() {
+		row(p.Name, p.Games, &p.Side)
+	}
+	row("all", s.totals.Games, &s.totals.All)
+	worst := s.totals.Worst()
+	left := 0
+	for _, m := range worst {
+		v, err := pdn.LookupVariant(m.Variant)
+		if err != nil {
+			return err
+		}
+		if a.Variant == nil {
+			a.Variant = v
+		}
+		if v != a.Variant {
+			left++
+			continue
+		}
+		g, err := pdn.NewReader(strings.NewReader(s.games4report[momentKey(m.File, m.Game)])).Next()
+		if err != nil {
+			return fmt.Errorf("report: %s game %d: %w", m.File, m.Game, err)
+		}
+		rp, err := pdn.Replay(g, v)
+		if rp == nil || len(rp.Plies) <= m.Ply {
+			return fmt.Errorf("report: %s game %d: the annotated game does not replay to ply %d: %v", m.File, m.Game, m.Ply, err)
+		}
+		am := report.AnnotatedMoment{File: m.File, Game: m.Game, White: m.White, Black: m.Black, Ply: m.Ply,
+			Best: m.Best, Loss: m.Loss, Start: rp.Start, PDN: strings.TrimSpace(s.games4report[momentKey(m.File, m.Game)])}
+		for _, p := range rp.Plies {
+			am.Moves = append(am.Moves, p.Move)
+		}
+		num := strconv.Itoa(m.MoveNumber) + ". "
+		if m.Side != firstMoverName(m.Variant) {
+			num = strconv.Itoa(m.MoveNumber) + "... "
+		}
+		am.Label = strings.TrimSpace(num + m.Move + " " + m.Judgment.String() + " " + m.Note)
+		a.Moments = append(a.Moments, am)
+	}
+	if left > 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("%d of the worst moves are of other variants than %s: the report leaves them out (the summary lists them).", left, a.Variant.Name))
+	}
+	return report.WriteAnnotation(dir, a)
 }
 
 // writeComplete writes the new file path with write, under a temporary name linked to
@@ -392,6 +499,8 @@ type annotateSink struct {
 	analysed int
 	bad      int
 	games    int // games of the inputs
+	// games4report holds the annotated PDN of the games of the worst moves (--report).
+	games4report map[string]string
 }
 
 func (s *annotateSink) emit(r *annotate.Record, fresh bool) error {
@@ -415,6 +524,9 @@ func (s *annotateSink) emit(r *annotate.Record, fresh bool) error {
 	}
 	if r.Summary != nil {
 		s.totals.Add(r.Summary)
+		if s.games4report != nil {
+			s.keepForReport(r)
+		}
 		if s.json {
 			s.summary = append(s.summary, r.Summary)
 		}

@@ -270,3 +270,26 @@ func TestAnnotateEngine(t *testing.T) {
 		t.Errorf("a DXP engine: exit %d, stderr %q; want a usage error", code, stderr)
 	}
 }
+
+// TestAnnotateReport: --report writes a page with the players' table and the worst moves,
+// each opening its game at the position before the move; not with a shard.
+func TestAnnotateReport(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, filepath.Join(dir, "games.pdn"), annotateGames)
+	rep := filepath.Join(dir, "rep")
+	code, _, stderr := runPDN(t, "", "annotate", "--nodes", "3000", "--skip-bad", "--top", "10", "--report", rep, "-o", filepath.Join(dir, "out.pdn"), in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	page := readFile(t, filepath.Join(rep, "index.html"))
+	for _, want := range []string{"<h2>Players</h2>", "<h2>Worst moves</h2>", "<th>Rank</th>", `"at":[`, "Alpha", "chunk-0",
+		"of the worst moves are of other variants than"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	code, _, stderr = runPDN(t, "", "annotate", "--shard", "0/2", "--report", rep+"2", "-o", filepath.Join(dir, "sh"), in)
+	if code != 2 || !strings.Contains(stderr, "--report: not with a shard") {
+		t.Errorf("--report with a shard: exit %d, stderr %q", code, stderr)
+	}
+}
