@@ -84,7 +84,8 @@ func (s *scripted) Analyse(_ context.Context, g *engine.Game) (Eval, error) {
 
 // TestAnnotateGame: the move that drops from +0.50 to -2.50 is a blunder with the NAG $4,
 // the eval of the position it led to, and the best line as a variation; the game's own
-// comment and variation are kept.
+// comment and variation are kept. A position with a single legal move (28x19) takes the
+// score of the position after it, not the analyser's static one.
 func TestAnnotateGame(t *testing.T) {
 	v := engine.MustLookup("international")
 	text := `[GameType "20"]
@@ -103,7 +104,7 @@ func TestAnnotateGame(t *testing.T) {
 	a := &scripted{v: v, answers: map[string]scriptedEval{
 		fen(0): {50, []string{"33-28", "18-22"}}, // white: +0.50 with 33-28
 		fen(1): {250, []string{"19-23"}},         // black after 32-28: +2.50 for black
-		fen(2): {-250, []string{"28x19"}},
+		fen(2): {900, []string{"28x19"}},         // forced: the static score is replaced by the next position's
 		fen(3): {250, []string{"14x23"}},
 		after:  {-250, []string{"34-29"}},
 	}}

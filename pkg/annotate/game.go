@@ -35,6 +35,11 @@ type Position struct {
 	// Searched is set when Eval holds the analyser's answer.
 	Searched bool
 	Eval     Eval
+	// Forced is set when the side to move had a single legal move: an analyser answers
+	// such a position at once, with a static score (rafle's search, Scan), so Eval's
+	// score and depth, and Expected, are taken from the position after the move when
+	// that one is known.
+	Forced bool
 	// Exact is the endgame database's value for the side to move (egdb.Unknown when it
 	// does not hold the position), or with a database the value of a game over.
 	Exact egdb.Value
@@ -115,6 +120,15 @@ func AnalyseGame(ctx context.Context, a Analyser, rp *pdn.Replayed, opt Options)
 		}
 		an.Plies = append(an.Plies, Ply{Move: m, Side: rp.Plies[i].Before.Side})
 	}
+	for i := len(an.Plies) - 1; i >= 0; i-- {
+		pos, next := &an.Positions[i], &an.Positions[i+1]
+		if pos.Forced && next.Known && pos.Exact == egdb.Unknown {
+			pos.Expected = 1 - next.Expected
+			if next.Searched && next.Eval.HasScore {
+				pos.Eval.Score, pos.Eval.HasScore, pos.Eval.Depth = -next.Eval.Score, true, next.Eval.Depth
+			}
+		}
+	}
 	for i := range an.Plies {
 		judge(&an.Plies[i], &an.Positions[i], &an.Positions[i+1], th)
 	}
@@ -150,7 +164,7 @@ func analysePosition(ctx context.Context, a Analyser, g *engine.Game, db *egdb.D
 	if err != nil {
 		return pos, err
 	}
-	pos.Searched, pos.Eval = true, e
+	pos.Searched, pos.Eval, pos.Forced = true, e, len(g.Legal()) == 1
 	switch pos.Exact {
 	case egdb.Win:
 		pos.Expected, pos.Known = 1, true
