@@ -201,10 +201,6 @@ func annotateAction(c *cli.Context) error {
 	defer stop()
 	opt.Analyser = factory
 
-	stdout, _ := c.Context.Value(stdoutKey{}).(io.Writer)
-	if stdout == nil {
-		stdout = c.App.Writer
-	}
 	s := &annotateSink{totals: annotate.NewTotals(c.Int("top")), report: errorPrinter(c.App.ErrWriter, ""), json: asJSON}
 	if c.String("report") != "" {
 		s.games4report = map[string]string{}
@@ -238,6 +234,7 @@ func annotateAction(c *cli.Context) error {
 		}
 		if bar := annotateProgress(c, job, opt.Select); bar != nil {
 			opt.Positions = func() { bar.Add(1) }
+			s.progress = func(n int) { bar.Add(n) }
 			defer bar.Finish()
 		}
 		opt.Emit = s.emit
@@ -247,7 +244,7 @@ func annotateAction(c *cli.Context) error {
 			err = s.out.Flush()
 		}
 		if _, inputs := archive.InputErrors(err); (err == nil || inputs) && s.journal != nil && shardRun {
-			if jerr := s.journal.End(annotate.JournalEnd{Games: games, Analysed: s.analysed}); jerr != nil {
+			if jerr := s.journal.End(annotate.JournalEnd{Games: games, Analysed: s.read}); jerr != nil {
 				return jerr
 			}
 		}
@@ -256,19 +253,19 @@ func annotateAction(c *cli.Context) error {
 	var rerr error
 	switch {
 	case sh.Count > 0:
-		path := sh.Path(out, true)
-		if !strings.HasSuffix(path, ".jsonl") {
-			path = shard.Shard{Index: sh.Index, Count: sh.Count}.Path(strings.TrimSuffix(out, ".pdn")+".jsonl", true)
+		path := sh.Path(out, true) // {shard} in FILE: the name as given
+		if !strings.Contains(out, "{shard}") {
+			path = sh.Path(strings.TrimSuffix(out, filepath.Ext(out))+".jsonl", true)
 		}
 		h, err := annotateHeader(c, sh)
 		if err != nil {
 			return err
 		}
 		if rerr = run(nil, path, h, true); rerr == nil {
-			fmt.Fprintf(c.App.ErrWriter, "pdn: shard %s: %d of %d games, to %s (pdn merge joins the shards)\n", sh, s.analysed, s.games, path)
+			fmt.Fprintf(c.App.ErrWriter, "pdn: shard %s: %d of %d games, to %s (pdn merge joins the shards)\n", sh, s.read, s.games, path)
 			return nil
 		}
-		return interrupted(rerr, s.analysed)
+		return interrupted(rerr, s.read)
 	case out != "":
 		if err := cliutil.NotAnInput(out, c.Args().Slice()...); err != nil {
 			return err
@@ -298,9 +295,9 @@ func annotateAction(c *cli.Context) error {
 		rerr = run(c.App.Writer, c.String("journal"), h, false)
 	}
 	if _, inputs := archive.InputErrors(rerr); rerr != nil && !inputs {
-		return interrupted(rerr, s.analysed)
+		return interrupted(rerr, s.read)
 	}
-	summary := stdout
+	summary := c.App.Writer
 	if out == "" {
 		summary = c.App.ErrWriter
 	}
@@ -467,11 +464,18 @@ func annotateHeader(c *cli.Context, sh shard.Shard) (annotate.Header, error) {
 }
 
 // annotateProgress returns a bar over the positions to search, on a terminal: the inputs
-// are read once first to count them.
+// are read once first to count them, unless one is a stream (read once: the bar then has
+// no total).
 func annotateProgress(c *cli.Context, job archive.Job, sel func(int) bool) *progressbar.ProgressBar {
 	bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), -1, "counting")
 	if bar == nil {
 		return nil
+	}
+	for _, in := range job.Inputs {
+		if in.Name == "-" || !cliutil.Reopenable(in.Name) {
+			bar.Describe("positions")
+			return bar
+		}
 	}
 	var total int64
 	i := 0
@@ -489,16 +493,17 @@ func annotateProgress(c *cli.Context, job archive.Job, sel func(int) bool) *prog
 // annotateSink takes the records of a run (or of merged shards) in game order: it writes
 // the games, the journal, and counts.
 type annotateSink struct {
-	out      *pdn.Writer
-	journal  *annotate.Journal
-	totals   *annotate.Totals
-	summary  []*annotate.Game
-	json     bool
-	report   func(error)
-	read     int // games taken (the shard's)
-	analysed int
-	bad      int
-	games    int // games of the inputs
+	out     *pdn.Writer
+	journal *annotate.Journal
+	totals  *annotate.Totals
+	summary []*annotate.Game
+	json    bool
+	report  func(error)
+	read    int // games handed on (a shard's own)
+	bad     int
+	games   int // games of the inputs
+	// progress, if set, counts positions on the progress bar.
+	progress func(int)
 	// games4report holds the annotated PDN of the games of the worst moves (--report).
 	games4report map[string]string
 }
@@ -510,7 +515,13 @@ func (s *annotateSink) emit(r *annotate.Record, fresh bool) error {
 		}
 	}
 	s.read++
-	s.analysed++
+	if s.progress != nil { // the positions of the game that were not searched
+		n := r.Positions
+		if fresh && r.Summary != nil {
+			n -= r.Summary.Searches
+		}
+		s.progress(max(n, 0))
+	}
 	for _, e := range r.Errors {
 		s.report(errors.New(e))
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -291,5 +293,25 @@ func TestAnnotateReport(t *testing.T) {
 	code, _, stderr = runPDN(t, "", "annotate", "--shard", "0/2", "--report", rep+"2", "-o", filepath.Join(dir, "sh"), in)
 	if code != 2 || !strings.Contains(stderr, "--report: not with a shard") {
 		t.Errorf("--report with a shard: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// termBuffer is a stderr that says it is a terminal, to get the progress bar.
+type termBuffer struct{ bytes.Buffer }
+
+func (*termBuffer) IsTerminal() bool { return true }
+
+// TestAnnotateProgress: on a terminal a bar counts the positions searched, out of the
+// positions the games hold; the games written are the same as without it.
+func TestAnnotateProgress(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, filepath.Join(dir, "games.pdn"), annotateGames)
+	var out bytes.Buffer
+	var errb termBuffer
+	code := run(context.Background(), []string{"pdn", "annotate", "--depth", "2", "--skip-bad", in}, strings.NewReader(""), &out, &errb)
+	_, plain, _ := runPDN(t, "", "annotate", "--depth", "2", "--skip-bad", in)
+	// 3 good games of 16, 14 and 12 plies, and game c (left out) of 4 plies: 50 positions
+	if code != 0 || !strings.Contains(errb.String(), "positions") || !strings.Contains(errb.String(), "(0/50)") || out.String() != plain {
+		t.Errorf("exit %d; stderr %q; the same games: %v", code, errb.String(), out.String() == plain)
 	}
 }

@@ -27,6 +27,9 @@ type Record struct {
 	PDN string `json:"pdn,omitempty"`
 	// Summary is the analysis' summary (nil when nothing was analysed).
 	Summary *Game `json:"summary,omitempty"`
+	// Positions is the number of positions of the game's main line as read (its plies and
+	// the start), what a progress count takes the game to hold.
+	Positions int `json:"positions"`
 }
 
 // Bad reports whether the game had errors.
@@ -130,7 +133,7 @@ func Run(ctx context.Context, job archive.Job, opt RunOptions) (games int, err e
 			close(t.done)
 			return send(ctx, order, t)
 		}
-		t := &task{rec: &Record{Index: i, File: in.Name, Game: n}, in: in, g: g, gerr: gerr, fresh: true, done: make(chan struct{})}
+		t := &task{rec: &Record{Index: i, File: in.Name, Game: n, Positions: g.Plies() + 1}, in: in, g: g, gerr: gerr, fresh: true, done: make(chan struct{})}
 		if err := send(ctx, order, t); err != nil {
 			return err
 		}
