@@ -4,15 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rafle/rafle/internal/testcorpus"
+	"github.com/rafle/rafle/internal/testengines"
 )
 
 // annotateGames are small games of two variants, with comments and a variation to keep.
@@ -219,27 +217,11 @@ func TestAnnotateCorpus(t *testing.T) {
 	}
 }
 
-// hubfakeBinary builds internal/testengines/hubfake once.
-var hubfakeBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "rafle-hubfake-")
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, "hubfake")
-	if out, err := exec.Command("go", "build", "-o", path, "github.com/rafle/rafle/internal/testengines/hubfake").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("%v: %s", err, out)
-	}
-	return path, nil
-})
-
 // TestAnnotateEngine: an external Hub engine analyses the games (one process per worker),
 // the same with -j 1 and -j 2; an engine that crashes stops the run with its name and no
 // output file; a clock is refused.
 func TestAnnotateEngine(t *testing.T) {
-	fake, err := hubfakeBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fake := testengines.Hub(t)
 	dir := t.TempDir()
 	games := strings.SplitAfter(annotateGames, "1-0\n")[0] // the international and english games
 	in := writeFile(t, filepath.Join(dir, "games.pdn"), games)
