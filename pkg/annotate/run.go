@@ -113,7 +113,10 @@ func Run(ctx context.Context, job archive.Job, opt RunOptions) (games int, err e
 	go func() {
 		defer close(emitted)
 		for t := range order {
-			<-t.done
+			select {
+			case <-t.done:
+			case <-ctx.Done(): // the task may never be analysed: not waited for
+			}
 			if ctx.Err() != nil {
 				continue
 			}
@@ -137,7 +140,11 @@ func Run(ctx context.Context, job archive.Job, opt RunOptions) (games int, err e
 		if err := send(ctx, order, t); err != nil {
 			return err
 		}
-		return send(ctx, tasks, t)
+		if err := send(ctx, tasks, t); err != nil {
+			close(t.done) // in order, never to be analysed
+			return err
+		}
+		return nil
 	})
 	close(tasks)
 	wg.Wait()

@@ -77,3 +77,39 @@ func TestRunStopAndResume(t *testing.T) {
 		t.Errorf("resumed run handed on %v (fresh %v), want %v with the first not fresh", got, fresh, want)
 	}
 }
+
+// blockingAnalyser searches until its context ends, saying when it starts.
+type blockingAnalyser struct {
+	nullAnalyser
+	started chan<- struct{}
+}
+
+func (a blockingAnalyser) Analyse(ctx context.Context, _ *engine.Game) (Eval, error) {
+	select {
+	case a.started <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return Eval{}, ctx.Err()
+}
+
+// TestRunCancelBusy: cancelled while its worker searches and the reader waits to hand it
+// more games, Run returns (it once waited for a game that no worker would take).
+func TestRunCancelBusy(t *testing.T) {
+	for range 20 {
+		started := make(chan struct{}, 1)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := Run(ctx, runJob(), RunOptions{Workers: 1, Analyser: func() (Analyser, error) {
+				return blockingAnalyser{started: started}, nil
+			}, Emit: func(*Record, bool) error { return nil }})
+			done <- err
+		}()
+		<-started
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("Run cancelled: %v, want context.Canceled", err)
+		}
+	}
+}
