@@ -14,7 +14,11 @@ import (
 var ErrShards = errors.New("the files are not the shards of one analysis")
 
 // IsJournal reports whether the file at path starts as a journal (or a shard file) does.
+// Only a regular file is opened (a FIFO would wait for a writer, and be read once).
 func IsJournal(path string) bool {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false
