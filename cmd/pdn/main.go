@@ -93,6 +93,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"   pdn stats [--format table|csv|json] [FILE...]\n" +
 			"   pdn split (--every N | --by-tag NAME) --output PREFIX [FILE...]\n" +
 			"   pdn book [FILE...] | --expand | --book FILE (--probe FEN | --moves MOVES)\n" +
+			"   pdn annotate [--player SPEC | --engine SPEC] [--nodes N | --depth D] [-o OUT.pdn] [FILE...]\n" +
 			"   pdn validate|stats|convert|filter|dedupe [options] --shard K/N --output FILE FILE...; pdn merge SHARD...\n" +
 			"   pdn COMMAND --help",
 		Description: "Every command reads PDN or its own JSON lines, from files (.gz allowed) or standard input\n" +
@@ -116,7 +117,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		OnUsageError:              cliutil.OnUsageError,
 		Commands: []*cli.Command{
 			validateCommand(), convertCommand(), statsCommand(), filterCommand(), dedupeCommand(), splitCommand(),
-			bookCommand(), mergeCommand(),
+			bookCommand(), mergeCommand(), annotateCommand(),
 		},
 	}
 }

@@ -42,6 +42,7 @@ func TestSnapshots(t *testing.T) {
 		{"split-help", []string{"split", "--help"}, 0},
 		{"book-help", []string{"book", "--help"}, 0},
 		{"merge-help", []string{"merge", "--help"}, 0},
+		{"annotate-help", []string{"annotate", "--help"}, 0},
 		{"bad-fen", []string{"filter", "--fen", "nonsense", "testdata/games.pdn"}, 1}, // bad data, not a bad command line
 		{"bad-variant", []string{"validate", "-v", "20,W,0,0,N2,0", "testdata/games.pdn"}, 2},
 		{"stats-errors", []string{"stats", "testdata/games.pdn", "testdata/bad.pdn"}, 1},

@@ -13,13 +13,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rafle/rafle/internal/cliutil"
+	"github.com/rafle/rafle/pkg/annotate"
 	"github.com/rafle/rafle/pkg/archive"
 )
 
 func mergeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
-		Usage:     "join the shards of validate, stats, convert, filter or dedupe into the output of one run",
+		Usage:     "join the shards of validate, stats, convert, filter, dedupe or annotate into the output of one run",
 		UsageText: "pdn merge [--output FILE] SHARD...",
 		Description: "Reads the files that the N shards of a command wrote (--shard K/N --output FILE) and prints\n" +
 			"what the command run once on one machine prints, byte for byte: the problems and counts of\n" +
@@ -57,6 +58,9 @@ func mergeAction(c *cli.Context) error {
 		if _, err := os.Lstat(out); err == nil {
 			return cliutil.Usagef("--output %s: the file exists (merge never overwrites)", out)
 		}
+	}
+	if annotate.IsJournal(names[0]) {
+		return annotateMerge(c, names, out)
 	}
 	m, err := archive.OpenShards(c.Context, names)
 	if err != nil {

@@ -60,6 +60,9 @@ type table struct {
 type viewer struct {
 	Data   viewerData
 	Chunks []string
+	// Title, Intro and Columns head the list of games (empty: a match's).
+	Title, Intro string
+	Columns      []string
 }
 
 type viewerData struct {

@@ -101,7 +101,11 @@ func viewGame(v *engine.Variant, r *match.Record) (gameView, error) {
 	if err != nil {
 		return gameView{}, err
 	}
-	ps := g.Positions()
+	return viewPositions(v, g.Positions()), nil
+}
+
+// viewPositions returns a game's positions ps for the viewer.
+func viewPositions(v *engine.Variant, ps []engine.Position) gameView {
 	var deltas, prev, cur []byte
 	prev = appendPosition(nil, v, &ps[0])
 	start := string(prev)
@@ -113,7 +117,7 @@ func viewGame(v *engine.Variant, r *match.Record) (gameView, error) {
 		deltas = appendDelta(deltas, prev, cur, ps[i-1].Side)
 		prev, cur = cur, prev
 	}
-	return gameView{start, string(deltas)}, nil
+	return gameView{start, string(deltas)}
 }
 
 // gameData is one game in a chunk: [start position, moves joined by spaces, plies'
@@ -135,6 +139,8 @@ func (m *Match) data(i int, event string) (gameData, error) {
 type gameList struct {
 	Strings []string `json:"strings"`
 	Games   [][7]int `json:"games"`
+	// At is the ply each game opens at (none: the start).
+	At []int `json:"at,omitempty"`
 }
 
 // viewerData returns the list of games and the compressed chunks of their data.

@@ -109,7 +109,7 @@
     $("pdn").textContent = pdn;
     $("viewer").hidden = false;
     $("game-number").value = row[0];
-    go(0);
+    go(list.at ? list.at[i] : 0);
   }
 
   function showList() {
