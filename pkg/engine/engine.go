@@ -166,8 +166,9 @@ type DrawRules = board.DrawRules
 //
 // Fields: Name, Aliases, GameType, Width, Height, Rows, FirstMover, Mirrored, Algebraic,
 // CaptureSep, ShortKings, MenCaptureForwardOnly, MenCannotCaptureKings, Promotion,
-// Precedence, RemoveAtOnce, LandRightBehind, OrthogonalCaptures, Orthogonal, EmptyBackRow,
-// NoTurnBack, HaltBehindKing, PromotionWins, NoMoveWins, KingMoveLimit, Draw, PerftDuplicates.
+// Precedence, RemoveAtOnce, LandRightBehind, OrthogonalCaptures, Orthogonal, DiagonalSteps,
+// EmptyBackRow, NoTurnBack, HaltBehindKing, PromotionWins, NoMoveWins, KingMoveLimit, Draw,
+// PerftDuplicates.
 //
 // Methods (go doc ./pkg/internal/board Rules): KingCanReverse.
 type Rules = board.Rules
