@@ -1392,6 +1392,10 @@ func (pf *wideLinePerfter) perft(p widePosition, depth int) uint64 {
 			return n
 		}
 	}
+	if depth == 1 && pf.v.Orthogonal && !pf.v.hasCaptureIn(&p) {
+
+		return uint64(pf.v.countQuiet(&p))
+	}
 	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	if depth == 1 {
 		return uint64(len(moves))
