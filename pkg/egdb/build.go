@@ -460,7 +460,7 @@ func (w *forwardWorker) run(a int, lo, hi uint64) error {
 				}
 			}
 			for _, s := range q.sq[usKings][:q.n[usKings]] {
-				for k := range 4 {
+				for k := range g.lines {
 					for _, t := range g.rays[s][k] {
 						if occ.has(t) {
 							break

@@ -20,9 +20,12 @@ type geometry struct {
 	wide    bool
 	idxOf   []engine.Index // dense square -> board index
 	denseOf [256]int16     // board index -> dense square (-1 for none)
-	// rays[d] are the squares from d to the edge in each of the four directions of the
-	// board's lines (diagonals, or rows and columns on an orthogonal board), nearest first. Kings move along them (one square for short kings).
-	rays [][4][]uint8
+	// rays[d][:lines] are the squares from d to the edge in each direction of the board's
+	// lines (the four diagonals, or the rows and columns on an orthogonal board, and the
+	// diagonals too with DiagonalSteps), nearest first. Kings move along them (one square
+	// for short kings).
+	rays  [][8][]uint8
+	lines int
 	// manFwd[d]: the squares a man of the side to move (moving up, as White) steps to.
 	manFwd [][]uint8
 	// themBack[d]: the squares from which a man of the side not to move (moving down, as
@@ -77,16 +80,23 @@ func newGeometry(v *engine.Variant) (*geometry, error) {
 		}
 		at[coord[d]] = d
 	}
-	// The four lines of a square; a half turn maps direction k to 3-k (check). Men step
-	// along fwd (White's, upwards) and the side not to move's men along back (downwards).
-	dirs := [4]xy{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}} // up-left, up-right, down-left, down-right (White looks up)
+	// The lines of a square, in fours; a half turn maps direction k to k^3 (check). Men
+	// step along fwd (White's, upwards) and the side not to move's men along back
+	// (downwards).
+	dirs := []xy{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}} // up-left, up-right, down-left, down-right (White looks up)
 	fwd, back := []int{0, 1}, []int{2, 3}
 	if v.Orthogonal {
 		// rows and columns (docs/rules.md#turkish): men step forward or sideways
-		dirs = [4]xy{{0, 1}, {-1, 0}, {1, 0}, {0, -1}} // up, left, right, down
+		dirs = []xy{{0, 1}, {-1, 0}, {1, 0}, {0, -1}} // up, left, right, down
 		fwd, back = []int{0, 1, 2}, []int{3, 1, 2}
+		if v.DiagonalSteps {
+			// and the diagonals (docs/rules.md#armenian): men also step diagonally forward
+			dirs = append(dirs, xy{-1, 1}, xy{1, 1}, xy{-1, -1}, xy{1, -1})
+			fwd, back = append(fwd, 4, 5), append(back, 6, 7)
+		}
 	}
-	g.rays = make([][4][]uint8, n)
+	g.lines = len(dirs)
+	g.rays = make([][8][]uint8, n)
 	g.manFwd = make([][]uint8, n)
 	g.themBack = make([][]uint8, n)
 	for d := range n {
@@ -138,7 +148,7 @@ func (g *geometry) check() error {
 				got = append(got, int(g.denseOf[m.To]))
 			}
 			if king {
-				for k := range 4 {
+				for k := range g.lines {
 					r := g.rays[d][k]
 					if g.short && len(r) > 1 {
 						r = r[:1]
@@ -159,8 +169,10 @@ func (g *geometry) check() error {
 			}
 		}
 		f := g.squares - 1 - d
-		if len(g.rays[d][0]) != len(g.rays[f][3]) || len(g.rays[d][1]) != len(g.rays[f][2]) {
-			return fmt.Errorf("egdb: %s: the board is not symmetric under a half turn at square %d", v.Name, d+1)
+		for k := range g.lines {
+			if len(g.rays[d][k]) != len(g.rays[f][k^3]) {
+				return fmt.Errorf("egdb: %s: the board is not symmetric under a half turn at square %d", v.Name, d+1)
+			}
 		}
 	}
 	return nil

@@ -147,7 +147,7 @@ func (sv *solver) predecessors(a int, i uint64, dst []uint64) []uint64 {
 	}
 	ixb := sv.ix[sv.other(a)]
 	for _, s := range q.sq[themKings][:q.n[themKings]] {
-		for k := range 4 {
+		for k := range g.lines {
 			for _, e := range g.rays[s][k] {
 				if occ.has(e) {
 					break

@@ -19,10 +19,10 @@
 // common choice. [NewVariant] checks a Rules value and builds its tables; the move
 // generator reads only those tables and never a variant's name. The built-in variants
 // (english, international, russian, brazilian, pool, czech, spanish, portuguese,
-// italian, thai, frisian, canadian, killer, breakthrough, antidraughts, frysk and turkish, each
-// specified with its sources in docs/rules.md, one section per variant such as
-// docs/rules.md#international) are registered by name,
-// alias and PDN GameType: see [Lookup].
+// italian, thai, frisian, canadian, killer, breakthrough, antidraughts, frysk, turkish and
+// armenian, each specified with its sources in docs/rules.md, one section per variant such
+// as docs/rules.md#international) are registered by name, alias and PDN GameType: see
+// [Lookup].
 //
 // # Boards and moves
 //

@@ -17,13 +17,16 @@ import (
 // Every capture sequence, stopped after any jump, is a candidate; only those that take the
 // most pieces are moves. Each captured piece leaves the board as it is jumped, so a later
 // jump may cross its square; no jump turns back 180 degrees on the one before; a man that
-// reaches the last row during a capture is crowned and goes on as a king.
+// reaches the last row during a capture is crowned and goes on as a king. With diag set it
+// plays armenian draughts (docs/rules.md#armenian): men also step one square diagonally
+// forward and kings also move along the diagonals, without capturing so.
 
 // trkPos is a position: cell[row][col], row 0 the 8th rank (Black's back row), col 0 the a
 // file; 0 empty, +1 a white man, +2 a white king, -1 a black man, -2 a black king.
 type trkPos struct {
 	cell  [8][8]int8
 	white bool // White to move
+	diag  bool // armenian: quiet moves along the diagonals too
 }
 
 type trkSquare struct{ row, col int }
@@ -58,9 +61,12 @@ func (m trkMove) key() string {
 // the four directions along the rows and columns; up is towards row 0
 var trkDirs = []trkSquare{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}
 
-// parseTrkFEN reads rafle's turkish FEN: "W:Wa2,Kd4:Bh7".
-func parseTrkFEN(fen string) (trkPos, error) {
-	var p trkPos
+// the four diagonals
+var trkDiagonals = []trkSquare{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}
+
+// parseTrkFEN reads rafle's turkish FEN: "W:Wa2,Kd4:Bh7"; diag: the position is armenian.
+func parseTrkFEN(fen string, diag bool) (trkPos, error) {
+	p := trkPos{diag: diag}
 	parts := strings.Split(fen, ":")
 	if len(parts) != 3 || (parts[0] != "W" && parts[0] != "B") {
 		return p, fmt.Errorf("bad FEN %q", fen)
@@ -145,14 +151,22 @@ func (p *trkPos) moves(paths bool) []trkMove {
 		for col := range 8 {
 			from := trkSquare{row, col}
 			switch p.cell[row][col] {
-			case me: // a man: one square forward or sideways
-				for _, d := range []trkSquare{{-int(me), 0}, {0, -1}, {0, 1}} {
+			case me: // a man: one square forward or sideways (and diagonally forward: armenian)
+				steps := []trkSquare{{-int(me), 0}, {0, -1}, {0, 1}}
+				if p.diag {
+					steps = append(steps, trkSquare{-int(me), -1}, trkSquare{-int(me), 1})
+				}
+				for _, d := range steps {
 					if to := from.plus(d); to.on() && p.cell[to.row][to.col] == 0 {
 						out = append(out, trkMove{from: from, path: []trkSquare{to}})
 					}
 				}
-			case 2 * me: // a king: any distance along a row or column
-				for _, d := range trkDirs {
+			case 2 * me: // a king: any distance along a row or column (or a diagonal: armenian)
+				dirs := trkDirs
+				if p.diag {
+					dirs = append(slices.Clone(trkDirs), trkDiagonals...)
+				}
+				for _, d := range dirs {
 					for to := from.plus(d); to.on() && p.cell[to.row][to.col] == 0; to = to.plus(d) {
 						out = append(out, trkMove{from: from, path: []trkSquare{to}})
 					}
@@ -270,9 +284,16 @@ func randomTrkPosition(rng *rand.Rand, kingShare float64) trkPos {
 }
 
 // TestReferenceTurkishMoves compares the legal moves of both generators, move for move, in
-// random positions with kings and in positions of random games from the start.
+// random positions with kings and in positions of random games from the start, in turkish
+// and armenian draughts.
 func TestReferenceTurkishMoves(t *testing.T) {
-	v := engine.MustLookup("turkish")
+	for _, name := range []string{"turkish", "armenian"} {
+		t.Run(name, func(t *testing.T) { testReferenceTrkMoves(t, engine.MustLookup(name)) })
+	}
+}
+
+func testReferenceTrkMoves(t *testing.T, v *engine.Variant) {
+	diag := v.DiagonalSteps
 	rng := rand.New(rand.NewPCG(19, 30))
 	var fens []string
 	for range 3000 {
@@ -280,7 +301,7 @@ func TestReferenceTurkishMoves(t *testing.T) {
 		fens = append(fens, p.fen())
 	}
 	for range 40 { // random games: positions as play reaches them
-		p, err := parseTrkFEN(v.FEN(v.Start()))
+		p, err := parseTrkFEN(v.FEN(v.Start()), diag)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,15 +314,18 @@ func TestReferenceTurkishMoves(t *testing.T) {
 			fens = append(fens, p.fen())
 		}
 	}
-	captures, kingCaptures, crossings, differ := 0, 0, 0, 0
+	captures, kingCaptures, crossings, diagonals, differ := 0, 0, 0, 0, 0
 	for _, fen := range fens {
-		p, err := parseTrkFEN(fen)
+		p, err := parseTrkFEN(fen, diag)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var want []string
 		for _, m := range p.moves(false) {
 			want = append(want, m.key())
+			if len(m.captured) == 0 && m.from.row != m.to().row && m.from.col != m.to().col {
+				diagonals++
+			}
 			if len(m.captured) > 0 {
 				captures++
 				if piece := p.cell[m.from.row][m.from.col]; piece == 2 || piece == -2 {
@@ -315,18 +339,19 @@ func TestReferenceTurkishMoves(t *testing.T) {
 		slices.Sort(want)
 		if got := engineMoveKeys(t, v, fen); !slices.Equal(got, want) {
 			if differ++; differ <= 5 {
-				t.Errorf("turkish %s:\n rafle     %v\n reference %v", fen, got, want)
+				t.Errorf("%s %s:\n rafle     %v\n reference %v", v.Name, fen, got, want)
 			}
 		}
 	}
 	if differ > 0 {
-		t.Fatalf("turkish: %d of %d positions differ", differ, len(fens))
+		t.Fatalf("%s: %d of %d positions differ", v.Name, differ, len(fens))
 	}
-	if captures < len(fens)/10 || kingCaptures < 100 || crossings < 10 {
-		t.Errorf("turkish: only %d captures, %d by a king, %d crossing a square emptied: the test exercises too little",
-			captures, kingCaptures, crossings)
+	if captures < len(fens)/10 || kingCaptures < 100 || crossings < 10 || diag && diagonals < 1000 {
+		t.Errorf("%s: only %d captures, %d by a king, %d crossing a square emptied, %d diagonal moves: the test exercises too little",
+			v.Name, captures, kingCaptures, crossings, diagonals)
 	}
-	t.Logf("turkish: %d positions, %d captures, %d by a king, %d crossing a square emptied", len(fens), captures, kingCaptures, crossings)
+	t.Logf("%s: %d positions, %d captures, %d by a king, %d crossing a square emptied, %d diagonal moves",
+		v.Name, len(fens), captures, kingCaptures, crossings, diagonals)
 }
 
 // crossesTaken reports whether a capture passes over or lands on the square of a piece it
@@ -358,23 +383,35 @@ func sign(x int) int {
 	return 0
 }
 
-// trkPerftCases are the turkish perft runs compared between both generators, at every
-// depth up to the one given, in both conventions: the start position, and the positions of
-// corpus/perft/turkish.tsv marked rafle+reference.
+// trkPerftCases are the perft runs compared between both generators, at every depth up to
+// the one given, in both conventions: the start position, and the positions of
+// corpus/perft/turkish.tsv and armenian.tsv marked rafle+reference.
 var trkPerftCases = []struct {
+	variant     string
 	fen         string
 	depth, deep int // the quick depth (go test) and the full one (-refdeep)
 }{
-	{"", 5, 7},
-	{"W:WKe8,c4,e4,a3,b3,c3,d3,f3,g3,b2,d2,e2,f2,g2:Bc7,d7,e7,f7,b6,c6,d6,e6,h6,b5,Ke1", 4, 6}, // kings
-	{"W:We6,g4,b3,c3,d3,e3,g3,c2,g2,Kh2:Bf7,Ke1", 4, 6},                                        // kings crossing emptied squares
-	{"W:WKd4,a2:Bd6,d2,b7,Kh8", 5, 7},                                                          // the 180-degree turn
+	{"turkish", "", 5, 7},
+	{"turkish", trkKings, 4, 6},
+	{"turkish", trkCrossing, 4, 6},
+	{"turkish", trkTurn, 5, 7},
+	{"armenian", "", 4, 5},
+	{"armenian", trkKings, 3, 5},
+	{"armenian", trkCrossing, 3, 5},
+	{"armenian", trkTurn, 4, 6},
 }
+
+// The positions of corpus/perft/turkish.tsv and armenian.tsv.
+const (
+	trkKings    = "W:WKe8,c4,e4,a3,b3,c3,d3,f3,g3,b2,d2,e2,f2,g2:Bc7,d7,e7,f7,b6,c6,d6,e6,h6,b5,Ke1" // kings
+	trkCrossing = "W:We6,g4,b3,c3,d3,e3,g3,c2,g2,Kh2:Bf7,Ke1"                                        // kings crossing emptied squares
+	trkTurn     = "W:WKd4,a2:Bd6,d2,b7,Kh8"                                                          // the 180-degree turn
+)
 
 // TestReferenceTurkishPerft compares perft counts of both generators, unique and paths.
 func TestReferenceTurkishPerft(t *testing.T) {
-	v := engine.MustLookup("turkish")
 	for _, c := range trkPerftCases {
+		v := engine.MustLookup(c.variant)
 		fen := c.fen
 		if fen == "" {
 			fen = v.FEN(v.Start())
@@ -383,8 +420,8 @@ func TestReferenceTurkishPerft(t *testing.T) {
 		if *refDeep {
 			depth = c.deep
 		}
-		t.Run(fmt.Sprintf("%s/%d", fen, depth), func(t *testing.T) {
-			rp, err := parseTrkFEN(fen)
+		t.Run(fmt.Sprintf("%s/%s/%d", c.variant, fen, depth), func(t *testing.T) {
+			rp, err := parseTrkFEN(fen, v.DiagonalSteps)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -400,9 +437,9 @@ func TestReferenceTurkishPerft(t *testing.T) {
 						t.Fatal(err)
 					}
 					if got != want {
-						t.Errorf("turkish: Perft(%q, %d, %s) = %d, reference %d", fen, d, dup, got, want)
+						t.Errorf("%s: Perft(%q, %d, %s) = %d, reference %d", v.Name, fen, d, dup, got, want)
 					}
-					t.Logf("turkish\t%s\t%d\t%s\t%d", fen, d, dup, want)
+					t.Logf("%s\t%s\t%d\t%s\t%d", v.Name, fen, d, dup, want)
 				}
 			}
 		})

@@ -113,6 +113,7 @@ func TestRulesDerived(t *testing.T) {
 		{"breakthrough", "international", []string{"PromotionWins", "Draw"}},
 		{"antidraughts", "international", []string{"NoMoveWins", "Draw"}},
 		{"frysk", "frisian", []string{"Rows", "PerftDuplicates"}},
+		{"armenian", "turkish", []string{"DiagonalSteps", "Draw"}},
 	} {
 		a := reflect.ValueOf(engine.MustLookup(tc.variant).Rules)
 		b := reflect.ValueOf(engine.MustLookup(tc.base).Rules)

@@ -140,3 +140,42 @@ func TestTurkishLandOnTaken(t *testing.T) {
 		t.Errorf("turkish %s: no capture ends on a square it emptied: the test exercises nothing", v.FEN(p))
 	}
 }
+
+// TestRulesArmenian: the rules by which armenian draughts differs from turkish
+// (docs/rules.md#armenian), with the complete list of legal moves, and a turkish rule it
+// shares, each on a hand-built position.
+func TestRulesArmenian(t *testing.T) {
+	v := engine.MustLookup("armenian")
+	for _, tc := range []struct {
+		rule, fen string
+		want      []string
+	}{
+		{"the start: the men of the third row step forward, straight or diagonally", "", []string{
+			"a3-a4", "a3-b4", "b3-a4", "b3-b4", "b3-c4", "c3-b4", "c3-c4", "c3-d4", "d3-c4", "d3-d4", "d3-e4",
+			"e3-d4", "e3-e4", "e3-f4", "f3-e4", "f3-f4", "f3-g4", "g3-f4", "g3-g4", "g3-h4", "h3-g4", "h3-h4"}},
+		{"a white man steps forward, diagonally forward or sideways, never back", "W:Wd4:Bh8",
+			[]string{"d4-c4", "d4-c5", "d4-d5", "d4-e4", "d4-e5"}},
+		{"a black man steps down the board, diagonally down or sideways", "B:Wa1:Bd5",
+			[]string{"d5-c4", "d5-c5", "d5-d4", "d5-e4", "d5-e5"}},
+		// c5 and e5 are diagonally in front: not taken; d5 is
+		{"a man captures forward and sideways only, never diagonally", "W:Wd4:Bc5,e5,d5", []string{"d4xd6"}},
+		{"a king moves like a queen", "W:WKb2:Bh7,g8", []string{
+			"b2-a1", "b2-a2", "b2-a3", "b2-b1", "b2-b3", "b2-b4", "b2-b5", "b2-b6", "b2-b7", "b2-b8",
+			"b2-c1", "b2-c2", "b2-c3", "b2-d2", "b2-d4", "b2-e2", "b2-e5", "b2-f2", "b2-f6", "b2-g2",
+			"b2-g7", "b2-h2", "b2-h8"}},
+		// d5 stands diagonally from the king: not taken
+		{"a king captures along the rows and columns only", "W:WKc4:Bd5,c6", []string{"c4xc7", "c4xc8"}},
+		{"no 180-degree turn", "W:WKd4:Bd6,d2", []string{"d4xd1", "d4xd7", "d4xd8"}},
+	} {
+		fen := tc.fen
+		if fen == "" {
+			fen = v.FEN(v.Start())
+		}
+		if got := legal(t, v, fen); !slices.Equal(got, tc.want) {
+			t.Errorf("armenian %s: legal moves of %q = %v, want %v", tc.rule, fen, got, tc.want)
+		}
+	}
+	if p := play(t, v, "W:Wd7:Bh2", "d7-e8"); p.Material().Kings[engine.White] != 1 {
+		t.Errorf("armenian: a man stepping diagonally onto the 8th rank was not crowned")
+	}
+}

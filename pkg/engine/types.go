@@ -173,6 +173,11 @@ type Rules struct {
 	// also backward), kings along the rows and columns. It needs OrthogonalCaptures, and a
 	// board whose layout (every square, one ghost after each row) fits 80 bits.
 	Orthogonal bool
+	// DiagonalSteps: on an Orthogonal board, pieces also move along the diagonals without
+	// capturing so (armenian, docs/rules.md#armenian): men one square diagonally forward
+	// besides forward and sideways, kings any distance along the diagonals besides the rows
+	// and columns; every capture stays along the rows and columns. It needs Orthogonal.
+	DiagonalSteps bool
 	// EmptyBackRow: each side's Rows rows of men start one row in from its edge, the back
 	// row left empty (turkish: rows 2 and 3).
 	EmptyBackRow bool

@@ -90,8 +90,8 @@ type Tables struct {
 	manUp    [2]bool          // per colour: men capture up the board (towards square 1)
 	manDown  [2]bool          // per colour: men capture down the board
 	fwd      [2][2]int        // forward directions per colour
-	stepDirs [2][]int         // directions a man steps in, per colour: fwd, and sideways on an Orthogonal board
-	kingDirs []int            // directions a king moves in: the diagonals, or the orthogonals on an Orthogonal board
+	stepDirs [2][]int         // directions a man steps in, per colour: fwd, and sideways on an Orthogonal board (and diagonally forward with DiagonalSteps)
+	kingDirs []int            // directions a king moves in: the diagonals, or the orthogonals on an Orthogonal board (all eight with DiagonalSteps)
 	capDirs  []int            // directions of captures: the diagonals, and the orthogonals in frisian (only they in turkish)
 	turns    [8][]int         // after a capture along d: the capture directions but d and its opposite
 	rays     [8][64]bitboard  // squares from an index to the edge, per direction
@@ -147,6 +147,9 @@ func NewVariant(r Rules) (*Variant, error) {
 	}
 	if r.Orthogonal && !r.OrthogonalCaptures {
 		return nil, fmt.Errorf("engine: %s: Orthogonal needs OrthogonalCaptures", r.Name)
+	}
+	if r.DiagonalSteps && !r.Orthogonal {
+		return nil, fmt.Errorf("engine: %s: DiagonalSteps needs Orthogonal", r.Name)
 	}
 	c := r.Width / 2
 	g := 0 // ghosts after each even row (see bitboard)
@@ -220,6 +223,11 @@ func NewVariant(r Rules) (*Variant, error) {
 		// the diagonal captures of men (jumpsAlong): none on an Orthogonal board
 		v.manUp[col] = !r.Orthogonal && (!r.MenCaptureForwardOnly || col == White)
 		v.manDown[col] = !r.Orthogonal && (!r.MenCaptureForwardOnly || col == Black)
+	}
+	if r.DiagonalSteps {
+		// after manDirs, which keep the men's captures along the lines
+		v.stepDirs = [2][]int{{up, left, right, upLeft, upRight}, {down, left, right, downLeft, downRight}}
+		v.kingDirs = []int{upLeft, upRight, downLeft, downRight, left, up, down, right}
 	}
 	for _, d := range v.capDirs {
 		for _, t := range v.capDirs {

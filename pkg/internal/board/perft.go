@@ -963,6 +963,10 @@ func (pf *linePerfter) perft(p Position, depth int) uint64 {
 			return n
 		}
 	}
+	if depth == 1 && pf.v.Orthogonal && !pf.v.hasCaptureIn(&p) {
+		// the last ply without a capture: its quiet moves counted from the sets of squares
+		return uint64(pf.v.countQuiet(&p))
+	}
 	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	if depth == 1 {
 		return uint64(len(moves))

@@ -177,8 +177,9 @@ func CountMenQuiet(v *Variant, c Color, empty, men bitboard) int {
 	return menQuiet(c, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
 }
 
-// KingDirs returns the four directions kings move in, for Shift: 0-3 (the diagonals), or
-// 4-7 on an Orthogonal board (the rows and columns).
+// KingDirs returns the directions kings move in, for Shift, as consecutive numbers: 0-3
+// (the diagonals), 4-7 on an Orthogonal board (the rows and columns), 0-7 with
+// DiagonalSteps.
 func KingDirs(v *Variant) []int { return v.kingDirs }
 
 // UpSteps returns the shifts of one step up-left and up-right on v's board: men of White

@@ -387,6 +387,28 @@ var builtin = []Rules{
 		},
 		PerftDuplicates: Paths, // the published list (kish) counts every path
 	},
+	{
+		// Armenian draughts, tama (docs/rules.md#armenian): turkish, but men also step one
+		// square diagonally forward and kings also move along the diagonals, like a chess
+		// queen; every capture stays along the rows and columns. Not in PDN 3.0's table.
+		Name:                  "armenian",
+		Aliases:               []string{"tama"},
+		Width:                 8,
+		Height:                8,
+		Rows:                  2,
+		EmptyBackRow:          true,
+		Orthogonal:            true,
+		OrthogonalCaptures:    true,
+		DiagonalSteps:         true,
+		Algebraic:             true,
+		MenCaptureForwardOnly: true, // forward and sideways, never backward or diagonally
+		Precedence:            MostPieces,
+		RemoveAtOnce:          true,
+		NoTurnBack:            true,
+		Promotion:             PromoteAndContinue,
+		Draw:                  DrawRules{Repetition: 3}, // decision: no source gives another draw
+		PerftDuplicates:       Paths,                    // as turkish (no published list)
+	},
 }
 
 // onePieceEach: each side has one piece left, man or king (docs/rules.md#turkish).

@@ -1386,6 +1386,10 @@ func (pf *wideLinePerfter) perft(p widePosition, depth int) uint64 {
 			return n
 		}
 	}
+	if depth == 1 && pf.v.Orthogonal && !pf.v.hasCaptureIn(&p) {
+
+		return uint64(pf.v.countQuiet(&p))
+	}
 	moves := pf.v.generate(&pf.gen, pf.bufs[depth][:0], &p, pf.dup)
 	if depth == 1 {
 		return uint64(len(moves))
@@ -2796,8 +2800,9 @@ func WideCountMenQuiet(v *wideVariant, c Color, empty, men wide) int {
 	return wideMenQuiet(c, v.step[upLeft]&63, v.step[upRight]&63, empty, men)
 }
 
-// WideKingDirs returns the four directions kings move in, for Shift: 0-3 (the diagonals), or
-// 4-7 on an Orthogonal board (the rows and columns).
+// WideKingDirs returns the directions kings move in, for Shift, as consecutive numbers: 0-3
+// (the diagonals), 4-7 on an Orthogonal board (the rows and columns), 0-7 with
+// DiagonalSteps.
 func WideKingDirs(v *wideVariant) []int { return v.kingDirs }
 
 // WideUpSteps returns the shifts of one step up-left and up-right on v's board: men of White

@@ -112,8 +112,8 @@ type evalTables struct {
 	front    bool // the front feature is computed
 	// the shifts of one step up-left and up-right (board.UpSteps): on an Orthogonal board
 	// too, where the runaway cone widens by a file a row
-	upLeft, upRight uint
-	kingDir         int // the first of the four directions kings move in (board.KingDirs)
+	upLeft, upRight  uint
+	kingDir, kingEnd int // the directions kings move in, kingDir to kingEnd-1 (board.KingDirs)
 }
 
 var evalCache sync.Map // *board.Variant -> *evalTables
@@ -157,7 +157,8 @@ func buildEvalTables(v *board.Variant) *evalTables {
 		t.diagonal = diagB
 	}
 	t.upLeft, t.upRight = board.UpSteps(v)
-	t.kingDir = board.KingDirs(v)[0]
+	dirs := board.KingDirs(v) // consecutive numbers: four, or eight with DiagonalSteps
+	t.kingDir, t.kingEnd = dirs[0], dirs[0]+len(dirs)
 	t.back[board.White] = board.Promo(v, board.Black)
 	t.back[board.Black] = board.Promo(v, board.White)
 	return t
@@ -278,7 +279,7 @@ func (t *evalTables) side(v *board.Variant, c board.Color, men, kings, occ, empt
 	f[featMobility] = board.CountMenQuiet(v, c, empty, men)
 	if kings != 0 {
 		km := 0
-		for d := t.kingDir; d < t.kingDir+4; d++ {
+		for d := t.kingDir; d < t.kingEnd; d++ {
 			if !t.flying {
 				km += (board.Shift(v, kings, d) & empty).Count()
 				continue

@@ -558,8 +558,8 @@ type wideEvalTables struct {
 	front    bool // the front feature is computed
 	// the shifts of one step up-left and up-right (board.UpSteps): on an Orthogonal board
 	// too, where the runaway cone widens by a file a row
-	upLeft, upRight uint
-	kingDir         int // the first of the four directions kings move in (board.KingDirs)
+	upLeft, upRight  uint
+	kingDir, kingEnd int // the directions kings move in, kingDir to kingEnd-1 (board.KingDirs)
 }
 
 // wideTablesFor returns the evaluation tables of v, building them on first use.
@@ -601,7 +601,8 @@ func wideBuildEvalTables(v *board.WideVariant) *wideEvalTables {
 		t.diagonal = diagB
 	}
 	t.upLeft, t.upRight = board.WideUpSteps(v)
-	t.kingDir = board.WideKingDirs(v)[0]
+	dirs := board.WideKingDirs(v)
+	t.kingDir, t.kingEnd = dirs[0], dirs[0]+len(dirs)
 	t.back[board.White] = board.WidePromo(v, board.Black)
 	t.back[board.Black] = board.WidePromo(v, board.White)
 	return t
@@ -686,7 +687,7 @@ func (t *wideEvalTables) side(v *board.WideVariant, c board.Color, men, kings, o
 	f[featMobility] = board.WideCountMenQuiet(v, c, empty, men)
 	if !kings.IsZero() {
 		km := 0
-		for d := t.kingDir; d < t.kingDir+4; d++ {
+		for d := t.kingDir; d < t.kingEnd; d++ {
 			if !t.flying {
 				km += board.WideShift(v, kings, d).And(empty).Count()
 				continue
