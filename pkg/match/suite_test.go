@@ -123,7 +123,9 @@ func TestReadSuiteErrors(t *testing.T) {
 }
 
 // TestRunSuitePlayer: the test suite is solved by a search of six plies and failed by one of
-// a single ply, with the same report on two runs (depth limits are reproducible).
+// a single ply, with the same report on two runs (depth limits are reproducible). The
+// searches are full width (medium's) with the hand-set evaluation: the test is of RunSuite,
+// not of the evaluation's strength.
 func TestRunSuitePlayer(t *testing.T) {
 	ps := readTestSuite(t)
 	v := engine.MustLookup("english")
@@ -139,8 +141,8 @@ func TestRunSuitePlayer(t *testing.T) {
 		}
 		return rep
 	}
-	strong := run("depth=6")
-	if strong.Solved != 3 || strong.Total != 3 || strong.Engine != "depth=6" || strong.Limits != "depth=6" {
+	strong := run("medium:depth=6:eval=hand")
+	if strong.Solved != 3 || strong.Total != 3 || strong.Engine != "medium:depth=6:eval=hand" || strong.Limits != "depth=6" {
 		t.Errorf("depth=6: %+v, want 3 of 3 solved", strong)
 	}
 	for _, r := range strong.Results {
@@ -148,7 +150,7 @@ func TestRunSuitePlayer(t *testing.T) {
 			t.Errorf("depth=6: %s: depth %d, nodes %d, score %v, error %q", r.ID, r.Depth, r.Nodes, r.Score, r.Error)
 		}
 	}
-	weak := run("depth=1")
+	weak := run("medium:depth=1:eval=hand")
 	if weak.Solved != 0 || len(weak.Results) != 3 {
 		t.Errorf("depth=1: %d of %d solved, want none", weak.Solved, len(weak.Results))
 	}
@@ -157,7 +159,7 @@ func TestRunSuitePlayer(t *testing.T) {
 			t.Errorf("depth=1: %s: played %q, solved %v", r.ID, r.Move, r.Solved)
 		}
 	}
-	again := run("depth=1")
+	again := run("medium:depth=1:eval=hand")
 	for i := range again.Results {
 		a, b := again.Results[i], weak.Results[i]
 		if a.Move != b.Move || a.Nodes != b.Nodes {
