@@ -26,8 +26,8 @@ func engineCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "engine",
 		Usage: "play as an engine: Hub on stdin/stdout, or a DXP follower on a port",
-		UsageText: "selfplay engine --proto hub [--player hard|SPEC] [--variant V] [--egdb DIR]\n" +
-			"   selfplay engine --proto dxp [--listen 127.0.0.1:27531] [--player hard|SPEC] [--sessions N] [--egdb DIR]",
+		UsageText: "selfplay engine --proto hub [--player max|SPEC] [--variant V] [--egdb DIR]\n" +
+			"   selfplay engine --proto dxp [--listen 127.0.0.1:27531] [--player max|SPEC] [--sessions N] [--egdb DIR]",
 		Description: "With --proto hub, rafle speaks Scan's Hub protocol on stdin and stdout, so that Hub\n" +
 			"GUIs and match runners (selfplay --engine itself) can play it; every variant rafle plays\n" +
 			"is offered in the variant parameter (international as \"normal\"). The level the GUI\n" +
@@ -41,7 +41,7 @@ func engineCommand() *cli.Command {
 			"played without it.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "proto", Value: "hub", Usage: "hub or dxp"},
-			&cli.StringFlag{Name: "player", Value: "hard", Usage: "the player: easy, medium, hard, max or a search spec such as depth=6"},
+			&cli.StringFlag{Name: "player", Value: "max", Usage: "the player: easy, medium, hard, max (rafle at its strongest: no depth cap, reductions) or a search spec such as depth=6"},
 			&cli.StringFlag{Name: "variant", Aliases: []string{"v"}, Value: "international", Usage: "hub: the variant until the GUI sets one"},
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:27531", Usage: "dxp: the address to listen on"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "dxp: connections served at once"},
