@@ -10,6 +10,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/rafle/rafle/pkg/internal/filelock"
 )
 
 // JournalFormat is the first field of a journal, and its version.
@@ -138,8 +140,8 @@ func OpenJournal(path string, h Header, resume bool) (j *Journal, recs []*Record
 			f.Close()
 		}
 	}()
-	if err := lockFile(f); err != nil {
-		if errors.Is(err, errLocked) {
+	if err := filelock.Lock(f); err != nil {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, nil, fmt.Errorf("annotate: %s: %w", path, ErrJournalLocked)
 		}
 		return nil, nil, fmt.Errorf("annotate: lock %s: %w", path, err)

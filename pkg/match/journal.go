@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/rafle/rafle/pkg/internal/filelock"
 )
 
 // Record is one finished game, as the journal holds it: enough to count it and to write
@@ -155,8 +157,8 @@ func openJournal(path string, h Header, resume bool) (j *journal, recs []Record,
 			f.Close()
 		}
 	}()
-	if err := lockFile(f); err != nil {
-		if errors.Is(err, errLocked) {
+	if err := filelock.Lock(f); err != nil {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, nil, fmt.Errorf("match: %s: %w", path, ErrJournalLocked)
 		}
 		return nil, nil, fmt.Errorf("match: lock %s: %w", path, err)

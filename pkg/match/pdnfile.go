@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rafle/rafle/pkg/internal/filelock"
 )
 
 // ErrPDNExists is returned, wrapped, when a match would write over a PDN file that is there
@@ -80,8 +82,8 @@ func openPDN(path string) (_ *pdnFile, err error) {
 	if p.regular = st.Mode().IsRegular(); !p.regular {
 		return p, nil
 	}
-	if err := lockFile(p.f); err != nil {
-		if errors.Is(err, errLocked) {
+	if err := filelock.Lock(p.f); err != nil {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, fmt.Errorf("match: %s: %w", path, ErrPDNLocked)
 		}
 		return nil, fmt.Errorf("match: lock %s: %w", path, err)

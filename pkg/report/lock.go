@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-)
 
-// errLocked is lockFile's error when another process holds the lock.
-var errLocked = errors.New("locked")
+	"github.com/rafle/rafle/pkg/internal/filelock"
+)
 
 // ErrInUse is returned, wrapped, by Reserve when another process writes a report to the
 // same folder.
@@ -28,9 +27,9 @@ func Reserve(dir string) (release func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	if err := lockFile(f); err != nil {
+	if err := filelock.Lock(f); err != nil {
 		f.Close()
-		if errors.Is(err, errLocked) {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, fmt.Errorf("report: %s: %w", dir, ErrInUse)
 		}
 		return nil, fmt.Errorf("report: lock %s: %w", dir, err)
