@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -281,7 +280,7 @@ func annotateAction(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		rerr = writeComplete(out, func(w io.Writer) error { return run(w, journal, h, false) })
+		rerr = createFile(out, func(w io.Writer) error { return run(w, journal, h, false) }, keepWithInputErrors)
 		if rerr == nil && !c.IsSet("journal") {
 			os.Remove(journal)
 		}
@@ -401,40 +400,11 @@ func (s *annotateSink) writeReport(dir, title string, settings [][2]string) erro
 	return report.WriteAnnotation(dir, a)
 }
 
-// writeComplete writes the new file path with write, under a temporary name linked to
-// path when write succeeds or fails only for inputs that could not be read (the games of
-// the others are there); an interrupted or failed run leaves no file.
-func writeComplete(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		tmp.Close()
-		os.Remove(tmp.Name())
-	}()
-	bw := bufio.NewWriterSize(tmp, 256<<10)
-	werr := write(bw)
-	if _, inputs := archive.InputErrors(werr); werr != nil && !inputs {
-		return werr
-	}
-	err = bw.Flush()
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Link(tmp.Name(), path)
-	}
-	if err != nil {
-		return &cliutil.WriteError{Name: path, Err: err}
-	}
-	return werr
+// keepWithInputErrors says, of a run's error, that its output is still written when the
+// run failed only for inputs that could not be read (the games of the others are there).
+func keepWithInputErrors(err error) bool {
+	_, inputs := archive.InputErrors(err)
+	return inputs
 }
 
 // annotateHeader is the journal's header: the settings, the inputs (hashed) and the shard.
@@ -643,7 +613,7 @@ func annotateMerge(c *cli.Context, names []string, out string) error {
 		err = write(c.App.Writer)
 		summary = c.App.ErrWriter
 	} else {
-		err = writeComplete(out, write)
+		err = createFile(out, write, keepWithInputErrors)
 	}
 	if err != nil {
 		return err

@@ -81,13 +81,21 @@ func mergeAction(c *cli.Context) error {
 	if out == "" {
 		return run(c.App.Writer)
 	}
-	return createFile(out, run)
+	return createFile(out, run, keepDataErrors)
+}
+
+// keepDataErrors says, of a command's error, that its output is still written when the
+// error is about the data (as on standard output), not when the run was interrupted or the
+// shards did not merge.
+func keepDataErrors(err error) bool {
+	return !archive.IsMergeError(err) && !errors.Is(err, context.Canceled)
 }
 
 // createFile writes the new file path with write: under a temporary name, linked to path
-// when complete (never over an existing file). The file is kept when write returns an
-// error about the data (as a command's output is), not when it fails otherwise.
-func createFile(path string, write func(io.Writer) error) (err error) {
+// when complete (never over an existing file). When write returns an error, the file is
+// kept if keep says so of the error (an error about the data, the output of the rest
+// complete), and left out otherwise (an interrupted or failed run leaves no file).
+func createFile(path string, write func(io.Writer) error, keep func(error) bool) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -98,7 +106,7 @@ func createFile(path string, write func(io.Writer) error) (err error) {
 	}()
 	bw := bufio.NewWriterSize(tmp, 256<<10)
 	werr := write(bw)
-	if archive.IsMergeError(werr) || errors.Is(werr, context.Canceled) {
+	if werr != nil && !keep(werr) {
 		return werr
 	}
 	err = bw.Flush()

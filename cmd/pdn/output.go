@@ -59,7 +59,7 @@ func toOutput(action cli.ActionFunc) cli.ActionFunc {
 		st, err := os.Stat(path)
 		switch {
 		case err != nil:
-			return createFile(path, run)
+			return createFile(path, run, keepDataErrors)
 		case st.Mode()&(os.ModeNamedPipe|os.ModeCharDevice) != 0:
 			f, err := os.OpenFile(path, os.O_WRONLY, 0)
 			if err != nil {
