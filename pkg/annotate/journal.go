@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/rafle/rafle/pkg/internal/filelock"
+	"github.com/rafle/rafle/pkg/internal/jsonl"
 )
 
 // JournalFormat is the first field of a journal, and its version.
@@ -123,7 +123,7 @@ func ReadJournal(r io.Reader, name string) (h Header, recs []*Record, good int64
 // Journal appends the records of a run to a file, syncing each one, under a lock that
 // keeps a second run out.
 type Journal struct {
-	f    *os.File
+	f    *jsonl.File
 	name string
 }
 
@@ -131,8 +131,11 @@ type Journal struct {
 // back the one there (a missing or empty file starts a new one), which must have the same
 // header, and returns its records (without its end, which the run writes again).
 func OpenJournal(path string, h Header, resume bool) (j *Journal, recs []*Record, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := jsonl.Open(path)
 	if err != nil {
+		if errors.Is(err, filelock.ErrLocked) {
+			return nil, nil, fmt.Errorf("annotate: %s: %w", path, ErrJournalLocked)
+		}
 		return nil, nil, fmt.Errorf("annotate: %w", err)
 	}
 	defer func() {
@@ -140,19 +143,13 @@ func OpenJournal(path string, h Header, resume bool) (j *Journal, recs []*Record
 			f.Close()
 		}
 	}()
-	if err := filelock.Lock(f); err != nil {
-		if errors.Is(err, filelock.ErrLocked) {
-			return nil, nil, fmt.Errorf("annotate: %s: %w", path, ErrJournalLocked)
-		}
-		return nil, nil, fmt.Errorf("annotate: lock %s: %w", path, err)
-	}
-	info, err := f.Stat()
+	size, err := f.Size()
 	if err != nil {
 		return nil, nil, fmt.Errorf("annotate: %w", err)
 	}
 	j = &Journal{f: f, name: path}
 	var good int64
-	if info.Size() > 0 {
+	if size > 0 {
 		var old Header
 		if old, recs, good, err = ReadJournal(f, path); err != nil {
 			return nil, nil, err
@@ -173,10 +170,7 @@ func OpenJournal(path string, h Header, resume bool) (j *Journal, recs []*Record
 			}
 		}
 	}
-	if err := f.Truncate(good); err != nil {
-		return nil, nil, fmt.Errorf("annotate: %w", err)
-	}
-	if _, err := f.Seek(good, io.SeekStart); err != nil {
+	if err := f.Restart(good); err != nil {
 		return nil, nil, fmt.Errorf("annotate: %w", err)
 	}
 	if good == 0 {
@@ -188,7 +182,7 @@ func OpenJournal(path string, h Header, resume bool) (j *Journal, recs []*Record
 }
 
 // endOffset returns where the last line of f's first good bytes starts.
-func endOffset(f *os.File, good int64) (int64, error) {
+func endOffset(f *jsonl.File, good int64) (int64, error) {
 	b := make([]byte, good)
 	if _, err := f.ReadAt(b, 0); err != nil {
 		return 0, fmt.Errorf("annotate: %w", err)
@@ -218,15 +212,7 @@ func (j *Journal) End(e JournalEnd) error { return j.append(journalLine{End: &e}
 
 // append writes v as one JSON line and syncs the file.
 func (j *Journal) append(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("annotate: journal: %w", err)
-	}
-	b = append(b, '\n')
-	if _, err := j.f.Write(b); err != nil {
-		return fmt.Errorf("annotate: journal %s: %w", j.name, err)
-	}
-	if err := j.f.Sync(); err != nil {
+	if err := j.f.Append(v); err != nil {
 		return fmt.Errorf("annotate: journal %s: %w", j.name, err)
 	}
 	return nil

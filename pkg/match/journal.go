@@ -2,7 +2,6 @@ package match
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"os"
 
 	"github.com/rafle/rafle/pkg/internal/filelock"
+	"github.com/rafle/rafle/pkg/internal/jsonl"
 )
 
 // Record is one finished game, as the journal holds it: enough to count it and to write
@@ -137,7 +137,7 @@ func readJournal(r io.Reader, path string) (h Header, recs []Record, good int64,
 
 // journal appends records to a file, syncing each one.
 type journal struct {
-	f *os.File
+	f *jsonl.File
 }
 
 // ErrJournalLocked is returned, wrapped, when another match holds the journal: two runs
@@ -148,8 +148,11 @@ var ErrJournalLocked = errors.New("journal is in use by another match (a second 
 // missing file starts a new journal), and locks it for the match. It returns the records
 // already finished.
 func openJournal(path string, h Header, resume bool) (j *journal, recs []Record, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := jsonl.Open(path)
 	if err != nil {
+		if errors.Is(err, filelock.ErrLocked) {
+			return nil, nil, fmt.Errorf("match: %s: %w", path, ErrJournalLocked)
+		}
 		return nil, nil, fmt.Errorf("match: %w", err)
 	}
 	defer func() {
@@ -157,19 +160,13 @@ func openJournal(path string, h Header, resume bool) (j *journal, recs []Record,
 			f.Close()
 		}
 	}()
-	if err := filelock.Lock(f); err != nil {
-		if errors.Is(err, filelock.ErrLocked) {
-			return nil, nil, fmt.Errorf("match: %s: %w", path, ErrJournalLocked)
-		}
-		return nil, nil, fmt.Errorf("match: lock %s: %w", path, err)
-	}
-	info, err := f.Stat()
+	size, err := f.Size()
 	if err != nil {
 		return nil, nil, fmt.Errorf("match: %w", err)
 	}
 	j = &journal{f: f}
 	var good int64
-	if info.Size() > 0 {
+	if size > 0 {
 		var old Header
 		if old, recs, good, err = readJournal(f, path); err != nil {
 			return nil, nil, err
@@ -185,10 +182,7 @@ func openJournal(path string, h Header, resume bool) (j *journal, recs []Record,
 			}
 		}
 	}
-	if err := f.Truncate(good); err != nil {
-		return nil, nil, fmt.Errorf("match: %w", err)
-	}
-	if _, err := f.Seek(good, io.SeekStart); err != nil {
+	if err := f.Restart(good); err != nil {
 		return nil, nil, fmt.Errorf("match: %w", err)
 	}
 	if good == 0 {
@@ -234,18 +228,7 @@ func sameHeader(old, h Header) error {
 
 // append writes v as one JSON line and syncs the file.
 func (j *journal) append(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("match: journal: %w", err)
-	}
-	b = append(b, '\n')
-	if bytes.Count(b, []byte{'\n'}) != 1 {
-		return errors.New("match: journal: record spans lines")
-	}
-	if _, err := j.f.Write(b); err != nil {
-		return fmt.Errorf("match: journal: %w", err)
-	}
-	if err := j.f.Sync(); err != nil {
+	if err := j.f.Append(v); err != nil {
 		return fmt.Errorf("match: journal: %w", err)
 	}
 	return nil
