@@ -5,14 +5,13 @@ package main
 import (
 	"context"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rafle/rafle/internal/procgroup"
+	"github.com/rafle/rafle/internal/testio"
 )
 
 // silentWrapper writes a wrapper script that starts a child that outlives it (its pid in
@@ -23,28 +22,9 @@ func silentWrapper(t *testing.T) (script, pids string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	script, pids = filepath.Join(dir, "engine.sh"), filepath.Join(dir, "pids")
-	text := "#!/bin/sh\nsleep 1000 &\necho $! > " + pids + "\n'" + self + `' "$@"` + "\n"
-	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script, pids = testio.Wrapper(t, t.TempDir(), "'"+self+`' "$@"`+"\n")
 	t.Setenv("RAFLE_FAKE_ENGINE", "silent")
 	return script, pids
-}
-
-func childPID(t *testing.T, path string) int {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		b, _ := os.ReadFile(path)
-		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && strings.HasSuffix(string(b), "\n") {
-			return n
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no pid in %s", path)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 func checkEnded(t *testing.T, pid int) {
@@ -63,7 +43,7 @@ func TestDiffEngineTimeout(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "no complete divide within 300ms (--engine-timeout)") {
 		t.Errorf("exit %d, stderr %q; want exit 1 and the timeout named", code, errOut)
 	}
-	checkEnded(t, childPID(t, pids))
+	checkEnded(t, testio.ReadPID(t, pids))
 	if code, _, errOut := runPerft(t, "diff", "--engine", script, "--engine-timeout", "0s", "-d", "3"); code != 2 || !strings.Contains(errOut, "--engine-timeout") {
 		t.Errorf("--engine-timeout 0s: exit %d, stderr %q; want a usage error", code, errOut)
 	}
@@ -87,5 +67,5 @@ func TestDiffInterrupted(t *testing.T) {
 	if code == 0 || !strings.Contains(errb.String(), "context canceled") && !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("exit %d, stderr %q; want a failure saying it was interrupted", code, errb.String())
 	}
-	checkEnded(t, childPID(t, pids))
+	checkEnded(t, testio.ReadPID(t, pids))
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/rafle/rafle/internal/procgroup"
 	"github.com/rafle/rafle/internal/testengines"
+	"github.com/rafle/rafle/internal/testio"
 	"github.com/rafle/rafle/pkg/match"
 )
 
@@ -39,11 +39,7 @@ func TestDXPProcess(t *testing.T) {
 	fake := testengines.DXP(t)
 	dir := t.TempDir()
 	port := freePort(t)
-	script, pids := filepath.Join(dir, "engine.sh"), filepath.Join(dir, "pids")
-	text := "#!/bin/sh\nsleep 1000 &\necho $! > " + pids + "\nexec 3<&0\n" + fake + " -need-stdin -listen 127.0.0.1:" + port + " <&3 &\nwait\n"
-	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script, pids := testio.Wrapper(t, dir, "exec 3<&0\n"+fake+" -need-stdin -listen 127.0.0.1:"+port+" <&3 &\nwait\n")
 	code, _, stderr := runArgs(t, "-v", "international", "--players", "x,depth=1", "--games", "2", "--max-plies", "10", "-q",
 		"--engine-start", "60s", "--engine", "name=x,proto=dxp,cmd="+script+",port="+port+",tc=600", "--pdn", filepath.Join(dir, "m.pdn"))
 	if code != 0 {
@@ -55,11 +51,7 @@ func TestDXPProcess(t *testing.T) {
 			t.Errorf("game %d: %s (%s), want max-plies", i+1, r.Reason, r.Detail)
 		}
 	}
-	b, _ := os.ReadFile(pids)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatalf("pid file %q", b)
-	}
+	pid := testio.ReadPID(t, pids)
 	if !procgroup.WaitEnded(pid, 20*time.Second) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("the wrapper's child %d still runs after the match", pid)

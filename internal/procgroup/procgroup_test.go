@@ -3,15 +3,14 @@
 package procgroup
 
 import (
-	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rafle/rafle/internal/testio"
 )
 
 // waitGone waits until pid has ended, failing after a generous bound.
@@ -39,18 +38,7 @@ func TestTerminateWrapperChild(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var pid int
-			for deadline := time.Now().Add(20 * time.Second); ; {
-				b, _ := os.ReadFile(pidFile)
-				if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && strings.HasSuffix(string(b), "\n") {
-					pid = n
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("the wrapper wrote no child pid")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			pid := testio.ReadPID(t, pidFile) // the wrapper's child
 			g.Terminate(200 * time.Millisecond)
 			select {
 			case <-g.Exited():

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // FIFO makes the FIFO dir/name, which a goroutine fills with data once a reader opens it.
@@ -46,4 +49,33 @@ func Pipe(t testing.TB, data []byte) string {
 	}()
 	t.Cleanup(func() { r.Close() })
 	return name
+}
+
+// Wrapper writes dir/engine.sh, an executable shell script in the shape of an engine
+// started through a wrapper: it starts a child that outlives it (sleep, its pid written
+// with a newline to the file it returns as sleepPID), then runs the lines of rest.
+func Wrapper(t testing.TB, dir, rest string) (script, sleepPID string) {
+	t.Helper()
+	script, sleepPID = filepath.Join(dir, "engine.sh"), filepath.Join(dir, "sleep.pid")
+	text := "#!/bin/sh\nsleep 1000 &\necho $! > " + sleepPID + "\n" + rest
+	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return script, sleepPID
+}
+
+// ReadPID waits, up to 20 seconds, for a process id written with its newline to the file
+// at path, and returns it; it fails t when none comes.
+func ReadPID(t testing.TB, path string) int {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		b, _ := os.ReadFile(path)
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && strings.HasSuffix(string(b), "\n") {
+			return n
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no pid in %s", path)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -5,9 +5,7 @@ package hub
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,36 +13,17 @@ import (
 
 	"github.com/rafle/rafle/internal/procgroup"
 	"github.com/rafle/rafle/internal/testengines"
+	"github.com/rafle/rafle/internal/testio"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
-// wrapper writes a shell script that starts a child that outlives it (sleep, its pid
-// written to the first line of pids) and then runs hubfake as its own child (not exec),
-// with -pid-file: the shape of an engine started through a wrapper script.
-func wrapper(t *testing.T) (script, pids string) {
-	t.Helper()
+// wrapper writes a wrapper script (testio.Wrapper) that runs hubfake as its own child (not
+// exec), with -pid-file: the pid files of its other child and of hubfake.
+func wrapper(t *testing.T) (script, sleepPID, fakePID string) {
 	dir := t.TempDir()
-	script, pids = filepath.Join(dir, "engine.sh"), filepath.Join(dir, "pids")
-	text := "#!/bin/sh\nsleep 1000 &\necho $! > " + pids + ".sleep\n" + testengines.Hub(t) + ` -pid-file ` + pids + `.fake "$@"` + "\n"
-	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return script, pids
-}
-
-// readPID reads a pid file that the wrapper or hubfake wrote.
-func readPID(t *testing.T, path string) int {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		b, _ := os.ReadFile(path)
-		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && strings.HasSuffix(string(b), "\n") {
-			return n
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no pid in %s", path)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	fakePID = filepath.Join(dir, "fake.pid")
+	script, sleepPID = testio.Wrapper(t, dir, testengines.Hub(t)+" -pid-file "+fakePID+` "$@"`+"\n")
+	return script, sleepPID, fakePID
 }
 
 // TestCloseEndsWrapperGroup: the engine runs in a process group of its own, and Close
@@ -61,7 +40,7 @@ func TestCloseEndsWrapperGroup(t *testing.T) {
 		{"hangs", []string{"-hang-at", "1"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			script, pids := wrapper(t)
+			script, sleepPID, fakePID := wrapper(t)
 			cfg := Config{Path: script, Args: tc.args, HandshakeTimeout: 300 * time.Millisecond, Grace: 200 * time.Millisecond}
 			e, err := Start(context.Background(), cfg)
 			if tc.fail != (err != nil) {
@@ -77,8 +56,8 @@ func TestCloseEndsWrapperGroup(t *testing.T) {
 				}
 				e.Close()
 			}
-			for _, f := range []string{pids + ".sleep", pids + ".fake"} {
-				pid := readPID(t, f)
+			for _, f := range []string{sleepPID, fakePID} {
+				pid := testio.ReadPID(t, f)
 				if !procgroup.WaitEnded(pid, 20*time.Second) {
 					syscall.Kill(pid, syscall.SIGKILL)
 					t.Errorf("%s: process %d still runs after Close", filepath.Base(f), pid)
@@ -91,7 +70,7 @@ func TestCloseEndsWrapperGroup(t *testing.T) {
 // TestEngineInterrupted: an engine killed by SIGTERM from outside (or a wrapper that
 // exits 143 because its engine was) is ErrCrash, not a crash.
 func TestEngineInterrupted(t *testing.T) {
-	script, _ := wrapper(t)
+	script, _, _ := wrapper(t)
 	for _, path := range []string{testengines.Hub(t), script} {
 		cfg := testConfig(t, "-signal-at", "2")
 		cfg.Path = path
