@@ -67,16 +67,6 @@ func WriteAnnotation(dir string, a *Annotation) error {
 		return err
 	}
 	var list gameList
-	index := map[string]int{}
-	str := func(s string) int {
-		k, ok := index[s]
-		if !ok {
-			k = len(list.Strings)
-			index[s] = k
-			list.Strings = append(list.Strings, s)
-		}
-		return k
-	}
 	var games []gameData
 	for i, m := range a.Moments {
 		g := engine.NewGame(a.Variant, m.Start)
@@ -89,8 +79,8 @@ func WriteAnnotation(dir string, a *Annotation) error {
 			}
 		}
 		view := viewPositions(a.Variant, g.Positions())
-		list.Games = append(list.Games, [7]int{i + 1, str(m.White), str(m.Black), str(m.Label),
-			str("loss " + strconv.FormatFloat(m.Loss, 'f', 3, 64) + ", best " + m.Best), len(m.Moves), str(fmt.Sprintf("%s, game %d", m.File, m.Game))})
+		list.Games = append(list.Games, [7]int{i + 1, list.str(m.White), list.str(m.Black), list.str(m.Label),
+			list.str("loss " + strconv.FormatFloat(m.Loss, 'f', 3, 64) + ", best " + m.Best), len(m.Moves), list.str(fmt.Sprintf("%s, game %d", m.File, m.Game))})
 		list.At = append(list.At, m.Ply)
 		games = append(games, gameData{view.start, strings.Join(texts, " "), view.plies, m.PDN})
 	}

@@ -141,25 +141,31 @@ type gameList struct {
 	Games   [][7]int `json:"games"`
 	// At is the ply each game opens at (none: the start).
 	At []int `json:"at,omitempty"`
+
+	index map[string]int // of Strings
+}
+
+// str returns the index of s in l.Strings, adding it the first time.
+func (l *gameList) str(s string) int {
+	k, ok := l.index[s]
+	if !ok {
+		if l.index == nil {
+			l.index = map[string]int{}
+		}
+		k = len(l.Strings)
+		l.index[s] = k
+		l.Strings = append(l.Strings, s)
+	}
+	return k
 }
 
 // viewerData returns the list of games and the compressed chunks of their data.
 func (m *Match) viewerData(ctx context.Context, event string) (gameList, []string, error) {
 	var list gameList
-	index := map[string]int{}
-	str := func(s string) int {
-		k, ok := index[s]
-		if !ok {
-			k = len(list.Strings)
-			index[s] = k
-			list.Strings = append(list.Strings, s)
-		}
-		return k
-	}
 	for i := range m.Records {
 		r := &m.Records[i]
-		list.Games = append(list.Games, [7]int{r.Game + 1, str(r.White), str(r.Black), str(resultText(r)),
-			str(r.Reason), len(r.Moves), str(r.Opening)})
+		list.Games = append(list.Games, [7]int{r.Game + 1, list.str(r.White), list.str(r.Black), list.str(resultText(r)),
+			list.str(r.Reason), len(r.Moves), list.str(r.Opening)})
 	}
 	chunks := make([]string, (len(m.Records)+gamesPerChunk-1)/gamesPerChunk)
 	errs := make([]error, len(chunks))
