@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -161,15 +160,6 @@ func (set *engineSet) close() error {
 		errs = append(errs, f.Close())
 	}
 	return errors.Join(errs...)
-}
-
-// names lists the engines' names, for messages.
-func (set *engineSet) names() string {
-	var ns []string
-	for _, s := range set.specs {
-		ns = append(ns, s.Name)
-	}
-	return strings.Join(ns, ", ")
 }
 
 // has reports whether name is an engine of the set.

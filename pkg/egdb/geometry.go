@@ -178,9 +178,6 @@ func (g *geometry) check() error {
 	return nil
 }
 
-// flip maps a dense square to the square of the board turned by half a turn.
-func (g *geometry) flip(d uint8) uint8 { return uint8(g.squares-1) - d }
-
 // indexer returns the indexer of slice s, made once.
 func (g *geometry) indexer(s Slice) *indexer {
 	if ix, ok := g.indexers.Load(s); ok {
