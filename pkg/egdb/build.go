@@ -120,14 +120,6 @@ func Build(ctx context.Context, v *engine.Variant, opt BuildOptions) ([]SliceRep
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("egdb: %w", err)
 	}
-	// leftovers of a killed build: writeSlice's temporary files, which only it creates
-	if entries, err := os.ReadDir(opt.Dir); err == nil {
-		for _, e := range entries {
-			if isTemp(e.Name()) {
-				os.Remove(filepath.Join(opt.Dir, e.Name()))
-			}
-		}
-	}
 	db, err := Open(opt.Dir, v, Options{CacheMB: 1})
 	if err != nil {
 		return nil, err

@@ -122,7 +122,9 @@ func TestVerifyFindsWrongValue(t *testing.T) {
 }
 
 // TestResume removes one slice of a build and builds again: only that slice is built, and
-// its file is the same as before, byte for byte.
+// its file is the same as before, byte for byte. What a killed build left of that slice (a
+// temporary file) is removed; the temporary file of another slice, which a shard of the
+// same stage running at once would be writing, is not (it was: the shard's rename failed).
 func TestResume(t *testing.T) {
 	dir := t.TempDir()
 	v := engine.MustLookup("italian")
@@ -137,6 +139,13 @@ func TestResume(t *testing.T) {
 	}
 	os.Remove(name)
 	os.Remove(filepath.Join(dir, fileName(s.Swap())))
+	stale := filepath.Join(dir, "."+fileName(s)+".tmp123")
+	other := filepath.Join(dir, "."+fileName(Slice{0, 1, 0, 1})+".tmp456")
+	for _, f := range []string{stale, other} {
+		if err := os.WriteFile(f, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	rs, err := Build(context.Background(), v, BuildOptions{Dir: dir, Pieces: 3, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +165,12 @@ func TestResume(t *testing.T) {
 	after, err := os.ReadFile(name)
 	if err != nil || !bytes.Equal(before, after) {
 		t.Errorf("the rebuilt %s differs from the first build's (%v)", name, err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the rebuilt slice's leftover %s is still there (%v)", stale, err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another slice's temporary file was removed: %v", err)
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 )
 
@@ -187,6 +186,7 @@ func writeSlice(ctx context.Context, dir, variant string, s Slice, codes []uint1
 	out.WriteString(fileTrailer)
 
 	final := filepath.Join(dir, fileName(s))
+	removeTemps(dir, s)
 	tmp, err := os.CreateTemp(dir, "."+fileName(s)+".tmp*")
 	if err != nil {
 		return 0, fmt.Errorf("egdb: %w", err)
@@ -208,9 +208,15 @@ func writeSlice(ctx context.Context, dir, variant string, s Slice, codes []uint1
 	return int64(out.Len()), nil
 }
 
-// isTemp reports whether a file name is one of writeSlice's temporary files.
-func isTemp(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, FileExt+".tmp")
+// removeTemps removes what a killed build left of slice s: writeSlice's temporary files of
+// s. Only the slice's writer removes them, never a build's start: the shards of a stage
+// run at once in one folder, each writing its own slices, and a shard that starts must
+// not remove the file another is writing.
+func removeTemps(dir string, s Slice) {
+	old, _ := filepath.Glob(filepath.Join(dir, "."+fileName(s)+".tmp*"))
+	for _, f := range old {
+		os.Remove(f)
+	}
 }
 
 // sliceFile is an open slice file: its header and block table in memory, the blocks read
