@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rafle/rafle/internal/golden"
+	"github.com/rafle/rafle/internal/testio"
 )
 
 func runArgs(t testing.TB, args ...string) (code int, stdout, stderr string) {
@@ -141,7 +142,7 @@ func TestInterrupt(t *testing.T) {
 	if code != 1 || !strings.Contains(errb.String(), "context canceled") {
 		t.Errorf("interrupted build: exit %d, stderr %q", code, errb.String())
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > testio.StopBound {
 		t.Errorf("the build took %v to stop", d)
 	}
 }

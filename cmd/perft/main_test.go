@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rafle/rafle/internal/testio"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -226,7 +227,7 @@ func TestDiffEngineOutput(t *testing.T) {
 		if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errOut, tc.err) {
 			t.Errorf("%s engine %s: exit %d, stdout:\n%sstderr %q; want exit %d, %q and %q", tc.mode, tc.engine, code, out, errOut, tc.code, tc.out, tc.err)
 		}
-		if d := time.Since(start); d > 10*time.Second {
+		if d := time.Since(start); d > testio.StopBound {
 			t.Errorf("%s engine: %v", tc.mode, d)
 		}
 		if tc.mode == "rootmiscount" && (strings.Contains(out, "no difference") || !strings.Contains(out, "999")) {

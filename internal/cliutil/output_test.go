@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rafle/rafle/internal/testio"
 	"github.com/urfave/cli/v2"
 )
 
@@ -197,7 +198,7 @@ func TestMainSignals(t *testing.T) {
 			!strings.Contains(string(rest), "demo: task 1: interrupted") {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d, what was done and the interrupt", tc.sig, got, rest, tc.code)
 		}
-		if d := time.Since(start); d > 5*time.Second {
+		if d := time.Since(start); d > testio.StopBound {
 			t.Errorf("%v: stopped after %v", tc.sig, d)
 		}
 	}

@@ -79,3 +79,10 @@ func ReadPID(t testing.TB, path string) int {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// StopBound is how long a test waits for something it stopped (a cancelled build, a closed
+// engine, a signalled command) before it calls it a hang. The commands stop within a second
+// (measured; docs/benchmarks.md), but a test's verdict must not depend on the machine's load,
+// so the bound only tells a stop from work that went on: it is far below the time of the work
+// each such test interrupts, and far above a stop at any load the tests are run under.
+const StopBound = 30 * time.Second

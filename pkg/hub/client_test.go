@@ -12,6 +12,7 @@ import (
 
 	"github.com/rafle/rafle/internal/leakcheck"
 	"github.com/rafle/rafle/internal/testengines"
+	"github.com/rafle/rafle/internal/testio"
 	"github.com/rafle/rafle/pkg/engine"
 )
 
@@ -273,7 +274,7 @@ func TestEngineFaults(t *testing.T) {
 			}
 			start := time.Now()
 			e.Close()
-			if d := time.Since(start); d > 2*time.Second {
+			if d := time.Since(start); d > testio.StopBound {
 				t.Errorf("Close took %v", d)
 			}
 		})
@@ -309,7 +310,7 @@ func TestHandshakeFaults(t *testing.T) {
 					t.Errorf("Start = %v, want %q in it", err, w)
 				}
 			}
-			if d := time.Since(start); d > 2*time.Second {
+			if d := time.Since(start); d > testio.StopBound {
 				t.Errorf("Start took %v", d)
 			}
 		})
@@ -341,7 +342,7 @@ func TestEngineStop(t *testing.T) {
 	if err != nil || rep.Move != g.Legal()[0] {
 		t.Fatalf("Think stopped = %+v, %v; want the first legal move and no error", rep, err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > testio.StopBound {
 		t.Errorf("Think took %v after stop", d)
 	}
 	if err := e.Ping(context.Background()); err != nil {
@@ -434,7 +435,7 @@ func TestCloseWhileThinking(t *testing.T) {
 	if err := <-errc; !errors.Is(err, ErrCrash) || !strings.Contains(err.Error(), "closed") {
 		t.Errorf("Think during Close = %v", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > testio.StopBound {
 		t.Errorf("Close took %v", d)
 	}
 }

@@ -130,6 +130,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+// TestHubStartErrors checks that an engine that cannot start, does not speak Hub or lacks the
+// variant gives one line naming the cause, and that a silent or foreign engine is given up on
+// after the handshake timeout, which its error names (a hang would end the test by go test's
+// -timeout; no wall-clock bound here, so that the verdict does not depend on the load).
 func TestHubStartErrors(t *testing.T) {
 	fake := testengines.Hub(t)
 	intl := engine.MustLookup("international")
@@ -137,24 +141,26 @@ func TestHubStartErrors(t *testing.T) {
 	for _, tc := range []struct {
 		spec string
 		v    *engine.Variant
-		want string
+		want []string
 	}{
-		{"name=x,cmd=/nonexistent/engine,depth=1", intl, "nonexistent"},
-		{"name=x,cmd=" + fake + ",args=-no-hub,depth=1", intl, "x"},
-		{"name=x,cmd=" + fake + ",args=-wrong-protocol,depth=1", intl, "uciok"},
-		{"name=x,cmd=" + fake + ",args=\"-variants normal\",depth=1", engine.MustLookup("frisian"), "frisian"},
+		{"name=x,cmd=/nonexistent/engine,depth=1", intl, []string{"nonexistent"}},
+		{"name=x,cmd=" + fake + ",args=-no-hub,depth=1", intl, []string{"x", "within 500ms"}},
+		{"name=x,cmd=" + fake + ",args=-wrong-protocol,depth=1", intl, []string{"uciok", "within 500ms"}},
+		{"name=x,cmd=" + fake + ",args=\"-variants normal\",depth=1", engine.MustLookup("frisian"), []string{"frisian"}},
 	} {
 		spec, err := ParseEngineSpec(tc.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		began := time.Now()
 		err = CheckHub(ctx, spec, tc.v, ExternalOptions{HandshakeTimeout: 500 * time.Millisecond})
-		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %v, want one line naming %q", tc.spec, err, tc.want)
+		if err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one line", tc.spec, err)
+			continue
 		}
-		if d := time.Since(began); d > 5*time.Second {
-			t.Errorf("%s: took %v", tc.spec, d)
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v, want it to name %q", tc.spec, err, w)
+			}
 		}
 	}
 }
