@@ -61,6 +61,13 @@ func TestStatsEGDB(t *testing.T) {
 		len(r.EGDB.Games) != 1 || r.EGDB.Games[0].Game != 2 || r.EGDB.Games[0].File != in {
 		t.Errorf("stats --egdb --format json: exit %d, %v, %+v, stderr %s", code, err, r.EGDB, stderr)
 	}
+	rep := filepath.Join(tmp, "report")
+	code, _, stderr = runPDN(t, "", "stats", "--egdb", dir, "--report", rep, in)
+	html, err := os.ReadFile(filepath.Join(rep, "index.html"))
+	if code != 0 || err != nil || !strings.Contains(string(html), "3 games reached a position the database holds; 1 of them") ||
+		!strings.Contains(string(html), `<td class="text">W:WK1,K3:BK32</td>`) {
+		t.Errorf("stats --egdb --report: exit %d, %v, stderr %s; the page has no endgame database section with the game", code, err, stderr)
+	}
 	other := filepath.Join(tmp, "db")
 	os.Mkdir(other, 0o755)
 	for _, tc := range []struct {

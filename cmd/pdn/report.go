@@ -23,6 +23,9 @@ func collectStats(c *cli.Context, job archive.Job, opt archive.StatsOptions) (*a
 	if _, inputs := archive.InputErrors(err); err != nil && !inputs {
 		return st, err
 	}
+	if opt.EGDB != nil {
+		a.EGDB = st.Report(0).EGDB
+	}
 	if werr := report.WriteArchive(dir, a); werr != nil {
 		return st, errors.Join(werr, err)
 	}

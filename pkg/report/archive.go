@@ -25,6 +25,9 @@ type Archive struct {
 	// The counts by value.
 	Years, Events, Results, Openings, ErrorKinds map[string]int
 	Plies                                        map[int]int
+	// EGDB, when not nil, is what an endgame database said of the games (pdn stats --egdb):
+	// the report shows the counts and the games whose result contradicts it.
+	EGDB *archive.EGDBReport
 }
 
 // openingPlies is the number of first moves that name an opening in an archive report.
@@ -131,7 +134,35 @@ func WriteArchive(dir string, a *Archive) error {
 		tables = append(tables, tb)
 	}
 	pg.Sections = append(pg.Sections, section{ID: "tables", Title: "Counts", Tables: tables})
+	if a.EGDB != nil {
+		pg.Sections = append(pg.Sections, egdbSection(a.EGDB))
+	}
 	return pg.write(dir)
+}
+
+// archiveEGDBRows is how many contradicting games the report lists; the JSON of pdn stats
+// has them all.
+const archiveEGDBRows = 200
+
+// egdbSection shows what the endgame database said of the games: how many reached a position
+// it holds, and the games whose result contradicts its value there.
+func egdbSection(e *archive.EGDBReport) section {
+	sec := section{ID: "egdb", Title: "Endgame database (" + e.Variant + ")", Lines: []string{
+		fmt.Sprintf("%d games reached a position the database holds; %d of them have a result that contradicts its value there.",
+			e.Checked, e.Contradictions)}}
+	if len(e.Games) == 0 {
+		return sec
+	}
+	tb := table{Caption: "Games whose result contradicts the database", Left: 7,
+		Header: []string{"File", "Game", "Ply", "Position", "Database", "Result", "It means"}}
+	for _, g := range e.Games[:min(len(e.Games), archiveEGDBRows)] {
+		tb.Rows = append(tb.Rows, []string{g.File, strconv.Itoa(g.Game), strconv.Itoa(g.Ply), g.FEN, g.Value, g.Result, g.Expected})
+	}
+	if n := len(e.Games) - archiveEGDBRows; n > 0 {
+		sec.Lines = append(sec.Lines, fmt.Sprintf("The first %d are listed; %d more are in the JSON of pdn stats --egdb --format json.", archiveEGDBRows, n))
+	}
+	sec.Tables = []table{tb}
+	return sec
 }
 
 func (a *Archive) countsFigure(id, title string, m map[string]int, n int) (*figure, error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/pdn"
 )
 
@@ -128,6 +129,30 @@ func TestArchive(t *testing.T) {
 	}
 	if err := WriteArchive(t.TempDir(), NewArchive("empty")); err == nil {
 		t.Error("an empty archive: no error")
+	}
+	// with an endgame database's verdict: its counts, and every contradicting game up to
+	// archiveEGDBRows
+	a.EGDB = &archive.EGDBReport{Variant: "english", Checked: 3, Contradictions: archiveEGDBRows + 1}
+	for i := range archiveEGDBRows + 1 {
+		a.EGDB.Games = append(a.EGDB.Games, archive.EGDBGame{File: "a.pdn", Game: i + 1, Ply: 7, FEN: "W:WK1,K3:BK32",
+			Value: "win in 33", Expected: "0-1", Result: "1/2-1/2"})
+	}
+	dir = t.TempDir()
+	if err := WriteArchive(dir, a); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Endgame database (english)", "3 games reached a position the database holds; 201 of them",
+		`<td class="text">W:WK1,K3:BK32</td>`, `<td class="text">win in 33</td>`, "1 more are in the JSON"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the archive report with an endgame database lacks %q", want)
+		}
+	}
+	if n := strings.Count(string(html), `<td class="text">W:WK1,K3:BK32</td>`); n != archiveEGDBRows {
+		t.Errorf("%d contradicting games listed, want %d", n, archiveEGDBRows)
 	}
 }
 
