@@ -135,6 +135,9 @@ func expandAction(c *cli.Context) error {
 		return cliutil.Usagef("book --expand: --depth %d: at most %d (each ply multiplies the time by 3 to 10: "+
 			"english's start position takes 0.1 s at depth 8 and 90 s at depth 14, on one core)", opt.Depth, book.MaxExpandDepth)
 	}
+	if err := cliutil.CheckMemory("--nodes", book.ExpandMemoryMiB(opt)); err != nil {
+		return err
+	}
 	cliutil.BoundHeap(int64(opt.Jobs) * book.DefaultExpandHashMB) // the searchers' tables and about 20 MiB more
 	stderr := c.App.ErrWriter
 	fmt.Fprintf(stderr, "pdn: book: expanding %s, depth %d, %d nodes, max ply %d, seed %d\n", v.Name, opt.Depth, opt.Nodes, opt.MaxPly, opt.Seed)

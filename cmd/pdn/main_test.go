@@ -7,11 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rafle/rafle/internal/cliutil"
 	"github.com/rafle/rafle/internal/golden"
 	"github.com/rafle/rafle/pkg/archive"
+	"github.com/rafle/rafle/pkg/book"
 )
 
 func runPDN(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -266,6 +269,20 @@ func TestJobsBound(t *testing.T) {
 				t.Errorf("pdn %v: exit %d, stderr %q; want 2 and a usage error naming -j %s", a, code, errOut, j)
 			}
 		}
+	}
+}
+
+// TestExpandNodesBound: book --expand refuses a --nodes whose book would not fit in this
+// machine's memory (it grew until the system killed it), before it expands anything.
+func TestExpandNodesBound(t *testing.T) {
+	avail, ok := cliutil.AvailableMiB()
+	if !ok {
+		t.Skip("the available memory cannot be read here")
+	}
+	nodes := strconv.FormatInt((avail+1)*(1<<20/book.ExpandBytesPerNode), 10)
+	code, out, errOut := runPDN(t, "", "book", "--expand", "--variant", "english", "--nodes", nodes, "--depth", "1", "-j", "1")
+	if code != 2 || out != "" || !strings.Contains(errOut, "--nodes") || !strings.Contains(errOut, "more memory than this machine has") {
+		t.Errorf("book --expand --nodes %s: exit %d, stdout %q, stderr %q; want 2 and a usage error naming --nodes", nodes, code, out, errOut)
 	}
 }
 

@@ -43,6 +43,19 @@ const MaxExpandDepth = 16
 // ExpandOptions.HashMB sets one: Jobs searchers take Jobs times that.
 const DefaultExpandHashMB = 8
 
+// ExpandBytesPerNode bounds the memory an expanded position keeps in the book: its entry,
+// its moves with their statistics and its children's positions. Measured about 2.5 KB on
+// international (the largest boards' positions and move lists: 4,000 positions at depth 1
+// peaked 10 MB above one position, docs/books.md); the bound leaves room for more moves.
+const ExpandBytesPerNode = 4096
+
+// ExpandMemoryMiB returns the memory, in MiB, that Expand with opt needs at most: the
+// searchers' tables and ExpandBytesPerNode for each position expanded.
+func ExpandMemoryMiB(opt ExpandOptions) int64 {
+	hash, jobs, nodes := int64(cmp.Or(opt.HashMB, DefaultExpandHashMB)), int64(cmp.Or(opt.Jobs, runtime.GOMAXPROCS(0))), int64(cmp.Or(opt.Nodes, 100))
+	return jobs*hash + nodes/(1<<20/ExpandBytesPerNode) + 1
+}
+
 // Expand builds a book of v from its start position by drop-out expansion (see the
 // package documentation). Every search is a fresh fixed-depth search, so the book
 // depends only on v, Depth, Nodes, MaxPly and Seed. Move evals in the book are backed-up
