@@ -20,7 +20,7 @@ const (
 	genDepth  = 8
 	genWindow = 25
 	// the calibration games' player and length (docs/selfplay.md#balance)
-	genCalPlayer = "depth=3:random=0.05"
+	genCalPlayer = "depth=5"
 	genCalPlies  = 150
 )
 
@@ -122,7 +122,12 @@ func generateOpenings(c *cli.Context) error {
 	fmt.Fprintf(w, "#   drawn from the seed by rafle's search to depth %d (default weights); kept: equal material, score within ±%d\n", cfg.Depth, cfg.Window)
 	fmt.Fprintf(w, "#   hundredths of a man for the side to move, no near-duplicate of one kept (same side to move, at most two\n")
 	if cal.Games > 0 {
-		fmt.Fprintf(w, "#   squares different), and %d games of %s against itself from the position (a draw after %d plies)\n", cal.Games, cal.Player.Spec, cal.MaxPlies)
+		games := map[bool]string{true: "1 game", false: fmt.Sprintf("%d games", cal.Games)}[cal.Games == 1]
+		limit := fmt.Sprintf("a draw after %d plies", cal.MaxPlies)
+		if cal.MaxPlies == 0 {
+			limit = "no limit of plies"
+		}
+		fmt.Fprintf(w, "#   squares different), and %s of %s against itself from the position (%s)\n", games, cal.Player.Spec, limit)
 		fmt.Fprintf(w, "#   in which the side to move scores exactly half the points. Scored %d: %d kept, %d outside the window,\n", st.Scored, len(ops), st.OutWindow)
 		fmt.Fprintf(w, "#   %d near-duplicates, %d whose calibration games did not split (of %d calibrated); %d left unscored\n", st.NearDups, st.Unsplit, st.Calibrated, st.Unbalanced)
 	} else {

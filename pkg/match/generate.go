@@ -93,7 +93,8 @@ const maxExplored = 50_000
 // before each, so every score is the same on every run), and keeps a position when the
 // game is not over, both sides have the same men and kings (MaterialBalanced), its score is
 // within ±cfg.Window, and it is no near-duplicate of a position kept before: the same side
-// to move and at most two squares different (one piece elsewhere, or one more or less).
+// to move and at most two squares different (one piece elsewhere, or one more or less),
+// and, with cfg.Calibration, its calibration games split evenly (Calibration).
 // It stops once cfg.Count are kept, or the positions run out (then it returns fewer, and
 // no error). It stops with ctx's error when ctx is done.
 func GenerateOpenings(ctx context.Context, cfg GenerateConfig) ([]Generated, GenerateStats, error) {
@@ -103,7 +104,7 @@ func GenerateOpenings(ctx context.Context, cfg GenerateConfig) ([]Generated, Gen
 		return nil, st, fmt.Errorf("match: generate openings: %d plies, %d openings, depth %d, window %d: want at least 1, 1, 1 and 0", cfg.Plies, cfg.Count, cfg.Depth, cfg.Window)
 	}
 	if err := cfg.Calibration.Check(); err != nil {
-		return nil, st, err
+		return nil, st, fmt.Errorf("match: generate openings: %w", err)
 	}
 	rng := rand.New(rand.NewPCG(mix(uint64(cfg.Seed), 5), mix(uint64(cfg.Seed), 6)))
 	type line struct {
