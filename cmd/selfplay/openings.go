@@ -55,7 +55,7 @@ func openingsCommand() *cli.Command {
 			&cli.StringFlag{Name: "calibrate-player", Value: genCalPlayer, Usage: "the player of the calibration games (depth= or nodes=; random= for more than one game)"},
 			&cli.IntFlag{Name: "calibrate-plies", Value: genCalPlies, Usage: "a calibration game is a draw after this many plies past the opening (0: no limit)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the order in which positions are scored, and of the calibration games"},
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, DefaultText: "all cores", Usage: "searches run at once"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, DefaultText: "all cores", Usage: "searches (and calibration games) run at once"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 		},
 		Action:       generateOpenings,
