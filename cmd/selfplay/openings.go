@@ -19,7 +19,7 @@ import (
 const (
 	genDepth  = 8
 	genWindow = 25
-	// the calibration games' player and length (docs/selfplay.md#balance)
+	// the calibration games' player and length (docs/selfplay.md, Balance)
 	genCalPlayer = "depth=5"
 	genCalPlies  = 150
 )
