@@ -20,17 +20,53 @@ type GenerateConfig struct {
 	Depth   int   // depth of the search that scores each position
 	Window  int   // a position is kept when its score is within ±Window hundredths of a man
 	Seed    int64 // fixes which positions are scored, in which order
-	// Jobs is the number of searches run at once (0: 1).
+	// Calibration, if its Games is above 0, keeps only the positions whose games of a
+	// player against itself split evenly (Calibration).
+	Calibration Calibration
+	// Jobs is the number of searches (and calibration games) run at once (0: 1).
 	Jobs int
 	// Progress, if not nil, is called after each position scored with the numbers of
 	// positions scored and kept.
 	Progress func(scored, kept int)
 }
 
+// Calibration is the last filter of GenerateOpenings: each position that passed the
+// window and is no near-duplicate of one kept is played Games times by Player against
+// itself (both sides the same spec, each game's random moves seeded from the generation's
+// seed, the position and the game: the same games on every run and with any Jobs), a game
+// ending as a draw once MaxPlies plies are played after the opening (0: no limit), and the
+// position is kept only when the side to move scores exactly half of the games' points
+// (one game: a draw; two: a win and a loss, or two draws).
+type Calibration struct {
+	Games    int
+	Player   search.PlayerSpec
+	MaxPlies int
+}
+
+// Check says what is wrong with c, or nil: negative numbers, a player with a time limit
+// (its games would depend on the machine), or more than one game of a player without
+// random moves (they would all be the same game).
+func (c *Calibration) Check() error {
+	switch {
+	case c.Games < 0 || c.MaxPlies < 0:
+		return fmt.Errorf("calibration: %d games, %d plies: must not be negative", c.Games, c.MaxPlies)
+	case c.Games == 0:
+		return nil
+	case !c.Player.Deterministic():
+		return fmt.Errorf("calibration player %q: a time limit makes its games depend on the machine: give depth= or nodes=", c.Player.Spec)
+	case c.Games > 1 && c.Player.Random == 0:
+		return fmt.Errorf("calibration player %q plays the same game every time: give it random= for %d games", c.Player.Spec, c.Games)
+	}
+	return nil
+}
+
 // Generated is one opening of a generated suite, with the score that kept it.
 type Generated struct {
 	Opening
 	Score int // the search's score for the side to move, hundredths of a man
+	// Wins, Draws and Losses are the side to move's results in the calibration games
+	// (all 0 without calibration).
+	Wins, Draws, Losses int
 }
 
 // GenerateStats says what GenerateOpenings did.
@@ -41,6 +77,8 @@ type GenerateStats struct {
 	OutWindow  int  // left out: score outside the window
 	Unbalanced int  // left out: unequal material, or the game over
 	NearDups   int  // left out: a near-duplicate of one kept
+	Calibrated int  // positions whose calibration games were played
+	Unsplit    int  // left out: the calibration games did not split evenly
 }
 
 // maxExplored bounds the positions GenerateOpenings keeps at each ply: beyond it, a random
@@ -55,7 +93,8 @@ const maxExplored = 50_000
 // before each, so every score is the same on every run), and keeps a position when the
 // game is not over, both sides have the same men and kings (MaterialBalanced), its score is
 // within ±cfg.Window, and it is no near-duplicate of a position kept before: the same side
-// to move and at most two squares different (one piece elsewhere, or one more or less).
+// to move and at most two squares different (one piece elsewhere, or one more or less),
+// and, with cfg.Calibration, its calibration games split evenly (Calibration).
 // It stops once cfg.Count are kept, or the positions run out (then it returns fewer, and
 // no error). It stops with ctx's error when ctx is done.
 func GenerateOpenings(ctx context.Context, cfg GenerateConfig) ([]Generated, GenerateStats, error) {
@@ -63,6 +102,9 @@ func GenerateOpenings(ctx context.Context, cfg GenerateConfig) ([]Generated, Gen
 	v := cfg.Variant
 	if cfg.Plies < 1 || cfg.Count < 1 || cfg.Depth < 1 || cfg.Window < 0 {
 		return nil, st, fmt.Errorf("match: generate openings: %d plies, %d openings, depth %d, window %d: want at least 1, 1, 1 and 0", cfg.Plies, cfg.Count, cfg.Depth, cfg.Window)
+	}
+	if err := cfg.Calibration.Check(); err != nil {
+		return nil, st, fmt.Errorf("match: generate openings: %w", err)
 	}
 	rng := rand.New(rand.NewPCG(mix(uint64(cfg.Seed), 5), mix(uint64(cfg.Seed), 6)))
 	type line struct {
@@ -108,17 +150,27 @@ func GenerateOpenings(ctx context.Context, cfg GenerateConfig) ([]Generated, Gen
 	order := rng.Perm(len(level))
 
 	jobs := max(cfg.Jobs, 1)
+	cal := &cfg.Calibration
 	var kept []Generated
 	var keptPos []engine.Position
+	nearKept := func(p *engine.Position) bool {
+		return slices.ContainsFunc(keptPos, func(q engine.Position) bool { return nearDuplicate(p, &q) })
+	}
 	for start := 0; start < len(order) && len(kept) < cfg.Count; start += 4 * jobs {
 		batch := order[start:min(len(order), start+4*jobs)]
-		scores := make([]int, len(batch))
-		ok := make([]bool, len(batch))
+		res := make([]candidate, len(batch))
 		var wg sync.WaitGroup
 		next := make(chan int)
+		var failed error
+		var once sync.Once
 		for range jobs {
 			wg.Go(func() {
 				s := search.New(v, nil, 4)
+				var c *calibrator
+				if cal.Games > 0 {
+					c = newCalibrator(cfg)
+					defer c.close()
+				}
 				for k := range next {
 					l := &level[batch[k]]
 					g := engine.NewGame(v, v.Start())
@@ -129,8 +181,18 @@ func GenerateOpenings(ctx context.Context, cfg GenerateConfig) ([]Generated, Gen
 						continue
 					}
 					s.Clear()
-					res := s.Search(ctx, g, search.Limits{Depth: cfg.Depth})
-					scores[k], ok[k] = res.Score, true
+					r := &res[k]
+					r.score, r.scored = s.Search(ctx, g, search.Limits{Depth: cfg.Depth}).Score, true
+					// keptPos is not written while the batch is played
+					if c == nil || r.score < -cfg.Window || r.score > cfg.Window || nearKept(&l.pos) {
+						continue
+					}
+					var err error
+					if r.wdl, err = c.play(ctx, batch[k], Opening{Name: "candidate", Root: v.Start(), Moves: l.moves}); err != nil {
+						once.Do(func() { failed = err })
+						continue
+					}
+					r.calibrated = true
 				}
 			})
 		}
@@ -142,24 +204,33 @@ func GenerateOpenings(ctx context.Context, cfg GenerateConfig) ([]Generated, Gen
 		if err := ctx.Err(); err != nil {
 			return nil, st, err
 		}
+		if failed != nil {
+			return nil, st, failed
+		}
 		for k, i := range batch {
 			if len(kept) == cfg.Count {
 				break
 			}
-			l := &level[i]
-			if !ok[k] {
+			l, r := &level[i], &res[k]
+			if !r.scored {
 				st.Unbalanced++
 				continue
 			}
 			st.Scored++
+			if r.calibrated {
+				st.Calibrated++
+			}
 			switch {
-			case scores[k] < -cfg.Window || scores[k] > cfg.Window:
+			case r.score < -cfg.Window || r.score > cfg.Window:
 				st.OutWindow++
-			case slices.ContainsFunc(keptPos, func(q engine.Position) bool { return nearDuplicate(&l.pos, &q) }):
+			case nearKept(&l.pos):
 				st.NearDups++
+			case cal.Games > 0 && 2*r.wdl[0]+r.wdl[1] != cal.Games:
+				st.Unsplit++
 			default:
 				keptPos = append(keptPos, l.pos)
-				kept = append(kept, Generated{Opening: Opening{Name: fmt.Sprintf("gen-%d", len(kept)+1), Root: v.Start(), Moves: l.moves}, Score: scores[k]})
+				kept = append(kept, Generated{Opening: Opening{Name: fmt.Sprintf("gen-%d", len(kept)+1), Root: v.Start(), Moves: l.moves},
+					Score: r.score, Wins: r.wdl[0], Draws: r.wdl[1], Losses: r.wdl[2]})
 			}
 			if cfg.Progress != nil {
 				cfg.Progress(st.Scored, len(kept))
@@ -168,6 +239,62 @@ func GenerateOpenings(ctx context.Context, cfg GenerateConfig) ([]Generated, Gen
 	}
 	return kept, st, nil
 }
+
+// candidate is what GenerateOpenings learns of one position of a batch.
+type candidate struct {
+	scored     bool   // searched: the game not over, material level
+	score      int    // the search's score
+	calibrated bool   // the calibration games played
+	wdl        [3]int // the side to move's wins, draws and losses in them
+}
+
+// calibrator plays the calibration games of one worker of GenerateOpenings: a match
+// configuration of the calibration player against itself, whose players the worker keeps
+// from game to game (reset with each game's seed).
+type calibrator struct {
+	cfg   Config
+	seats seats
+	games int
+}
+
+func newCalibrator(gc GenerateConfig) *calibrator {
+	ps := gc.Calibration.Player
+	return &calibrator{
+		cfg: Config{Variant: gc.Variant, Players: []Entrant{Engine("calibration", ps), Engine("calibration#2", ps)},
+			Seed: int64(mix(uint64(gc.Seed), 7)), MaxPlies: gc.Calibration.MaxPlies},
+		seats: seats{},
+		games: gc.Calibration.Games,
+	}
+}
+
+// play plays the calibration games of op, position number pos (its index among the
+// explored positions, which with the seed fixes the games), and returns the wins, draws
+// and losses of the side to move after op.
+func (c *calibrator) play(ctx context.Context, pos int, op Opening) ([3]int, error) {
+	var wdl [3]int
+	c.cfg.Openings = []Opening{op}
+	side := op.Position().Side
+	for k := range c.games {
+		// game k of the position: the two players' seeds come from the index (play), and
+		// the first mover alternates (the spec is the same, the seeds are not)
+		gm := Game{Index: pos*c.games + k, A: 0, B: 1, First: k % 2}
+		rec, err := play(ctx, &c.cfg, gm, c.seats)
+		if err != nil {
+			return wdl, err
+		}
+		switch rec.Winner {
+		case "":
+			wdl[1]++
+		case side.String():
+			wdl[0]++
+		default:
+			wdl[2]++
+		}
+	}
+	return wdl, nil
+}
+
+func (c *calibrator) close() { c.seats.close() }
 
 // nearDuplicate reports whether p and q have the same side to move and differ on at most
 // two squares.

@@ -238,7 +238,7 @@ func TestReadOpenings(t *testing.T) {
 
 // TestShippedSets: every shipped opening set reads for its variant, with its count, and no
 // two of its openings reach the same position; a generated set's scores are within its
-// window. The rewritten published sets hold the positions of the copies in
+// window, and its calibration games, if any, split evenly. The rewritten published sets hold the positions of the copies in
 // ../shared/reference/openings, less those their headers leave out.
 func TestShippedSets(t *testing.T) {
 	want := map[string]int{"english-2move": 43, "english-3move": 156, "international-2move": 79, "international-3move": 331,
@@ -277,6 +277,13 @@ func TestShippedSets(t *testing.T) {
 				var score int
 				if _, err := fmt.Sscanf(op.Name[strings.Index(op.Name, "score"):], "score %d", &score); err != nil || score < -25 || score > 25 {
 					t.Errorf("%s: %s: score %d (%v) outside the window of 25", name, op.Name, score, err)
+				}
+				// a calibrated set's games split evenly for the side to move
+				if i := strings.Index(op.Name, "calibration"); i >= 0 {
+					var w, d, l int
+					if _, err := fmt.Sscanf(op.Name[i:], "calibration +%d =%d -%d", &w, &d, &l); err != nil || w != l {
+						t.Errorf("%s: %s: calibration games +%d =%d -%d (%v) do not split evenly", name, op.Name, w, d, l, err)
+					}
 				}
 			}
 		}
