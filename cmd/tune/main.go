@@ -70,7 +70,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "patterns", Usage: "fit the pattern weights too (from --init's, or from 0)"},
 		&cli.BoolFlag{Name: "fit-scale", Usage: "fit K with the weights: tune the man weight too, then scale every weight so that man is 100 and K with them"},
 		&cli.Float64Flag{Name: "pattern-l2", Value: tune.DefaultPatternL2, Usage: "L2 regularisation of the pattern weights: adds `X`·Σ(w/100)² over them to the loss"},
-		&cli.StringFlag{Name: "pattern-share", Value: "window", Usage: "which pattern windows share a table of weights: window (none), row (the windows of a band of rows) or board (all)"},
+		&cli.StringFlag{Name: "pattern-share", Value: "window", Usage: "which pattern windows share a table of weights, `MODE`: window (none), row (the windows of a band of rows) or board (all)"},
 		&cli.StringFlag{Name: "source", Usage: "say in the weights file where they come from (`TEXT`: the data and the command)"},
 		&cli.Float64Flag{Name: "k", Usage: "logit of one man; 0 fits it with the starting weights"},
 		&cli.Float64Flag{Name: "l2", Usage: "L2 regularisation: adds L2·Σ(w/100)² over the tuned weights to the loss"},
