@@ -192,6 +192,9 @@ func readConfig(c *cli.Context) (*config, error) {
 	if cfg.fit.PatternShare, err = tune.ParseShare(c.String("pattern-share")); err != nil {
 		return nil, cliutil.Usagef("--pattern-share: %v", strings.TrimPrefix(err.Error(), "tune: "))
 	}
+	if c.IsSet("pattern-share") && !cfg.fit.Patterns {
+		return nil, cliutil.Usagef("--pattern-share needs --patterns")
+	}
 	if cfg.fit.Patterns && cfg.variant != nil && search.PatternWindows(cfg.variant) == 0 {
 		return nil, cliutil.Usagef("--patterns: %s's board has no patterns (8x8 and 10x10 boards have)", cfg.variant.Name)
 	}
