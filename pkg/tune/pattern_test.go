@@ -148,9 +148,9 @@ func TestFitPatternsShared(t *testing.T) {
 		}
 	}
 	hidden.Patterns = &search.Patterns{Windows: 9, Values: vals}
-	d, _ := patternGames(t, 600, hidden, 1, 2)
+	d, _ := patternGames(t, 300, hidden, 1, 2)
 	fit := func(s Share) *Result {
-		res, err := Fit(context.Background(), d, Config{Patterns: true, PatternShare: s, PatternL2: 1e-6, Holdout: 0.2, Seed: 1, K: 1, MaxIterations: 100})
+		res, err := Fit(context.Background(), d, Config{Patterns: true, PatternShare: s, PatternL2: 1e-6, Holdout: 0.2, Seed: 1, K: 1, MaxIterations: 50})
 		if err != nil {
 			t.Fatal(err)
 		}
