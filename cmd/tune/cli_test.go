@@ -198,3 +198,16 @@ func TestProgress(t *testing.T) {
 		t.Errorf("a reading rate in GB/s:\n%s", bars)
 	}
 }
+
+// TestPatternShareFlag: --pattern-share takes window, row or board, and only with
+// --patterns; anything else is a usage error (exit 2) naming the flag.
+func TestPatternShareFlag(t *testing.T) {
+	for _, args := range [][]string{
+		{"--patterns", "--pattern-share", "column", games},
+		{"--pattern-share", "row", games},
+	} {
+		if code, _, stderr := runArgs(t, args...); code != 2 || !strings.Contains(stderr, "--pattern-share") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Usage: "fit the evaluation weights to game results (Texel's method)",
 		UsageText: "tune [--variant V] [--skip-plies N] [--quiet-test capture|strict|resolve|none] [--loss logistic|squared]\n" +
 			"       [--features a,b | --fix c,d] [--init default|zero|FILE] [--k K] [--l2 X]\n" +
-			"       [--patterns [--pattern-l2 X]] [--fit-scale] [--source TEXT]\n" +
+			"       [--patterns [--pattern-l2 X] [--pattern-share window|row|board]] [--fit-scale] [--source TEXT]\n" +
 			"       [--holdout 0.1] [--seed S] [--output FILE] [--require-improvement] [--format text|json]\n" +
 			"       [--input-format auto|pdn|csv] [--report DIR] FILE...",
 		Description: "Reads PDN games (the variant from the GameType tag or --variant) or CSV rows with the\n" +
@@ -44,8 +44,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"fit that did not converge and one that diverged (a weight beyond ten men); each is an\n" +
 			"error with --require-improvement (then nothing is written). --patterns fits the pattern\n" +
 			"weights too (8x8 and 10x10 boards: every configuration of 4x4 windows, middle game and\n" +
-			"endgame; docs/evaluation.md), regularised by --pattern-l2; the features are then rounded\n" +
-			"to whole hundredths.",
+			"endgame; docs/evaluation.md), regularised by --pattern-l2, one table a window or shared by\n" +
+			"the windows of a row (--pattern-share row) or of the board; the features are then\n" +
+			"rounded to whole hundredths.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
@@ -69,6 +70,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "patterns", Usage: "fit the pattern weights too (from --init's, or from 0)"},
 		&cli.BoolFlag{Name: "fit-scale", Usage: "fit K with the weights: tune the man weight too, then scale every weight so that man is 100 and K with them"},
 		&cli.Float64Flag{Name: "pattern-l2", Value: tune.DefaultPatternL2, Usage: "L2 regularisation of the pattern weights: adds `X`·Σ(w/100)² over them to the loss"},
+		&cli.StringFlag{Name: "pattern-share", Value: "window", Usage: "which pattern windows share a table of weights, `MODE`: window (none), row (the windows of a band of rows) or board (all)"},
 		&cli.StringFlag{Name: "source", Usage: "say in the weights file where they come from (`TEXT`: the data and the command)"},
 		&cli.Float64Flag{Name: "k", Usage: "logit of one man; 0 fits it with the starting weights"},
 		&cli.Float64Flag{Name: "l2", Usage: "L2 regularisation: adds L2·Σ(w/100)² over the tuned weights to the loss"},

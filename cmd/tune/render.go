@@ -24,8 +24,8 @@ func render(w io.Writer, res *tune.Result, st tune.LoadStats, out string) error 
 		res.Variant, res.Loss, res.Seed, st.Positions, st.Games, res.K, how)
 	fmt.Fprintf(w, "L-BFGS: %d iterations, %d evaluations, %s\n", res.Iterations, res.Evaluations, res.Status)
 	if p := res.Patterns; p != nil {
-		fmt.Fprintf(w, "patterns: %d windows, %d weights, %d not zero, largest %.1f hundredths, L2 %g\n",
-			p.Windows, p.Weights, p.NonZero, p.MaxAbs, p.L2)
+		fmt.Fprintf(w, "patterns: %d windows, %d weights (%d fitted, one table a %s), %d not zero, largest %.1f hundredths, L2 %g\n",
+			p.Windows, p.Weights, p.Free, p.Share, p.NonZero, p.MaxAbs, p.L2)
 	}
 	t := newTable(w)
 	t.Header("Set", "Games", "Positions", "Draws", "Constant", "Before", "After", "Change")

@@ -34,8 +34,8 @@ func writeReport(dir string, cfg *config, d *tune.Dataset, res *tune.Result, ite
 		t.Settings = append(t.Settings, [2]string{"held-out loss", fmt.Sprintf("%s before, %s after", loss(h.Before), loss(h.After))})
 	}
 	if p := res.Patterns; p != nil {
-		t.Settings = append(t.Settings, [2]string{"patterns", fmt.Sprintf("%d windows, %d weights, %d not zero, largest %.1f hundredths, L2 %g",
-			p.Windows, p.Weights, p.NonZero, p.MaxAbs, p.L2)})
+		t.Settings = append(t.Settings, [2]string{"patterns", fmt.Sprintf("%d windows, %d weights (%d fitted, one table a %s), %d not zero, largest %.1f hundredths, L2 %g",
+			p.Windows, p.Weights, p.Free, p.Share, p.NonZero, p.MaxAbs, p.L2)})
 	}
 	if cfg.source != "" {
 		t.Settings = append(t.Settings, [2]string{"source", cfg.source})

@@ -189,6 +189,12 @@ func readConfig(c *cli.Context) (*config, error) {
 	if cfg.fit.PatternL2 = c.Float64("pattern-l2"); !(cfg.fit.PatternL2 >= 0) {
 		return nil, cliutil.Usagef("--pattern-l2 %g: must not be negative", cfg.fit.PatternL2)
 	}
+	if cfg.fit.PatternShare, err = tune.ParseShare(c.String("pattern-share")); err != nil {
+		return nil, cliutil.Usagef("--pattern-share: %v", strings.TrimPrefix(err.Error(), "tune: "))
+	}
+	if c.IsSet("pattern-share") && !cfg.fit.Patterns {
+		return nil, cliutil.Usagef("--pattern-share needs --patterns")
+	}
 	if cfg.fit.Patterns && cfg.variant != nil && search.PatternWindows(cfg.variant) == 0 {
 		return nil, cliutil.Usagef("--patterns: %s's board has no patterns (8x8 and 10x10 boards have)", cfg.variant.Name)
 	}

@@ -53,6 +53,9 @@ type Config struct {
 	Patterns bool
 	// PatternL2 is the regularisation of the pattern weights: PatternL2·Σ (w/100)².
 	PatternL2 float64
+	// PatternShare is which windows share one table of weights (ShareWindow, the zero
+	// value: none; ShareRow; ShareBoard): fewer free weights, each fitted on more positions.
+	PatternShare Share
 	// FitScale fits K with the weights: the man weight is tuned too (the features not
 	// tuned are multiplied by it, so they keep their ratio to man), and then every weight
 	// is divided by it (man is 100 again) and K multiplied by it, which leaves the
@@ -134,6 +137,8 @@ type Result struct {
 type PatternFit struct {
 	Windows int     `json:"windows"`
 	Weights int     `json:"weights"`  // windows × configurations × 2 phases
+	Share   string  `json:"share"`    // which windows share a table (Share)
+	Free    int     `json:"free"`     // the weights fitted: tables × configurations × 2 phases
 	NonZero int     `json:"non_zero"` // weights that are not 0 once rounded
 	L2      float64 `json:"l2"`
 	MaxAbs  float64 `json:"max_abs"` // the largest weight in magnitude, hundredths of a man
@@ -330,12 +335,20 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	for k, j := range cols {
 		x0[k] = start[j] / 100
 	}
+	var group []int // each window's table (PatternShare)
+	tables := 0
 	if cfg.Patterns {
-		train.withPatterns(d, trainRows, cfg.PatternL2)
-		x0 = append(x0, make([]float64, windows*PatternVars)...)
+		if group, tables, err = cfg.PatternShare.groups(v); err != nil {
+			return nil, err
+		}
+		train.withPatterns(d, trainRows, cfg.PatternL2, group)
+		x0 = append(x0, make([]float64, tables*PatternVars)...)
 		if init.Patterns != nil {
+			// a shared table starts from the mean of its windows' weights
 			for c, x := range init.Patterns.Values {
-				x0[len(cols)+c] = float64(x) / (100 * search.PatternUnit)
+				w := c / PatternVars
+				size := float64(windows / tables) // every group holds as many windows
+				x0[len(cols)+group[w]*PatternVars+c%PatternVars] += float64(x) / (100 * search.PatternUnit) / size
 			}
 		}
 	}
@@ -359,7 +372,7 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		held = newProblem(d, heldRows, cols, start, cfg.Loss)
 		held.scale = manCol
 		if cfg.Patterns {
-			held.withPatterns(d, heldRows, cfg.PatternL2)
+			held.withPatterns(d, heldRows, cfg.PatternL2, group)
 		}
 	}
 	var iterate func(int, []float64)
@@ -405,15 +418,18 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 	res.New = &search.Weights{Variant: v.Name, Values: map[string]float64{}}
 	if cfg.Patterns {
 		vals := make([]int16, windows*PatternVars)
-		pf := &PatternFit{Windows: windows, Weights: len(vals), L2: cfg.PatternL2}
-		for c := range vals {
+		pf := &PatternFit{Windows: windows, Weights: len(vals), L2: cfg.PatternL2,
+			Share: cfg.PatternShare.String(), Free: tables * PatternVars}
+		for c := range tables * PatternVars {
 			u := max(math.MinInt16, min(math.MaxInt16, math.Round(x[len(cols)+c]*100*search.PatternUnit)))
-			vals[c] = int16(u)
 			xf[len(cols)+c] = u / (100 * search.PatternUnit)
-			if u != 0 {
+			pf.MaxAbs = max(pf.MaxAbs, math.Abs(u)/search.PatternUnit)
+		}
+		for c := range vals {
+			vals[c] = int16(math.Round(xf[len(cols)+group[c/PatternVars]*PatternVars+c%PatternVars] * 100 * search.PatternUnit))
+			if vals[c] != 0 {
 				pf.NonZero++
 			}
-			pf.MaxAbs = max(pf.MaxAbs, math.Abs(u)/search.PatternUnit)
 		}
 		res.New.Patterns = &search.Patterns{Windows: windows, Values: vals}
 		res.Patterns = pf

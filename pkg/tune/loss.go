@@ -86,13 +86,17 @@ type problem struct {
 }
 
 // withPatterns makes the pattern weights of d (a data set with Patterns) variables of pr,
-// after its tuned features, regularised with patL2.
-func (pr *problem) withPatterns(d *Dataset, rows []int, patL2 float64) {
+// after its tuned features, regularised with patL2: window w's configurations are those of
+// table group[w] (Share.groups).
+func (pr *problem) withPatterns(d *Dataset, rows []int, patL2 float64, group []int) {
 	pw := d.PatternRow()
 	pr.pw, pr.patL2 = pw, patL2
 	pr.pat, pr.phase = make([]int32, 0, len(rows)*pw), make([]float32, 0, len(rows))
 	for _, i := range rows {
-		pr.pat = append(pr.pat, d.Pat[i*pw:(i+1)*pw]...)
+		for _, c := range d.Pat[i*pw : (i+1)*pw] {
+			w, conf := int(c)/search.PatternConfigs, int(c)%search.PatternConfigs
+			pr.pat = append(pr.pat, int32(group[w]*search.PatternConfigs+conf))
+		}
 		pr.phase = append(pr.phase, d.Phase[i])
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,5 +127,64 @@ func TestFitScale(t *testing.T) {
 		if want := planted[c.Feature]; math.Abs(c.New-want) > 0.1*math.Abs(want)+3 {
 			t.Errorf("%s = %g, planted %g", c.Feature, c.New, want)
 		}
+	}
+}
+
+// TestFitPatternsShared: on positions labelled by pattern weights that are the same for
+// every window of a band of rows, a fit with ShareRow writes one table to the windows of
+// each band, fits a third of the weights, and predicts the held-out games better than a
+// fit of a table for every window (the same truth, three times the positions per weight).
+func TestFitPatternsShared(t *testing.T) {
+	v := engine.MustLookup("english")
+	hidden := search.HandWeights(v)
+	rng := rand.New(rand.NewPCG(8, 8))
+	vals := make([]int16, 9*PatternVars)
+	for band := range 3 {
+		for c := range PatternVars {
+			x := int16(rng.IntN(4001) - 2000) // ±2 men
+			for f := range 3 {
+				vals[(3*band+f)*PatternVars+c] = x
+			}
+		}
+	}
+	hidden.Patterns = &search.Patterns{Windows: 9, Values: vals}
+	d, _ := patternGames(t, 300, hidden, 1, 2)
+	fit := func(s Share) *Result {
+		res, err := Fit(context.Background(), d, Config{Patterns: true, PatternShare: s, PatternL2: 1e-6, Holdout: 0.2, Seed: 1, K: 1, MaxIterations: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	row, window := fit(ShareRow), fit(ShareWindow)
+	if p := row.Patterns; p.Free != 3*PatternVars || p.Share != "row" || p.Weights != 9*PatternVars {
+		t.Errorf("Result.Patterns = %+v, want 3 tables of %d fitted", p, PatternVars)
+	}
+	got := row.New.Patterns.Values
+	for w := range 9 {
+		first := (w / 3) * 3
+		if !slices.Equal(got[w*PatternVars:(w+1)*PatternVars], got[first*PatternVars:(first+1)*PatternVars]) {
+			t.Fatalf("window %d's table differs from window %d's, its band's", w, first)
+		}
+	}
+	if !(row.Holdout.After < window.Holdout.After) {
+		t.Errorf("held-out loss: shared by rows %.5f, a table a window %.5f: want the shared lower", row.Holdout.After, window.Holdout.After)
+	}
+}
+
+// TestParseShare reads the names of the ways of sharing and refuses others.
+func TestParseShare(t *testing.T) {
+	for in, want := range map[string]Share{"window": ShareWindow, "": ShareWindow, "Row": ShareRow, "board": ShareBoard} {
+		if got, err := ParseShare(in); err != nil || got != want {
+			t.Errorf("ParseShare(%q) = %v, %v; want %v", in, got, err, want)
+		}
+		if want != ShareWindow || in != "" {
+			if s, _ := ParseShare(want.String()); s != want {
+				t.Errorf("ParseShare(%v.String()) = %v", want, s)
+			}
+		}
+	}
+	if _, err := ParseShare("column"); err == nil || !strings.Contains(err.Error(), "window, row or board") {
+		t.Errorf("ParseShare(column): %v", err)
 	}
 }
