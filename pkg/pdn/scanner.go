@@ -220,6 +220,9 @@ func (s *Scanner) Err() error {
 // Lexical problems do not stop the scanner: they come back as TokError
 // tokens, as tokens cut short with Token.Err set, or (when the scanner
 // could repair them) as warnings.
+//
+// Next has two stages: the blanks before the token (skipSpace, after the
+// commonest case, one blank), then the token, told by its first byte.
 func (s *Scanner) Next() (*Token, error) {
 	if !s.started {
 		s.start()
@@ -234,65 +237,13 @@ func (s *Scanner) Next() (*Token, error) {
 	if t.ext != nil {
 		t.ext = nil
 	}
-	glued := true
-	// The commonest case first: one blank, then a token's first byte.
-	if k := s.i + 1; k < s.n && s.buf[s.i] == ' ' {
-		if c := s.buf[k]; c > ' ' && c != '%' && c != '\\' {
-			s.i = k
-			glued = false
-			goto token
-		}
+	t.Glued = false
+	if k := s.i + 1; k < s.n && s.buf[s.i] == ' ' && s.buf[k] > ' ' && s.buf[k] != '%' && s.buf[k] != '\\' {
+		s.i = k
+	} else if t.Glued = s.skipSpace(); s.i >= s.n {
+		t.Pos = s.pos()
+		return t, s.Err()
 	}
-	// Skip whitespace and % comments.
-	for {
-		if s.i >= s.n && !s.fill(1) {
-			t.Kind = TokEOF
-			t.Pos = s.pos()
-			return t, s.Err()
-		}
-		c := s.buf[s.i]
-		switch c {
-		case ' ', '\t', '\f', '\v':
-			s.i++
-		case '\n':
-			s.i++
-			s.line++
-			s.lineStart = s.base + int64(s.i)
-		case '\r':
-			s.i++
-			if s.peek(0) == '\n' {
-				s.i++
-			} else {
-				s.warn(WarnLoneCR, s.pos(), "")
-			}
-			s.line++
-			s.lineStart = s.base + int64(s.i)
-		case '%':
-			for {
-				k := bytes.IndexAny(s.buf[s.i:s.n], "\r\n")
-				if k >= 0 {
-					s.i += k
-					break
-				}
-				s.i = s.n
-				if !s.fill(1) {
-					break
-				}
-			}
-		case '\\':
-			if d := s.peek(1); d == 'r' || d == 'n' {
-				s.warn(WarnLiteralCR, s.pos(), `\`+string(rune(d)))
-				s.i += 2
-			} else {
-				goto token
-			}
-		default:
-			goto token
-		}
-		glued = false
-	}
-token:
-	t.Glued = glued
 	t.Pos = s.pos()
 	c := s.buf[s.i]
 	afterOpen := s.afterOpen
@@ -352,6 +303,58 @@ token:
 	return t, nil
 }
 
+// skipSpace skips blanks, line breaks (a lone CR and the two characters
+// `\r` or `\n` with a warning) and % comments, up to the next token or
+// the end of the input (s.i == s.n). It reports whether there was none
+// (the token is glued to the one before).
+func (s *Scanner) skipSpace() (glued bool) {
+	glued = true
+	for ; s.i < s.n || s.fill(1); glued = false {
+		switch s.buf[s.i] {
+		case ' ', '\t', '\f', '\v':
+			s.i++
+		case '\n':
+			s.i++
+			s.newLine()
+		case '\r':
+			s.i++
+			if s.peek(0) == '\n' {
+				s.i++
+			} else {
+				s.warn(WarnLoneCR, s.pos(), "")
+			}
+			s.newLine()
+		case '%':
+			for {
+				if k := bytes.IndexAny(s.buf[s.i:s.n], "\r\n"); k >= 0 {
+					s.i += k
+					break
+				}
+				s.i = s.n
+				if !s.fill(1) {
+					break
+				}
+			}
+		case '\\':
+			d := s.peek(1)
+			if d != 'r' && d != 'n' {
+				return glued
+			}
+			s.warn(WarnLiteralCR, s.pos(), `\`+string(rune(d)))
+			s.i += 2
+		default:
+			return glued
+		}
+	}
+	return glued
+}
+
+// newLine starts a line at s.i.
+func (s *Scanner) newLine() {
+	s.line++
+	s.lineStart = s.base + int64(s.i)
+}
+
 func isDigit(c int) bool   { return c >= '0' && c <= '9' }
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
@@ -387,11 +390,14 @@ func (s *Scanner) errorToken(p Pos, err error, k int) {
 	t.ts, t.te = t.start, t.end
 }
 
-// setText sets the token's text to buf[from:to], converted to UTF-8.
-func (s *Scanner) setText(from, to int, p Pos) {
+// textToken makes the next k bytes a token of kind at p, its text bytes
+// from to to of them, converted to UTF-8. It does not move past them.
+func (s *Scanner) textToken(kind TokenKind, p Pos, k, from, to int) {
 	t := &s.tok
-	t.ts, t.te = from, to
-	if d := s.decode(s.buf[from:to], p); d != nil {
+	t.Kind = kind
+	t.start, t.end = s.i, s.i+k
+	t.ts, t.te = s.i+from, s.i+to
+	if d := s.decode(s.buf[t.ts:t.te], p); d != nil {
 		t.ext = d
 	}
 }
@@ -451,7 +457,7 @@ func (s *Scanner) scanComment() {
 		atEnd := k >= 0 || len(b) == avail && s.rerr != nil
 		cut, more := tagLine(text, atEnd)
 		if cut >= 0 {
-			s.cutComment(p, j+cut, skipped)
+			s.delimited(TokComment, p, j+cut, j+cut, skipped, ErrUnterminatedComment)
 			return
 		}
 		if k >= 0 {
@@ -474,35 +480,35 @@ func (s *Scanner) scanComment() {
 			if more < len(b) && s.rerr != nil {
 				continue // the input has ended: look at the last line again
 			}
-			s.cutComment(p, s.n-s.i, skipped)
+			s.delimited(TokComment, p, s.n-s.i, s.n-s.i, skipped, ErrUnterminatedComment)
 			return
 		}
 	}
-	if skipped || j > max {
-		s.tooLong(p, "a comment")
-		s.consumeLines(j)
-		return
-	}
-	t := &s.tok
-	t.Kind = TokComment
-	t.start, t.end = s.i, s.i+j
-	s.setText(s.i+1, s.i+j-1, p)
-	s.consumeLines(j)
+	s.delimited(TokComment, p, j, j-1, skipped, nil)
 }
 
-// cutComment makes the first j bytes a comment without its '}' (see
-// scanComment); skipped tells that its start was dropped as too long.
-func (s *Scanner) cutComment(p Pos, j int, skipped bool) {
-	if skipped || j > s.maxTok() {
-		s.errorToken(p, ErrUnterminatedComment, 0)
-		s.consumeLines(j)
-		return
+// delimited makes the next j bytes, which may span lines, a comment or
+// setup command (kind), its text from byte 1 to byte end, and moves past
+// them. err, if not nil, is why it was cut short, its end missing;
+// skipped tells that its start was dropped as too long (scanComment,
+// scanSetup). One too long is an error token, and so is one both too long
+// and cut short (with err).
+func (s *Scanner) delimited(kind TokenKind, p Pos, j, end int, skipped bool, err error) {
+	switch {
+	case (skipped || j > s.maxTok()) && err != nil:
+		s.errorToken(p, err, 0)
+	case skipped || j > s.maxTok():
+		what := "a comment"
+		if kind == TokSetup {
+			what = "a setup command"
+		}
+		s.tooLong(p, what)
+	default:
+		s.textToken(kind, p, j, 1, end)
+		if err != nil {
+			s.tok.Err = &SyntaxError{Pos: p, Err: err}
+		}
 	}
-	t := &s.tok
-	t.Kind = TokComment
-	t.Err = &SyntaxError{Pos: p, Err: ErrUnterminatedComment}
-	t.start, t.end = s.i, s.i+j
-	s.setText(s.i+1, s.i+j, p)
 	s.consumeLines(j)
 }
 
@@ -588,16 +594,7 @@ func (s *Scanner) scanSetup() {
 			return
 		}
 	}
-	if skipped || j > max {
-		s.tooLong(p, "a setup command")
-		s.consumeLines(j)
-		return
-	}
-	t := &s.tok
-	t.Kind = TokSetup
-	t.start, t.end = s.i, s.i+j
-	s.setText(s.i+1, s.i+j-1, p)
-	s.consumeLines(j)
+	s.delimited(TokSetup, p, j, j-1, skipped, nil)
 }
 
 // scanString scans a "quoted" value; a backslash escapes any character.
@@ -643,8 +640,10 @@ func (s *Scanner) scanString() {
 		j = 1 + len(in)
 		t.Err = &SyntaxError{Pos: p, Err: ErrUnterminatedString}
 	}
-	t.start, t.end = s.i, s.i+j
-	if bytes.IndexByte(in, '\\') >= 0 {
+	if bytes.IndexByte(in, '\\') < 0 {
+		s.textToken(TokString, p, j, 1, 1+len(in))
+	} else {
+		t.start, t.end = s.i, s.i+j
 		s.scratch = s.scratch[:0]
 		for k := 0; k < len(in); k++ {
 			if in[k] == '\\' && k+1 < len(in) {
@@ -656,8 +655,6 @@ func (s *Scanner) scanString() {
 		if d := s.decode(s.scratch, p); d != nil {
 			t.ext = d
 		}
-	} else {
-		s.setText(s.i+1, s.i+1+len(in), p)
 	}
 	s.i += j
 }
@@ -678,10 +675,7 @@ func (s *Scanner) scanTagName() {
 	for e > 0 && (s.buf[s.i+e-1] == ' ' || s.buf[s.i+e-1] == '\t') {
 		e--
 	}
-	t := &s.tok
-	t.Kind = TokTagName
-	t.start, t.end = s.i, s.i+e
-	s.setText(s.i, s.i+e, p)
+	s.textToken(TokTagName, p, e, 0, e)
 	s.i += j
 }
 
@@ -715,10 +709,7 @@ func (s *Scanner) scanLineComment() {
 			return
 		}
 	}
-	t := &s.tok
-	t.Kind = TokLineComment
-	t.start, t.end = s.i, s.i+j
-	s.setText(s.i+1, s.i+j, p)
+	s.textToken(TokLineComment, p, j, 1, j)
 	s.i += j
 }
 
@@ -740,11 +731,7 @@ func (s *Scanner) scanUnknown() {
 }
 
 func (s *Scanner) scanUnknownLen(j int) {
-	p := s.pos()
-	t := &s.tok
-	t.Kind = TokUnknown
-	t.start, t.end = s.i, s.i+j
-	s.setText(s.i, s.i+j, p)
+	s.textToken(TokUnknown, s.pos(), j, 0, j)
 	s.i += j
 }
 
@@ -813,25 +800,6 @@ func (s *Scanner) scanNumber() {
 		s.tok.num = n
 		s.tok.cont = k >= 2
 		return
-	}
-	// Fast path for the commonest token, a numeric move of two squares of
-	// one or two digits each ("11-15", "22x15"). Anything else (a third
-	// square, blanks after the separator, 'X', a repair) is scanMove's.
-	if j <= 2 && n > 0 {
-		if c := at(b, j); c == '-' || c == 'x' || c == ':' {
-			if d := at(b, j+1); isDigit(d) {
-				m, e := d-'0', j+2
-				if d := at(b, e); isDigit(d) {
-					m, e = m*10+d-'0', e+1
-				}
-				if d := at(b, e); m > 0 && !isDigit(d) && d != '-' && d != 'x' && d != ':' && d != 'X' {
-					s.sq = s.sq[:0]
-					s.sq = append(s.sq, Square(n), Square(m))
-					s.finishMove(Sep(c), e)
-					return
-				}
-			}
-		}
 	}
 	if !s.scanMove(b) {
 		s.scanUnknown()
