@@ -162,8 +162,13 @@ const (
 const MaxStrayText = 1 << 20
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{s: NewScanner(r)}
+func NewReader(r io.Reader) *Reader { return newReader(NewScanner(r)) }
+
+// newReader returns a Reader that reads the tokens of s.
+func newReader(s *Scanner) *Reader {
+	r := &Reader{s: s}
+	s.Warn = func(w Warning) { r.warn(w.Kind, w.Pos, w.Text) }
+	return r
 }
 
 // Games returns the number of games returned so far.
@@ -630,11 +635,7 @@ func (r *Reader) begin() {
 	if r.s == nil {
 		panic("pdn: Reader not created by NewReader")
 	}
-	if !r.s.started {
-		r.s.Encoding = r.Encoding
-		r.s.MaxTokenSize = r.MaxTokenSize
-		r.s.Warn = func(w Warning) { r.warn(w.Kind, w.Pos, w.Text) }
-	}
+	r.s.Encoding, r.s.MaxTokenSize = r.Encoding, r.MaxTokenSize
 	r.maxDepth = r.MaxDepth
 	if r.maxDepth <= 0 {
 		r.maxDepth = DefaultMaxDepth

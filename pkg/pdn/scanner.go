@@ -58,7 +58,9 @@ type Scanner struct {
 
 // NewScanner returns a Scanner reading from r.
 func NewScanner(r io.Reader) *Scanner {
-	return &Scanner{r: r, line: 1}
+	s := &Scanner{r: r, line: 1}
+	s.tok.s = s
+	return s
 }
 
 // DetectedEncoding returns the encoding in use, once Next has been called.
@@ -192,18 +194,17 @@ func (s *Scanner) consumeLines(k int) {
 	s.i += k
 }
 
+// start reads the head of the input (see ReadHead): the encoding, and a
+// byte order mark, skipped with a warning.
 func (s *Scanner) start() {
 	s.started = true
-	s.tok.s = s
 	s.fill(sampleSize)
-	if s.n-s.i >= 3 && s.buf[s.i] == 0xEF && s.buf[s.i+1] == 0xBB && s.buf[s.i+2] == 0xBF {
+	var bom int
+	bom, s.enc = headEncoding(s.buf[s.i:s.n], s.rerr != nil, s.Encoding)
+	if bom > 0 {
 		s.warn(WarnBOM, s.pos(), "")
-		s.i += 3
-		s.lineStart = 3
-	}
-	s.enc = s.Encoding
-	if s.enc == EncodingAuto {
-		s.enc = detectEncoding(s.buf[s.i:s.n], s.rerr != nil)
+		s.i += bom
+		s.lineStart = int64(bom)
 	}
 }
 
