@@ -44,6 +44,9 @@ type slab[T any] struct {
 	cur   []T
 	used  [][]T // the chunks filled since reset, before cur
 	spare [][]T // chunks for after cur
+	// none: the chunks filled are not kept in used (a Reader's own
+	// arena, whose games the caller keeps, and which is never reset).
+	none bool
 }
 
 // take returns n elements (not cleared) of the slab's chunk, going on to
@@ -61,7 +64,7 @@ func (s *slab[T]) take(n, size int) []T {
 // next makes cur an empty chunk of at least n elements: a spare one, or
 // a new one of max(size, n).
 func (s *slab[T]) next(n, size int) {
-	if cap(s.cur) > 0 {
+	if cap(s.cur) > 0 && !s.none {
 		s.used = append(s.used, s.cur)
 	}
 	if k := len(s.spare) - 1; k >= 0 && cap(s.spare[k]) >= n {
@@ -81,17 +84,10 @@ func (s *slab[T]) reset() {
 	s.cur = s.cur[:0]
 }
 
-// take returns n elements of *s (not cleared), going on to a new slab of
-// max(minCap, n) elements when it is full; the old slab stays with the
-// games that use it.
-func take[T any](s *[]T, n, minCap int) []T {
-	k := len(*s)
-	if k+n > cap(*s) {
-		*s = make([]T, 0, max(minCap, n))
-		k = 0
-	}
-	*s = (*s)[:k+n]
-	return (*s)[k : k+n : k+n]
+// keepNone makes a a Reader's own arena (see Reader.arena): the chunks
+// it fills stay with the games the caller keeps, and it never reuses them.
+func (a *arena) keepNone() {
+	a.games.none, a.tags.none, a.nodes.none, a.vnodes.none, a.moves.none, a.sqs.none = true, true, true, true, true, true
 }
 
 // Arena is memory for the games of a batch that the caller drops all
@@ -110,7 +106,7 @@ func (a *Arena) Reset() { a.a.reset() }
 // call; nil (the default) returns games the caller may keep.
 func (r *Reader) SetArena(a *Arena) {
 	if a == nil {
-		r.arena, r.strs = nil, nil
+		r.arena, r.strs = &r.own, nil
 		return
 	}
 	r.arena = &a.a

@@ -241,7 +241,7 @@ func (r *Reader) plainMoves(b *plainMoveBatch, nb int, maxSq int) {
 	for i := range nb {
 		pm, ps := &b.rec[i&(plainBatch-1)], b.sq[i&(plainBatch-1)] // (masks: no bounds checks)
 		text, from, to := simpleMove(int(ps.From), int(ps.To), byte(pm.sep)), Square(ps.From), Square(ps.To)
-		if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
+		if len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
 			m := r.newMove()
 			m.Number, m.Continuation, m.Text, m.Squares, m.Sep = pm.number, pm.cont, text, r.squares([]Square{from, to}), pm.sep
 			r.addMove(m, pm.pos)

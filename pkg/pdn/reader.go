@@ -57,19 +57,16 @@ type Reader struct {
 	stack    []line // the lines around cur, the main line first
 	pending  moveNumber
 	maxDepth int
-	moveSlab []Move
-	sqSlab   []Square
-	// Slabs of the games returned without an arena. A game shares them
-	// with its neighbours, which keeps the allocation count low; chunks
-	// are small (tens of KB) so that a kept game holds little else.
-	gameSlab []Game
-	tagSlab  []Tag
-	nodeSlab []Node
 	strs     *strCache
 	lineBufs [][]Node       // scratch per depth: [0] the main line, [d] variations at depth d
 	tagBuf   []Tag          // scratch for the tags of the game being read
 	batch    plainMoveBatch // moves read by plainMovetext, not yet handed on
-	arena    *arena         // if set, games are carved out of it (see arena)
+	// arena is the memory games are carved out of: own, or the Arena of
+	// SetArena. A game shares own's chunks with its neighbours, which
+	// keeps the allocation count low; they are small (tens of KB) so that
+	// a kept game holds little else.
+	arena *arena
+	own   arena
 	// ml, if set, takes the main lines of the games instead of the
 	// Reader building them (see mainLine); mls says whether it takes the
 	// game being read.
@@ -167,6 +164,8 @@ func NewReader(r io.Reader) *Reader { return newReader(NewScanner(r)) }
 // newReader returns a Reader that reads the tokens of s.
 func newReader(s *Scanner) *Reader {
 	r := &Reader{s: s}
+	r.arena = &r.own
+	r.own.keepNone()
 	s.Warn = func(w Warning) { r.warn(w.Kind, w.Pos, w.Text) }
 	return r
 }
@@ -318,29 +317,8 @@ func strMix(h, w uint64) uint64 {
 // moveText returns the canonical text of a move token, without
 // allocating for the common two-square numeric moves.
 func (r *Reader) moveText(t *Token) string {
-	sq := t.Squares()
-	if len(sq) == 2 && sq[0] < 100 && sq[1] < 100 {
-		k := -1
-		switch t.sep {
-		case '-':
-			k = 0
-		case 'x':
-			k = 1
-		case ':':
-			k = 2
-		}
-		if a, b := int(sq[0]), int(sq[1]); k >= 0 && a > 0 && b > 0 {
-			simpleOnce.Do(buildSimple)
-			n := 3
-			if a >= 10 {
-				n++
-			}
-			if b >= 10 {
-				n++
-			}
-			off := ((k*100+a)*100 + b) * simpleSlot
-			return simpleMoves[off : off+n]
-		}
+	if sq := t.Squares(); len(sq) == 2 && sq[0]-1 < 99 && sq[1]-1 < 99 && t.sep != 0 {
+		return simpleText(int(sq[0]), int(sq[1]), byte(t.sep))
 	}
 	return r.str(t.Text())
 }
@@ -389,95 +367,67 @@ func buildSimple() {
 	simpleMoves = string(all)
 }
 
+// newMove returns a cleared Move. The slabs grow by their length within
+// their capacity: reslicing from the front would store a pointer, and so
+// a write barrier, per move.
 func (r *Reader) newMove() *Move {
-	if r.arena != nil {
-		if s := &r.arena.moves.cur; len(*s) < cap(*s) {
-			k := len(*s)
-			*s = (*s)[:k+1]
-			m := &(*s)[k]
-			*m = Move{}
-			return m
-		}
-		m := &r.arena.moves.take(1, 1024)[0]
-		*m = Move{}
-		return m
+	var m *Move
+	if s := &r.arena.moves.cur; len(*s) < cap(*s) {
+		k := len(*s)
+		*s = (*s)[:k+1]
+		m = &(*s)[k]
+	} else {
+		m = &r.arena.moves.take(1, 1024)[0]
 	}
-	// The slabs grow by their length within their capacity: reslicing
-	// from the front would store a pointer, and so a write barrier, per
-	// move.
-	return &take(&r.moveSlab, 1, 128)[0]
+	*m = Move{}
+	return m
 }
 
+// squares returns a copy of sq.
 func (r *Reader) squares(sq []Square) []Square {
-	if r.arena != nil {
-		if s := &r.arena.sqs.cur; len(sq) == 2 && len(*s)+2 <= cap(*s) {
-			// The commonest move, two squares, with room in the slab: take
-			// without its call.
-			k := len(*s)
-			*s = (*s)[:k+2]
-			out := (*s)[k : k+2 : k+2]
-			out[0], out[1] = sq[0], sq[1]
-			return out
-		}
-		out := r.arena.sqs.take(len(sq), 4096)
-		copy(out, sq)
+	if s := &r.arena.sqs.cur; len(sq) == 2 && len(*s)+2 <= cap(*s) {
+		// The commonest move, two squares, with room in the slab: take
+		// without its call.
+		k := len(*s)
+		*s = (*s)[:k+2]
+		out := (*s)[k : k+2 : k+2]
+		out[0], out[1] = sq[0], sq[1]
 		return out
 	}
-	out := take(&r.sqSlab, len(sq), 1024)
+	out := r.arena.sqs.take(len(sq), 4096)
 	copy(out, sq)
 	return out
 }
 
 // newGame returns a cleared Game.
 func (r *Reader) newGame() *Game {
-	var g *Game
-	if r.arena != nil {
-		g = &r.arena.games.take(1, 64)[0]
-	} else {
-		g = &take(&r.gameSlab, 1, 64)[0]
-	}
+	g := &r.arena.games.take(1, 64)[0]
 	*g = Game{}
 	return g
 }
 
-// copyNodes returns a copy of the nodes of a variation in memory of its
-// own (nil when empty).
+// copyNodes returns a copy of the nodes of a variation (nil when empty).
 func (r *Reader) copyNodes(nodes []Node) []Node {
 	if len(nodes) == 0 {
 		return nil
 	}
-	var out []Node
-	if r.arena != nil {
-		out = r.arena.vnodes.take(len(nodes), 1024)
-	} else {
-		out = make([]Node, len(nodes))
-	}
+	out := r.arena.vnodes.take(len(nodes), 1024)
 	copy(out, nodes)
 	return out
 }
 
-// copyTags returns a copy of tags in memory of its own (nil when empty).
+// copyTags returns a copy of tags (nil when empty).
 func (r *Reader) copyTags(tags []Tag) []Tag {
 	if len(tags) == 0 {
 		return nil
 	}
-	var out []Tag
-	if r.arena != nil {
-		out = r.arena.tags.take(len(tags), 512)
-	} else {
-		out = take(&r.tagSlab, len(tags), 256)
-	}
+	out := r.arena.tags.take(len(tags), 512)
 	copy(out, tags)
 	return out
 }
 
 // mainSlab returns the slab the main line is built in.
-func (r *Reader) mainSlab() *[]Node {
-	if r.arena == nil {
-		return &r.nodeSlab
-	}
-	return &r.arena.nodes.cur
-}
+func (r *Reader) mainSlab() *[]Node { return &r.arena.nodes.cur }
 
 // mainLine returns an empty slice to build the main line in: the free
 // tail of the node slab, so that the game's nodes need no copy (a long
@@ -489,11 +439,7 @@ func (r *Reader) mainLine() []Node {
 	}
 	s := r.mainSlab()
 	if cap(*s)-len(*s) < mainRoom {
-		if r.arena != nil {
-			r.arena.nodes.next(mainRoom, 1024)
-		} else {
-			*s = make([]Node, 0, 1024)
-		}
+		r.arena.nodes.next(mainRoom, 1024)
 	}
 	return (*s)[len(*s):len(*s)]
 }
@@ -1022,7 +968,7 @@ func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) 
 	r.cur = nil
 	tags := g.Tags
 	switch {
-	case cap(tags) > maxTagBuf && r.arena == nil:
+	case cap(tags) > maxTagBuf && r.arena == &r.own:
 		// A huge header keeps the buffer rather than a copy.
 		g.Tags, r.tagBuf = tags[:len(tags):len(tags)], nil
 	default:
