@@ -258,32 +258,6 @@ func (r *Reader) plainMoves(b *plainMoveBatch, nb int, maxSq int) {
 	}
 }
 
-// simpleText returns the canonical text of the move from<sep>to, two
-// numeric squares below 100, from simpleMoves.
-func simpleText(from, to int, sep byte) string {
-	simpleOnce.Do(buildSimple)
-	return simpleMove(from, to, sep)
-}
-
-// simpleMove is simpleText once simpleMoves is built.
-func simpleMove(from, to int, sep byte) string {
-	ks := 0
-	switch sep {
-	case 'x':
-		ks = 1
-	case ':':
-		ks = 2
-	}
-	o, w := ((ks*100+from)*100+to)*simpleSlot, 3 // (without leading zeros, as moveText)
-	if from >= 10 {
-		w++
-	}
-	if to >= 10 {
-		w++
-	}
-	return simpleMoves[o : o+w]
-}
-
 // plainTag reads a tag pair of the commonest form after its '[': a name
 // of letters, digits and '_', blanks, a quoted value of printable ASCII
 // without a backslash, and ']' right after the closing quote; straight
