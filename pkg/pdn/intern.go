@@ -70,7 +70,8 @@ func strMix(h, w uint64) uint64 {
 // allocating for the common two-square numeric moves.
 func (r *Reader) moveText(t *Token) string {
 	if sq := t.Squares(); len(sq) == 2 && sq[0]-1 < 99 && sq[1]-1 < 99 && t.sep != 0 {
-		return simpleText(int(sq[0]), int(sq[1]), byte(t.sep))
+		simpleOnce.Do(buildSimple)
+		return simpleMove(int(sq[0]), int(sq[1]), byte(t.sep))
 	}
 	return r.str(t.Text())
 }

@@ -324,8 +324,7 @@ func (r *Reader) plainTags(g *Game) {
 		// The line break, as Scanner.Next skips it. (Whether the token
 		// after it is glued to the one before matters only for a '*'.)
 		s.i += k
-		s.line++
-		s.lineStart = s.base + int64(s.i)
+		s.newLine()
 		if b[k] != '[' {
 			r.plainMovetext()
 			return
