@@ -2,14 +2,20 @@
 // game-record format for draughts and checkers, and replays its games
 // with the rules of pkg/engine. It has two layers:
 //
-//   - The syntax (scanner.go, token.go, reader.go, plain.go, tagname.go,
-//     walk.go, writer.go, json.go): one grammar, the Scanner's tokens,
-//     which the Reader builds into games. The Reader reads the commonest
-//     tag pairs and moves straight from the Scanner's buffer (plain.go),
-//     as it would read their tokens: FuzzPlain and the corpus tests check
-//     that both ways give the same games, warnings and errors. This layer knows
-//     tags, moves as lists of squares, comments, variations and results,
-//     not the rules of any variant.
+//   - The syntax, one grammar: the Scanner splits the input into tokens
+//     (scanner.go, token.go; the tokens that hold text and their
+//     recovery in scantext.go, results, move numbers and moves in
+//     scanmove.go), and the Reader builds games from them (reader.go, its
+//     state machine; tag pairs in tag.go, how a game ends in end.go), in
+//     the memory of an arena (arena.go) with the strings it interns
+//     (intern.go). The Reader's fast mode (plain.go) reads the commonest
+//     tag pairs and moves straight from the Scanner's buffer, as it would
+//     read their tokens: FuzzPlain and the corpus tests check that both
+//     ways give the same games, warnings and errors. Walk (walk.go) hands
+//     the elements of games to a Visitor; Writer and JSONWriter write
+//     them (writer.go, json.go). This layer knows tags, moves as lists of
+//     squares, comments, variations and results, not the rules of any
+//     variant.
 //   - The replay (replay.go, variant.go, infer.go, stream.go), above it:
 //     Replay plays a game's moves with pkg/engine; InferVariant reads the
 //     games with the Reader and weighs their squares. A Reader can hand

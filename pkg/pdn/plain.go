@@ -72,9 +72,14 @@ type plainRun struct {
 }
 
 // read reads moves into batch, up to plainBatch of them, from b[run.p:]
-// on, b at offset off in the input. It makes no call, so that its state
+// on, b at offset off in the input. A move a turn, read in the stages of
+// Scanner.Next and scanNumberFast: the blanks before a token
+// (plainBlanks), a number of one or two digits and what follows it: a
+// '.' (a move number: blanks and a number again), then a separator and a
+// second number. It makes no call that is not inlined, so that its state
 // stays in registers (inlined in Next, plainMovetext kept most of it on
-// the stack: docs/benchmarks.md, measured choices).
+// the stack; its stages as functions that return the number read cost
+// 7% more: docs/benchmarks.md, measured choices).
 func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *plainMoveBatch) {
 	p, line, col, num := run.p, run.line, run.col, run.num
 	nb, maxSq := 0, 0
@@ -83,32 +88,18 @@ func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *plainMoveBatch
 	// and column are those of the token; the last move tells those of p.
 	for nb < plainBatch && p < plainWindow-plainItem {
 		t := (*[plainItem]byte)(b[p : p+plainItem])
-		// The blanks and line breaks before the token, as Scanner.Next
-		// skips them; the commonest: one blank.
-		j := uint(1)
+		j := uint(1) // the commonest: one blank
 		if t[0] != ' ' || t[1] <= ' ' {
-			j = 0
-			for j < 16 {
-				c := t[j]
-				if c == ' ' || c == '\t' {
-					j++
-					continue
-				}
-				if c == '\r' && t[j+1] == '\n' {
-					j++
-					c = '\n'
-				}
-				if c != '\n' {
-					break
-				}
-				j++
-				line, col = line+1, -int(p+j-1)
-			}
-			if j >= 16 {
+			k, breaks, last := plainBlanks((*[17]byte)(t[:17]))
+			if k >= 16 {
 				break
 			}
+			if breaks > 0 {
+				line, col = line+int(breaks), -int(p+last)
+			}
+			j = k
 		}
-		// The token: as Scanner.scanNumberFast reads it.
+		// The token, as Scanner.scanNumberFast reads it.
 		o := j & 15 // tok is t[o:]
 		tok := (*[8]byte)(t[o:])
 		n := uint(tok[0]) - '0'
@@ -128,31 +119,18 @@ func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *plainMoveBatch
 				break
 			}
 			num = int(n)
-			j = o + 2 // after the '.'
-			if t[j&31] == ' ' && t[(j&31)+1] > ' ' {
+			j = (o + 2) & 31 // after the '.'
+			if t[j] == ' ' && t[j+1] > ' ' {
 				j++
 			} else {
-				k := j
-				for k < j+16 {
-					c := t[k&63]
-					if c == ' ' || c == '\t' {
-						k++
-						continue
-					}
-					if c == '\r' && t[(k&63)+1] == '\n' {
-						k++
-						c = '\n'
-					}
-					if c != '\n' {
-						break
-					}
-					k++
-					line, col = line+1, -int(p+k-1)
-				}
-				if k >= j+16 {
+				k, breaks, last := plainBlanks((*[17]byte)(t[j : j+17]))
+				if k >= 16 {
 					break
 				}
-				j = k
+				if breaks > 0 {
+					line, col = line+int(breaks), -int(p+j+last)
+				}
+				j += k
 			}
 			o = j & 63
 			tok = (*[8]byte)(t[o:])
@@ -202,6 +180,25 @@ func (run *plainRun) read(b *[plainWindow]byte, off int64, batch *plainMoveBatch
 	}
 }
 
+// plainBlanks returns the length of the blanks and line breaks at the
+// start of t as Scanner.Next skips them (16 or more: too many for read),
+// how many line breaks they hold and where the last one is.
+func plainBlanks(t *[17]byte) (k, breaks, last uint) {
+	for ; k < 16; k++ {
+		c := t[k]
+		if c == '\r' && t[k+1] == '\n' {
+			k++
+			c = '\n'
+		}
+		if c == '\n' {
+			breaks, last = breaks+1, k
+		} else if c != ' ' && c != '\t' {
+			break
+		}
+	}
+	return k, breaks, last
+}
+
 // plainItem is how many bytes plainRun.read looks at for a move (see
 // there), with room for the index masks that spare bounds checks.
 const plainItem = 72
@@ -241,7 +238,7 @@ func (r *Reader) plainMoves(b *plainMoveBatch, nb int, maxSq int) {
 	for i := range nb {
 		pm, ps := &b.rec[i&(plainBatch-1)], b.sq[i&(plainBatch-1)] // (masks: no bounds checks)
 		text, from, to := simpleMove(int(ps.From), int(ps.To), byte(pm.sep)), Square(ps.From), Square(ps.To)
-		if a == nil || len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
+		if len(a.moves.cur) == cap(a.moves.cur) || len(a.sqs.cur)+2 > cap(a.sqs.cur) || len(r.cur) == cap(r.cur) {
 			m := r.newMove()
 			m.Number, m.Continuation, m.Text, m.Squares, m.Sep = pm.number, pm.cont, text, r.squares([]Square{from, to}), pm.sep
 			r.addMove(m, pm.pos)
@@ -259,32 +256,6 @@ func (r *Reader) plainMoves(b *plainMoveBatch, nb int, maxSq int) {
 		r.cur = r.cur[:k+1]
 		setMoveNode(&r.cur[k], m, pm.pos)
 	}
-}
-
-// simpleText returns the canonical text of the move from<sep>to, two
-// numeric squares below 100, from simpleMoves.
-func simpleText(from, to int, sep byte) string {
-	simpleOnce.Do(buildSimple)
-	return simpleMove(from, to, sep)
-}
-
-// simpleMove is simpleText once simpleMoves is built.
-func simpleMove(from, to int, sep byte) string {
-	ks := 0
-	switch sep {
-	case 'x':
-		ks = 1
-	case ':':
-		ks = 2
-	}
-	o, w := ((ks*100+from)*100+to)*simpleSlot, 3 // (without leading zeros, as moveText)
-	if from >= 10 {
-		w++
-	}
-	if to >= 10 {
-		w++
-	}
-	return simpleMoves[o : o+w]
 }
 
 // plainTag reads a tag pair of the commonest form after its '[': a name
@@ -353,8 +324,7 @@ func (r *Reader) plainTags(g *Game) {
 		// The line break, as Scanner.Next skips it. (Whether the token
 		// after it is glued to the one before matters only for a '*'.)
 		s.i += k
-		s.line++
-		s.lineStart = s.base + int64(s.i)
+		s.newLine()
 		if b[k] != '[' {
 			r.plainMovetext()
 			return

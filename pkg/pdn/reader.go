@@ -1,20 +1,12 @@
 package pdn
 
 import (
-	"encoding/binary"
-	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"sync"
 )
 
 // DefaultMaxDepth is the default limit on nested variations.
 const DefaultMaxDepth = 100
-
-// maxTagBuf is the capacity of the tag buffer beyond which a game's tags
-// are not copied out of it (see Next).
-const maxTagBuf = 256
 
 // Reader reads games from PDN text, one at a time. Set the exported
 // fields before the first call to Next.
@@ -42,56 +34,53 @@ type Reader struct {
 	// MaxDepth limits nested variations; 0 means DefaultMaxDepth.
 	MaxDepth int
 
-	s      *Scanner
-	peeked bool
-	game   int
+	// The input: its tokens, one of them read ahead (peeked).
+	s       *Scanner
+	peeked  bool
+	resumed bool // the Reader started in the middle of its input (resume)
+	game    int  // games returned
 	// endedBy is the kind of token that ended the last game: TokResult or
 	// TokStar (a terminator), TokTagOpen (the next tag section) or TokEOF.
 	endedBy TokenKind
 
-	// state of the game being read (see Next)
-	g        *Game
-	gerr     error
-	phase    phase
-	cur      []Node // the line being built: the main line or the innermost open variation
-	stack    []line // the lines around cur, the main line first
-	pending  moveNumber
-	maxDepth int
-	moveSlab []Move
-	sqSlab   []Square
-	// Slabs of the games returned without an arena. A game shares them
-	// with its neighbours, which keeps the allocation count low; chunks
-	// are small (tens of KB) so that a kept game holds little else.
-	gameSlab []Game
-	tagSlab  []Tag
-	nodeSlab []Node
+	// The game being read (see Next).
+	g            *Game
+	gerr         error
+	failed       bool // it has a lexical error (fail)
+	dropped      int  // its warnings past MaxWarnings
+	firstDropped Pos  // where the first of them was
+	phase        phase
+	cur          []Node // the line being built: the main line or the innermost open variation
+	stack        []line // the lines around cur, the main line first
+	pending      moveNumber
+	maxDepth     int
+	known        uint32          // its knownTags (bits by tagKey)
+	tagSet       map[string]bool // tag names of tagSetGame, for long headers
+	tagSetGame   *Game
+	tagBytes     int // bytes of its tag names and values (MaxTagBytes)
+	strayBytes   int // bytes of its stray text kept as comments (MaxStrayText)
+
+	// The memory games are built in. arena is own, or the Arena of
+	// SetArena. A game shares own's chunks with its neighbours, which
+	// keeps the allocation count low; they are small (tens of KB) so that
+	// a kept game holds little else.
+	arena    *arena
+	own      arena
 	strs     *strCache
 	lineBufs [][]Node       // scratch per depth: [0] the main line, [d] variations at depth d
 	tagBuf   []Tag          // scratch for the tags of the game being read
 	batch    plainMoveBatch // moves read by plainMovetext, not yet handed on
-	arena    *arena         // if set, games are carved out of it (see arena)
-	// ml, if set, takes the main lines of the games instead of the
-	// Reader building them (see mainLine); mls says whether it takes the
-	// game being read.
+
+	// The layers above. ml, if set, takes the main lines of the games
+	// instead of the Reader building them (see mainLine); mls says
+	// whether it takes the game being read. vis is set by Walk: the
+	// Reader hands nodes to a Visitor instead of building them.
 	ml  mainLine
 	mls mainLineState
+	vis *walker
 
-	vis *walker // set by Walk: hand nodes to a Visitor instead of building them
 	// tokensOnly turns plainMovetext and plainTag off (tests compare both ways).
 	tokensOnly bool
-
-	tagSet     map[string]bool // tag names of tagSetGame, for long headers
-	tagSetGame *Game
-	known      uint32 // the knownTags of the game being read (bits by tagKey)
-
-	failed       bool // the current game has a lexical error (fail)
-	dropped      int  // warnings of the current game past MaxWarnings
-	firstDropped Pos  // where the first of them was
-
-	// Bounds of one game (see MaxTags, MaxStrayText).
-	tagBytes   int  // bytes of the current game's tag names and values
-	strayBytes int  // bytes of its stray text kept as comments
-	resumed    bool // the Reader started in the middle of its input (resume)
 }
 
 // mainLine is the layer above the syntax that takes the main line of the
@@ -146,15 +135,6 @@ func (r *Reader) toMainLine() bool {
 	return r.mls == mainLineTaken
 }
 
-// MaxTags and MaxTagBytes bound the tag pairs of one game, in number and in
-// bytes of names and values: the tags beyond them are dropped, and the game
-// has an error (ErrTooManyTags). A game has about ten; 12 MB of tag pairs
-// in one game took 26 to 36 times their size in memory.
-const (
-	MaxTags     = 1000
-	MaxTagBytes = 1 << 20
-)
-
 // MaxStrayText bounds the stray text (words outside comments that are not
 // PDN) kept as comments in one game: the rest is dropped, with a warning.
 // Without the bound, the memory of a line of junk grew ten times its size
@@ -162,8 +142,15 @@ const (
 const MaxStrayText = 1 << 20
 
 // NewReader returns a Reader that reads from r. It buffers r itself.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{s: NewScanner(r)}
+func NewReader(r io.Reader) *Reader { return newReader(NewScanner(r)) }
+
+// newReader returns a Reader that reads the tokens of s.
+func newReader(s *Scanner) *Reader {
+	r := &Reader{s: s}
+	r.arena = &r.own
+	r.own.keepNone()
+	s.Warn = func(w Warning) { r.warn(w.Kind, w.Pos, w.Text) }
+	return r
 }
 
 // Games returns the number of games returned so far.
@@ -252,271 +239,7 @@ func (r *Reader) fail(err error) {
 	}
 }
 
-// str returns b as a string. Short strings (tag names and values, move
-// strengths, results) are looked up in a cache first, so that the
-// strings a file repeats are allocated once in a while rather than each
-// time.
-func (r *Reader) str(b []byte) string {
-	if len(b) > 32 {
-		return string(b)
-	}
-	return r.strHashed(b, strHash(b))
-}
-
-// strHashed is str of b (32 bytes or less), h = strHash(b).
-func (r *Reader) strHashed(b []byte, h uint64) string {
-	if len(b) > 32 {
-		return string(b)
-	}
-	if r.strs == nil {
-		r.strs = new(strCache)
-	}
-	slot := &r.strs[h>>(64-strCacheBits)]
-	if *slot == string(b) {
-		return *slot
-	}
-	s := string(b)
-	*slot = s
-	return s
-}
-
-// strCache is a direct-mapped cache of short strings: slot h>>(64 -
-// strCacheBits) holds the last string of hash h (strHash) there.
-type strCache [1 << strCacheBits]string
-
-const strCacheBits = 11
-
-// strHash hashes b for strCache: its 8-byte words (little-endian), the
-// last one completed with zeros, mixed in turn (strMix).
-func strHash(b []byte) uint64 {
-	h := uint64(0)
-	for ; len(b) >= 8; b = b[8:] {
-		h = strMix(h, binary.LittleEndian.Uint64(b))
-	}
-	if len(b) > 0 {
-		w := uint64(0)
-		for i, c := range b {
-			w |= uint64(c) << (8 * i)
-		}
-		h = strMix(h, w)
-	}
-	return h
-}
-
-// strMix mixes word w into hash h: the top bits of the result depend on
-// every bit of both.
-func strMix(h, w uint64) uint64 {
-	h = (h ^ w) * 0x9e3779b97f4a7c15 // 2^64 / golden ratio (Knuth's multiplicative hashing)
-	return h ^ h>>29
-}
-
-// moveText returns the canonical text of a move token, without
-// allocating for the common two-square numeric moves.
-func (r *Reader) moveText(t *Token) string {
-	sq := t.Squares()
-	if len(sq) == 2 && sq[0] < 100 && sq[1] < 100 {
-		k := -1
-		switch t.sep {
-		case '-':
-			k = 0
-		case 'x':
-			k = 1
-		case ':':
-			k = 2
-		}
-		if a, b := int(sq[0]), int(sq[1]); k >= 0 && a > 0 && b > 0 {
-			simpleOnce.Do(buildSimple)
-			n := 3
-			if a >= 10 {
-				n++
-			}
-			if b >= 10 {
-				n++
-			}
-			off := ((k*100+a)*100 + b) * simpleSlot
-			return simpleMoves[off : off+n]
-		}
-	}
-	return r.str(t.Text())
-}
-
-// simpleMoves holds the canonical text of every two-square numeric move
-// a<sep>b (sep '-', 'x' or ':' as k = 0, 1, 2; 0 < a, b < 100) in a slot
-// of simpleSlot bytes at ((k*100+a)*100+b)*simpleSlot. A move's text is
-// then a substring found by arithmetic: no table of string headers to
-// load (cache misses) or for the GC to scan.
-var (
-	simpleOnce  sync.Once
-	simpleMoves string
-)
-
-const simpleSlot = 5 // len("99-99")
-
-func buildSimple() {
-	// The digits of 1 to 99 as Square.appendTo writes them, written byte
-	// by byte: the table is made at every run of the pdn command, where a
-	// call per square cost much of the validation of a tiny file
-	// (docs/benchmarks.md, measured choices).
-	var digits [100][2]byte
-	for a := 1; a < 100; a++ {
-		digits[a] = [2]byte{'0' + byte(a/10), '0' + byte(a%10)}
-	}
-	all := make([]byte, 3*100*100*simpleSlot)
-	for k, sep := range []byte{'-', 'x', ':'} {
-		for a := 1; a < 100; a++ {
-			da := digits[a][:]
-			if a < 10 {
-				da = da[1:]
-			}
-			for b := 1; b < 100; b++ {
-				off := ((k*100+a)*100 + b) * simpleSlot
-				slot := all[off : off+simpleSlot]
-				w := copy(slot, da)
-				slot[w] = sep
-				if b < 10 {
-					slot[w+1] = digits[b][1]
-				} else {
-					slot[w+1], slot[w+2] = digits[b][0], digits[b][1]
-				}
-			}
-		}
-	}
-	simpleMoves = string(all)
-}
-
-func (r *Reader) newMove() *Move {
-	if r.arena != nil {
-		if s := &r.arena.moves.cur; len(*s) < cap(*s) {
-			k := len(*s)
-			*s = (*s)[:k+1]
-			m := &(*s)[k]
-			*m = Move{}
-			return m
-		}
-		m := &r.arena.moves.take(1, 1024)[0]
-		*m = Move{}
-		return m
-	}
-	// The slabs grow by their length within their capacity: reslicing
-	// from the front would store a pointer, and so a write barrier, per
-	// move.
-	return &take(&r.moveSlab, 1, 128)[0]
-}
-
-func (r *Reader) squares(sq []Square) []Square {
-	if r.arena != nil {
-		if s := &r.arena.sqs.cur; len(sq) == 2 && len(*s)+2 <= cap(*s) {
-			// The commonest move, two squares, with room in the slab: take
-			// without its call.
-			k := len(*s)
-			*s = (*s)[:k+2]
-			out := (*s)[k : k+2 : k+2]
-			out[0], out[1] = sq[0], sq[1]
-			return out
-		}
-		out := r.arena.sqs.take(len(sq), 4096)
-		copy(out, sq)
-		return out
-	}
-	out := take(&r.sqSlab, len(sq), 1024)
-	copy(out, sq)
-	return out
-}
-
-// newGame returns a cleared Game.
-func (r *Reader) newGame() *Game {
-	var g *Game
-	if r.arena != nil {
-		g = &r.arena.games.take(1, 64)[0]
-	} else {
-		g = &take(&r.gameSlab, 1, 64)[0]
-	}
-	*g = Game{}
-	return g
-}
-
-// copyNodes returns a copy of the nodes of a variation in memory of its
-// own (nil when empty).
-func (r *Reader) copyNodes(nodes []Node) []Node {
-	if len(nodes) == 0 {
-		return nil
-	}
-	var out []Node
-	if r.arena != nil {
-		out = r.arena.vnodes.take(len(nodes), 1024)
-	} else {
-		out = make([]Node, len(nodes))
-	}
-	copy(out, nodes)
-	return out
-}
-
-// copyTags returns a copy of tags in memory of its own (nil when empty).
-func (r *Reader) copyTags(tags []Tag) []Tag {
-	if len(tags) == 0 {
-		return nil
-	}
-	var out []Tag
-	if r.arena != nil {
-		out = r.arena.tags.take(len(tags), 512)
-	} else {
-		out = take(&r.tagSlab, len(tags), 256)
-	}
-	copy(out, tags)
-	return out
-}
-
-// mainSlab returns the slab the main line is built in.
-func (r *Reader) mainSlab() *[]Node {
-	if r.arena == nil {
-		return &r.nodeSlab
-	}
-	return &r.arena.nodes.cur
-}
-
-// mainLine returns an empty slice to build the main line in: the free
-// tail of the node slab, so that the game's nodes need no copy (a long
-// game outgrows it, and append moves it to memory of its own). Walk
-// builds no movetext and uses a reusable buffer.
-func (r *Reader) mainLine() []Node {
-	if r.vis != nil {
-		return r.lineBuf(0)
-	}
-	s := r.mainSlab()
-	if cap(*s)-len(*s) < mainRoom {
-		if r.arena != nil {
-			r.arena.nodes.next(mainRoom, 1024)
-		} else {
-			*s = make([]Node, 0, 1024)
-		}
-	}
-	return (*s)[len(*s):len(*s)]
-}
-
-// mainRoom is the least room a slab must have left for a main line to be
-// built in it: a game of 40 moves a side with a few comments.
-const mainRoom = 128
-
-// keepMain returns the main line built from mainLine as the game's nodes
-// (nil when empty), and marks its part of the slab as used.
-func (r *Reader) keepMain(cur []Node) []Node {
-	if len(cur) == 0 {
-		return nil
-	}
-	s := r.mainSlab()
-	if k := len(*s); k < cap(*s) && &(*s)[:k+1][k] == &cur[0] {
-		*s = (*s)[:k+len(cur)]
-	}
-	return cur[:len(cur):len(cur)]
-}
-
-// lineBuf returns the (empty) scratch buffer for a line at depth d.
-func (r *Reader) lineBuf(d int) []Node {
-	for len(r.lineBufs) <= d {
-		r.lineBufs = append(r.lineBufs, nil)
-	}
-	return r.lineBufs[d][:0]
-}
+// len("99-99")
 
 // line is one open level of movetext: the main line or a variation.
 type line struct {
@@ -630,11 +353,7 @@ func (r *Reader) begin() {
 	if r.s == nil {
 		panic("pdn: Reader not created by NewReader")
 	}
-	if !r.s.started {
-		r.s.Encoding = r.Encoding
-		r.s.MaxTokenSize = r.MaxTokenSize
-		r.s.Warn = func(w Warning) { r.warn(w.Kind, w.Pos, w.Text) }
-	}
+	r.s.Encoding, r.s.MaxTokenSize = r.Encoding, r.MaxTokenSize
 	r.maxDepth = r.MaxDepth
 	if r.maxDepth <= 0 {
 		r.maxDepth = DefaultMaxDepth
@@ -655,7 +374,7 @@ func (r *Reader) begin() {
 	r.phase = beforeGame
 	r.pending = moveNumber{}
 	r.stack = r.stack[:0]
-	r.cur = r.mainLine()
+	r.cur = r.mainBuf()
 }
 
 // start starts the game at p, unless it has started.
@@ -868,201 +587,6 @@ func (r *Reader) unknown(t *Token) {
 	}
 }
 
-// terminator returns the token that ends the game at t, a '*' or a
-// result, or nil when t is a '*' that is read as a move strength.
-func (r *Reader) terminator(t *Token) (*Token, error) {
-	if t.Kind != TokStar || !t.Glued {
-		return t, nil
-	}
-	m := r.lastMove()
-	if m == nil || m.Strength != "" {
-		return t, nil
-	}
-	// PDN 2.0 "star move": '*' glued to a move and more movetext on the
-	// same line.
-	p := t.Pos
-	nt, err := r.next()
-	if err != nil {
-		return nil, err
-	}
-	r.unread()
-	if nt.Pos.Line == p.Line && continuesBody(nt.Kind) {
-		r.warn(WarnStrength, p, "'*' glued to a move read as a move strength")
-		m.Strength = "*"
-		return nil, nil
-	}
-	return &Token{Kind: TokStar, Pos: p, ext: []byte{'*'}}, nil
-}
-
-// endAtTerminator ends the game at its terminator t.
-func (r *Reader) endAtTerminator(t *Token) (*Game, error) {
-	if !r.hasContent() {
-		r.start(t.Pos)
-		r.warn(WarnEmptyGame, t.Pos, "")
-	}
-	return r.finish(t.Kind, r.str(t.Text()), t.Pos)
-}
-
-// endAtTagSection ends the game without a terminator, before the tag
-// section that starts at t (the next game's).
-func (r *Reader) endAtTagSection(t *Token) (*Game, error) {
-	r.unread()
-	if r.pending.set {
-		r.warn(WarnMoveNumber, r.pending.pos, "move number at end of game")
-		r.pending.set = false
-	}
-	r.warn(WarnMissingTerminator, t.Pos, "tag section starts before the game ended")
-	return r.finish(TokTagOpen, "*", t.Pos)
-}
-
-// endAtEOF ends the game at the end of the input, or returns io.EOF when
-// there is nothing to return.
-func (r *Reader) endAtEOF(t *Token) (*Game, error) {
-	if !r.hasContent() {
-		if !r.damaged() {
-			return nil, io.EOF
-		}
-		r.warn(WarnEmptyGame, t.Pos, "nothing but dropped input after the last game")
-	}
-	if r.game == 0 && !r.resumed && len(r.g.Tags) == 0 && !r.hasMove() {
-		// The whole input is one "game" of stray text and comments.
-		p := r.g.Pos
-		r.finish(TokEOF, "*", t.Pos)
-		r.game = 0
-		return nil, &SyntaxError{Pos: p, Err: ErrNotPDN}
-	}
-	if r.phase == inMovetext {
-		r.note(WarnNoTerminatorAtEnd, t.Pos, "")
-	}
-	if r.truncated(t.Pos) {
-		r.fail(&SyntaxError{Pos: t.Pos, Err: ErrTruncated})
-	}
-	return r.finish(TokEOF, "*", t.Pos)
-}
-
-// hasMove reports whether the game being read has a move (Walk: a node).
-// It is for the end of the input only: it looks at every node read. (A
-// flag set where moves are read would move the lines of the hot functions,
-// which cmd/pdn's profile-guided build finds by line.)
-func (r *Reader) hasMove() bool {
-	if r.vis != nil && r.vis.nodes > 0 || r.mls == mainLineTaken && r.ml.plies() > 0 {
-		return true
-	}
-	var has func(ns []Node) bool
-	has = func(ns []Node) bool {
-		for i := range ns {
-			if ns[i].Kind == MoveNode || ns[i].Kind == VariationNode && has(ns[i].Variation) {
-				return true
-			}
-		}
-		return false
-	}
-	if has(r.cur) {
-		return true
-	}
-	for _, l := range r.stack {
-		if has(l.nodes) {
-			return true
-		}
-	}
-	return false
-}
-
-// truncated reports whether the game, not terminated, was cut by the end
-// of the input at end: the input does not end with a line break, and the
-// game ends in its tag section, after a move number, in a variation or
-// with a token that is not a move ("23-", "[Eve"). (A last game that ends
-// with a move and no line break is read whole: a published conformance
-// file, wiegerw/pdn's unicode.pdn, is one.)
-func (r *Reader) truncated(end Pos) bool {
-	if r.phase == beforeGame || r.s.endsWithBreak() {
-		return false
-	}
-	if r.phase == inHeader || r.pending.set || len(r.stack) > 0 {
-		return true
-	}
-	if n := len(r.g.Warnings); n > 0 {
-		w := r.g.Warnings[n-1]
-		switch w.Kind {
-		case WarnStrayToken, WarnUnknownMove, WarnMoveSyntax, WarnTagSyntax:
-			return w.Pos.Offset+int64(len(w.Text)) >= end.Offset
-		}
-	}
-	return false
-}
-
-// finish ends the game with result at p, the position of the token of
-// kind endedBy that ended it, and returns it with its error.
-func (r *Reader) finish(endedBy TokenKind, result string, p Pos) (*Game, error) {
-	r.endedBy = endedBy
-	g := r.g
-	if r.pending.set {
-		r.warn(WarnMoveNumber, r.pending.pos, "move number at end of game")
-	}
-	for len(r.stack) > 0 {
-		r.warn(WarnUnbalanced, p, "variation not closed")
-		r.pop()
-	}
-	if m := r.lastMove(); m != nil && m.Strength == "*" {
-		// A '*' mark needs movetext after it on its line; at the end
-		// of the game it cannot be written back, so it goes.
-		m.Strength = ""
-	}
-	streamed := r.mls == mainLineTaken
-	switch {
-	case r.vis != nil:
-		// Keep the one-node buffer for the next game's main line.
-		r.vis.flush(r, r.cur)
-		clear(r.cur)
-		r.lineBufs[0] = r.cur[:0]
-	case !streamed: // (a main line replayed while read is not kept)
-		g.Moves = r.keepMain(r.cur)
-	}
-	r.cur = nil
-	tags := g.Tags
-	switch {
-	case cap(tags) > maxTagBuf && r.arena == nil:
-		// A huge header keeps the buffer rather than a copy.
-		g.Tags, r.tagBuf = tags[:len(tags):len(tags)], nil
-	default:
-		g.Tags = r.copyTags(tags)
-		clear(tags)
-		r.tagBuf = tags[:0]
-		if cap(tags) > maxTagBuf {
-			r.tagBuf = nil
-		}
-	}
-	g.Result = result
-	if tr, ok := g.Tag("Result"); ok && result != "*" && IsResult(strings.TrimSpace(tr)) && strings.TrimSpace(tr) != result {
-		r.note(WarnResultMismatch, p, "terminator "+result+", Result tag "+tr)
-	}
-	if r.dropped > 0 {
-		g.Warnings = append(g.Warnings, Warning{Kind: WarnTooMany, Pos: r.firstDropped,
-			Text: strconv.Itoa(r.dropped) + " more warnings from here on not recorded"})
-	}
-	if streamed {
-		r.ml.finish(g)
-	}
-	r.game++
-	if r.gerr != nil {
-		ge := &GameError{Game: r.game, Err: r.gerr}
-		if se, ok := r.gerr.(*SyntaxError); ok {
-			ge.Pos = se.Pos
-		}
-		return g, ge
-	}
-	return g, nil
-}
-
-// continuesBody reports whether a token of kind k can continue movetext.
-func continuesBody(k TokenKind) bool {
-	switch k {
-	case TokMoveNumber, TokMove, TokEllipsis, TokComment, TokNAG, TokLParen, TokRParen, TokSetup:
-		return true
-	}
-	return false
-}
-
 func hasLetter(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if isLetter(s[i]) || s[i] >= 0x80 {
@@ -1091,144 +615,6 @@ func (r *Reader) skipVariation() {
 			r.unread()
 			return
 		}
-	}
-}
-
-// readTag reads a tag pair after its '['.
-func (r *Reader) readTag(g *Game, p Pos) {
-	t, _ := r.next()
-	var value string
-	var rawName string
-	hasName, hasValue := false, false
-	if t.Kind == TokTagName {
-		rawName = r.str(t.Text())
-		hasName = rawName != ""
-		t, _ = r.next()
-	}
-	if t.Kind == TokString {
-		if t.Err != nil {
-			r.fail(t.Err) // cut at the end of its line (see Scanner.scanString)
-		}
-		value = r.str(t.Text())
-		hasValue = true
-		t, _ = r.next()
-	}
-	if t.Kind != TokTagClose {
-		r.warn(WarnTagSyntax, t.Pos, r.text("missing ']' in tag ", rawName))
-		r.unread()
-	}
-	if !hasName || !hasValue {
-		r.warn(WarnTagSyntax, p, r.text("tag ", strings.TrimSpace(rawName+" "+value), " without name or value dropped"))
-		return
-	}
-	r.tag(g, p, rawName, value, 0)
-}
-
-// tagKey numbers the commonest tag names (knownTags), 0 for others.
-type tagKey uint8
-
-const (
-	tagGameType tagKey = 8
-	tagFEN      tagKey = 9
-)
-
-// knownTags are the commonest tag names, by tagKey: the seven archival
-// tags first (reference/PDN-SPEC.md), then those the corpus holds most of.
-var knownTags = [...]string{1: "Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN",
-	"SetUp", "Setup", "PlyCount", "TimeControl", "Annotator", "WhiteTime", "BlackTime"}
-
-// knownTag returns the name and key of tag name b when it is one of
-// knownTags, else "" and 0.
-func knownTag(b []byte) (string, tagKey) {
-	var k tagKey
-	switch string(b) {
-	case "Event":
-		k = 1
-	case "Site":
-		k = 2
-	case "Date":
-		k = 3
-	case "Round":
-		k = 4
-	case "White":
-		k = 5
-	case "Black":
-		k = 6
-	case "Result":
-		k = 7
-	case "GameType":
-		k = tagGameType
-	case "FEN":
-		k = tagFEN
-	case "SetUp":
-		k = 10
-	case "Setup":
-		k = 11
-	case "PlyCount":
-		k = 12
-	case "TimeControl":
-		k = 13
-	case "Annotator":
-		k = 14
-	case "WhiteTime":
-		k = 15
-	case "BlackTime":
-		k = 16
-	default:
-		return "", 0
-	}
-	return knownTags[k], k
-}
-
-// tag adds the tag pair name (as written, not empty) and value at p to g,
-// with the warnings it calls for. key is the name's tagKey when known
-// (the name is then an identifier, not localised), else 0.
-func (r *Reader) tag(g *Game, p Pos, rawName, value string, key tagKey) {
-	name := rawName
-	if key == 0 {
-		if !isIdent(name) {
-			fixed := repairTagName(name)
-			r.warn(WarnTagName, p, name+" read as "+fixed)
-			name = r.str([]byte(fixed))
-		} else if !r.Strict && mayBeLocalized(name) {
-			if std, ok := localizedTags[name]; ok {
-				r.note(WarnLocalizedTag, p, name+" read as "+std)
-				name = std
-			}
-		}
-		_, key = knownTag([]byte(name))
-	}
-	// A duplicate: known names are marked in r.known, others looked for.
-	if key != 0 {
-		if r.known&(1<<key) != 0 {
-			r.note(WarnDuplicateTag, p, name)
-		}
-		r.known |= 1 << key
-	} else if r.hasTag(g, name) {
-		r.note(WarnDuplicateTag, p, name)
-	}
-	if len(g.Tags) >= MaxTags || len(name)+len(value) > MaxTagBytes-r.tagBytes {
-		if r.tagBytes <= MaxTagBytes {
-			r.tagBytes = MaxTagBytes + 1 // (one error)
-			r.fail(&SyntaxError{Pos: p, Err: fmt.Errorf("%w: more than %d tag pairs, or %s of them, in one game: the rest of its tags are dropped",
-				ErrTooManyTags, MaxTags, byteSize(MaxTagBytes))})
-		}
-		return
-	}
-	r.tagBytes += len(name) + len(value)
-	g.Tags = append(g.Tags, Tag{Name: name, Value: value, Pos: p})
-	switch key {
-	case tagGameType:
-		if msg := checkGameType(value); msg != "" {
-			r.warn(WarnTagValue, p, msg)
-		}
-	case tagFEN:
-		if strings.TrimSpace(value) == "" {
-			r.warn(WarnTagValue, p, "empty FEN tag")
-		}
-	}
-	if r.vis != nil {
-		r.vis.tag(r, name, value)
 	}
 }
 
@@ -1292,23 +678,4 @@ func (r *Reader) pop() {
 		r.ml.variation(vn)
 	}
 	r.cur = append(r.cur, Node{Kind: VariationNode, Variation: vn, Pos: top.pos})
-}
-
-// hasTag reports whether g already has a tag called name; a map takes
-// over from the linear search for long headers.
-func (r *Reader) hasTag(g *Game, name string) bool {
-	if len(g.Tags) < 16 {
-		_, ok := g.Tag(name)
-		return ok
-	}
-	if r.tagSet == nil || r.tagSetGame != g {
-		r.tagSet = make(map[string]bool, 2*len(g.Tags))
-		r.tagSetGame = g
-		for _, t := range g.Tags {
-			r.tagSet[t.Name] = true
-		}
-	}
-	ok := r.tagSet[name]
-	r.tagSet[name] = true
-	return ok
 }

@@ -79,23 +79,20 @@ func resume(src io.Reader, data []byte, rerr error, at Boundary, enc Encoding) *
 	if at.Offset == 0 {
 		at.Line = 1
 	}
-	s := &Scanner{r: src, base: at.Offset, line: at.Line, lineStart: at.LineStart, Encoding: enc}
+	s := NewScanner(src)
+	s.base, s.line, s.lineStart = at.Offset, at.Line, at.LineStart
 	if src == nil {
 		s.buf, s.n, s.rerr = data, len(data), rerr
-	}
-	r := &Reader{s: s, Encoding: enc, resumed: at.Offset > 0}
-	if src == nil && len(data) > 0 {
-		s.last, s.read = data[len(data)-1], true
+		if len(data) > 0 {
+			s.last, s.read = data[len(data)-1], true
+		}
 	}
 	if at.Offset > 0 {
-		// Next sets these on the first call of a Reader that starts at the
-		// start of its input (Scanner.start also looks for a byte order
-		// mark there).
-		s.started = true
-		s.tok.s = s
-		s.enc = enc
-		s.Warn = func(w Warning) { r.warn(w.Kind, w.Pos, w.Text) }
+		// The head of the input, which Scanner.start reads, is behind.
+		s.started, s.enc = true, enc
 	}
+	r := newReader(s)
+	r.Encoding, r.resumed = enc, at.Offset > 0
 	return r
 }
 
@@ -116,32 +113,24 @@ type Head struct {
 // Reader does to decide its encoding) and decides the encoding as the
 // Reader would, given enc. The rest of the input follows Head.Data in r.
 func ReadHead(r io.Reader, enc Encoding) Head {
-	// Room for as much again, for a caller that reads on into Data.
-	h := Head{Data: make([]byte, sampleSize, 2*sampleSize)}
-	n, empty := 0, 0
-	for n < sampleSize {
-		m, err := r.Read(h.Data[n:])
-		n += m
-		if err != nil {
-			h.Err = err
-			break
-		}
-		if m > 0 {
-			empty = 0
-			continue
-		}
-		if empty++; empty > maxEmptyRds {
-			h.Err = io.ErrNoProgress
-			break
-		}
-	}
-	h.Data = h.Data[:n]
-	if n >= 3 && h.Data[0] == 0xEF && h.Data[1] == 0xBB && h.Data[2] == 0xBF {
-		h.BOM = 3
+	// Read as Scanner.start does, into room for as much again, for a
+	// caller that reads on into Data.
+	s := &Scanner{r: r, buf: make([]byte, sampleSize, 2*sampleSize)}
+	s.fill(sampleSize)
+	h := Head{Data: s.buf[:s.n], Err: s.rerr}
+	h.BOM, h.Encoding = headEncoding(h.Data, h.Err != nil, enc)
+	return h
+}
+
+// headEncoding returns the length of a UTF-8 byte order mark at the start
+// of head, the first bytes of an input (all of it if ended), and the
+// encoding to read it in, given enc (detected if EncodingAuto).
+func headEncoding(head []byte, ended bool, enc Encoding) (bom int, _ Encoding) {
+	if len(head) >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
+		bom = 3
 	}
 	if enc == EncodingAuto {
-		enc = detectEncoding(h.Data[h.BOM:], h.Err != nil)
+		enc = detectEncoding(head[bom:], ended)
 	}
-	h.Encoding = enc
-	return h
+	return bom, enc
 }
