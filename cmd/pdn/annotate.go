@@ -78,7 +78,7 @@ func annotateCommand() *cli.Command {
 			jobsFlag("`N` games analysed at once (each with its own searcher or engine process)"),
 			&cli.StringFlag{Name: "shard", Usage: "analyse shard `K/N`: the games whose number over all the inputs (from 0) is K modulo N, " +
 				"into --output's shard file, for pdn merge (default, with --output: from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards)"},
-			&cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "the number of shards `N`, when the index comes from Kubernetes' JOB_COMPLETION_INDEX"},
+			shardsFlag(),
 			&cli.StringFlag{Name: "output", Aliases: cliutil.OutputAliases, Usage: "write the games to `FILE` (a new file) instead of stdout; with a shard, its file FILE.shard-K-of-N.jsonl"},
 		}),
 		OnUsageError: cliutil.OnUsageError,

@@ -282,7 +282,7 @@ func readTournament(c *cli.Context, cfg *match.Config) error {
 	if cfg.Anchor, cfg.AnchorElo, err = parseAnchor(c.String("anchor"), names(cfg.Players)); err != nil {
 		return err
 	}
-	if cfg.Shard, err = readShard(c); err != nil {
+	if cfg.Shard, err = cliutil.ReadShard(c); err != nil {
 		return err
 	}
 	if err := cfg.CheckTournament(); err != nil {
@@ -294,7 +294,8 @@ func readTournament(c *cli.Context, cfg *match.Config) error {
 // readOutputs reads --pdn, --journal (by default beside the PDN file, or in --report's
 // folder) and --resume, each file the shard's own, and checks them.
 func readOutputs(c *cli.Context, cfg *match.Config) error {
-	cfg.PDNPath, cfg.JournalPath, cfg.Resume = shardPath(c.String("pdn"), cfg.Shard), shardPath(c.String("journal"), cfg.Shard), c.Bool("resume")
+	// one file per shard, unless the match has only one
+	cfg.PDNPath, cfg.JournalPath, cfg.Resume = cfg.Shard.Path(c.String("pdn"), false), cfg.Shard.Path(c.String("journal"), false), c.Bool("resume")
 	if st, err := os.Stat(cfg.PDNPath); err == nil && st.IsDir() {
 		return cliutil.Usagef("--pdn %s: is a directory", cfg.PDNPath)
 	}
@@ -302,7 +303,7 @@ func readOutputs(c *cli.Context, cfg *match.Config) error {
 		cfg.JournalPath = cfg.PDNPath + ".journal"
 	}
 	if dir := c.String("report"); cfg.JournalPath == "" && dir != "" {
-		cfg.JournalPath = shardPath(filepath.Join(dir, reportJournal), cfg.Shard)
+		cfg.JournalPath = cfg.Shard.Path(filepath.Join(dir, reportJournal), false)
 	}
 	switch {
 	case cfg.Resume && cfg.JournalPath == "" && cfg.PDNPath != "":
