@@ -43,4 +43,3 @@ func mustFEN(t *testing.T, v *engine.Variant, fen string) engine.Position {
 	}
 	return p
 }
-
