@@ -419,16 +419,7 @@ func (f *finder) comment(data []byte, base int64, i int) int {
 // MaxTokenSize bytes.
 func (f *finder) quoted(data []byte, base int64, i int) int {
 	if !f.naive && !f.esc {
-		start := i
-		end := min(len(data), i+f.maxTok-f.n)
-		for i < end && stops[data[i]]&stopString == 0 {
-			i++
-		}
-		if i > start {
-			f.n += i - start
-			f.cr = false
-		}
-		if i == len(data) {
+		if i = f.run(data, i, f.maxTok, stopString); i == len(data) {
 			return i
 		}
 	}
@@ -442,6 +433,22 @@ func (f *finder) quoted(data []byte, base int64, i int) int {
 		f.stringByte(c)
 	}
 	return i + 1
+}
+
+// run skips the bytes of data from i on that stops does not mark stop,
+// counting them in f.n up to limit, and returns the index of the first
+// other byte (or len(data)).
+func (f *finder) run(data []byte, i, limit int, stop uint8) int {
+	start := i
+	end := min(len(data), i+limit-f.n)
+	for i < end && stops[data[i]]&stop == 0 {
+		i++
+	}
+	if i > start {
+		f.n += i - start
+		f.cr = false
+	}
+	return i
 }
 
 // lineComment is the stage in a ';' or '%' comment, which ends with its
@@ -488,16 +495,7 @@ func (f *finder) setup(data []byte, base int64, i int) int {
 // the byte that ends it is then followed by top.
 func (f *finder) tagName(data []byte, base int64, i int) int {
 	if !f.naive {
-		start := i
-		end := min(len(data), i+257-f.n)
-		for i < end && stops[data[i]]&stopTagName == 0 {
-			i++
-		}
-		if i > start {
-			f.n += i - start
-			f.cr = false
-		}
-		if i == len(data) {
+		if i = f.run(data, i, 257, stopTagName); i == len(data) {
 			return i
 		}
 	}
