@@ -1,12 +1,9 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -206,17 +203,6 @@ func suiteCommand() *cli.Command {
 	}
 }
 
-// suiteEntry is a position of the suite.
-type suiteEntry struct {
-	ID      string   `json:"id"`
-	FEN     string   `json:"fen"`
-	Value   string   `json:"value"`
-	Plies   int      `json:"plies"`
-	Best    []string `json:"best"`
-	Winning []string `json:"winning"`
-	Moves   int      `json:"moves"`
-}
-
 func suiteAction(c *cli.Context) error {
 	n, count := c.Int("pieces"), c.Int("count")
 	switch {
@@ -236,81 +222,12 @@ func suiteAction(c *cli.Context) error {
 		return err
 	}
 	defer db.Close()
-	v := db.Variant()
-	var ss []egdb.Slice
-	var sizes []uint64
-	var total uint64
-	for _, s := range egdb.SlicesOf(v, n) {
-		ss = append(ss, s)
-		sizes = append(sizes, db.Size(s))
-		total += db.Size(s)
+	entries, draws, err := egdb.Suite(c.Context, db, n, count, c.Uint64("seed"))
+	if err != nil {
+		return err
 	}
-	for _, s := range ss {
-		if _, err := db.Stats(s); err != nil {
-			return fmt.Errorf("egdb: %s: the suite of %d pieces needs every slice of %d pieces: %w", db.Dir(), n, n, err)
-		}
-	}
-	rng := rand.New(rand.NewPCG(c.Uint64("seed"), 0x65676462))
-	seen := map[string]bool{}
-	var entries []suiteEntry
-	draws := 20 * count
-	for range draws {
-		if err := c.Context.Err(); err != nil {
-			return err
-		}
-		k := rng.Uint64N(total)
-		si := 0
-		for k >= sizes[si] {
-			k -= sizes[si]
-			si++
-		}
-		side := engine.White
-		if rng.IntN(2) == 1 {
-			side = engine.Black
-		}
-		p, err := db.Position(ss[si], k, side)
-		if err != nil {
-			return err
-		}
-		fen := v.FEN(p)
-		if seen[fen] {
-			continue
-		}
-		seen[fen] = true
-		r, err := db.Probe(&p)
-		if err != nil {
-			return err
-		}
-		if r.Value != egdb.Win {
-			continue
-		}
-		moves, err := db.Moves(&p)
-		if err != nil {
-			return err
-		}
-		e := suiteEntry{FEN: fen, Value: r.Value.String(), Plies: r.Plies, Moves: len(moves), Best: []string{}, Winning: []string{}}
-		for _, m := range moves {
-			if m.Result.Value != egdb.Win {
-				continue
-			}
-			text := v.FormatMove(&p, m.Move, false)
-			e.Winning = append(e.Winning, text)
-			if m.Result.Plies == r.Plies {
-				e.Best = append(e.Best, text)
-			}
-		}
-		entries = append(entries, e)
-	}
-	slices.SortStableFunc(entries, func(a, b suiteEntry) int {
-		if a.Plies != b.Plies {
-			return b.Plies - a.Plies
-		}
-		return cmp.Compare(len(a.Winning), len(b.Winning))
-	})
-	entries = entries[:min(count, len(entries))]
 	out := c.App.Writer
-	for i, e := range entries {
-		e.ID = fmt.Sprintf("egdb-%s-%d-%04d", v.Name, n, i+1)
+	for _, e := range entries {
 		if format == "json" {
 			b, err := json.Marshal(e)
 			if err != nil {

@@ -78,7 +78,7 @@ func annotateCommand() *cli.Command {
 			jobsFlag("`N` games analysed at once (each with its own searcher or engine process)"),
 			&cli.StringFlag{Name: "shard", Usage: "analyse shard `K/N`: the games whose number over all the inputs (from 0) is K modulo N, " +
 				"into --output's shard file, for pdn merge (default, with --output: from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards)"},
-			&cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "the number of shards `N`, when the index comes from Kubernetes' JOB_COMPLETION_INDEX"},
+			shardsFlag(),
 			&cli.StringFlag{Name: "output", Aliases: cliutil.OutputAliases, Usage: "write the games to `FILE` (a new file) instead of stdout; with a shard, its file FILE.shard-K-of-N.jsonl"},
 		}),
 		OnUsageError: cliutil.OnUsageError,
@@ -142,165 +142,220 @@ func analyser(c *cli.Context, opt *annotate.Options) (annotate.Factory, func(), 
 }
 
 func annotateAction(c *cli.Context) error {
-	asJSON, err := cliutil.JSONOutput(c)
+	a, err := annotateFlags(c)
 	if err != nil {
 		return err
 	}
+	stop, err := a.analysers()
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if a.sh.Count > 0 {
+		return a.toShard()
+	}
+	run, err := a.target()
+	if err != nil {
+		return err
+	}
+	return a.finish(run())
+}
+
+// annotation is one run of pdn annotate: what the flags ask, the run's options, and the
+// sink of its records.
+type annotation struct {
+	c      *cli.Context
+	asJSON bool
+	sh     shard.Shard
+	out    string // --output
+	opt    annotate.RunOptions
+	sink   *annotateSink
+}
+
+// annotateFlags reads and checks the flags of pdn annotate, in the order of their usage
+// errors.
+func annotateFlags(c *cli.Context) (*annotation, error) {
+	asJSON, err := cliutil.JSONOutput(c)
+	if err != nil {
+		return nil, err
+	}
 	if f := c.String("format"); f != "text" && f != "json" {
-		return cliutil.Usagef("--format %q: want text or json", f)
+		return nil, cliutil.Usagef("--format %q: want text or json", f)
 	}
 	th := annotate.Thresholds{Inaccuracy: c.Int("inaccuracy"), Mistake: c.Int("mistake"), Blunder: c.Int("blunder")}
 	if err := th.Check(); err != nil {
-		return cliutil.Usagef("--inaccuracy, --mistake, --blunder: %s", clean(err))
+		return nil, cliutil.Usagef("--inaccuracy, --mistake, --blunder: %s", clean(err))
 	}
 	if c.Int("top") < 0 {
-		return cliutil.Usagef("--top %d: must not be negative", c.Int("top"))
+		return nil, cliutil.Usagef("--top %d: must not be negative", c.Int("top"))
 	}
 	rp, err := replayer(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sh, err := cliutil.ReadShard(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if dir := c.String("report"); dir != "" {
 		if sh.Count > 0 {
-			return cliutil.Usagef("--report: not with a shard (the report is of the whole archive)")
+			return nil, cliutil.Usagef("--report: not with a shard (the report is of the whole archive)")
 		}
 		if err := cliutil.ReportNotAnInput(dir, c.Args().Slice()...); err != nil {
-			return cliutil.Usagef("--report: %v", err)
+			return nil, cliutil.Usagef("--report: %v", err)
 		}
 	}
 	out := c.String("output")
 	switch {
 	case sh.Count > 0 && out == "":
-		return cliutil.Usagef("--shard %s: give --output FILE for the shard's file (pdn merge joins the shards)", sh)
+		return nil, cliutil.Usagef("--shard %s: give --output FILE for the shard's file (pdn merge joins the shards)", sh)
 	case sh.Count == 0 && c.IsSet("shards"):
-		return cliutil.Usagef("--shards: give --output FILE for the shard's file")
+		return nil, cliutil.Usagef("--shards: give --output FILE for the shard's file")
 	case asJSON && out == "":
-		return cliutil.Usagef("--format json: give --output FILE for the games (the summary goes to stdout)")
+		return nil, cliutil.Usagef("--format json: give --output FILE for the games (the summary goes to stdout)")
 	case c.Bool("resume") && out == "" && c.String("journal") == "":
-		return cliutil.Usagef("--resume: give --output FILE (its journal is FILE.journal) or --journal FILE")
+		return nil, cliutil.Usagef("--resume: give --output FILE (its journal is FILE.journal) or --journal FILE")
 	}
-	opt := annotate.RunOptions{Workers: c.Int("jobs"), Replayer: *rp, SkipBad: c.Bool("skip-bad")}
-	opt.Thresholds = th
-	db, err := statsEGDB(c)
-	if err != nil {
-		return err
-	}
-	if db != nil {
-		defer db.Close()
-		opt.EGDB = db
-	}
-	factory, stop, err := analyser(c, &opt.Options)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	opt.Analyser = factory
-
-	s := &annotateSink{totals: annotate.NewTotals(c.Int("top")), report: errorPrinter(c.App.ErrWriter, ""), json: asJSON}
+	a := &annotation{c: c, asJSON: asJSON, sh: sh, out: out}
+	a.opt = annotate.RunOptions{Workers: c.Int("jobs"), Replayer: *rp, SkipBad: c.Bool("skip-bad")}
+	a.opt.Thresholds = th
+	a.sink = &annotateSink{totals: annotate.NewTotals(c.Int("top")), report: errorPrinter(c.App.ErrWriter, ""), json: asJSON}
 	if c.String("report") != "" {
-		s.games4report = map[string]string{}
+		a.sink.games4report = map[string]string{}
 	}
-	run := func(dst io.Writer, journal string, h annotate.Header, shardRun bool) error {
-		if dst != nil {
-			s.out = pdn.NewWriter(dst)
-		}
-		job, done, err := readJob(c, inferNoted)
-		if err != nil {
-			return err
-		}
-		defer done()
-		if journal != "" {
-			j, recs, err := annotate.OpenJournal(journal, h, c.Bool("resume"))
-			if err != nil {
-				return err
-			}
-			defer j.Close()
-			s.journal = j
-			opt.Recorded = map[int]*annotate.Record{}
-			for _, r := range recs {
-				opt.Recorded[r.Index] = r
-			}
-			if len(recs) > 0 {
-				fmt.Fprintf(c.App.ErrWriter, "pdn: %s: %d games analysed before, resumed\n", journal, len(recs))
-			}
-		}
-		if sh.Count > 0 {
-			opt.Select = sh.Has
-		}
-		if bar := annotateProgress(c, job, opt.Select); bar != nil {
-			opt.Positions = func() { bar.Add(1) }
-			s.progress = func(n int) { bar.Add(n) }
-			defer bar.Finish()
-		}
-		opt.Emit = s.emit
-		games, err := annotate.Run(c.Context, job, opt)
-		s.games = games
-		if err == nil && s.out != nil {
-			err = s.out.Flush()
-		}
-		if _, inputs := archive.InputErrors(err); (err == nil || inputs) && s.journal != nil && shardRun {
-			if jerr := s.journal.End(annotate.JournalEnd{Games: games, Analysed: s.read}); jerr != nil {
-				return jerr
-			}
-		}
+	return a, nil
+}
+
+// analysers opens the endgame database of --egdb and sets up the analysers of --player
+// or --engine; stop closes them.
+func (a *annotation) analysers() (stop func(), err error) {
+	db, err := statsEGDB(a.c)
+	if err != nil {
+		return nil, err
+	}
+	closeDB := func() {}
+	if db != nil {
+		closeDB = func() { db.Close() }
+		a.opt.EGDB = db
+	}
+	factory, stopAnalysers, err := analyser(a.c, &a.opt.Options)
+	if err != nil {
+		closeDB()
+		return nil, err
+	}
+	a.opt.Analyser = factory
+	return func() { stopAnalysers(); closeDB() }, nil
+}
+
+// run analyses the inputs, the games written to dst (unless nil), each record to the
+// journal (unless ""), which a shard's run ends.
+func (a *annotation) run(dst io.Writer, journal string, h annotate.Header, shardRun bool) error {
+	c, s, opt := a.c, a.sink, a.opt
+	if dst != nil {
+		s.out = pdn.NewWriter(dst)
+	}
+	job, done, err := readJob(c, inferNoted)
+	if err != nil {
 		return err
 	}
-	var rerr error
-	switch {
-	case sh.Count > 0:
-		path := sh.Path(out, true) // {shard} in FILE: the name as given
-		if !strings.Contains(out, "{shard}") {
-			path = sh.Path(strings.TrimSuffix(out, filepath.Ext(out))+".jsonl", true)
-		}
-		h, err := annotateHeader(c, sh)
-		if err != nil {
+	defer done()
+	var j *annotate.Journal
+	var recs []*annotate.Record
+	if journal != "" {
+		if j, recs, err = annotate.OpenJournal(journal, h, c.Bool("resume")); err != nil {
 			return err
 		}
-		if rerr = run(nil, path, h, true); rerr == nil {
-			fmt.Fprintf(c.App.ErrWriter, "pdn: shard %s: %d of %d games, to %s (pdn merge joins the shards)\n", sh, s.read, s.games, path)
-			return nil
+		defer j.Close()
+		if len(recs) > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "pdn: %s: %d games analysed before, resumed\n", journal, len(recs))
 		}
-		return interrupted(rerr, s.read)
-	case out != "":
-		if err := cliutil.NotAnInput(out, c.Args().Slice()...); err != nil {
-			return err
-		}
-		if _, err := os.Lstat(out); err == nil {
-			return cliutil.Usagef("--output %s: the file exists (pdn never writes over a file)", out)
-		}
-		journal := c.String("journal")
-		if journal == "" {
-			journal = out + ".journal"
-		}
-		h, err := annotateHeader(c, shard.Shard{})
-		if err != nil {
-			return err
-		}
-		rerr = createFile(out, func(w io.Writer) error { return run(w, journal, h, false) }, keepWithInputErrors)
-		if rerr == nil && !c.IsSet("journal") {
-			os.Remove(journal)
-		}
-	default:
+	}
+	if a.sh.Count > 0 {
+		opt.Select = a.sh.Has
+	}
+	if bar := annotateProgress(c, job, opt.Select); bar != nil {
+		opt.Positions = func() { bar.Add(1) }
+		s.progress = func(n int) { bar.Add(n) }
+		defer bar.Finish()
+	}
+	opt.Emit = s.emit
+	if j != nil {
+		s.games, err = annotate.RunJournal(c.Context, job, opt, j, recs, shardRun)
+	} else {
+		s.games, err = annotate.Run(c.Context, job, opt)
+	}
+	if err == nil && s.out != nil {
+		err = s.out.Flush()
+	}
+	return err
+}
+
+// toShard analyses a shard's games into its file, a journal that pdn merge joins.
+func (a *annotation) toShard() error {
+	path := a.sh.Path(a.out, true) // {shard} in FILE: the name as given
+	if !strings.Contains(a.out, "{shard}") {
+		path = a.sh.Path(strings.TrimSuffix(a.out, filepath.Ext(a.out))+".jsonl", true)
+	}
+	h, err := annotateHeader(a.c, a.sh)
+	if err != nil {
+		return err
+	}
+	if err := a.run(nil, path, h, true); err != nil {
+		return interrupted(err, a.sink.read)
+	}
+	fmt.Fprintf(a.c.App.ErrWriter, "pdn: shard %s: %d of %d games, to %s (pdn merge joins the shards)\n", a.sh, a.sink.read, a.sink.games, path)
+	return nil
+}
+
+// target prepares the output of a whole run, --output FILE (a new file, with its
+// journal) or stdout (with --journal if given), and returns the run that writes it.
+func (a *annotation) target() (func() error, error) {
+	c := a.c
+	if a.out == "" {
 		var h annotate.Header
 		if c.String("journal") != "" {
+			var err error
 			if h, err = annotateHeader(c, shard.Shard{}); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		rerr = run(c.App.Writer, c.String("journal"), h, false)
+		return func() error { return a.run(c.App.Writer, c.String("journal"), h, false) }, nil
 	}
+	if err := cliutil.NotAnInput(a.out, c.Args().Slice()...); err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(a.out); err == nil {
+		return nil, cliutil.Usagef("--output %s: the file exists (pdn never writes over a file)", a.out)
+	}
+	journal := c.String("journal")
+	if journal == "" {
+		journal = a.out + ".journal"
+	}
+	h, err := annotateHeader(c, shard.Shard{})
+	if err != nil {
+		return nil, err
+	}
+	return func() error {
+		err := createFile(a.out, func(w io.Writer) error { return a.run(w, journal, h, false) }, keepWithInputErrors)
+		if err == nil && !c.IsSet("journal") {
+			os.Remove(journal)
+		}
+		return err
+	}, nil
+}
+
+// finish prints the summary of a whole run that ended with rerr (to stdout with
+// --output, else stderr), writes the --report, and returns the exit status's error.
+func (a *annotation) finish(rerr error) error {
+	c, s := a.c, a.sink
 	if _, inputs := archive.InputErrors(rerr); rerr != nil && !inputs {
 		return interrupted(rerr, s.read)
 	}
 	summary := c.App.Writer
-	if out == "" {
+	if a.out == "" {
 		summary = c.App.ErrWriter
 	}
-	if err := s.render(summary, asJSON); err != nil {
+	if err := s.render(summary, a.asJSON); err != nil {
 		return err
 	}
 	if dir := c.String("report"); dir != "" {
@@ -461,10 +516,9 @@ func annotateProgress(c *cli.Context, job archive.Job, sel func(int) bool) *prog
 }
 
 // annotateSink takes the records of a run (or of merged shards) in game order: it writes
-// the games, the journal, and counts.
+// the games, and counts (the journal is annotate.RunJournal's).
 type annotateSink struct {
 	out     *pdn.Writer
-	journal *annotate.Journal
 	totals  *annotate.Totals
 	summary []*annotate.Game
 	json    bool
@@ -479,11 +533,6 @@ type annotateSink struct {
 }
 
 func (s *annotateSink) emit(r *annotate.Record, fresh bool) error {
-	if fresh && s.journal != nil {
-		if err := s.journal.Add(r); err != nil {
-			return err
-		}
-	}
 	s.read++
 	if s.progress != nil { // the positions of the game that were not searched
 		n := r.Positions

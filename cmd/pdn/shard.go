@@ -45,9 +45,14 @@ func shardFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "shard", Usage: "run shard `K/N`: only the games whose number over all the inputs (from 0) is K modulo N, " +
 			"into --output, for pdn merge (default, with --output: from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards)"},
-		&cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "the number of shards `N`, when the index comes from Kubernetes' JOB_COMPLETION_INDEX"},
+		shardsFlag(),
 		outputFlag(),
 	}
+}
+
+// shardsFlag is --shards, of the commands that run in shards (and annotate).
+func shardsFlag() cli.Flag {
+	return &cli.IntFlag{Name: "shards", DefaultText: "none", Usage: "the number of shards `N`, when the index comes from Kubernetes' JOB_COMPLETION_INDEX"}
 }
 
 // notShardFlag lists the flags that do not change what a shard finds, left out of its

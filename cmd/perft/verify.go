@@ -52,76 +52,13 @@ func verifyAction(c *cli.Context) error {
 		return err
 	}
 	maxNodes := c.Uint64("max-nodes")
-	type check struct {
-		v   *engine.Variant
-		pc  engine.PerftCase
-		pos engine.Position
-		dup engine.Duplicates
+	checks, skipped, err := corpus.PerftChecks(variants, maxNodes)
+	if err != nil {
+		return err
 	}
-	var checks []check
-	var work uint64 // leaves to count, for the progress bar
-	skipped := 0
-	for _, v := range variants {
-		cases, err := corpus.PerftSuite(v)
-		if err != nil {
-			return err
-		}
-		for _, pc := range cases {
-			if pc.Nodes > maxNodes {
-				skipped++
-				continue
-			}
-			p, err := v.ParseFEN(pc.FEN)
-			if err != nil {
-				return err
-			}
-			for _, dup := range pc.Conventions() {
-				checks = append(checks, check{v, pc, p, dup})
-				work += pc.Nodes
-			}
-		}
-	}
-	label := func(i int) string {
-		if i >= len(checks) {
-			return "verify"
-		}
-		k := &checks[i]
-		return fmt.Sprintf("verify %s %s depth %d, check %d of %d", k.v.Name, k.pc.Position, k.pc.Depth, i+1, len(checks))
-	}
-	// The bar moves by leaves counted, and names the check under way. It predicts no time
-	// left: small rows count far fewer leaves a second than large ones (the table is cleared
-	// for each), so a prediction from the first rows is hours too long.
-	bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), int64(work), label(0),
-		progressbar.OptionSetPredictTime(false), progressbar.OptionSetElapsedTime(true))
 	rep := newVerifyReport(c.App.Writer, c.Bool("verbose"))
-	for i, k := range checks {
-		if bar != nil && i > 0 {
-			bar.Describe(label(i))
-		}
-		opt.Duplicates = k.dup
-		if i > 0 {
-			fresh(opt) // outside the time of the check
-		}
-		start := now()
-		got, err := k.v.Perft(c.Context, k.pos, k.pc.Depth, opt)
-		if err != nil {
-			// say what was done: the checks so far, then what stopped
-			if bar != nil {
-				bar.Exit()
-			}
-			if rerr := rep.render(); rerr != nil {
-				return rerr
-			}
-			fmt.Fprintf(c.App.Writer, "stopped: %d of %d checks done, %d failed\n", i, len(checks), rep.failed)
-			return fmt.Errorf("%s %s depth %d: %w", k.v.Name, k.pc.Position, k.pc.Depth, err)
-		}
-		if bar != nil {
-			bar.Add64(int64(k.pc.Nodes))
-		}
-		rep.add(verifyRow{k.v.Name, k.pc, k.dup, got, now().Sub(start).Seconds()})
-	}
-	if bar != nil {
-		bar.Finish()
+	if err := runChecks(c, checks, opt, rep); err != nil {
+		return err
 	}
 	if err := rep.render(); err != nil {
 		return err
@@ -135,6 +72,58 @@ func verifyAction(c *cli.Context) error {
 		len(checks), of, failed, skipped, maxNodes)
 	if failed > 0 {
 		return fmt.Errorf("%d published counts not matched", failed)
+	}
+	return nil
+}
+
+// runChecks counts the checks in turn with opt, each timed without the clearing of the
+// table, into rep, under a progress bar. A count that fails stops them: the checks done
+// are printed, and what stopped.
+func runChecks(c *cli.Context, checks []corpus.PerftCheck, opt engine.PerftOptions, rep *verifyReport) error {
+	var work uint64 // leaves to count, for the progress bar
+	for _, k := range checks {
+		work += k.Case.Nodes
+	}
+	label := func(i int) string {
+		if i >= len(checks) {
+			return "verify"
+		}
+		k := &checks[i]
+		return fmt.Sprintf("verify %s %s depth %d, check %d of %d", k.Variant.Name, k.Case.Position, k.Case.Depth, i+1, len(checks))
+	}
+	// The bar moves by leaves counted, and names the check under way. It predicts no time
+	// left: small rows count far fewer leaves a second than large ones (the table is cleared
+	// for each), so a prediction from the first rows is hours too long.
+	bar := cliutil.Progress(c.App.ErrWriter, c.Bool("quiet"), int64(work), label(0),
+		progressbar.OptionSetPredictTime(false), progressbar.OptionSetElapsedTime(true))
+	for i, k := range checks {
+		if bar != nil && i > 0 {
+			bar.Describe(label(i))
+		}
+		opt.Duplicates = k.Duplicates
+		if i > 0 {
+			fresh(opt) // outside the time of the check
+		}
+		start := now()
+		got, err := k.Variant.Perft(c.Context, k.Position, k.Case.Depth, opt)
+		if err != nil {
+			// say what was done: the checks so far, then what stopped
+			if bar != nil {
+				bar.Exit()
+			}
+			if rerr := rep.render(); rerr != nil {
+				return rerr
+			}
+			fmt.Fprintf(c.App.Writer, "stopped: %d of %d checks done, %d failed\n", i, len(checks), rep.failed)
+			return fmt.Errorf("%s %s depth %d: %w", k.Variant.Name, k.Case.Position, k.Case.Depth, err)
+		}
+		if bar != nil {
+			bar.Add64(int64(k.Case.Nodes))
+		}
+		rep.add(verifyRow{k.Variant.Name, k.Case, k.Duplicates, got, now().Sub(start).Seconds()})
+	}
+	if bar != nil {
+		bar.Finish()
 	}
 	return nil
 }

@@ -163,120 +163,21 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 	if engines, err = readEngines(c); err != nil {
 		return cfg, "", nil, err
 	}
-	count := map[string]int{}
-	var timed []string
-	var tablesMB int64 // transposition tables of one worker's players
-	for _, s := range specs {
-		var e match.Entrant
-		if name := strings.TrimSpace(s); engines.has(name) {
-			e = match.Entrant{Name: name} // its engine starts once the flags are read
-		} else {
-			ps, err := search.ParsePlayer(s)
-			if err != nil {
-				return cfg, "", nil, cliutil.UsageError{Err: fmt.Errorf("--players: %w (nor is it an --engine name)", err)}
-			}
-			ps.EGDB = cfg.EGDB
-			e = match.Engine(ps.String(), ps)
-			tablesMB += int64(cmp.Or(ps.HashMB, search.DefaultHashMB))
-		}
-		if count[e.Name]++; count[e.Name] > 1 {
-			if engines.has(e.Name) {
-				return cfg, "", nil, cliutil.Usagef("--players: engine %s named twice", e.Name)
-			}
-			e.Name = fmt.Sprintf("%s#%d", e.Name, count[e.Name])
-		}
-		cfg.Players = append(cfg.Players, e)
-		if !e.Deterministic {
-			timed = append(timed, e.Name)
-		}
-	}
-	if a := c.String("adjudicate"); a != "" {
-		adj, err := match.ParseAdjudication(a)
-		if err != nil {
-			return cfg, "", nil, cliutil.Usagef("--adjudicate: %v", err)
-		}
-		cfg.Adjudication = &adj
-	}
-	if cfg.Games = c.Int("games"); cfg.Games < 1 {
-		return cfg, "", nil, cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
-	}
-	if cfg.Concurrency = c.Int("concurrency"); c.IsSet("concurrency") {
-		if err := cliutil.CheckJobs("--jobs", cfg.Concurrency); err != nil {
-			return cfg, "", nil, err
-		}
-	}
-	// each worker keeps a table per player it plays
-	tablesMB *= int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))
-	if cfg.EGDB != nil {
-		tablesMB += egdb.DefaultCacheMB // the database's cache, shared
-	}
-	if err := cliutil.CheckMemory("--players hash= times --jobs", tablesMB); err != nil {
+	timed, tablesMB, err := readPlayers(&cfg, specs, engines)
+	if err != nil {
 		return cfg, "", nil, err
 	}
-	cliutil.BoundHeap(tablesMB) // peak memory: the tables and about 20 MiB more
-	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
-		return cfg, "", nil, cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
-	}
-	if cfg.Tournament = c.String("tournament"); !slices.Contains(match.Tournaments, cfg.Tournament) {
-		return cfg, "", nil, cliutil.Usagef("--tournament %q: want %s", cfg.Tournament, strings.Join(match.Tournaments, ", "))
-	}
-	if s := c.String("sprt"); s != "" {
-		t, err := stats.ParseSPRT(s)
-		if err != nil {
-			return cfg, "", nil, cliutil.Usagef("--sprt: %v", err)
-		}
-		if len(cfg.Players) != 2 {
-			return cfg, "", nil, cliutil.Usagef("--sprt needs exactly two players, not %d", len(cfg.Players))
-		}
-		cfg.SPRT = &t
-	}
-	if cfg.Rounds = c.Int("rounds"); c.IsSet("rounds") && (cfg.Tournament != match.Swiss || cfg.Rounds < 1) {
-		return cfg, "", nil, cliutil.Usagef("--rounds %d: a number of rounds from 1 for --tournament swiss", cfg.Rounds)
-	}
-	if cfg.Anchor, cfg.AnchorElo, err = parseAnchor(c.String("anchor"), names(cfg.Players)); err != nil {
+	if err := readGames(c, &cfg, tablesMB); err != nil {
 		return cfg, "", nil, err
 	}
-	if cfg.Shard, err = readShard(c); err != nil {
+	if err := readTournament(c, &cfg); err != nil {
 		return cfg, "", nil, err
 	}
-	if err := cfg.CheckTournament(); err != nil {
-		return cfg, "", nil, cliutil.Usagef("--tournament %s: %v", cfg.Tournament, strings.TrimPrefix(err.Error(), "match: "))
-	}
-	cfg.PDNPath, cfg.JournalPath, cfg.Resume = shardPath(c.String("pdn"), cfg.Shard), shardPath(c.String("journal"), cfg.Shard), c.Bool("resume")
-	if st, err := os.Stat(cfg.PDNPath); err == nil && st.IsDir() {
-		return cfg, "", nil, cliutil.Usagef("--pdn %s: is a directory", cfg.PDNPath)
-	}
-	if cfg.JournalPath == "" && besideOK(cfg.PDNPath) {
-		cfg.JournalPath = cfg.PDNPath + ".journal"
-	}
-	if dir := c.String("report"); cfg.JournalPath == "" && dir != "" {
-		cfg.JournalPath = shardPath(filepath.Join(dir, reportJournal), cfg.Shard)
-	}
-	switch {
-	case cfg.Resume && cfg.JournalPath == "" && cfg.PDNPath != "":
-		return cfg, "", nil, cliutil.Usagef("--resume: --pdn %s is a device, a FIFO or a stream, so no journal is kept beside it: give --journal", cfg.PDNPath)
-	case cfg.Resume && cfg.JournalPath == "":
-		return cfg, "", nil, cliutil.Usagef("--resume needs --output, --journal or --report")
-	case cfg.JournalPath == "" && cfg.PDNPath != "":
-		fmt.Fprintf(c.App.ErrWriter, "selfplay: --pdn %s is a device, a FIFO or a stream: no journal beside it (give --journal to make the match resumable)\n", cfg.PDNPath)
-	}
-	if err := checkOutputs(c, &cfg); err != nil {
+	if err := readOutputs(c, &cfg); err != nil {
 		return cfg, "", nil, err
 	}
-	cfg.Seed = c.Int64("seed")
-	switch {
-	case c.IsSet("seed"):
-	case cfg.Resume:
-		h, err := match.ReadJournalHeader(cfg.JournalPath)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return cfg, "", nil, err
-		}
-		cfg.Seed = h.Seed
-		if err != nil {
-			cfg.Seed = newSeed()
-		}
-	default:
-		cfg.Seed = newSeed()
+	if err := readSeed(c, &cfg); err != nil {
+		return cfg, "", nil, err
 	}
 	cfg.Event = c.String("event")
 	host, _ := os.Hostname()
@@ -290,6 +191,150 @@ func readConfig(c *cli.Context) (cfg match.Config, desc string, engines *engineS
 		desc += fmt.Sprintf("; note: %s play with a time limit or outside rafle, so games are not reproducible from the seed", strings.Join(timed, ", "))
 	}
 	return cfg, desc, engines, err
+}
+
+// readPlayers adds the players of --players' specs to cfg: an --engine's name, or a
+// player of rafle's search, the same one twice numbered name#2. It returns the names of
+// those that are not reproducible, and the size of the transposition tables of one of
+// each.
+func readPlayers(cfg *match.Config, specs []string, engines *engineSet) (timed []string, tablesMB int64, err error) {
+	count := map[string]int{}
+	for _, s := range specs {
+		var e match.Entrant
+		if name := strings.TrimSpace(s); engines.has(name) {
+			e = match.Entrant{Name: name} // its engine starts once the flags are read
+		} else {
+			ps, err := search.ParsePlayer(s)
+			if err != nil {
+				return nil, 0, cliutil.UsageError{Err: fmt.Errorf("--players: %w (nor is it an --engine name)", err)}
+			}
+			ps.EGDB = cfg.EGDB
+			e = match.Engine(ps.String(), ps)
+			tablesMB += int64(cmp.Or(ps.HashMB, search.DefaultHashMB))
+		}
+		if count[e.Name]++; count[e.Name] > 1 {
+			if engines.has(e.Name) {
+				return nil, 0, cliutil.Usagef("--players: engine %s named twice", e.Name)
+			}
+			e.Name = fmt.Sprintf("%s#%d", e.Name, count[e.Name])
+		}
+		cfg.Players = append(cfg.Players, e)
+		if !e.Deterministic {
+			timed = append(timed, e.Name)
+		}
+	}
+	return timed, tablesMB, nil
+}
+
+// readGames reads --adjudicate, --games, --jobs and --max-plies, and checks that the
+// players' tables of tablesMB (one of each) fit in memory for every worker.
+func readGames(c *cli.Context, cfg *match.Config, tablesMB int64) error {
+	if a := c.String("adjudicate"); a != "" {
+		adj, err := match.ParseAdjudication(a)
+		if err != nil {
+			return cliutil.Usagef("--adjudicate: %v", err)
+		}
+		cfg.Adjudication = &adj
+	}
+	if cfg.Games = c.Int("games"); cfg.Games < 1 {
+		return cliutil.Usagef("--games %d: must be at least 1", cfg.Games)
+	}
+	if cfg.Concurrency = c.Int("concurrency"); c.IsSet("concurrency") {
+		if err := cliutil.CheckJobs("--jobs", cfg.Concurrency); err != nil {
+			return err
+		}
+	}
+	// each worker keeps a table per player it plays
+	tablesMB *= int64(cmp.Or(cfg.Concurrency, runtime.NumCPU()))
+	if cfg.EGDB != nil {
+		tablesMB += egdb.DefaultCacheMB // the database's cache, shared
+	}
+	if err := cliutil.CheckMemory("--players hash= times --jobs", tablesMB); err != nil {
+		return err
+	}
+	cliutil.BoundHeap(tablesMB) // peak memory: the tables and about 20 MiB more
+	if cfg.MaxPlies = c.Int("max-plies"); cfg.MaxPlies < 0 {
+		return cliutil.Usagef("--max-plies %d: must not be negative", cfg.MaxPlies)
+	}
+	return nil
+}
+
+// readTournament reads --tournament, --sprt, --rounds, --anchor and the shard, and
+// checks that the tournament can be played with them.
+func readTournament(c *cli.Context, cfg *match.Config) error {
+	if cfg.Tournament = c.String("tournament"); !slices.Contains(match.Tournaments, cfg.Tournament) {
+		return cliutil.Usagef("--tournament %q: want %s", cfg.Tournament, strings.Join(match.Tournaments, ", "))
+	}
+	if s := c.String("sprt"); s != "" {
+		t, err := stats.ParseSPRT(s)
+		if err != nil {
+			return cliutil.Usagef("--sprt: %v", err)
+		}
+		if len(cfg.Players) != 2 {
+			return cliutil.Usagef("--sprt needs exactly two players, not %d", len(cfg.Players))
+		}
+		cfg.SPRT = &t
+	}
+	if cfg.Rounds = c.Int("rounds"); c.IsSet("rounds") && (cfg.Tournament != match.Swiss || cfg.Rounds < 1) {
+		return cliutil.Usagef("--rounds %d: a number of rounds from 1 for --tournament swiss", cfg.Rounds)
+	}
+	var err error
+	if cfg.Anchor, cfg.AnchorElo, err = parseAnchor(c.String("anchor"), names(cfg.Players)); err != nil {
+		return err
+	}
+	if cfg.Shard, err = cliutil.ReadShard(c); err != nil {
+		return err
+	}
+	if err := cfg.CheckTournament(); err != nil {
+		return cliutil.Usagef("--tournament %s: %v", cfg.Tournament, strings.TrimPrefix(err.Error(), "match: "))
+	}
+	return nil
+}
+
+// readOutputs reads --pdn, --journal (by default beside the PDN file, or in --report's
+// folder) and --resume, each file the shard's own, and checks them.
+func readOutputs(c *cli.Context, cfg *match.Config) error {
+	// one file per shard, unless the match has only one
+	cfg.PDNPath, cfg.JournalPath, cfg.Resume = cfg.Shard.Path(c.String("pdn"), false), cfg.Shard.Path(c.String("journal"), false), c.Bool("resume")
+	if st, err := os.Stat(cfg.PDNPath); err == nil && st.IsDir() {
+		return cliutil.Usagef("--pdn %s: is a directory", cfg.PDNPath)
+	}
+	if cfg.JournalPath == "" && besideOK(cfg.PDNPath) {
+		cfg.JournalPath = cfg.PDNPath + ".journal"
+	}
+	if dir := c.String("report"); cfg.JournalPath == "" && dir != "" {
+		cfg.JournalPath = cfg.Shard.Path(filepath.Join(dir, reportJournal), false)
+	}
+	switch {
+	case cfg.Resume && cfg.JournalPath == "" && cfg.PDNPath != "":
+		return cliutil.Usagef("--resume: --pdn %s is a device, a FIFO or a stream, so no journal is kept beside it: give --journal", cfg.PDNPath)
+	case cfg.Resume && cfg.JournalPath == "":
+		return cliutil.Usagef("--resume needs --output, --journal or --report")
+	case cfg.JournalPath == "" && cfg.PDNPath != "":
+		fmt.Fprintf(c.App.ErrWriter, "selfplay: --pdn %s is a device, a FIFO or a stream: no journal beside it (give --journal to make the match resumable)\n", cfg.PDNPath)
+	}
+	return checkOutputs(c, cfg)
+}
+
+// readSeed reads --seed; without it a resumed match takes its journal's, and a new one
+// a new seed.
+func readSeed(c *cli.Context, cfg *match.Config) error {
+	cfg.Seed = c.Int64("seed")
+	switch {
+	case c.IsSet("seed"):
+	case cfg.Resume:
+		h, err := match.ReadJournalHeader(cfg.JournalPath)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		cfg.Seed = h.Seed
+		if err != nil {
+			cfg.Seed = newSeed()
+		}
+	default:
+		cfg.Seed = newSeed()
+	}
+	return nil
 }
 
 // besideOK reports whether files may be written beside path, named after it (the journal,

@@ -23,13 +23,6 @@ func shardFlags() []cli.Flag {
 	}
 }
 
-// readShard reads --shard, or the scheduler's environment (cliutil.ReadShard).
-func readShard(c *cli.Context) (match.Shard, error) { return cliutil.ReadShard(c) }
-
-// shardPath is the file of shard s for the file path of the whole match: one file per
-// shard, unless the match has only one (shard.Shard.Path).
-func shardPath(path string, s match.Shard) string { return s.Path(path, false) }
-
 // mergeCommand joins the journals of a match's shards.
 func mergeCommand() *cli.Command {
 	return &cli.Command{

@@ -3,6 +3,7 @@ package annotate
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rafle/rafle/pkg/archive"
 	"github.com/rafle/rafle/pkg/internal/filelock"
 	"github.com/rafle/rafle/pkg/internal/jsonl"
 )
@@ -220,3 +222,33 @@ func (j *Journal) append(v any) error {
 
 // Close closes the journal's file, releasing its lock.
 func (j *Journal) Close() error { return j.f.Close() }
+
+// RunJournal is Run with the journal j, which OpenJournal opened and whose records it
+// returned as recs: the games of recs are handed to Emit as recorded (fresh false) instead
+// of being analysed again, and each record made afresh goes to j before Emit sees it.
+// With end set (a shard's file, which ReadShards reads), j is ended with the number of
+// games of the inputs and of records when the run was complete or failed only for inputs
+// that could not be read (archive.InputErrors).
+func RunJournal(ctx context.Context, job archive.Job, opt RunOptions, j *Journal, recs []*Record, end bool) (games int, err error) {
+	opt.Recorded = make(map[int]*Record, len(recs))
+	for _, r := range recs {
+		opt.Recorded[r.Index] = r
+	}
+	emit, analysed := opt.Emit, 0
+	opt.Emit = func(r *Record, fresh bool) error {
+		if fresh {
+			if err := j.Add(r); err != nil {
+				return err
+			}
+		}
+		analysed++
+		return emit(r, fresh)
+	}
+	games, err = Run(ctx, job, opt)
+	if _, inputs := archive.InputErrors(err); end && (err == nil || inputs) {
+		if jerr := j.End(JournalEnd{Games: games, Analysed: analysed}); jerr != nil {
+			return games, jerr
+		}
+	}
+	return games, err
+}

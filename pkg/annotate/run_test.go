@@ -113,3 +113,47 @@ func TestRunCancelBusy(t *testing.T) {
 		}
 	}
 }
+
+// TestRunJournal: a journal run stopped after its first game keeps that game; resumed, it
+// analyses the three others only, hands on all four, and a shard's run ends the journal
+// with the counts, which ReadShards then accepts.
+func TestRunJournal(t *testing.T) {
+	var started atomic.Int32
+	factory := func() (Analyser, error) { return countingAnalyser{games: &started}, nil }
+	path := t.TempDir() + "/g.jsonl"
+	h := Header{Format: JournalFormat, Settings: []string{"--depth=1"}, Shard: "0/1"}
+	j, recs, err := OpenJournal(path, h, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = RunJournal(ctx, runJob(), RunOptions{Analyser: factory, Workers: 2, Emit: func(*Record, bool) error {
+		cancel()
+		return nil
+	}}, j, recs, true)
+	j.Close()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v", err)
+	}
+	if _, _, err := ReadShards([]string{path}); err == nil {
+		t.Errorf("a cancelled shard's journal was ended")
+	}
+
+	started.Store(0)
+	j, recs, err = OpenJournal(path, h, true)
+	if err != nil || len(recs) != 1 || recs[0].Index != 0 {
+		t.Fatalf("resumed journal: %v, %d records; want game 0", err, len(recs))
+	}
+	var got []int
+	games, err := RunJournal(context.Background(), runJob(), RunOptions{Analyser: factory, Workers: 2, Emit: func(r *Record, fresh bool) error {
+		got = append(got, r.Index)
+		return nil
+	}}, j, recs, true)
+	j.Close()
+	if err != nil || games != 4 || started.Load() != 3 || !slices.Equal(got, []int{0, 1, 2, 3}) {
+		t.Fatalf("resumed run: %v, %d games, %d analysed, handed on %v", err, games, started.Load(), got)
+	}
+	if _, all, err := ReadShards([]string{path}); err != nil || len(all) != 4 {
+		t.Errorf("the ended journal: %v, %d records; want 4", err, len(all))
+	}
+}

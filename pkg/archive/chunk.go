@@ -222,180 +222,336 @@ func (f *finder) startTok(body bool) {
 // atEOF is false. Scanning goes on from the returned index, with the
 // bytes from there on at the start of the next data (data from the
 // offset of a pdn.Boundary on for the next piece).
+//
+// It hands the bytes to the stage of the state the finder is in (top,
+// comment, quoted, lineComment, afterOpen, tagName, setup), which skips
+// the bytes that change nothing but a count, follows the next byte, and
+// says where to go on and whether it found a boundary. One stage call per
+// byte that matters is what the loop cost before it was split (see
+// docs/benchmarks.md, measured choices).
 func (f *finder) scan(data []byte, base int64, i int, atEOF bool, minCut int64) (int, pdn.Boundary, bool) {
-	for ; i < len(data); i++ {
-		if !f.naive {
-			if i = f.skip(data, base, i); i == len(data) {
-				break
+	for i < len(data) {
+		s := stepOn
+		if f.naive {
+			if s = f.naiveCut(data, base, i, minCut); s != stepOn {
+				return f.stop(base, i, s)
 			}
 		}
-		c := data[i]
-		off := base + int64(i)
-		if f.naive && off >= minCut && i > 0 {
-			if c == '\n' || c == '\r' {
-				return i, f.at(off, false), true
-			}
-			if c == '[' && f.lineStart == off {
-				return i, f.at(off, true), true
-			}
-		}
-		if c == '\n' || c == '\r' {
-			switch f.state {
-			case findSetup:
-				// A setup command ends on its line: the '/' alone is a
-				// token and what follows it is read again.
-				f.state = findTop
-				f.glued = true
-				if f.from >= base { // (naive cuts may cut a setup command)
-					i = int(f.from-base) - 1
-					continue
-				}
-			case findTagName:
-				f.state = findTop
-				f.glued = true
-			case findLine:
-				f.state = f.ret
-			case findString:
-				// A string ends at the end of its line (Scanner.scanString).
-				f.state = findTop
-				f.glued = false
-			case findTop:
-				f.endTok(data, base, i)
-				if f.term && f.termEnd == off && off >= minCut {
-					return i, f.at(off, false), true
-				}
-				f.glued = false
-			}
-			// Line breaks count the same everywhere (Scanner.consumeLines).
-			if c == '\n' && f.cr {
-				f.lineStart = off + 1
-			} else {
-				f.line++
-				f.lineStart = off + 1
-			}
-			f.cr = c == '\r'
-			continue
-		}
-		f.cr = false
 		switch f.state {
+		case findTop:
+			i, s = f.top(data, base, i, atEOF, minCut)
 		case findComment:
-			if c == '}' {
-				f.state = findTop
-				f.glued = true
-			}
-			continue
+			i = f.comment(data, base, i)
 		case findString:
-			f.stringByte(c)
-			continue
+			i = f.quoted(data, base, i)
 		case findLine:
-			if f.n++; f.semi && f.n > f.maxTok {
-				// Scanner.scanLineComment gives up after this byte.
-				f.state = findTop
-				f.glued = true
-			}
-			continue
-		case findSetup:
-			if c == '/' {
-				f.state = findTop
-				f.glued = true
-			}
-			continue
-		case findTagName:
-			if c != '"' && c != ']' && c != '[' && f.n < 257 {
-				f.n++
-				continue
-			}
-			// The name ends (Scanner.scanTagName); c starts the next token.
-			f.state = findTop
-			f.glued = true
+			i = f.lineComment(data, base, i)
 		case findAfterOpen:
-			switch c {
-			case ' ', '\t', '\f', '\v':
-				continue
-			case '%':
-				f.state, f.ret, f.semi = findLine, findAfterOpen, false
-				continue
-			case '\\':
-				if i+1 >= len(data) && !atEOF {
-					return i, pdn.Boundary{}, false
-				}
-				if i+1 < len(data) && (data[i+1] == 'r' || data[i+1] == 'n') {
-					i++
-					continue
-				}
-			case '[':
-				continue
-			case ']':
-				f.state = findTop
-				f.glued = true
-				continue
-			case '"':
-				f.state, f.n, f.esc = findString, 1, false
-				continue
-			}
-			f.state, f.n = findTagName, 1
-			continue
+			i, s = f.afterOpen(data, base, i, atEOF)
+		case findTagName:
+			i = f.tagName(data, base, i)
+		case findSetup:
+			i = f.setup(data, base, i)
 		}
-		// findTop
-		switch c {
-		case ' ', '\t', '\f', '\v':
-			f.endTok(data, base, i)
-			f.glued = false
-		case '{':
-			f.endTok(data, base, i)
-			f.startTok(true)
-			f.state = findComment
-		case '"':
-			f.endTok(data, base, i)
-			f.startTok(false)
-			f.state, f.n, f.esc = findString, 1, false
-		case '[':
-			f.endTok(data, base, i)
-			if f.body && off >= minCut && f.lineStart == off && i > 0 {
-				return i, f.at(off, true), true
-			}
-			f.startTok(false)
-			f.state = findAfterOpen
-		case ']', '(', ')', '}':
-			f.endTok(data, base, i)
-			f.startTok(c == '(' || c == ')')
-			f.glued = true
-		case '%', ';', '/', '\\':
-			if f.inTok {
-				break // part of the run
-			}
-			switch c {
-			case '%':
-				f.state, f.ret, f.semi = findLine, findTop, false
-				f.glued = false
-			case ';':
-				f.startTok(true)
-				f.state, f.ret, f.semi, f.n = findLine, findTop, true, 1
-			case '/':
-				f.startTok(true)
-				f.state, f.from = findSetup, off+1
-			case '\\':
-				if i+1 >= len(data) && !atEOF {
-					return i, pdn.Boundary{}, false
-				}
-				if i+1 < len(data) && (data[i+1] == 'r' || data[i+1] == 'n') {
-					i++
-					f.glued = false
-					break
-				}
-				f.inTok, f.tokStart, f.tokGlue = true, off, f.glued
-			}
-		default:
-			if !f.inTok {
-				f.inTok, f.tokStart, f.tokGlue = true, off, f.glued
-			}
+		if s != stepOn {
+			return f.stop(base, i, s)
 		}
 	}
 	return len(data), pdn.Boundary{}, false
 }
 
-// findClass classifies bytes for finder.skip: 1 for the bytes of a run
-// that cannot end it or start anything else, 2 for blanks.
+// stop returns what scan returns when a stage stopped at data[i] with s.
+func (f *finder) stop(base int64, i int, s step) (int, pdn.Boundary, bool) {
+	if s == stepMore {
+		return i, pdn.Boundary{}, false
+	}
+	return i, f.at(base+int64(i), s == stepCutTag), true
+}
+
+// step is what a stage of scan found at the index it returns.
+type step uint8
+
+const (
+	stepOn     step = iota // nothing: scanning goes on from the index
+	stepCut                // a boundary at the index, after a terminator
+	stepCutTag             // a boundary at the '[' at the index
+	stepMore               // the byte at the index needs bytes after data
+)
+
+// isBreak reports whether c is a line break byte.
+func isBreak(c byte) bool { return c == '\n' || c == '\r' }
+
+// newline counts the line break c at offset off as the Scanner does
+// (Scanner.consumeLines): "\r\n" is one, and so is a '\r' or a '\n' alone.
+func (f *finder) newline(c byte, off int64) {
+	if c == '\r' || !f.cr {
+		f.line++
+	}
+	f.lineStart = off + 1
+	f.cr = c == '\r'
+}
+
+// naiveCut is the test mode of Job.naiveCuts: a boundary at every line
+// break at or after minCut, and at a '[' that starts a line there.
+func (f *finder) naiveCut(data []byte, base int64, i int, minCut int64) step {
+	off := base + int64(i)
+	if off < minCut || i == 0 {
+		return stepOn
+	}
+	if isBreak(data[i]) {
+		return stepCut
+	}
+	if data[i] == '[' && f.lineStart == off {
+		return stepCutTag
+	}
+	return stepOn
+}
+
+// top is the stage between tokens and in runs of token bytes: it skips
+// them (skipTop), then follows the next byte, which starts a token, ends
+// the game at a line break after a terminator, or starts a game at a '['
+// that starts a line after movetext.
+func (f *finder) top(data []byte, base int64, i int, atEOF bool, minCut int64) (int, step) {
+	if !f.naive {
+		j := f.skipTop(data, base, i)
+		if j > i {
+			f.cr = false
+		}
+		if i = j; i == len(data) {
+			return i, stepOn
+		}
+	}
+	c := data[i]
+	off := base + int64(i)
+	if isBreak(c) {
+		f.endTok(data, base, i)
+		if f.term && f.termEnd == off && off >= minCut {
+			return i, stepCut
+		}
+		f.glued = false
+		f.newline(c, off)
+		return i + 1, stepOn
+	}
+	f.cr = false
+	switch c {
+	case ' ', '\t', '\f', '\v':
+		f.endTok(data, base, i)
+		f.glued = false
+	case '{':
+		f.endTok(data, base, i)
+		f.startTok(true)
+		f.state = findComment
+	case '"':
+		f.endTok(data, base, i)
+		f.startTok(false)
+		f.state, f.n, f.esc = findString, 1, false
+	case '[':
+		f.endTok(data, base, i)
+		if f.body && off >= minCut && f.lineStart == off && i > 0 {
+			return i, stepCutTag
+		}
+		f.startTok(false)
+		f.state = findAfterOpen
+	case ']', '(', ')', '}':
+		f.endTok(data, base, i)
+		f.startTok(c == '(' || c == ')')
+		f.glued = true
+	case '%', ';', '/', '\\':
+		if f.inTok {
+			break // part of the run
+		}
+		switch c {
+		case '%':
+			f.state, f.ret, f.semi = findLine, findTop, false
+			f.glued = false
+		case ';':
+			f.startTok(true)
+			f.state, f.ret, f.semi, f.n = findLine, findTop, true, 1
+		case '/':
+			f.startTok(true)
+			f.state, f.from = findSetup, off+1
+		case '\\':
+			if i+1 >= len(data) && !atEOF {
+				return i, stepMore
+			}
+			if i+1 < len(data) && (data[i+1] == 'r' || data[i+1] == 'n') {
+				f.glued = false
+				return i + 2, stepOn
+			}
+			f.inTok, f.tokStart, f.tokGlue = true, off, f.glued
+		}
+	default:
+		if !f.inTok {
+			f.inTok, f.tokStart, f.tokGlue = true, off, f.glued
+		}
+	}
+	return i + 1, stepOn
+}
+
+// comment is the stage in a {comment}: it ends at '}'.
+func (f *finder) comment(data []byte, base int64, i int) int {
+	if !f.naive {
+		start := i
+		for i < len(data) && stops[data[i]]&stopComment == 0 {
+			i++
+		}
+		if i > start {
+			f.cr = false
+		}
+		if i == len(data) {
+			return i
+		}
+	}
+	if c := data[i]; isBreak(c) {
+		f.newline(c, base+int64(i))
+	} else {
+		f.cr = false
+		if c == '}' {
+			f.state = findTop
+			f.glued = true
+		}
+	}
+	return i + 1
+}
+
+// quoted is the stage in a "string" (Scanner.scanString), which ends at
+// its closing '"', at the end of its line, or after the Scanner's
+// MaxTokenSize bytes.
+func (f *finder) quoted(data []byte, base int64, i int) int {
+	if !f.naive && !f.esc {
+		if i = f.run(data, i, f.maxTok, stopString); i == len(data) {
+			return i
+		}
+	}
+	if c := data[i]; isBreak(c) {
+		// A string ends at the end of its line (Scanner.scanString).
+		f.state = findTop
+		f.glued = false
+		f.newline(c, base+int64(i))
+	} else {
+		f.cr = false
+		f.stringByte(c)
+	}
+	return i + 1
+}
+
+// run skips the bytes of data from i on that stops does not mark stop,
+// counting them in f.n up to limit, and returns the index of the first
+// other byte (or len(data)).
+func (f *finder) run(data []byte, i, limit int, stop uint8) int {
+	start := i
+	end := min(len(data), i+limit-f.n)
+	for i < end && stops[data[i]]&stop == 0 {
+		i++
+	}
+	if i > start {
+		f.n += i - start
+		f.cr = false
+	}
+	return i
+}
+
+// lineComment is the stage in a ';' or '%' comment, which ends with its
+// line (or, for a ';' comment, after the Scanner's MaxTokenSize bytes).
+func (f *finder) lineComment(data []byte, base int64, i int) int {
+	if c := data[i]; isBreak(c) {
+		f.state = f.ret
+		f.newline(c, base+int64(i))
+		return i + 1
+	}
+	f.cr = false
+	if f.n++; f.semi && f.n > f.maxTok {
+		// Scanner.scanLineComment gives up after this byte.
+		f.state = findTop
+		f.glued = true
+	}
+	return i + 1
+}
+
+// setup is the stage in a /setup/ command, which ends at the next '/'
+// on its line; at the end of the line, the first '/' alone is a token
+// and the bytes after it are read again.
+func (f *finder) setup(data []byte, base int64, i int) int {
+	c := data[i]
+	if isBreak(c) {
+		f.state = findTop
+		f.glued = true
+		if f.from >= base { // (naive cuts may cut a setup command)
+			return int(f.from - base)
+		}
+		f.newline(c, base+int64(i))
+		return i + 1
+	}
+	f.cr = false
+	if c == '/' {
+		f.state = findTop
+		f.glued = true
+	}
+	return i + 1
+}
+
+// tagName is the stage in a tag name (Scanner.scanTagName), which ends
+// before a '"', ']' or '[', at the end of its line, or after 256 bytes;
+// the byte that ends it is then followed by top.
+func (f *finder) tagName(data []byte, base int64, i int) int {
+	if !f.naive {
+		if i = f.run(data, i, 257, stopTagName); i == len(data) {
+			return i
+		}
+	}
+	if c := data[i]; isBreak(c) {
+		f.state = findTop
+		f.glued = true
+		f.newline(c, base+int64(i))
+		return i + 1
+	} else if c != '"' && c != ']' && c != '[' && f.n < 257 {
+		f.cr = false
+		f.n++
+		return i + 1
+	}
+	f.state = findTop
+	f.glued = true
+	return i
+}
+
+// afterOpen is the stage after a '[', before the tag name: blanks, '%'
+// comments, escaped line breaks and more '[' are skipped, a ']' or a
+// '"' ends the tag, and any other byte starts the name.
+func (f *finder) afterOpen(data []byte, base int64, i int, atEOF bool) (int, step) {
+	c := data[i]
+	if isBreak(c) {
+		f.newline(c, base+int64(i))
+		return i + 1, stepOn
+	}
+	f.cr = false
+	switch c {
+	case ' ', '\t', '\f', '\v', '[':
+		return i + 1, stepOn
+	case '%':
+		f.state, f.ret, f.semi = findLine, findAfterOpen, false
+		return i + 1, stepOn
+	case '\\':
+		if i+1 >= len(data) && !atEOF {
+			return i, stepMore
+		}
+		if i+1 < len(data) && (data[i+1] == 'r' || data[i+1] == 'n') {
+			return i + 2, stepOn
+		}
+	case ']':
+		f.state = findTop
+		f.glued = true
+		return i + 1, stepOn
+	case '"':
+		f.state, f.n, f.esc = findString, 1, false
+		return i + 1, stepOn
+	}
+	f.state, f.n = findTagName, 1
+	return i + 1, stepOn
+}
+
+// findClass classifies bytes for finder.skipTop and terminatorBefore: 1
+// for the bytes of a run that cannot end it or start anything else, 2 for
+// blanks.
 var findClass = func() (t [256]uint8) {
 	for c := range 256 {
 		t[c] = 1
@@ -409,45 +565,29 @@ var findClass = func() (t [256]uint8) {
 	return t
 }()
 
-// skip is scan's fast path over the bytes that change nothing but a
-// count: in comments, strings and tag names, and between tokens and in
-// runs of token bytes, the bulk of movetext. It returns the index of the
-// first other byte (or len(data)).
-func (f *finder) skip(data []byte, base int64, i int) int {
-	start := i
-	switch f.state {
-	case findTop:
-		i = f.skipTop(data, base, i)
-	case findComment:
-		for i < len(data) && data[i] != '}' && data[i] != '\n' && data[i] != '\r' {
-			i++
-		}
-	case findString:
-		n := f.n
-		for ; i < len(data) && n < f.maxTok && !f.esc; i++ {
-			if c := data[i]; c == '"' || c == '\\' || c == '\n' || c == '\r' {
-				break
-			}
-			n++
-		}
-		f.n = n
-	case findTagName:
-		n := f.n
-		for ; i < len(data) && n < 257; i++ {
-			if c := data[i]; c == '"' || c == ']' || c == '[' || c == '\n' || c == '\r' {
-				break
-			}
-			n++
-		}
-		f.n = n
+// stops marks the bytes that end a run of bytes skipped in a string
+// (stopString), a tag name (stopTagName) or a {comment} (stopComment).
+var stops = func() (t [256]uint8) {
+	for _, c := range []byte("\"\\\n\r") {
+		t[c] |= stopString
 	}
-	if i > start {
-		f.cr = false
+	for _, c := range []byte("\"[]\n\r") {
+		t[c] |= stopTagName
 	}
-	return i
-}
+	for _, c := range []byte("}\n\r") {
+		t[c] |= stopComment
+	}
+	return t
+}()
 
-// skipTop is skip between tokens and in runs of token bytes. Only the
+const (
+	stopString = 1 << iota
+	stopTagName
+	stopComment
+)
+
+// skipTop skips the bytes between tokens and in runs of token bytes
+// (the bulk of movetext) and returns the index of the first other byte. Only the
 // last run before the next other byte matters: it alone decides whether
 // the game has movetext after its last terminator (body), and only a
 // terminator right before a line break ends an item.

@@ -318,156 +318,234 @@ func closePlayer(pl Player) {
 
 // play plays one game with the worker's seats.
 func play(ctx context.Context, cfg *Config, gm Game, seats seats) (*Record, error) {
-	v := cfg.Variant
-	op := &cfg.Openings[gm.Opening]
-	g := engine.NewGame(v, op.Root)
-	rec := &Record{Game: gm.Index, Opening: op.Name, OpeningPlies: len(op.Moves), Date: today()}
-	if op.Root != v.Start() {
-		rec.FEN = v.FEN(op.Root)
+	t, err := openGame(cfg, gm, seats)
+	if err != nil {
+		return nil, err
 	}
-	for _, m := range op.Moves {
-		p := g.Position()
-		rec.Moves = append(rec.Moves, v.FormatMove(&p, m, false))
-		if err := g.Play(m); err != nil {
-			return nil, fmt.Errorf("match: opening %q: %w", op.Name, err)
-		}
+	defer t.release(engine.White, false)
+	defer t.release(engine.Black, false)
+	if err := t.seat(); err != nil {
+		return nil, err
 	}
-	// the first-moving colour goes to gm.First
-	var players [2]Player
-	var idxs [2]int
-	var clocks [2]*clock
-	var kept [2]bool
-	// release closes the player of colour c unless the worker keeps it; after a forfeit
-	// (broken) it is closed in any case, and the next game gets a new one.
-	release := func(c engine.Color, broken bool) {
-		if players[c] == nil {
-			return
-		}
-		if broken && kept[c] {
-			delete(seats, idxs[c])
-			kept[c] = false
-		}
-		if !kept[c] {
-			closePlayer(players[c])
-		}
-		players[c] = nil
-	}
-	defer release(engine.White, false)
-	defer release(engine.Black, false)
-	for _, idx := range []int{gm.A, gm.B} {
-		c := v.FirstMover
-		if idx != gm.First {
-			c = c.Other()
-		}
-		seed := int64(mix(uint64(cfg.Seed), 4, uint64(gm.Index), uint64(c)))
-		pl, keep, err := seats.take(cfg, idx, seed)
+	if forfeited, err := t.start(ctx); forfeited || err != nil {
 		if err != nil {
 			return nil, err
 		}
-		players[c], idxs[c], kept[c], clocks[c] = pl, idx, keep, newClock(cfg.Players[idx].Control)
+		return t.rec, nil
 	}
-	rec.White, rec.Black = cfg.Players[idxs[engine.White]].Name, cfg.Players[idxs[engine.Black]].Name
-	for c, pl := range players {
-		if o, ok := pl.(Observer); ok {
-			info := GameInfo{Index: gm.Index, Color: engine.Color(c), White: rec.White, Black: rec.Black}
-			if err := o.StartGame(ctx, info); err != nil {
-				if err := interruption(ctx, err); err != nil {
-					return nil, err
-				}
-				if f := asForfeit(err); f != nil {
-					forfeit(rec, g, engine.Color(c), f)
-					release(engine.Color(c), true)
-					return rec, nil
-				}
-				return nil, fmt.Errorf("match: game %d: %s: %w", gm.Index+1, cfg.Players[idxs[c]].Name, err)
-			}
-		}
-	}
-	withInfo := cfg.recordsInfo()
-	adj := adjudicator{rules: cfg.Adjudication}
-	for rec.Reason == "" {
-		out := g.Outcome()
-		if out.Over {
-			rec.Reason = out.Reason
-			if !out.Draw {
-				rec.Winner = out.Winner.String()
-			}
-			break
-		}
-		if cfg.EGDB != nil {
-			out, detail, err := egdbOutcome(cfg.EGDB, g)
+	for t.rec.Reason == "" {
+		if over, err := t.over(); over || err != nil {
 			if err != nil {
-				return nil, fmt.Errorf("match: game %d: %w", gm.Index+1, err)
+				return nil, err
 			}
-			if out.Over {
-				rec.Reason, rec.Detail = out.Reason, detail
-				if !out.Draw {
-					rec.Winner = out.Winner.String()
-				}
-				break
-			}
-		}
-		if cfg.MaxPlies > 0 && g.Ply()-len(op.Moves) >= cfg.MaxPlies {
-			rec.Reason = ReasonMaxPlies
 			break
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p := g.Position()
-		side := p.Side
-		name := cfg.Players[idxs[side]].Name
-		turn := Turn{Game: g}
-		moveCtx, cancel := ctx, context.CancelFunc(func() {})
-		if ck := clocks[side]; ck != nil {
-			turn.Clock = ck.state(clocks[side.Other()])
-			moveCtx, cancel = context.WithTimeout(ctx, ck.wait())
-		}
-		began := time.Now()
-		reply, err := players[side].Choose(moveCtx, turn)
-		elapsed := time.Since(began)
-		if reply.Elapsed > 0 {
-			elapsed = min(elapsed, reply.Elapsed)
-		}
-		cancel()
-		text := v.FormatMove(&p, reply.Move, false)
-		if err == nil && clocks[side] != nil && clocks[side].spend(elapsed) {
-			err = &Forfeit{Reason: ReasonTimeForfeit, Err: fmt.Errorf("move took %v, clock %v", elapsed.Round(time.Millisecond), turn.Clock.Remaining+clocks[side].tc.Margin)}
-		}
-		if err == nil {
-			if perr := g.Play(reply.Move); perr != nil { // the rules, the king-move limit included
-				err = &Forfeit{Reason: ReasonIllegalMove, Text: text, Err: perr}
-			}
-		}
-		if err != nil {
-			if err := interruption(ctx, err); err != nil {
+		if forfeited, err := t.move(ctx); forfeited || err != nil {
+			if err != nil {
 				return nil, err
 			}
-			f := asForfeit(err)
-			if f == nil {
-				return nil, fmt.Errorf("match: game %d: %s: %w", gm.Index+1, name, err)
-			}
-			forfeit(rec, g, side, f)
-			release(side, true)
 			break
 		}
-		rec.Moves = append(rec.Moves, text)
-		if withInfo {
-			rec.Info = append(rec.Info, moveInfo(reply, elapsed, clocks[side]))
+	}
+	t.end()
+	return t.rec, nil
+}
+
+// table is a game being played: the game and its record, and the players of each colour
+// with their clocks.
+type table struct {
+	cfg   *Config
+	gm    Game
+	seats seats
+	g     *engine.Game
+	rec   *Record
+	// the first-moving colour goes to gm.First
+	players [2]Player
+	idxs    [2]int // the players' indexes in cfg.Players
+	clocks  [2]*clock
+	kept    [2]bool // the worker keeps the player for its next game
+	adj     adjudicator
+	info    bool // the record keeps each move's MoveInfo
+}
+
+// openGame starts the record of game gm and plays its opening.
+func openGame(cfg *Config, gm Game, seats seats) (*table, error) {
+	v := cfg.Variant
+	op := &cfg.Openings[gm.Opening]
+	t := &table{cfg: cfg, gm: gm, seats: seats, g: engine.NewGame(v, op.Root),
+		adj: adjudicator{rules: cfg.Adjudication}, info: cfg.recordsInfo(),
+		rec: &Record{Game: gm.Index, Opening: op.Name, OpeningPlies: len(op.Moves), Date: today()}}
+	if op.Root != v.Start() {
+		t.rec.FEN = v.FEN(op.Root)
+	}
+	for _, m := range op.Moves {
+		p := t.g.Position()
+		t.rec.Moves = append(t.rec.Moves, v.FormatMove(&p, m, false))
+		if err := t.g.Play(m); err != nil {
+			return nil, fmt.Errorf("match: opening %q: %w", op.Name, err)
 		}
-		if out, over := adj.add(side, reply); over {
-			rec.Reason, rec.Winner = out.Reason, ""
+	}
+	return t, nil
+}
+
+// release closes the player of colour c unless the worker keeps it; after a forfeit
+// (broken) it is closed in any case, and the next game gets a new one.
+func (t *table) release(c engine.Color, broken bool) {
+	if t.players[c] == nil {
+		return
+	}
+	if broken && t.kept[c] {
+		delete(t.seats, t.idxs[c])
+		t.kept[c] = false
+	}
+	if !t.kept[c] {
+		closePlayer(t.players[c])
+	}
+	t.players[c] = nil
+}
+
+// seat takes the two players of the game, each with its clock, and names them in the
+// record.
+func (t *table) seat() error {
+	cfg, gm := t.cfg, t.gm
+	for _, idx := range []int{gm.A, gm.B} {
+		c := cfg.Variant.FirstMover
+		if idx != gm.First {
+			c = c.Other()
+		}
+		seed := int64(mix(uint64(cfg.Seed), 4, uint64(gm.Index), uint64(c)))
+		pl, keep, err := t.seats.take(cfg, idx, seed)
+		if err != nil {
+			return err
+		}
+		t.players[c], t.idxs[c], t.kept[c], t.clocks[c] = pl, idx, keep, newClock(cfg.Players[idx].Control)
+	}
+	t.rec.White, t.rec.Black = cfg.Players[t.idxs[engine.White]].Name, cfg.Players[t.idxs[engine.Black]].Name
+	return nil
+}
+
+// start tells the players that observe games that the game starts; a player that
+// cannot start forfeits it.
+func (t *table) start(ctx context.Context) (forfeited bool, err error) {
+	for c, pl := range t.players {
+		o, ok := pl.(Observer)
+		if !ok {
+			continue
+		}
+		info := GameInfo{Index: t.gm.Index, Color: engine.Color(c), White: t.rec.White, Black: t.rec.Black}
+		if err := o.StartGame(ctx, info); err != nil {
+			if err := interruption(ctx, err); err != nil {
+				return false, err
+			}
+			if f := asForfeit(err); f != nil {
+				forfeit(t.rec, t.g, engine.Color(c), f)
+				t.release(engine.Color(c), true)
+				return true, nil
+			}
+			return false, fmt.Errorf("match: game %d: %s: %w", t.gm.Index+1, t.cfg.Players[t.idxs[c]].Name, err)
+		}
+	}
+	return false, nil
+}
+
+// over ends the game, in the record, when the rules end it, the endgame database knows
+// its result, or it reached the limit of plies.
+func (t *table) over() (bool, error) {
+	cfg, rec, g := t.cfg, t.rec, t.g
+	out := g.Outcome()
+	if out.Over {
+		rec.Reason = out.Reason
+		if !out.Draw {
+			rec.Winner = out.Winner.String()
+		}
+		return true, nil
+	}
+	if cfg.EGDB != nil {
+		out, detail, err := egdbOutcome(cfg.EGDB, g)
+		if err != nil {
+			return false, fmt.Errorf("match: game %d: %w", t.gm.Index+1, err)
+		}
+		if out.Over {
+			rec.Reason, rec.Detail = out.Reason, detail
 			if !out.Draw {
 				rec.Winner = out.Winner.String()
 			}
+			return true, nil
 		}
 	}
-	for _, pl := range players {
+	if cfg.MaxPlies > 0 && g.Ply()-rec.OpeningPlies >= cfg.MaxPlies {
+		rec.Reason = ReasonMaxPlies
+		return true, nil
+	}
+	return false, nil
+}
+
+// move asks the side to move for its move under its clock and plays it; a move too late
+// or against the rules, or a player's Forfeit, forfeits the game. The adjudicator may
+// then end it.
+func (t *table) move(ctx context.Context) (forfeited bool, err error) {
+	cfg, rec, g := t.cfg, t.rec, t.g
+	p := g.Position()
+	side := p.Side
+	name := cfg.Players[t.idxs[side]].Name
+	turn := Turn{Game: g}
+	moveCtx, cancel := ctx, context.CancelFunc(func() {})
+	ck := t.clocks[side]
+	if ck != nil {
+		turn.Clock = ck.state(t.clocks[side.Other()])
+		moveCtx, cancel = context.WithTimeout(ctx, ck.wait())
+	}
+	began := time.Now()
+	reply, err := t.players[side].Choose(moveCtx, turn)
+	elapsed := time.Since(began)
+	if reply.Elapsed > 0 {
+		elapsed = min(elapsed, reply.Elapsed)
+	}
+	cancel()
+	text := cfg.Variant.FormatMove(&p, reply.Move, false)
+	if err == nil && ck != nil && ck.spend(elapsed) {
+		err = &Forfeit{Reason: ReasonTimeForfeit, Err: fmt.Errorf("move took %v, clock %v", elapsed.Round(time.Millisecond), turn.Clock.Remaining+ck.tc.Margin)}
+	}
+	if err == nil {
+		if perr := g.Play(reply.Move); perr != nil { // the rules, the king-move limit included
+			err = &Forfeit{Reason: ReasonIllegalMove, Text: text, Err: perr}
+		}
+	}
+	if err != nil {
+		if err := interruption(ctx, err); err != nil {
+			return false, err
+		}
+		f := asForfeit(err)
+		if f == nil {
+			return false, fmt.Errorf("match: game %d: %s: %w", t.gm.Index+1, name, err)
+		}
+		forfeit(rec, g, side, f)
+		t.release(side, true)
+		return true, nil
+	}
+	rec.Moves = append(rec.Moves, text)
+	if t.info {
+		rec.Info = append(rec.Info, moveInfo(reply, elapsed, ck))
+	}
+	if out, over := t.adj.add(side, reply); over {
+		rec.Reason, rec.Winner = out.Reason, ""
+		if !out.Draw {
+			rec.Winner = out.Winner.String()
+		}
+	}
+	return false, nil
+}
+
+// end tells the players that observe games how the game ended.
+func (t *table) end() {
+	for _, pl := range t.players {
 		if o, ok := pl.(Observer); ok {
-			o.EndGame(rec)
+			o.EndGame(t.rec)
 		}
 	}
-	return rec, nil
 }
 
 // interruptWait bounds how long a game whose engine was stopped by a signal from outside

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rafle/rafle/pkg/engine"
+	"github.com/rafle/rafle/pkg/shard"
 )
 
 // Merged is a match joined from the journals of its shards.
@@ -59,16 +60,16 @@ func Merge(paths []string) (*Merged, error) {
 			m.Close()
 			return nil, err
 		}
-		shard := Shard{Count: 1}
+		sh := Shard{Count: 1}
 		if h.Shard != "" {
-			if shard, err = ParseShard(h.Shard); err != nil {
+			if sh, err = shard.Parse(h.Shard); err != nil {
 				return fail("%s: %v", path, err)
 			}
 		}
 		whole := h
 		whole.Shard = ""
 		if fi == 0 {
-			m.Header, count = whole, shard.Count
+			m.Header, count = whole, sh.Count
 			if m.cfg, m.sched, err = configOf(h); err != nil {
 				return fail("%s: %v", path, err)
 			}
@@ -80,21 +81,21 @@ func Merge(paths []string) (*Merged, error) {
 		} else if err := sameHeader(m.Header, whole); err != nil {
 			return fail("%s and %s: %v", paths[0], path, err)
 		}
-		if shard.Count != count {
-			return fail("%s is shard %s, %s of %d shards", path, shard, paths[0], count)
+		if sh.Count != count {
+			return fail("%s is shard %s, %s of %d shards", path, sh, paths[0], count)
 		}
-		if other, dup := owner[shard.Index]; dup {
-			return fail("%s and %s are both shard %s", other, path, shard)
+		if other, dup := owner[sh.Index]; dup {
+			return fail("%s and %s are both shard %s", other, path, sh)
 		}
-		owner[shard.Index] = path
+		owner[sh.Index] = path
 		for i := range recs {
 			r := &recs[i]
 			g := r.Game
 			switch {
 			case g < 0 || g >= len(m.games):
 				return fail("%s: game %d: the match has %d games", path, g+1, len(m.games))
-			case !hasGame(shard, g):
-				return fail("%s: game %d belongs to shard %s, not %s", path, g+1, Shard{Index: (g / 2) % count, Count: count}, shard)
+			case !hasGame(sh, g):
+				return fail("%s: game %d belongs to shard %s, not %s", path, g+1, Shard{Index: (g / 2) % count, Count: count}, sh)
 			case m.games[g].rec != nil:
 				return fail("%s: game %d recorded twice", path, g+1)
 			}

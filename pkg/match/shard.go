@@ -11,9 +11,6 @@ import "github.com/rafle/rafle/pkg/shard"
 // says where the test would have stopped.
 type Shard = shard.Shard
 
-// ParseShard reads "K/N": shard K (from 0) of N (shard.Parse).
-func ParseShard(s string) (Shard, error) { return shard.Parse(s) }
-
 // hasGame reports whether game i belongs to shard s: its pair i/2 does (every game when
 // Count is 0 or 1).
 func hasGame(s Shard, i int) bool { return s.Has(i / 2) }

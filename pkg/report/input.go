@@ -21,6 +21,7 @@ import (
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/match"
 	"github.com/rafle/rafle/pkg/pdn"
+	"github.com/rafle/rafle/pkg/shard"
 )
 
 // Match is a match to report: its settings, its finished games, and their statistics.
@@ -153,7 +154,7 @@ func (m *Match) checkShards(given map[string]bool) error {
 	}
 	var count int
 	for s := range given {
-		sh, err := match.ParseShard(s)
+		sh, err := shard.Parse(s)
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
 		}

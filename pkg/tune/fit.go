@@ -281,99 +281,159 @@ func checkKnown(names, list []string) error {
 // error for an empty data set, starting weights that do not fit d's variant, unknown
 // features, or when ctx is done.
 func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
-	if d.Len() == 0 {
-		return nil, ErrNoPositions
-	}
-	v := d.Variant
-	if !(cfg.Holdout >= 0 && cfg.Holdout < 1) {
-		return nil, fmt.Errorf("tune: holdout %g: want a share from 0 to below 1", cfg.Holdout)
-	}
-	if !(cfg.L2 >= 0) || !(cfg.K >= 0) {
-		return nil, fmt.Errorf("tune: L2 and K must not be negative")
-	}
-	init := cfg.Init
-	if init == nil {
-		init = search.HandWeights(v)
-	}
-	if err := init.Check(v); err != nil {
-		return nil, fmt.Errorf("tune: starting weights: %w", err)
-	}
-	windows := search.PatternWindows(v)
-	switch {
-	case init.Patterns != nil && !cfg.Patterns:
-		return nil, errors.New("tune: the starting weights have patterns: fit them too, or start from weights without")
-	case cfg.Patterns && !d.Patterns:
-		return nil, errors.New("tune: the data set was read without its patterns")
-	case cfg.Patterns && windows == 0:
-		return nil, fmt.Errorf("tune: %s's board has no patterns", v.Name)
-	case !(cfg.PatternL2 >= 0):
-		return nil, errors.New("tune: the pattern L2 must not be negative")
-	}
-	if init.Values[Man] != ManValue {
-		return nil, fmt.Errorf("tune: starting weights: %s is %g, want %d (the unit of the weights)", Man, init.Values[Man], ManValue)
-	}
-	cols, err := tunedColumns(d.Names, cfg.Tune)
+	init, windows, err := fitStart(d, cfg)
 	if err != nil {
 		return nil, err
 	}
-	manCol := -1 // the man weight's variable (FitScale)
-	if cfg.FitScale {
-		manCol = len(cols)
-		cols = append(cols, slices.Index(d.Names, Man))
+	f, err := newFitting(d, cfg, init, windows)
+	if err != nil {
+		return nil, err
 	}
-	start := make([]float64, len(d.Names)) // hundredths of a man
-	for j, n := range d.Names {
-		start[j] = init.Values[n]
-	}
-	trainRows, heldRows := Split(d, cfg.Holdout, cfg.Seed)
-	if len(trainRows) == 0 {
-		return nil, ErrNoPositions
-	}
-	train := newProblem(d, trainRows, cols, start, cfg.Loss)
-	train.scale = manCol
-	x0 := make([]float64, len(cols)) // tuned weights in men
-	for k, j := range cols {
-		x0[k] = start[j] / 100
-	}
-	var group []int // each window's table (PatternShare)
-	tables := 0
-	if cfg.Patterns {
-		if group, tables, err = cfg.PatternShare.groups(v); err != nil {
-			return nil, err
-		}
-		train.withPatterns(d, trainRows, cfg.PatternL2, group)
-		x0 = append(x0, make([]float64, tables*PatternVars)...)
-		if init.Patterns != nil {
-			// a shared table starts from the mean of its windows' weights
-			for c, x := range init.Patterns.Values {
-				w := c / PatternVars
-				size := float64(windows / tables) // every group holds as many windows
-				x0[len(cols)+group[w]*PatternVars+c%PatternVars] += float64(x) / (100 * search.PatternUnit) / size
-			}
-		}
-	}
-
-	res := &Result{Variant: v.Name, Loss: cfg.Loss.String(), L2: cfg.L2, Seed: cfg.Seed, K: cfg.K}
+	res := &Result{Variant: d.Variant.Name, Loss: cfg.Loss.String(), L2: cfg.L2, Seed: cfg.Seed, K: cfg.K}
 	if res.K == 0 {
-		res.K, err = train.fitK(x0)
+		res.K, err = f.train.fitK(f.x0)
 		if err != nil {
 			return nil, err
 		}
 		res.KFitted = true
 	}
 	k := res.K
+	f.holdout()
+	x, out, status, err := f.minimise(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	res.Iterations, res.Evaluations, res.Status = out.MajorIterations, out.FuncEvaluations, status
+	x, m, err := f.unscale(x)
+	if err != nil {
+		return nil, err
+	}
+	if f.manCol >= 0 {
+		res.K = k * m
+	}
+	xf := f.weights(res, x)
+	f.losses(res, xf, k, m)
+	res.Warnings = Diagnose(res.Train.Games, len(f.cols), out.Status.String(), res.Weights)
+	res.ScaleFitted = f.manCol >= 0
+	return res, nil
+}
 
+// fitStart checks cfg against d and returns the starting weights (cfg.Init, else the
+// hand-set ones) and the number of pattern windows of the board.
+func fitStart(d *Dataset, cfg Config) (init *search.Weights, windows int, err error) {
+	if d.Len() == 0 {
+		return nil, 0, ErrNoPositions
+	}
+	v := d.Variant
+	if !(cfg.Holdout >= 0 && cfg.Holdout < 1) {
+		return nil, 0, fmt.Errorf("tune: holdout %g: want a share from 0 to below 1", cfg.Holdout)
+	}
+	if !(cfg.L2 >= 0) || !(cfg.K >= 0) {
+		return nil, 0, fmt.Errorf("tune: L2 and K must not be negative")
+	}
+	init = cfg.Init
+	if init == nil {
+		init = search.HandWeights(v)
+	}
+	if err := init.Check(v); err != nil {
+		return nil, 0, fmt.Errorf("tune: starting weights: %w", err)
+	}
+	windows = search.PatternWindows(v)
+	switch {
+	case init.Patterns != nil && !cfg.Patterns:
+		return nil, 0, errors.New("tune: the starting weights have patterns: fit them too, or start from weights without")
+	case cfg.Patterns && !d.Patterns:
+		return nil, 0, errors.New("tune: the data set was read without its patterns")
+	case cfg.Patterns && windows == 0:
+		return nil, 0, fmt.Errorf("tune: %s's board has no patterns", v.Name)
+	case !(cfg.PatternL2 >= 0):
+		return nil, 0, errors.New("tune: the pattern L2 must not be negative")
+	}
+	if init.Values[Man] != ManValue {
+		return nil, 0, fmt.Errorf("tune: starting weights: %s is %g, want %d (the unit of the weights)", Man, init.Values[Man], ManValue)
+	}
+	return init, windows, nil
+}
+
+// fitting is a fit under way: the variables (the tuned columns, and the pattern weights
+// after them), the training and held-out problems, and where the fit starts.
+type fitting struct {
+	d       *Dataset
+	cfg     Config
+	windows int
+	cols    []int // the tuned columns of d
+	manCol  int   // the man weight's variable (FitScale), or -1
+	group   []int // each pattern window's table (PatternShare)
+	tables  int   // the pattern tables fitted
+	start   []float64
+	// the rows of the training and held-out sets, and their problems
+	trainRows, heldRows []int
+	train, held         *problem
+	x0                  []float64 // the variables at the start: the tuned weights in men, then the patterns'
+}
+
+// newFitting splits d into its training and held-out sets and sets up the training
+// problem from the starting weights init.
+func newFitting(d *Dataset, cfg Config, init *search.Weights, windows int) (*fitting, error) {
+	cols, err := tunedColumns(d.Names, cfg.Tune)
+	if err != nil {
+		return nil, err
+	}
+	f := &fitting{d: d, cfg: cfg, windows: windows, manCol: -1}
+	if cfg.FitScale {
+		f.manCol = len(cols)
+		cols = append(cols, slices.Index(d.Names, Man))
+	}
+	f.cols = cols
+	f.start = make([]float64, len(d.Names)) // hundredths of a man
+	for j, n := range d.Names {
+		f.start[j] = init.Values[n]
+	}
+	f.trainRows, f.heldRows = Split(d, cfg.Holdout, cfg.Seed)
+	if len(f.trainRows) == 0 {
+		return nil, ErrNoPositions
+	}
+	f.train = newProblem(d, f.trainRows, cols, f.start, cfg.Loss)
+	f.train.scale = f.manCol
+	f.x0 = make([]float64, len(cols)) // tuned weights in men
+	for k, j := range cols {
+		f.x0[k] = f.start[j] / 100
+	}
+	if cfg.Patterns {
+		if f.group, f.tables, err = cfg.PatternShare.groups(d.Variant); err != nil {
+			return nil, err
+		}
+		f.train.withPatterns(d, f.trainRows, cfg.PatternL2, f.group)
+		f.x0 = append(f.x0, make([]float64, f.tables*PatternVars)...)
+		if init.Patterns != nil {
+			// a shared table starts from the mean of its windows' weights
+			size := float64(windows / f.tables) // every group holds as many windows
+			for c, x := range init.Patterns.Values {
+				f.x0[len(cols)+f.group[c/PatternVars]*PatternVars+c%PatternVars] += float64(x) / (100 * search.PatternUnit) / size
+			}
+		}
+	}
+	return f, nil
+}
+
+// holdout sets up the held-out problem, if there are held-out rows.
+func (f *fitting) holdout() {
+	if len(f.heldRows) == 0 {
+		return
+	}
+	f.held = newProblem(f.d, f.heldRows, f.cols, f.start, f.cfg.Loss)
+	f.held.scale = f.manCol
+	if f.cfg.Patterns {
+		f.held.withPatterns(f.d, f.heldRows, f.cfg.PatternL2, f.group)
+	}
+}
+
+// minimise fits the variables at K k, from x0, telling cfg.Iteration of each iteration.
+func (f *fitting) minimise(ctx context.Context, k float64) ([]float64, *optimize.Result, string, error) {
+	cfg, train, held := f.cfg, f.train, f.held
 	iters := cfg.MaxIterations
 	if iters <= 0 {
 		iters = DefaultIterations
-	}
-	var held *problem
-	if len(heldRows) > 0 {
-		held = newProblem(d, heldRows, cols, start, cfg.Loss)
-		held.scale = manCol
-		if cfg.Patterns {
-			held.withPatterns(d, heldRows, cfg.PatternL2, group)
-		}
 	}
 	var iterate func(int, []float64)
 	if cfg.Iteration != nil {
@@ -385,26 +445,32 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 			cfg.Iteration(i, train.eval(x, k, nil), h)
 		}
 	}
-	x, out, status, err := minimise(ctx, train, x0, k, cfg.L2, iters, cfg.Progress, iterate)
-	if err != nil {
-		return nil, err
-	}
-	res.Iterations, res.Evaluations, res.Status = out.MajorIterations, out.FuncEvaluations, status
-	m := 1.0 // the fitted man weight in men (FitScale), by which every weight is divided
-	if manCol >= 0 {
-		m = x[manCol]
-		if !(m > 0.01) {
-			return nil, fmt.Errorf("tune: the man weight fitted to %g hundredths: the scale cannot be fitted", m*100)
-		}
-		x = slices.Clone(x)
-		for i := range x {
-			x[i] /= m
-		}
-		x[manCol] = 1
-		res.K = k * m
-	}
+	return minimise(ctx, train, f.x0, k, cfg.L2, iters, cfg.Progress, iterate)
+}
 
-	final := slices.Clone(start)
+// unscale divides the fitted variables x by the fitted man weight m (FitScale; else m is
+// 1 and x is returned as it is).
+func (f *fitting) unscale(x []float64) ([]float64, float64, error) {
+	if f.manCol < 0 {
+		return x, 1, nil
+	}
+	m := x[f.manCol]
+	if !(m > 0.01) {
+		return nil, 0, fmt.Errorf("tune: the man weight fitted to %g hundredths: the scale cannot be fitted", m*100)
+	}
+	x = slices.Clone(x)
+	for i := range x {
+		x[i] /= m
+	}
+	x[f.manCol] = 1
+	return x, m, nil
+}
+
+// weights rounds the fitted variables x into res's new weights and their changes, and
+// returns the variables as rounded, in men.
+func (f *fitting) weights(res *Result, x []float64) []float64 {
+	d, cfg, cols := f.d, f.cfg, f.cols
+	final := slices.Clone(f.start)
 	tuned := make([]bool, len(d.Names))
 	xf := make([]float64, len(x)) // the final tuned weights in men, as rounded
 	for c, j := range cols {
@@ -412,50 +478,53 @@ func Fit(ctx context.Context, d *Dataset, cfg Config) (*Result, error) {
 		if cfg.Patterns {
 			final[j] = math.Round(x[c]*100) + 0 // whole hundredths: the search's integer sum (+0: not -0)
 		}
-		tuned[j] = c != manCol
+		tuned[j] = c != f.manCol
 		xf[c] = final[j] / 100
 	}
-	res.New = &search.Weights{Variant: v.Name, Values: map[string]float64{}}
+	res.New = &search.Weights{Variant: d.Variant.Name, Values: map[string]float64{}}
 	if cfg.Patterns {
-		vals := make([]int16, windows*PatternVars)
-		pf := &PatternFit{Windows: windows, Weights: len(vals), L2: cfg.PatternL2,
-			Share: cfg.PatternShare.String(), Free: tables * PatternVars}
-		for c := range tables * PatternVars {
+		vals := make([]int16, f.windows*PatternVars)
+		pf := &PatternFit{Windows: f.windows, Weights: len(vals), L2: cfg.PatternL2,
+			Share: cfg.PatternShare.String(), Free: f.tables * PatternVars}
+		for c := range f.tables * PatternVars {
 			u := max(math.MinInt16, min(math.MaxInt16, math.Round(x[len(cols)+c]*100*search.PatternUnit)))
 			xf[len(cols)+c] = u / (100 * search.PatternUnit)
 			pf.MaxAbs = max(pf.MaxAbs, math.Abs(u)/search.PatternUnit)
 		}
 		for c := range vals {
-			vals[c] = int16(math.Round(xf[len(cols)+group[c/PatternVars]*PatternVars+c%PatternVars] * 100 * search.PatternUnit))
+			vals[c] = int16(math.Round(xf[len(cols)+f.group[c/PatternVars]*PatternVars+c%PatternVars] * 100 * search.PatternUnit))
 			if vals[c] != 0 {
 				pf.NonZero++
 			}
 		}
-		res.New.Patterns = &search.Patterns{Windows: windows, Values: vals}
+		res.New.Patterns = &search.Patterns{Windows: f.windows, Values: vals}
 		res.Patterns = pf
 	}
 	for j, n := range d.Names {
 		res.New.Values[n] = final[j]
-		res.Weights = append(res.Weights, Change{Feature: n, Old: start[j], New: final[j], Tuned: tuned[j]})
+		res.Weights = append(res.Weights, Change{Feature: n, Old: f.start[j], New: final[j], Tuned: tuned[j]})
 	}
-	mean := meanLabel(train)
-	// the final weights predict at K·m what they predicted at K before the division
+	return xf
+}
+
+// losses sets res's losses of the training and held-out sets, at the start and with the
+// final weights xf, which predict at K·m what they predicted at K before the division by
+// the man weight m.
+func (f *fitting) losses(res *Result, xf []float64, k, m float64) {
+	mean := meanLabel(f.train)
 	xm := slices.Clone(xf)
 	for i := range xm {
 		xm[i] *= m
 	}
-	res.Train = setLoss(train, x0, xm, k, mean, cfg.Loss)
-	if held != nil {
-		s := setLoss(held, x0, xm, k, mean, cfg.Loss)
+	res.Train = setLoss(f.train, f.x0, xm, k, mean, f.cfg.Loss)
+	if f.held != nil {
+		s := setLoss(f.held, f.x0, xm, k, mean, f.cfg.Loss)
 		res.Holdout = &s
 	}
-	res.Train.Games = countGames(d, trainRows)
+	res.Train.Games = countGames(f.d, f.trainRows)
 	if res.Holdout != nil {
-		res.Holdout.Games = countGames(d, heldRows)
+		res.Holdout.Games = countGames(f.d, f.heldRows)
 	}
-	res.Warnings = Diagnose(res.Train.Games, len(cols), out.Status.String(), res.Weights)
-	res.ScaleFitted = manCol >= 0
-	return res, nil
 }
 
 func countGames(d *Dataset, rows []int) int {
