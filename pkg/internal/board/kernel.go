@@ -82,7 +82,10 @@ func (v *Variant) playQuietWide(p *Position, from, to Index) bool {
 // up-left step being one more (see bitboard), plus fixedRules where the instance also
 // knows the rules (see fixed): the compiler makes an instance of that code for each,
 // with steps (and rules) it knows. anySteps, of length 0, reads them from the Variant
-// instead. A geometry is added here, in the constraint and in geometries.
+// instead. A geometry is added here, in the constraint and in geometries. The code reads
+// the length as unsafe.Sizeof (the arrays are of bytes): the compiler folds Sizeof when
+// it makes an instance, len only later, which left perft2 a boolean to test
+// (docs/benchmarks.md, measured choices).
 type geometry interface {
 	anySteps | steps4 | steps5 | other5 | steps6
 }
@@ -100,7 +103,8 @@ type (
 const fixedRules = 16
 
 // upRightStep returns the up-right step of G's boards, 0 for anySteps (a constant in each
-// instance: the length of G's array).
+// instance; perftKernel.steps and within write it out, as a generic call costs the kernel
+// a check of a dictionary).
 func upRightStep[G geometry]() uint {
 	var g G
 	return uint(unsafe.Sizeof(g) % fixedRules)
