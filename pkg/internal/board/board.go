@@ -108,10 +108,10 @@ type Tables struct {
 	// free choice among captures, so that a man's single jump is the only move from its
 	// start to its end when the man cannot go on (Variant.PlayJump plays it so).
 	jumpAlone bool
-	// geom is the instance of perft's and the replay's kernels that serves the board (see
-	// geometry): by its up-right step where the kernels fix it at compile time, and on
-	// 10x10 boards by whether the rules are plainFlying's.
-	geom geometryKind
+	// geom is the geometry whose instances of perft's and the replay's kernels serve the
+	// board (geometryOf): by its up-right step where the kernels fix it at compile time,
+	// and on 10x10 boards by whether the rules are plainFlying's.
+	geom *geometryCode
 	// menCount: how countManCaptures may count the captures of men (see menRanks); 0 when
 	// it may not (orthogonal captures, pieces removed at once, men crowned mid-capture, or a
 	// precedence that ranks men's captures by more than their number of pieces).
@@ -125,9 +125,10 @@ type Tables struct {
 	// pieces, whatever they are; flying kings, diagonal captures, no win by crowning), on a
 	// board of steps 6 and 5, whose kernel (steps5) has them as constants.
 	plainFlying bool
-	// narrow: k is narrowKernel (a bool is cheaper to test than k's type, so that
+	// replay is replayKernel's instance for the board's geometry when k is narrowKernel,
+	// nil on a wide board (a test of it is cheaper than one of k's type, so that
 	// pkg/engine's PlayQuiet, PlayJump and PlayPath, which call these, stay inlined).
-	narrow bool
+	replay replayer
 	// k does the work of the public methods, on the variant's tables or, for a board of
 	// more than 64 bits, on its wide instance (whose sets of squares replace board, promo
 	// and rays).
@@ -249,17 +250,7 @@ func NewVariant(r Rules) (*Variant, error) {
 	v.plainFlying = v.step[upRight] == 5 && v.manUp == [2]bool{true, true} && v.manDown == [2]bool{true, true} &&
 		!r.MenCannotCaptureKings && r.Promotion == PromoteAtEnd && v.menCount == ranksPieces && v.kingSearch &&
 		v.plainLeaves && !r.ShortKings && !v.kingJumpRanked && !r.OrthogonalCaptures && !r.PromotionWins
-	switch v.step[upRight] {
-	case 4:
-		v.geom = geom4
-	case 5:
-		v.geom = geomOther5
-		if v.plainFlying {
-			v.geom = geom5
-		}
-	case 6:
-		v.geom = geom6
-	}
+	v.geom = geometryOf(v.step[upRight], v.plainFlying)
 	v.start.Side = r.FirstMover
 	skip := btoi(r.EmptyBackRow) * c // the empty back row
 	for n := skip + 1; n <= skip+c*r.Rows; n++ {
@@ -275,7 +266,7 @@ func NewVariant(r Rules) (*Variant, error) {
 		v.k = newWideVariant(v)
 	} else {
 		v.bitboardTables()
-		v.k, v.narrow = narrowKernel{v}, true
+		v.k, v.replay = narrowKernel{v}, v.geom.replay(v)
 	}
 	return v, nil
 }
@@ -442,35 +433,6 @@ func rankOfMen(prec Precedence) menRanks {
 	}
 	return ranksOther
 }
-
-// geometry is the type parameter of the hot code of perft (perftKernel), whose length is the
-// up-right step of the board, the up-left step being one more (see bitboard): the compiler
-// makes an instance of that code for each, with steps it knows. anySteps, of length 0,
-// reads them from the Variant instead. steps5 and other5 have the same length: the first's
-// instance also knows the rules (see fixed).
-type geometry interface {
-	~[0]byte | ~[4]byte | ~[5]byte | ~[6]byte | ~[5]uint16
-}
-
-type (
-	anySteps [0]byte   // any board: the steps are the Variant's
-	steps4   [4]byte   // 8x8 boards (steps 5 and 4)
-	steps5   [5]byte   // 10x10 boards (steps 6 and 5) under the rules of Variant.plainFlying
-	other5   [5]uint16 // the other 10x10 boards (steps 6 and 5)
-	steps6   [6]byte   // 10x10 boards with orthogonal captures, 12x12 boards (steps 7 and 6)
-)
-
-// geometryKind names a geometry (Variant.geom), for the code that picks the kernels'
-// instance.
-type geometryKind uint8
-
-const (
-	geomAny    geometryKind = iota // anySteps
-	geom4                          // steps4
-	geom5                          // steps5
-	geomOther5                     // other5
-	geom6                          // steps6
-)
 
 // btoi is 1 for true, 0 for false.
 func btoi(b bool) int {

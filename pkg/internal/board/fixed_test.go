@@ -12,14 +12,14 @@ func TestFixedRules(t *testing.T) {
 	var plain []string
 	for _, v := range Variants() {
 		if !v.plainFlying {
-			if v.geom == geom5 {
+			if v.geom.fixed {
 				t.Errorf("%s: steps5's kernel without plainFlying", v.Name)
 			}
 			continue
 		}
 		plain = append(plain, v.Name)
-		if v.step[upRight] != 5 || v.geom != geom5 {
-			t.Errorf("%s: plainFlying on a board of up-right step %d, kernel %d, not steps5's", v.Name, v.step[upRight], v.geom)
+		if v.step[upRight] != 5 || !v.geom.fixed || v.geom.step != 5 {
+			t.Errorf("%s: plainFlying on a board of up-right step %d, kernel of step %d, not steps5's", v.Name, v.step[upRight], v.geom.step)
 		}
 		for c := White; c <= Black; c++ {
 			if !v.manUp[c] || !v.manDown[c] {

@@ -1,6 +1,10 @@
 package board
 
-import "context"
+import (
+	"context"
+	"sync/atomic"
+	"unsafe"
+)
 
 // kernel is the part of a Variant that depends on the width of its board: move
 // generation, perft, capture paths and the update of the draw state (the search has its
@@ -59,7 +63,7 @@ func (k narrowKernel) quietMoveOf(p Position, from, to Index) (Move, bool) {
 }
 
 func (k narrowKernel) playQuietOf(p Position, from, to Index) (Position, bool) {
-	ok := k.playQuiet(&p, from, to)
+	ok := k.v.replay.playQuiet(&p, from, to)
 	return p, ok
 }
 
@@ -73,32 +77,116 @@ func (v *Variant) playQuietWide(p *Position, from, to Index) bool {
 	return ok
 }
 
-// playQuiet is playQuietOf on *p in place (Variant.PlayQuiet): no copy of the position in
-// and out. It hands the work to replayKernel's instance for the board's steps.
-func (k narrowKernel) playQuiet(p *Position, from, to Index) bool {
-	switch k.v.geom {
-	case geom4:
-		return replayKernel[steps4](k).playQuiet(p, from, to)
-	case geom5:
-		return replayKernel[steps5](k).playQuiet(p, from, to)
-	case geomOther5:
-		return replayKernel[other5](k).playQuiet(p, from, to)
-	case geom6:
-		return replayKernel[steps6](k).playQuiet(p, from, to)
+// geometry is the type parameter of the hot code of perft (perftKernel) and of the
+// replay (replayKernel), an array type whose length is the board's up-right step, the
+// up-left step being one more (see bitboard), plus fixedRules where the instance also
+// knows the rules (see fixed): the compiler makes an instance of that code for each,
+// with steps (and rules) it knows. anySteps, of length 0, reads them from the Variant
+// instead. A geometry is added here, in the constraint and in geometries. The code reads
+// the length as unsafe.Sizeof (the arrays are of bytes): the compiler folds Sizeof when
+// it makes an instance, len only later, which left perft2 a boolean to test
+// (docs/benchmarks.md, measured choices).
+type geometry interface {
+	anySteps | steps4 | steps5 | other5 | steps6
+}
+
+type (
+	anySteps [0]byte              // any board: the steps are the Variant's
+	steps4   [4]byte              // 8x8 boards (steps 5 and 4)
+	steps5   [5 + fixedRules]byte // 10x10 boards (steps 6 and 5) under the rules of Variant.plainFlying
+	other5   [5]byte              // the other 10x10 boards (steps 6 and 5)
+	steps6   [6]byte              // 10x10 boards with orthogonal captures, 12x12 boards (steps 7 and 6)
+)
+
+// fixedRules, added to the length of a geometry, marks the one whose instance reads the
+// rules of Variant.plainFlying as constants (see fixed). It is above every step.
+const fixedRules = 16
+
+// upRightStep returns the up-right step of G's boards, 0 for anySteps (a constant in each
+// instance; perftKernel.steps and within write it out, as a generic call costs the kernel
+// a check of a dictionary).
+func upRightStep[G geometry]() uint {
+	var g G
+	return uint(unsafe.Sizeof(g) % fixedRules)
+}
+
+// fixed reports whether G's instance is the one of the rules of Variant.plainFlying
+// (steps5), which perft's kernel reads as fixed[G]() || v.manUp[us],
+// !fixed[G]() && v.MenCannotCaptureKings and so on: constants in that instance, whose
+// tests of them the compiler leaves out (fewer instructions: docs/benchmarks.md,
+// measured choices), the Variant's fields in the others. Only the functions of
+// international's hot path read them so: elsewhere, the same reads moved the compiler's
+// inlining and register choices in the other instances, which then ran more
+// instructions.
+func fixed[G geometry]() bool {
+	var g G
+	return unsafe.Sizeof(g) >= fixedRules
+}
+
+// geometryCode is the code of a geometry: its instances of the kernels.
+type geometryCode struct {
+	step  uint // its up-right step (upRightStep), 0 for anySteps
+	fixed bool // fixed: its instance reads the rules of Variant.plainFlying as constants
+	// replay returns replayKernel's instance for v (Variant.replay).
+	replay func(v *Variant) replayer
+	// perfter and widePerfter are newPerfterOf's instance and its wide twin's.
+	perfter     func(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) perftCounter
+	widePerfter func(v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) widePerftCounter
+}
+
+// codeOf returns the code of the geometry G.
+func codeOf[G geometry]() geometryCode {
+	return geometryCode{
+		step:        upRightStep[G](),
+		fixed:       fixed[G](),
+		replay:      func(v *Variant) replayer { return replayKernel[G]{v} },
+		perfter:     newPerfterOf[G],
+		widePerfter: wideNewPerfterOf[G],
 	}
-	return replayKernel[anySteps](k).playQuiet(p, from, to)
+}
+
+// geometries holds the code of each geometry (see geometryOf): the one place that maps a
+// geometry to its kernels.
+var geometries = [...]geometryCode{codeOf[anySteps](), codeOf[steps4](), codeOf[steps5](), codeOf[other5](), codeOf[steps6]()}
+
+// geometryOf returns the geometry whose kernels serve the boards of up-right step step
+// (see bitboard) under rules that are Variant.plainFlying's or not: the one of that step
+// whose instance reads those rules as constants (fixed) for them, the other otherwise;
+// anySteps when none has that step.
+func geometryOf(step uint, plainFlying bool) *geometryCode {
+	for i := range geometries {
+		if g := &geometries[i]; g.step == step && g.fixed == plainFlying {
+			return g
+		}
+	}
+	return &geometries[0]
+}
+
+// perfterOf is newPerfter's perfter for v's geometry (wide twin: widePerfterOf).
+func perfterOf(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) perftCounter {
+	return v.geom.perfter(v, dup, tt, depth, stop)
+}
+
+// replayer is replayKernel's instance for a board's geometry, which NewVariant picks once
+// (Variant.replay): the code that plays a game's moves in place on a board of up to 64
+// bits.
+type replayer interface {
+	playQuiet(p *Position, from, to Index) bool
+	playJump(p *Position, from, to Index) bool
+	playPath(p *Position, path wantedPath) bool
+	playPairs(p *Position, ms []SquarePair) int
 }
 
 // replayKernel is the code that plays a game's moves in place on a board of up to 64
-// bits (Variant.PlayQuiet, PlayJump, PlayPath, PlaySquares), with the board's diagonal
-// steps given by G, as perftKernel has them (see geometry): the shifts of its capture
-// tests are by constants. As in perft, steps5 serves only the rules of
+// bits (Variant.PlayQuiet, PlayJump, PlayPath, PlaySquares, PlaySquarePairs), with the
+// board's diagonal steps given by G, as perftKernel has them (see geometry): the shifts
+// of its capture tests are by constants. As in perft, steps5 serves only the rules of
 // Variant.plainFlying, which its instance of perftKernel reads as constants (see fixed);
 // the other 10x10 boards take other5.
 type replayKernel[G geometry] struct{ v *Variant }
 
-// playQuiet is narrowKernel.playQuiet: quietMove's test and apply's work for a quiet
-// move, without a Move. A side of men alone capturing along the diagonals, the commonest
+// playQuiet is Variant.PlayQuiet on a board of up to 64 bits, in place: quietMove's test
+// and apply's work for a quiet move, without a Move. A side of men alone capturing along the diagonals, the commonest
 // case, is played here without a call (a call would make the compiler keep the values
 // across it on the stack); the rest in playQuietKings.
 func (k replayKernel[G]) playQuiet(p *Position, from, to Index) bool {
@@ -211,24 +299,9 @@ func (k replayKernel[G]) kingsCapture(us Color, own, opp, kings, occ bitboard) b
 	return (x | ownKings&(ul|ur|dl|dr)) != 0
 }
 
-// playPairs is Variant.PlaySquarePairs on a board of up to 64 bits, with replayKernel's
-// instance for the board's steps chosen once for all the moves.
-func (k narrowKernel) playPairs(p *Position, ms []SquarePair) int {
-	switch k.v.geom {
-	case geom4:
-		return replayKernel[steps4](k).playPairs(p, ms)
-	case geom5:
-		return replayKernel[steps5](k).playPairs(p, ms)
-	case geomOther5:
-		return replayKernel[other5](k).playPairs(p, ms)
-	case geom6:
-		return replayKernel[steps6](k).playPairs(p, ms)
-	}
-	return replayKernel[anySteps](k).playPairs(p, ms)
-}
-
-// playPairs is narrowKernel.playPairs: PlaySquares of each move (playQuiet, playJump) in
-// turn, up to the first it does not play.
+// playPairs is Variant.PlaySquarePairs on a board of up to 64 bits, with the instance
+// for the board's steps chosen once for all the moves: PlaySquares of each move
+// (playQuiet, playJump) in turn, up to the first it does not play.
 func (k replayKernel[G]) playPairs(p *Position, ms []SquarePair) int {
 	v := k.v
 	for i := range ms {
@@ -238,7 +311,7 @@ func (k replayKernel[G]) playPairs(p *Position, ms []SquarePair) int {
 		}
 		f, t := v.idx[m.From], v.idx[m.To]
 		if m.Capture {
-			if !v.jumpAlone || !k.playJump(p, f, t) {
+			if !k.playJump(p, f, t) {
 				return i
 			}
 		} else if !k.playQuiet(p, f, t) {
@@ -249,30 +322,12 @@ func (k replayKernel[G]) playPairs(p *Position, ms []SquarePair) int {
 }
 
 // playJump is Variant.PlayJump on a board of up to 64 bits, in place: playPath of
-// from-to, with replayKernel's playJump, which does the one jump without playPath's loop
+// from-to, where v.jumpAlone is set, which does the one jump without playPath's loop
 // (fewer instructions for pdn validate: docs/benchmarks.md, measured choices).
-func (k narrowKernel) playJump(p *Position, from, to Index) bool {
-	if !k.v.jumpAlone {
-		return false
-	}
-	switch k.v.geom {
-	case geom4:
-		return replayKernel[steps4](k).playJump(p, from, to)
-	case geom5:
-		return replayKernel[steps5](k).playJump(p, from, to)
-	case geomOther5:
-		return replayKernel[other5](k).playJump(p, from, to)
-	case geom6:
-		return replayKernel[steps6](k).playJump(p, from, to)
-	}
-	return replayKernel[anySteps](k).playJump(p, from, to)
-}
-
-// playJump is narrowKernel.playJump: playPath's work for a path of one jump.
 func (k replayKernel[G]) playJump(p *Position, from, to Index) bool {
 	v := k.v
-	if from|to >= 64 {
-		return false // (not a square of the board)
+	if !v.jumpAlone || from|to >= 64 {
+		return false // (or not a square of the board)
 	}
 	from, to = from&63, to&63
 	us, them := p.Side&1, p.Side&1^1
@@ -342,34 +397,18 @@ func (k replayKernel[G]) playJump(p *Position, from, to Index) bool {
 }
 
 // playPath is Variant.PlayPath on a board of up to 64 bits, in place: a man's capture
-// given jump by jump, where v.jumpAlone is set, with replayKernel's instance for the
-// board's steps. Men that capture one way only (up or down the board) along the
-// diagonals, with free choice among captures: every jump of a man goes two rows on the
-// same way, so a sequence that ends two rows from where it began is one jump, and the
-// jump to to is the only move from-to if the man cannot go on from to; a path of several
-// jumps gives the pieces taken.
-func (k narrowKernel) playPath(p *Position, path []Index) bool {
-	if !k.v.jumpAlone {
-		return false
-	}
-	switch k.v.geom {
-	case geom4:
-		return replayKernel[steps4](k).playPath(p, path)
-	case geom5:
-		return replayKernel[steps5](k).playPath(p, path)
-	case geomOther5:
-		return replayKernel[other5](k).playPath(p, path)
-	case geom6:
-		return replayKernel[steps6](k).playPath(p, path)
-	}
-	return replayKernel[anySteps](k).playPath(p, path)
-}
-
-// playPath is narrowKernel.playPath: the jumps of a man, one by one, with the shifts of
-// capGen.manCaptures; it changes p only when it reports true.
-func (k replayKernel[G]) playPath(p *Position, path []Index) bool {
+// given jump by jump, where v.jumpAlone is set. Men that capture one way only (up or down
+// the board) along the diagonals, with free choice among captures: every jump of a man
+// goes two rows on the same way, so a sequence that ends two rows from where it began is
+// one jump, and the jump to to is the only move from-to if the man cannot go on from to;
+// a path of several jumps gives the pieces taken. It plays the jumps one by one, with the
+// shifts of capGen.manCaptures, and changes p only when it reports true. The path comes
+// in an array (as IsPath's): a slice passed to an interface method escapes, and would
+// cost the caller an allocation.
+func (k replayKernel[G]) playPath(p *Position, want wantedPath) bool {
 	v := k.v
-	if len(path) < 2 || path[0] >= 64 {
+	path := want.idx[:min(want.n, maxWantedPath)]
+	if !v.jumpAlone || len(path) < 2 || path[0] >= 64 {
 		return false
 	}
 	from := path[0] & 63

@@ -1,6 +1,9 @@
 package board
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // The flying kings' part of the kernel (see perftKernel): their quiet moves and whether they can
 // capture are found for all the kings at once, by filling the free squares along each
@@ -51,7 +54,8 @@ func fillDown(from, empty bitboard, s uint, reach int) bitboard {
 // and the boards of steps 5 are 10 squares wide, those of steps 4 8 squares.
 func (k perftKernel[G]) within(n int) bool {
 	var g G
-	return len(g) == 4 || n == 10 && len(g) == 5
+	b := unsafe.Sizeof(g) % fixedRules // (upRightStep: 0 for anySteps, whose boards it does not know)
+	return b == 4 || n == 10 && b == 5
 }
 
 // kingReach returns how far a flying king may move on the kernel's boards, as fillUp's

@@ -269,8 +269,8 @@ func (v *Variant) QuietMove(p *Position, from, to Index) (Move, bool) {
 // QuietMove); otherwise it leaves p as it is. Replaying a game plays its commonest moves
 // so, without handing the move back and forth.
 func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
-	if v.narrow {
-		return narrowKernel{v}.playQuiet(p, from, to) // (in place, without the interface's copies)
+	if v.replay != nil {
+		return v.replay.playQuiet(p, from, to) // (in place, without the kernel's copies)
 	}
 	return v.playQuietWide(p, from, to)
 }
@@ -281,8 +281,8 @@ func (v *Variant) PlayQuiet(p *Position, from, to Index) bool {
 // and reports false (MovesFromTo has the answer). Replaying a game plays the commonest
 // captures so.
 func (v *Variant) PlayJump(p *Position, from, to Index) bool {
-	if v.narrow {
-		return narrowKernel{v}.playJump(p, from, to) // (in place, without the interface's copies)
+	if v.replay != nil {
+		return v.replay.playJump(p, from, to) // (in place, without the kernel's copies)
 	}
 	return false // (the wide boards leave it to MovesFromTo)
 }
@@ -295,10 +295,12 @@ func (v *Variant) PlayJump(p *Position, from, to Index) bool {
 // Replaying a game plays the captures written in full so (PlayJump plays a path of two
 // squares the same).
 func (v *Variant) PlayPath(p *Position, path []Index) bool {
-	if v.narrow {
-		return narrowKernel{v}.playPath(p, path)
+	if v.replay == nil || len(path) > maxWantedPath {
+		return false // (the wide boards leave it to MovesFromTo and IsPath, as a longer path)
 	}
-	return false // (the wide boards leave it to MovesFromTo and IsPath)
+	var want wantedPath
+	want.n = copy(want.idx[:], path)
+	return v.replay.playPath(p, want)
 }
 
 // PlaySquares plays on p the move written with the squares from and to, a capture when
@@ -310,16 +312,16 @@ func (v *Variant) PlaySquares(p *Position, from, to Square, capture bool) bool {
 		return false
 	}
 	f, t := v.idx[from], v.idx[to]
-	k, narrow := v.k.(narrowKernel)
+	r := v.replay
 	switch {
-	case !narrow && capture:
+	case r == nil && capture:
 		return false // (as PlayJump)
-	case !narrow:
+	case r == nil:
 		return v.playQuietWide(p, f, t)
 	case capture:
-		return k.playJump(p, f, t)
+		return r.playJump(p, f, t)
 	}
-	return k.playQuiet(p, f, t)
+	return r.playQuiet(p, f, t)
 }
 
 // SquarePair is a move written with two square numbers, a capture when Capture is set, as
@@ -334,8 +336,7 @@ type SquarePair struct {
 // it. Replaying a game plays its runs of plain moves so, with the board's code chosen
 // once a run rather than once a move.
 func (v *Variant) PlaySquarePairs(p *Position, ms []SquarePair) int {
-	k, narrow := v.k.(narrowKernel)
-	if !narrow {
+	if v.replay == nil {
 		for i := range ms {
 			if !v.PlaySquares(p, Square(ms[i].From), Square(ms[i].To), ms[i].Capture) {
 				return i
@@ -343,7 +344,7 @@ func (v *Variant) PlaySquarePairs(p *Position, ms []SquarePair) int {
 		}
 		return len(ms)
 	}
-	return k.playPairs(p, ms)
+	return v.replay.playPairs(p, ms)
 }
 
 // quietMove is QuietMove on the board's own representation.

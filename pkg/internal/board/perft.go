@@ -14,26 +14,16 @@ import (
 // a variable. The Variant's methods of the same names are its instance for any board.
 type perftKernel[G geometry] struct{ v *Variant }
 
-// steps returns the up-left and the up-right step (see bitboard).
+// steps returns the up-left and the up-right step (see bitboard): the one of G
+// (upRightStep, written out: a call of a generic function costs the kernel a check of a
+// dictionary), or the Variant's for anySteps.
 func (k perftKernel[G]) steps() (a, b uint) {
 	var g G
-	b = uint(len(g))
+	b = uint(unsafe.Sizeof(g) % fixedRules)
 	if b == 0 {
 		b = k.v.step[upRight] & 31 // below 32 on any board of 80 bits: spares the shifts their check
 	}
 	return b + 1, b
-}
-
-// fixed reports whether G is steps5, whose kernel perft uses under the rules of
-// Variant.plainFlying only. The kernel reads those rules as fixed[G]() || v.manUp[us],
-// !fixed[G]() && v.MenCannotCaptureKings and so on: constants in steps5's instance, whose
-// tests of them the compiler leaves out (fewer instructions: docs/benchmarks.md, measured choices),
-// the Variant's fields in the others. Only the functions of international's hot path read
-// them so: elsewhere, the same reads moved the compiler's inlining and register choices in
-// the other instances, which then ran more instructions.
-func fixed[G geometry]() bool {
-	var g G
-	return unsafe.Sizeof(g) == unsafe.Sizeof(steps5{})
 }
 
 // promotionOf is v.Promotion, a constant when fixed (fixed[G]() of the caller's steps G).
@@ -852,20 +842,11 @@ func newPerfter(v *Variant, dup Duplicates, tt *perftTable, depth int, stop *ato
 	if v.Orthogonal || dup == Paths {
 		return newLinePerfter(v, dup, tt, depth, stop)
 	}
-	switch v.geom {
-	case geom4:
-		return newPerfterOf[steps4](v, dup, tt, depth, stop)
-	case geom5:
-		return newPerfterOf[steps5](v, dup, tt, depth, stop)
-	case geomOther5:
-		return newPerfterOf[other5](v, dup, tt, depth, stop)
-	case geom6:
-		return newPerfterOf[steps6](v, dup, tt, depth, stop)
-	}
-	return newPerfterOf[anySteps](v, dup, tt, depth, stop)
+	return perfterOf(v, dup, tt, depth, stop)
 }
 
-func newPerfterOf[G geometry](v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *perfter[G] {
+// newPerfterOf is newPerfter's instance for the geometry G (see geometries).
+func newPerfterOf[G geometry](v *Variant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) perftCounter {
 	pf := &perfter[G]{k: perftKernel[G]{v}, dup: dup, tt: tt, bufs: make([][]Move, depth+1), stop: stop}
 	for i := range pf.bufs {
 		pf.bufs[i] = make([]Move, 0, maxMoves)

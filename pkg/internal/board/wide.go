@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // Boards of more than 64 bits (canadian, 12x12: 77 bits in the padded layout) are played by
@@ -319,3 +320,8 @@ func NarrowMove(m WideMove) Move { return m.narrow() }
 
 // NarrowMoves appends ms to dst as Moves.
 func NarrowMoves(dst []Move, ms []WideMove) []Move { return narrowMoves(dst, ms) }
+
+// widePerfterOf is perfterOf on a wide board (widegen.conf renames perfterOf so).
+func widePerfterOf(v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) widePerftCounter {
+	return v.geom.widePerfter(v, dup, tt, depth, stop)
+}

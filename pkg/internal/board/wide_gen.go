@@ -524,26 +524,16 @@ func (g *wideCapGen) kingJump(s, captured wide, order uint64, d int) bool {
 // a variable. The Variant's methods of the same names are its instance for any board.
 type widePerftKernel[G geometry] struct{ v *wideVariant }
 
-// steps returns the up-left and the up-right step (see bitboard).
+// steps returns the up-left and the up-right step (see bitboard): the one of G
+// (upRightStep, written out: a call of a generic function costs the kernel a check of a
+// dictionary), or the Variant's for anySteps.
 func (k widePerftKernel[G]) steps() (a, b uint) {
 	var g G
-	b = uint(len(g))
+	b = uint(unsafe.Sizeof(g) % fixedRules)
 	if b == 0 {
 		b = k.v.step[upRight] & 31
 	}
 	return b + 1, b
-}
-
-// wideFixed reports whether G is steps5, whose kernel perft uses under the rules of
-// Variant.plainFlying only. The kernel reads those rules as fixed[G]() || v.manUp[us],
-// !fixed[G]() && v.MenCannotCaptureKings and so on: constants in steps5's instance, whose
-// tests of them the compiler leaves out (fewer instructions: docs/benchmarks.md, measured choices),
-// the Variant's fields in the others. Only the functions of international's hot path read
-// them so: elsewhere, the same reads moved the compiler's inlining and register choices in
-// the other instances, which then ran more instructions.
-func wideFixed[G geometry]() bool {
-	var g G
-	return unsafe.Sizeof(g) == unsafe.Sizeof(steps5{})
 }
 
 // widePromotionOf is v.Promotion, a constant when fixed (fixed[G]() of the caller's steps G).
@@ -765,13 +755,13 @@ func (k widePerftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, 
 
 		return ul.Count() + ur.Count() + dl.Count() + dr.Count()
 	}
-	if wideMenCountOf(wideFixed[G](), v) == ranksNone {
+	if wideMenCountOf(fixed[G](), v) == ranksNone {
 
 		n := ul.AndNot(gul).Count() + ur.AndNot(gur).Count() + dl.AndNot(gdl).Count() + dr.AndNot(gdr).Count()
 		return n + k.countManCaptures(us, targets, empty, gul, gur, gdl, gdr, dup, scratch)
 	}
 
-	if wideMenCountOf(wideFixed[G](), v) == ranksPieces && (wideFixed[G]() || v.manUp[us]) && (wideFixed[G]() || v.manDown[us]) && widePromotionOf(wideFixed[G](), v) != PromoteAndStop {
+	if wideMenCountOf(fixed[G](), v) == ranksPieces && (fixed[G]() || v.manUp[us]) && (fixed[G]() || v.manDown[us]) && widePromotionOf(fixed[G](), v) != PromoteAndStop {
 		if n, ok := k.countMostMen(targets, empty, gul, gur, gdl, gdr, dup); ok {
 			return n
 		}
@@ -783,7 +773,7 @@ func (k widePerftKernel[G]) countMen(us Color, targets, empty, men, ul, ur, dl, 
 // jumps (jumpsAlong) but on the squares where a man is crowned and the move ends (see
 // countMen).
 func (k widePerftKernel[G]) menEnds(us Color, jumps wide) wide {
-	if widePromotionOf(wideFixed[G](), k.v) == PromoteAndStop {
+	if widePromotionOf(fixed[G](), k.v) == PromoteAndStop {
 		return jumps.AndNot(k.v.promo[us])
 	}
 	return jumps
@@ -1006,7 +996,7 @@ func (k widePerftKernel[G]) menCaptures(us Color, targets, empty, men, ul, ur, d
 	ul, ur, dl, dr = ul.And(men), ur.And(men), dl.And(men), dr.And(men)
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
-	if g := gul.Or(gur).Or(gdl).Or(gdr); wideMenCountOf(wideFixed[G](), v) == ranksNone || g.IsZero() {
+	if g := gul.Or(gur).Or(gdl).Or(gdr); wideMenCountOf(fixed[G](), v) == ranksNone || g.IsZero() {
 
 		promo := v.promo[us]
 		for f := ul.AndNot(gul); !f.IsZero(); f = f.ClearFirst() {
@@ -1082,7 +1072,7 @@ func (c *wideManSearch[G]) jump(s, captured wide, k int) {
 		return
 	}
 	a, b := c.k.steps()
-	fx := wideFixed[G]()
+	fx := fixed[G]()
 	targets, empty, up, down := c.targets, c.empty, fx || c.up, fx || c.down
 	for fx || !c.stop || s.And(c.promo).IsZero() {
 		t := targets.AndNot(captured)
@@ -1160,7 +1150,7 @@ func (c *wideManSearch[G]) jumpEach(s, captured wide, k int) {
 // most pieces when c.most), and when it takes more than those before, starts the count
 // and the list over.
 func (c *wideManSearch[G]) counts(k int) bool {
-	if wideFixed[G]() || c.most {
+	if fixed[G]() || c.most {
 		if k < c.best {
 			return false
 		}
@@ -1276,20 +1266,11 @@ func wideNewPerfter(v *wideVariant, dup Duplicates, tt *perftTable, depth int, s
 	if v.Orthogonal || dup == Paths {
 		return wideNewLinePerfter(v, dup, tt, depth, stop)
 	}
-	switch v.geom {
-	case geom4:
-		return wideNewPerfterOf[steps4](v, dup, tt, depth, stop)
-	case geom5:
-		return wideNewPerfterOf[steps5](v, dup, tt, depth, stop)
-	case geomOther5:
-		return wideNewPerfterOf[other5](v, dup, tt, depth, stop)
-	case geom6:
-		return wideNewPerfterOf[steps6](v, dup, tt, depth, stop)
-	}
-	return wideNewPerfterOf[anySteps](v, dup, tt, depth, stop)
+	return widePerfterOf(v, dup, tt, depth, stop)
 }
 
-func wideNewPerfterOf[G geometry](v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) *widePerfter[G] {
+// wideNewPerfterOf is newPerfter's instance for the geometry G (see geometries).
+func wideNewPerfterOf[G geometry](v *wideVariant, dup Duplicates, tt *perftTable, depth int, stop *atomic.Bool) widePerftCounter {
 	pf := &widePerfter[G]{k: widePerftKernel[G]{v}, dup: dup, tt: tt, bufs: make([][]wideMove, depth+1), stop: stop}
 	for i := range pf.bufs {
 		pf.bufs[i] = make([]wideMove, 0, maxMoves)
@@ -1426,12 +1407,12 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 	v := k.v
 	us, them := p.Side, p.Side.Other()
 	own, opp, kings := p.pieces[us], p.pieces[them], p.kings
-	if !wideFixed[G]() && v.crowned(opp, kings) {
+	if !fixed[G]() && v.crowned(opp, kings) {
 		return 0
 	}
 	var n uint64
 	empty := v.board.AndNot(own.Or(opp))
-	if own.And(kings).IsZero() && wideMenCountOf(wideFixed[G](), v) != ranksOther {
+	if own.And(kings).IsZero() && wideMenCountOf(fixed[G](), v) != ranksOther {
 		if n, ok := pf.menCaptures2(us, own, opp, kings, empty); ok {
 			return n
 		}
@@ -1442,7 +1423,7 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 		}
 		return n
 	}
-	if !wideFixed[G]() && !v.plainLeaves || !opp.And(kings).IsZero() {
+	if !fixed[G]() && !v.plainLeaves || !opp.And(kings).IsZero() {
 		return pf.quiet2(p, empty)
 	}
 
@@ -1473,7 +1454,7 @@ func (pf *widePerfter[G]) perft2(p *widePosition) uint64 {
 		for d := 0; d < 4; d++ {
 			for to := v.sh(from, d).And(empty); !to.IsZero(); to = v.sh(to, d).And(empty) {
 				n += pf.leaves(them, opp, own, kings.Xor(from).Xor(to), empty, from, to)
-				if !wideFixed[G]() && v.ShortKings {
+				if !fixed[G]() && v.ShortKings {
 					break
 				}
 			}
@@ -1506,10 +1487,10 @@ func (pf *widePerfter[G]) menLeaves2(us Color, own, opp, kings, empty wide) (ta,
 		ta, tb = men.Shl(a).And(empty), men.Shl(b).And(empty)
 	}
 	targets := own
-	if !wideFixed[G]() && v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(kings)
 	}
-	up, down := wideFixed[G]() || v.manUp[them], wideFixed[G]() || v.manDown[them]
+	up, down := fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them]
 	if ul, ur, dl, dr := wideJumpsAlong(up, down, a, b, targets, empty); !opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 		return ta, tb, 0
 	}
@@ -1556,11 +1537,11 @@ func (pf *widePerfter[G]) menCaptures2(us Color, own, opp, kings, empty wide) (n
 	v := k.v
 	them := us.Other()
 	targets := opp
-	if !wideFixed[G]() && v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(kings)
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := wideJumpsAlong(wideFixed[G]() || v.manUp[us], wideFixed[G]() || v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := wideJumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 	jumps := ul.Or(ur).Or(dl).Or(dr)
 	if own.And(jumps).IsZero() {
 		return 0, false
@@ -1568,7 +1549,7 @@ func (pf *widePerfter[G]) menCaptures2(us Color, own, opp, kings, empty wide) (n
 	ul, ur, dl, dr = ul.And(own), ur.And(own), dl.And(own), dr.And(own)
 	ends := k.menEnds(us, jumps)
 	gul, gur, gdl, gdr := ul.And(ends.Shl(a).Shl(a)), ur.And(ends.Shl(b).Shl(b)), dl.And(ends.Shr(b).Shr(b)), dr.And(ends.Shr(a).Shr(a))
-	if gs := gul.Or(gur).Or(gdl).Or(gdr); wideMenCountOf(wideFixed[G](), v) == ranksNone || gs.IsZero() {
+	if gs := gul.Or(gur).Or(gdl).Or(gdr); wideMenCountOf(fixed[G](), v) == ranksNone || gs.IsZero() {
 
 		promo := v.promo[us]
 		for f := ul.AndNot(gul); !f.IsZero(); f = f.ClearFirst() {
@@ -1608,7 +1589,7 @@ func (pf *widePerfter[G]) menCaptures2(us Color, own, opp, kings, empty wide) (n
 // captures finds without the general capture search where it can.
 func (k widePerftKernel[G]) generate(g *wideCapGen, dst []wideMove, p *widePosition, dup Duplicates) []wideMove {
 	v := k.v
-	if !wideFixed[G]() && v.crowned(p.pieces[p.Side.Other()], p.kings) {
+	if !fixed[G]() && v.crowned(p.pieces[p.Side.Other()], p.kings) {
 		return dst
 	}
 	n := len(dst)
@@ -1652,25 +1633,25 @@ func (k widePerftKernel[G]) quiet(dst []wideMove, p *widePosition, empty wide) [
 		i := from.First()
 		for s := from.Shr(a).And(empty); !s.IsZero(); s = s.Shr(a).And(empty) {
 			dst = append(dst, wideMove{From: i, To: s.First()})
-			if !wideFixed[G]() && v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from.Shr(b).And(empty); !s.IsZero(); s = s.Shr(b).And(empty) {
 			dst = append(dst, wideMove{From: i, To: s.First()})
-			if !wideFixed[G]() && v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from.Shl(b).And(empty); !s.IsZero(); s = s.Shl(b).And(empty) {
 			dst = append(dst, wideMove{From: i, To: s.First()})
-			if !wideFixed[G]() && v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
 		for s := from.Shl(a).And(empty); !s.IsZero(); s = s.Shl(a).And(empty) {
 			dst = append(dst, wideMove{From: i, To: s.First()})
-			if !wideFixed[G]() && v.ShortKings {
+			if !fixed[G]() && v.ShortKings {
 				break
 			}
 		}
@@ -1685,19 +1666,19 @@ func (k widePerftKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide,
 	v := k.v
 	us := p.Side
 	own, opp, kings := p.pieces[us], p.pieces[us.Other()], p.kings
-	if own.And(kings).IsZero() && wideMenCountOf(wideFixed[G](), v) != ranksOther {
+	if own.And(kings).IsZero() && wideMenCountOf(fixed[G](), v) != ranksOther {
 		targets := opp
-		if !wideFixed[G]() && v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets = targets.AndNot(kings)
 		}
 		a, b := k.steps()
-		ul, ur, dl, dr := wideJumpsAlong(wideFixed[G]() || v.manUp[us], wideFixed[G]() || v.manDown[us], a, b, targets, empty)
+		ul, ur, dl, dr := wideJumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 		if own.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return dst
 		}
 		return k.menCaptures(us, targets, empty, own, ul, ur, dl, dr, dup, dst)
 	}
-	if wideFixed[G]() || v.kingSearch {
+	if fixed[G]() || v.kingSearch {
 		if k.kingsTake(own.And(kings), opp, empty) {
 			var c wideManSearch[G]
 			k.searchInto(&c, us, opp, kings, empty, own, own.And(kings), dup, dst, true)
@@ -1705,12 +1686,12 @@ func (k widePerftKernel[G]) captures(g *wideCapGen, p *widePosition, empty wide,
 		}
 
 		targets := opp
-		if !wideFixed[G]() && v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets = targets.AndNot(kings)
 		}
 		a, b := k.steps()
 		men := own.AndNot(kings)
-		ul, ur, dl, dr := wideJumpsAlong(wideFixed[G]() || v.manUp[us], wideFixed[G]() || v.manDown[us], a, b, targets, empty)
+		ul, ur, dl, dr := wideJumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 		if men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return dst
 		}
@@ -1735,15 +1716,15 @@ func (pf *widePerfter[G]) leaves(them Color, opp, own, kings, empty, from, to wi
 	k := pf.k
 	mover, free := own.Xor(from).Xor(to), empty.Xor(from).Xor(to)
 	targets := mover
-	if !wideFixed[G]() && k.v.MenCannotCaptureKings {
+	if !fixed[G]() && k.v.MenCannotCaptureKings {
 		targets = targets.AndNot(kings)
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := wideJumpsAlong(wideFixed[G]() || k.v.manUp[them], wideFixed[G]() || k.v.manDown[them], a, b, targets, free)
+	ul, ur, dl, dr := wideJumpsAlong(fixed[G]() || k.v.manUp[them], fixed[G]() || k.v.manDown[them], a, b, targets, free)
 	if opp.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 		return uint64(wideMenQuiet(them, a, b, free, opp))
 	}
-	if wideMenCountOf(wideFixed[G](), k.v) != ranksOther {
+	if wideMenCountOf(fixed[G](), k.v) != ranksOther {
 
 		if unsafe.Sizeof(opp) > 8 {
 			mul, mur, mdl, mdr := ul.And(opp), ur.And(opp), dl.And(opp), dr.And(opp)
@@ -1924,7 +1905,8 @@ func wideFillDown(from, empty wide, s uint, reach int) wide {
 // and the boards of steps 5 are 10 squares wide, those of steps 4 8 squares.
 func (k widePerftKernel[G]) within(n int) bool {
 	var g G
-	return len(g) == 4 || n == 10 && len(g) == 5
+	b := unsafe.Sizeof(g) % fixedRules
+	return b == 4 || n == 10 && b == 5
 }
 
 // kingReach returns how far a flying king may move on the kernel's boards, as fillUp's
@@ -1975,16 +1957,16 @@ func (k widePerftKernel[G]) kingsTake(kings, targets, empty wide) bool {
 func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKings, empty, own, searched wide, dup Duplicates, moves []wideMove, list bool) {
 	v := k.v
 	targets := opp
-	if !wideFixed[G]() && v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(allKings)
 	}
 
-	c.targets, c.promo, c.up, c.down = targets, v.promo[us], wideFixed[G]() || v.manUp[us], wideFixed[G]() || v.manDown[us]
-	c.stop, c.most, c.unique = widePromotionOf(wideFixed[G](), v) == PromoteAndStop, wideMenCountOf(wideFixed[G](), v) == ranksPieces, dup == Unique
+	c.targets, c.promo, c.up, c.down = targets, v.promo[us], fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us]
+	c.stop, c.most, c.unique = widePromotionOf(fixed[G](), v) == PromoteAndStop, wideMenCountOf(fixed[G](), v) == ranksPieces, dup == Unique
 	c.list, c.moves, c.base, c.k = list, moves, len(moves), k
 	a, b := k.steps()
 	men := own.AndNot(allKings)
-	ul, ur, dl, dr := wideJumpsAlong(wideFixed[G]() || v.manUp[us], wideFixed[G]() || v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := wideJumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 	if !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 		c.run(empty, ul.And(men), ur.And(men), dl.And(men), dr.And(men))
 	}
@@ -1998,7 +1980,7 @@ func (k widePerftKernel[G]) searchInto(c *wideManSearch[G], us Color, opp, allKi
 // (docs/benchmarks.md, measured choices).
 func (k widePerftKernel[G]) kingsCount(opp, empty, kings wide, dup Duplicates, scratch []wideMove) int {
 	var c wideManSearch[G]
-	c.most, c.unique = wideMenCountOf(wideFixed[G](), k.v) == ranksPieces, dup == Unique
+	c.most, c.unique = wideMenCountOf(fixed[G](), k.v) == ranksPieces, dup == Unique
 	c.moves, c.k, c.opp = scratch[:0], k, opp
 	c.searchKings(kings, empty)
 	return c.n
@@ -2139,7 +2121,7 @@ func wideBehind(r, x, rest wide, d int) (landings, stop wide) {
 // along them once, for their captures and their quiet moves.
 func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men, kings wide) (n int, ok bool, searched wide) {
 	v := k.v
-	if !wideFixed[G]() && (v.ShortKings || v.OrthogonalCaptures) {
+	if !fixed[G]() && (v.ShortKings || v.OrthogonalCaptures) {
 		if k.hasCapture(us, opp, allKings, empty, men, kings) {
 			return 0, false, kings
 		}
@@ -2164,10 +2146,10 @@ func (k widePerftKernel[G]) countQuietKings(us Color, opp, allKings, empty, men,
 	}
 	if !men.IsZero() {
 		manTargets := opp
-		if !wideFixed[G]() && v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			manTargets = manTargets.AndNot(allKings)
 		}
-		if ul, ur, dl, dr := wideJumpsAlong(wideFixed[G]() || v.manUp[us], wideFixed[G]() || v.manDown[us], a, b, manTargets, empty); !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
+		if ul, ur, dl, dr := wideJumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, manTargets, empty); !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 			return 0, false, wide{}
 		}
 	}
@@ -2252,17 +2234,17 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 
 		quiet := wideMenQuiet(them, a, b, free, men)
 		targets := rest
-		if !wideFixed[G]() && v.MenCannotCaptureKings {
+		if !fixed[G]() && v.MenCannotCaptureKings {
 			targets = targets.AndNot(kings)
 		}
-		ul, ur, dl, dr := wideJumpsAlong(wideFixed[G]() || v.manUp[them], wideFixed[G]() || v.manDown[them], a, b, targets, free)
+		ul, ur, dl, dr := wideJumpsAlong(fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them], a, b, targets, free)
 		lands := ul.And(men).Shr(a).Shr(a).Or(ur.And(men).Shr(b).Shr(b)).Or(dl.And(men).Shl(b).Shl(b)).Or(dr.And(men).Shl(a).Shl(a))
 		var exposed wide
-		if wideFixed[G]() || !v.MenCannotCaptureKings {
-			if wideFixed[G]() || v.manUp[them] {
+		if fixed[G]() || !v.MenCannotCaptureKings {
+			if fixed[G]() || v.manUp[them] {
 				exposed = exposed.Or(men.Shr(a).And(free.Shl(a)).Or(men.Shr(b).And(free.Shl(b))))
 			}
-			if wideFixed[G]() || v.manDown[them] {
+			if fixed[G]() || v.manDown[them] {
 				exposed = exposed.Or(men.Shl(b).And(free.Shr(b)).Or(men.Shl(a).And(free.Shr(a))))
 			}
 		}
@@ -2342,7 +2324,7 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 				c -= 1 + past.Count()
 				kingTakes = !past.IsZero() || !kingLands.AndNot(v.rays[e][theirKing.First()]).IsZero()
 			}
-			if menTake := !lands.AndNot(t).IsZero() || !exposed.And(t).IsZero(); kingTakes && !menTake && (wideFixed[G]() || v.kingSearch) {
+			if menTake := !lands.AndNot(t).IsZero() || !exposed.And(t).IsZero(); kingTakes && !menTake && (fixed[G]() || v.kingSearch) {
 				c = k.kingsCount(rest.Or(t), free.AndNot(t), theirKing, dup, scratch)
 			} else if kingTakes || menTake {
 				c = k.countTaking(g, them, opp, rest.Or(t), kings.AndNot(from).Or(t), kingTakes, dup, scratch)
@@ -2358,7 +2340,7 @@ func (pf *widePerfter[G]) kingMoves2(us Color, own, opp, kings, empty wide) (n u
 // crowning: the tests of countQuietKings, which would find the capture again, are left out.
 func (k widePerftKernel[G]) countTaking(g *wideCapGen, us Color, own, opp, allKings wide, kingTakes bool, dup Duplicates, scratch []wideMove) int {
 	v := k.v
-	if !wideFixed[G]() && !v.kingSearch {
+	if !fixed[G]() && !v.kingSearch {
 		return k.countGenerated(g, us, own, opp, allKings, dup, scratch)
 	}
 	empty := v.board.AndNot(own.Or(opp))
@@ -2368,11 +2350,11 @@ func (k widePerftKernel[G]) countTaking(g *wideCapGen, us Color, own, opp, allKi
 		return c.n
 	}
 	targets := opp
-	if !wideFixed[G]() && v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(allKings)
 	}
 	a, b := k.steps()
-	ul, ur, dl, dr := wideJumpsAlong(wideFixed[G]() || v.manUp[us], wideFixed[G]() || v.manDown[us], a, b, targets, empty)
+	ul, ur, dl, dr := wideJumpsAlong(fixed[G]() || v.manUp[us], fixed[G]() || v.manDown[us], a, b, targets, empty)
 	return k.countMen(us, targets, empty, own.AndNot(allKings), ul, ur, dl, dr, dup, scratch)
 }
 
@@ -2444,11 +2426,11 @@ func (pf *widePerfter[G]) menMoves2(us Color, own, opp, kings, empty wide) (n ui
 				quiet, takes = k.kingsOf(theirKings, mover, free)
 			}
 			targets := mover
-			if !wideFixed[G]() && v.MenCannotCaptureKings {
+			if !fixed[G]() && v.MenCannotCaptureKings {
 				targets = targets.AndNot(kk)
 			}
-			ul, ur, dl, dr := wideJumpsAlong(wideFixed[G]() || v.manUp[them], wideFixed[G]() || v.manDown[them], a, b, targets, free)
-			if menTake := !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero(); takes && !menTake && (wideFixed[G]() || v.kingSearch) {
+			ul, ur, dl, dr := wideJumpsAlong(fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them], a, b, targets, free)
+			if menTake := !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero(); takes && !menTake && (fixed[G]() || v.kingSearch) {
 				n += uint64(k.kingsCount(mover, free, theirKings, dup, scratch))
 				continue
 			} else if takes || menTake {
@@ -2475,10 +2457,10 @@ func (pf *widePerfter[G]) menMovesAtOnce2(us Color, own, men, kings, empty, line
 	them := us.Other()
 	a, b := k.steps()
 	targets := own
-	if !wideFixed[G]() && v.MenCannotCaptureKings {
+	if !fixed[G]() && v.MenCannotCaptureKings {
 		targets = targets.AndNot(kings)
 	}
-	up, down := wideFixed[G]() || v.manUp[them], wideFixed[G]() || v.manDown[them]
+	up, down := fixed[G]() || v.manUp[them], fixed[G]() || v.manDown[them]
 	if ul, ur, dl, dr := wideJumpsAlong(up, down, a, b, targets, empty); !men.And(ul.Or(ur).Or(dl).Or(dr)).IsZero() {
 		return wide{}, wide{}, 0
 	}
