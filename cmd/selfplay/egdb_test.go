@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/engine"
@@ -113,33 +110,15 @@ func TestEngineEGDB(t *testing.T) {
 			best = append(best, hub.FormatMove(v, &p, m.Move))
 		}
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"selfplay", "engine", "--proto", "hub", "--variant", "english", "--player", "depth=1", "--egdb", dir},
-			inR, outW, io.Discard)
-		outW.Close()
-	}()
-	go io.WriteString(inW, "hub\ninit\npos pos="+hub.FormatPosition(v, &p)+"\nlevel depth=1\ngo think\n")
-	sc := bufio.NewScanner(outR)
 	var info, move string
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range hubEngine(t, []string{"--variant", "english", "--player", "depth=1", "--egdb", dir},
+		"hub\ninit\npos pos="+hub.FormatPosition(v, &p)+"\nlevel depth=1\ngo think\n") {
 		if strings.HasPrefix(line, "info") {
 			info = line
 		}
 		if strings.HasPrefix(line, "done") {
 			move = line
-			break
 		}
-	}
-	inW.Close()
-	go io.Copy(io.Discard, outR)
-	if code := <-done; code != 0 {
-		t.Errorf("exit %d", code)
 	}
 	played := strings.TrimPrefix(strings.Fields(move + " x")[1], "move=")
 	if len(best) != 1 || played != best[0] || strings.Contains(info, "depth=") {

@@ -39,7 +39,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"docs/selfplay.md) plays the openings in pairs, the second game with colours\n" +
 			"reversed. A player is a level (easy, medium, hard, max), a search spec of options joined\n" +
 			"by colons, such as hard:weights=w.json or depth=6:nodes=20000 (depth=N, nodes=N,\n" +
-			"movetime=DURATION, weights=FILE, eval=pattern|hand, random=P, hash=MB, quiescence=false),\n" +
+			"movetime=DURATION, weights=FILE, eval=pattern|hand, random=P, hash=MB, quiescence=false,\n" +
+			"threads=N: threads sharing the table, at most the CPUs; not reproducible above 1),\n" +
 			"or the name of an external engine given with --engine (Hub or DXP; docs/engines.md).\n" +
 			"hash=MB is the player's whole transposition table (default 16; easy 1, medium 4);\n" +
 			"each game played at once has its own, so the tables take the players' hash= times\n" +

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,7 +33,8 @@ func engineCommand() *cli.Command {
 		Description: "With --proto hub, rafle speaks Scan's Hub protocol on stdin and stdout, so that Hub\n" +
 			"GUIs and match runners (selfplay --engine itself) can play it; every variant rafle plays\n" +
 			"is offered in the variant parameter (international as \"normal\"). The level the GUI\n" +
-			"sends (depth, nodes, move time, clock) replaces the player's own limits.\n" +
+			"sends (depth, nodes, move time, clock) replaces the player's own limits; its threads\n" +
+			"parameter (default the player's threads=, at most the CPUs) sets the threads that search.\n" +
 			"With --proto dxp, rafle waits for DamExchange games (international draughts) on --listen,\n" +
 			"loopback unless another address is given, as a follower: Moby Dam's matchmaker, Kingsrow\n" +
 			"or selfplay --engine proto=dxp start the games. It stops on Ctrl-C or SIGTERM.\n" +
@@ -96,11 +99,25 @@ func serveHub(c *cli.Context, ps search.PlayerSpec, v *engine.Variant, db *egdb.
 			variants = append(variants, w)
 		}
 	}
+	// the threads parameter (as Scan's), the player's own until the GUI sets it, at most
+	// the machine's CPUs
+	threads := min(max(ps.Limits.Threads, 1), runtime.NumCPU())
 	cfg := hub.ServerConfig{
 		ID:       [][2]string{{"name", "rafle"}, {"version", version}, {"author", "the rafle authors"}},
 		Variants: variants,
+		Params: []hub.Param{{Name: "threads", Value: strconv.Itoa(threads), Type: "int", Min: "1",
+			Max: strconv.Itoa(runtime.NumCPU())}},
+		SetParam: func(name, value string) error {
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q: want a positive integer", value)
+			}
+			threads = min(n, runtime.NumCPU())
+			return nil
+		},
 		New: func(w *engine.Variant) (hub.Searcher, error) {
 			ps := ps
+			ps.Limits.Threads = threads
 			if w.Name == v.Name {
 				ps.EGDB = db
 			}
@@ -174,6 +191,7 @@ func (p *player) search(ctx context.Context, g *engine.Game, lim search.Limits) 
 	}
 	lim.NoQuiescence = p.spec.Limits.NoQuiescence
 	lim.FullWidth = p.spec.Limits.FullWidth
+	lim.Threads = p.spec.Limits.Threads
 	return p.sp.Searcher().Search(ctx, g, lim), nil
 }
 

@@ -33,7 +33,9 @@ type ServerConfig struct {
 	// New creates the searcher for a variant, at "init" (or at the first search).
 	New func(v *engine.Variant) (Searcher, error)
 	// Params are further parameters declared after "variant"; "set-param" for any of
-	// them calls SetParam, whose error is reported to the GUI with an "error" line.
+	// them calls SetParam, whose error is reported to the GUI with an "error" line. After
+	// a parameter is set, the searcher is made anew (New, at the next "init" or search),
+	// so that it sees the value.
 	Params   []Param
 	SetParam func(name, value string) error
 }
@@ -225,7 +227,9 @@ func (s *server) setParam(m Message) {
 	case s.cfg.SetParam != nil && slices.ContainsFunc(s.cfg.Params, func(p Param) bool { return p.Name == name }):
 		if err := s.cfg.SetParam(name, value); err != nil {
 			s.errorf("%s: %v", name, err)
+			return
 		}
+		s.searcher = nil
 	}
 }
 

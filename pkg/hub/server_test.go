@@ -166,6 +166,25 @@ func TestServeScript(t *testing.T) {
 	}
 }
 
+// TestServeSetParamRenews: a parameter set after "init" makes the searcher anew at the
+// next search, so that it sees the value; a value refused keeps the searcher.
+func TestServeSetParamRenews(t *testing.T) {
+	made := 0
+	cfg := testServer(&scriptSearcher{script: []string{"32-28", "32-28", "32-28"}})
+	newSearcher := cfg.New
+	cfg.New = func(v *engine.Variant) (Searcher, error) {
+		made++
+		return newSearcher(v)
+	}
+	in := "hub\ninit\ngo think\nset-param name=hash value=0\ngo think\nset-param name=hash value=128\ngo think\n"
+	if err := Serve(context.Background(), strings.NewReader(in), io.Discard, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if made != 2 {
+		t.Errorf("the searcher was made %d times, want 2 (at init, after hash=128)", made)
+	}
+}
+
 // matches reports whether line is pattern, where "..." stands for any text.
 func matches(line, pattern string) bool {
 	parts := strings.Split(pattern, "...")

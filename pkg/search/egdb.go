@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rafle/rafle/pkg/egdb"
@@ -32,7 +33,8 @@ const (
 )
 
 // tbCacheSize is the number of probes a Searcher keeps (a power of 2): the positions of
-// a search repeat, and the Searcher's own table needs no lock.
+// a search repeat, and the Searcher's own table needs no lock (its threads share it
+// through atomic words, tbEntry).
 const tbCacheSize = 1 << 14
 
 // tablebase is an egdb.DB as the search sees it (core.Tablebase), with a cache of probes.
@@ -44,41 +46,46 @@ type tablebase struct {
 	err    error      // the first error of a probe
 }
 
-// tbEntry is a cached probe: the value plus 2 (0 for an empty entry; 1 loss, 2 draw, 3
-// win; 4 unknown) and the distance.
+// tbEntry is a cached probe, two words that the searching threads read and write
+// atomically: data holds the value plus 2 (0 for an empty entry; 1 loss, 2 draw, 3 win; 4
+// unknown) in its low 16 bits and the distance (int16) in the next 16; check is the key
+// XOR data, so that an entry torn by two threads writing at once does not match its key.
 type tbEntry struct {
-	key   uint64
-	value int16
-	plies int16
+	check, data uint64
 }
 
 // Probe is core.Tablebase's.
 func (t *tablebase) Probe(bp *board.Position) (value, plies int, ok bool) {
 	p := eposition(bp)
 	e := &t.cache[p.Hash&(tbCacheSize-1)]
-	if e.key != p.Hash || e.value == 0 {
+	data := atomic.LoadUint64(&e.data)
+	value, plies = int(data&0xffff), int(int16(data>>16))
+	if atomic.LoadUint64(&e.check)^data != p.Hash || value == 0 {
 		r, err := t.db.Probe(p)
 		if err != nil {
 			t.fail(err)
 			return 0, 0, false // not cached: a damaged slice stays unknown
 		}
-		*e = tbEntry{key: p.Hash, value: 4, plies: -1}
+		value, plies = 4, -1
 		switch r.Value {
 		case egdb.Win:
-			e.value = 3
+			value = 3
 		case egdb.Draw:
-			e.value = 2
+			value = 2
 		case egdb.Loss:
-			e.value = 1
+			value = 1
 		}
 		if r.Plies >= 0 {
-			e.plies = int16(min(r.Plies, MaxWin))
+			plies = min(r.Plies, MaxWin)
 		}
+		data = uint64(value) | uint64(uint16(int16(plies)))<<16
+		atomic.StoreUint64(&e.data, data)
+		atomic.StoreUint64(&e.check, p.Hash^data)
 	}
-	if e.value == 4 {
+	if value == 4 {
 		return 0, 0, false
 	}
-	return int(e.value) - 2, int(e.plies), true
+	return value - 2, plies, true
 }
 
 // fail records the first error of a probe.

@@ -340,6 +340,32 @@ func TestEGDBInSearch(t *testing.T) {
 	}
 }
 
+// TestEGDBThreads: two threads share the database's cache (run with -race): every win or
+// loss that a search with two threads reports is one that the database holds, in at least
+// as many plies as the database's distance.
+func TestEGDBThreads(t *testing.T) {
+	db := testEGDB(t, "english", 3, 0, 0)
+	v := db.Variant()
+	s := withDB(t, db)
+	for _, p := range samples(t, db, 4, 20) {
+		if len(v.Generate(nil, &p)) < 2 {
+			continue
+		}
+		want := probe(t, db, p)
+		r := s.Search(context.Background(), engine.NewGame(v, p), search.Limits{Depth: 8, Threads: 2})
+		switch {
+		case r.Score > search.MateScore-search.MaxWin:
+			if n := search.MateScore - r.Score; want.Value != egdb.Win || want.Plies > n {
+				t.Errorf("%s: searched a win in %d plies, the database says %s", v.FEN(p), n, want)
+			}
+		case r.Score < -(search.MateScore - search.MaxWin):
+			if n := search.MateScore + r.Score; want.Value != egdb.Loss || want.Plies > n {
+				t.Errorf("%s: searched a loss in %d plies, the database says %s", v.FEN(p), n, want)
+			}
+		}
+	}
+}
+
 // TestEGDBWithoutDistance: with a database that holds the 3-piece slices without their
 // distance (win, draw or loss only), the searcher chooses among the winning moves by the
 // search, which searches those positions on (scoring them by the evaluation at its leaves)

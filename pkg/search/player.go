@@ -85,6 +85,7 @@ func Level(name string) (PlayerSpec, bool) {
 //	random=P       probability of a random move, 0 to 1
 //	hash=MB        transposition table size
 //	quiescence=B   follow captures at the leaves (true, the default, or false)
+//	threads=N      threads searching, sharing the table (at most the machine's CPUs)
 //
 // Examples: "hard", "hard:weights=tuned.json", "hard:eval=hand", "depth=6:movetime=200ms",
 // "easy:random=0".
@@ -163,6 +164,12 @@ func ParsePlayer(spec string) (PlayerSpec, error) {
 				return bad(tok, "hash must be a size in MiB from 1 to 65536")
 			}
 			ps.HashMB = n
+		case "threads":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 {
+				return bad(tok, "threads must be a positive integer")
+			}
+			ps.Limits.Threads = n
 		case "quiescence":
 			b, err := strconv.ParseBool(val)
 			if err != nil {
@@ -170,7 +177,7 @@ func ParsePlayer(spec string) (PlayerSpec, error) {
 			}
 			ps.Limits.NoQuiescence = !b
 		default:
-			return bad(tok, "unknown option %q (want depth, nodes, movetime, weights, eval, random, hash, quiescence)", key)
+			return bad(tok, "unknown option %q (want depth, nodes, movetime, weights, eval, random, hash, quiescence, threads)", key)
 		}
 	}
 	if ps.WeightsFile != "" && ps.Eval != "" {
@@ -195,8 +202,8 @@ func (ps PlayerSpec) HashMiB() int {
 func (ps PlayerSpec) String() string { return ps.Spec }
 
 // Deterministic reports whether the spec's moves depend only on the game and the seed (no
-// time limit).
-func (ps PlayerSpec) Deterministic() bool { return ps.Limits.MoveTime == 0 }
+// time limit, one thread).
+func (ps PlayerSpec) Deterministic() bool { return ps.Limits.MoveTime == 0 && ps.Limits.Threads <= 1 }
 
 // New returns a player of v following ps. The seed drives the random moves; with the same
 // seed and a spec without a time limit, the player chooses the same moves in the same games.

@@ -32,6 +32,8 @@ func TestParsePlayer(t *testing.T) {
 		{"medium:depth=5:hash=64", search.PlayerSpec{Spec: "medium:depth=5:hash=64", Limits: search.Limits{Depth: 5, FullWidth: true}, HashMB: 64}},
 		{"depth=3:quiescence=false:random=0.5", search.PlayerSpec{Spec: "depth=3:quiescence=false:random=0.5", Limits: search.Limits{Depth: 3, NoQuiescence: true}, Random: 0.5}},
 		{"movetime=1s", search.PlayerSpec{Spec: "movetime=1s", Limits: search.Limits{MoveTime: time.Second}}},
+		{"max:threads=2", search.PlayerSpec{Spec: "max:threads=2", Limits: search.Limits{MoveTime: search.HardMoveTime, Threads: 2}, HashMB: search.MaxHashMB}},
+		{"depth=9:threads=64", search.PlayerSpec{Spec: "depth=9:threads=64", Limits: search.Limits{Depth: 9, Threads: 64}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.spec, func(t *testing.T) {
@@ -64,6 +66,8 @@ func TestParsePlayerErrors(t *testing.T) {
 		{"depth=4:hash=65537", `"hash=65537"`},
 		{"depth=4:hash=99999999999999999999", `"hash=99999999999999999999"`},
 		{"quiescence=maybe", `"quiescence=maybe"`},
+		{"depth=4:threads=0", `"threads=0"`},
+		{"depth=4:threads=two", `"threads=two"`},
 		{"depth=4:depth=5", `"depth=5"`},
 		{"depth=4:hard", `"hard"`},
 		{"colour=white", `"colour=white"`},

@@ -44,6 +44,10 @@ type Limits struct {
 	// levels set it, so that their depth is the specification's (with the reductions a
 	// fixed depth plays weaker: english at depth 4, -74 Elo in 200 games).
 	FullWidth bool
+	// Threads is the number of threads that search, sharing the transposition table (0 or
+	// 1: one), at most the machine's CPUs whatever is asked. With more than one the search
+	// depends on the threads' timing, and Nodes bounds the main thread's nodes only.
+	Threads int
 }
 
 // Result is the outcome of a search.
@@ -55,7 +59,7 @@ type Result struct {
 	// Depth is the last depth completed (0 when the root had a single legal move, or when
 	// not even depth 1 completed within the limits).
 	Depth int
-	// Nodes is the number of nodes visited (main and quiescence search).
+	// Nodes is the number of nodes visited (main and quiescence search), by every thread.
 	Nodes int64
 	// PV is the principal variation, starting with Move.
 	PV []engine.Move

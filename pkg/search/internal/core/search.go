@@ -2,6 +2,9 @@ package core
 
 import (
 	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -21,6 +24,15 @@ import (
 // search is deterministic: the same Searcher state, game and Limits give the same result.
 // With an endgame database (SetTablebase), a position below the root with few enough
 // pieces is not searched but scored from it (tablebase.go).
+//
+// With Limits.Threads above 1 the search is a lazy SMP: helper threads (helper) search the
+// same root at depths staggered as Stockfish 9's (helperSkip) into the same transposition
+// table, each with its own killers and history, until the main thread ends; the main
+// thread's result is returned. The table is shared without a lock: each entry is stored as
+// words written and read atomically, its key XORed with the others (ttSlot), so that an
+// entry torn by two threads writing at once does not match its key and reads as empty.
+// Such a search depends on the threads' timing; with one thread the search is exactly the
+// single-threaded one.
 
 // Score bounds. A score above MateScore-MaxWin is a win in MateScore-score plies; below
 // -(MateScore-MaxWin) a loss in MateScore+score plies. A win found by the search alone is
@@ -65,6 +77,10 @@ type Limits struct {
 	// levels set it, so that their depth is the specification's (with the reductions a
 	// fixed depth plays weaker: english at depth 4, -74 Elo in 200 games).
 	FullWidth bool
+	// Threads is the number of threads that search, sharing the transposition table (0 or
+	// 1: one), at most the machine's CPUs whatever is asked. With more than one the search
+	// depends on the threads' timing, and Nodes bounds the main thread's nodes only.
+	Threads int
 }
 
 // SearchResult is the outcome of a search.
@@ -76,7 +92,7 @@ type SearchResult struct {
 	// Depth is the last depth completed (0 when the root had a single legal move, or when
 	// not even depth 1 completed within the limits).
 	Depth int
-	// Nodes is the number of nodes visited (main and quiescence search).
+	// Nodes is the number of nodes visited (main and quiescence search), by every thread.
 	Nodes int64
 	// PV is the principal variation, starting with Move.
 	PV []board.Move
@@ -101,6 +117,52 @@ type ttEntry struct {
 	bound uint8
 }
 
+// ttWords is the size of a ttEntry in 64-bit words (a whole number of them: see
+// TestTTEntryWords).
+const ttWords = unsafe.Sizeof(ttEntry{}) / 8
+
+// ttSlot is a ttEntry as the table stores it: its words, the first (the key) XORed with
+// the others. While threads share the table each word is read and written atomically, and
+// an entry that two threads wrote at once does not check against its key: it reads as
+// empty. A single thread reads and writes the words plainly (atomic stores cost the
+// single-threaded search about 10%).
+type ttSlot [ttWords]uint64
+
+// ttLoad returns the entry in the slot of hash, whatever its key (an empty or torn one has
+// bound 0 or another key).
+func (s *searcher) ttLoad(hash uint64) ttEntry {
+	var e ttEntry
+	slot := &s.tt[hash&s.ttMask]
+	w := (*[ttWords]uint64)(unsafe.Pointer(&e))
+	if s.shared {
+		for i := range w {
+			w[i] = atomic.LoadUint64(&slot[i])
+		}
+	} else {
+		*w = *slot
+	}
+	for i := 1; i < int(ttWords); i++ {
+		w[0] ^= w[i]
+	}
+	return e
+}
+
+// ttStore stores e in the slot of its key.
+func (s *searcher) ttStore(e ttEntry) {
+	slot := &s.tt[e.key&s.ttMask]
+	w := (*[ttWords]uint64)(unsafe.Pointer(&e))
+	for i := 1; i < int(ttWords); i++ {
+		w[0] ^= w[i]
+	}
+	if !s.shared {
+		*slot = *w
+		return
+	}
+	for i := range w {
+		atomic.StoreUint64(&slot[i], w[i])
+	}
+}
+
 // searcher is the search's state on a board of up to 64 bits; widegen makes its wide
 // instance, wideSearcher.
 type searcher struct {
@@ -110,8 +172,11 @@ type searcher struct {
 	iw     [numFeatures]int // w as integers, when intW (see intWeights)
 	intW   bool
 	pat    *patternEval // the pattern term (nil: none)
-	tt     []ttEntry
+	tt     []ttSlot     // shared with the helpers
 	ttMask uint64
+
+	helpers []*searcher // the helper threads of the last search with several
+	shared  bool        // whether helpers search with s (the table is shared)
 
 	killers [MaxPly][2]board.Move
 	history [2][board.NarrowIndices][board.NarrowIndices]int32
@@ -159,11 +224,16 @@ func (s *searcher) init(v *board.Variant, values map[string]float64, pats []int1
 		hashMB = 1
 	}
 	n := uint64(1)
-	for n*2*uint64(unsafe.Sizeof(ttEntry{})) <= uint64(hashMB)<<20 {
+	for n*2*uint64(unsafe.Sizeof(ttSlot{})) <= uint64(hashMB)<<20 {
 		n *= 2
 	}
-	s.tt = make([]ttEntry, n)
+	s.tt = make([]ttSlot, n)
 	s.ttMask = n - 1
+	s.initStacks()
+}
+
+// initStacks allocates the move lists of each ply.
+func (s *searcher) initStacks() {
 	for i := range s.moves {
 		s.moves[i] = make([]board.Move, 0, 64)
 		s.scores[i] = make([]int32, 0, 64)
@@ -173,8 +243,59 @@ func (s *searcher) init(v *board.Variant, values map[string]float64, pats []int1
 // clear is Clear on the board's own representation.
 func (s *searcher) clear() {
 	clear(s.tt)
-	s.killers = [MaxPly][2]board.Move{}
-	s.history = [2][board.NarrowIndices][board.NarrowIndices]int32{}
+	for _, h := range append([]*searcher{s}, s.helpers...) {
+		h.killers = [MaxPly][2]board.Move{}
+		h.history = [2][board.NarrowIndices][board.NarrowIndices]int32{}
+	}
+}
+
+// helper returns the i-th helper thread of s (from 0), made on first use: it shares the
+// weights, the table and the endgame database of s, and has its own killers and history.
+func (s *searcher) helper(i int) *searcher {
+	for len(s.helpers) <= i {
+		h := &searcher{v: s.v, t: s.t, w: s.w, iw: s.iw, intW: s.intW, pat: s.pat, tt: s.tt, ttMask: s.ttMask,
+			shared: true}
+		h.initStacks()
+		s.helpers = append(s.helpers, h)
+	}
+	h := s.helpers[i]
+	h.tb, h.tbPieces = s.tb, s.tbPieces
+	h.hist = append(h.hist[:0], s.hist...)
+	return h
+}
+
+// maxThreads bounds Limits.Threads: the machine's CPUs (a variable for the tests).
+var maxThreads = runtime.NumCPU()
+
+// Stockfish 9's staggering of the helper threads' depths (search.cpp, SkipSize and
+// SkipPhase): helper i (from 0, modulo 20) skips the depths d with
+// (d+helperPhase[i])/helperSize[i] odd, so that the threads spread over the next depths.
+var (
+	helperSize  = [20]int{1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4}
+	helperPhase = [20]int{0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7}
+)
+
+// helperSkip reports whether helper i skips depth.
+func helperSkip(i, depth int) bool {
+	i %= len(helperSize)
+	return (depth+helperPhase[i])/helperSize[i]%2 != 0
+}
+
+// help is the work of helper i: iterative deepening of root, with the depths of
+// helperSkip, up to maxDepth or until ctx ends. It returns the nodes it visited.
+func (s *searcher) help(ctx context.Context, i int, root board.Position, draw board.DrawState, lim Limits, maxDepth int) int64 {
+	s.begin(ctx, time.Time{}, draw, Limits{NoQuiescence: lim.NoQuiescence, FullWidth: lim.FullWidth})
+	score := 0
+	for depth := 1; depth <= maxDepth && !s.stopped; depth++ {
+		if helperSkip(i, depth) {
+			continue
+		}
+		score = s.iterate(&root, depth, score)
+		if !s.stopped && s.pvLen[0] > 0 {
+			s.rootHint, s.hasHint = s.pv[0][0], true
+		}
+	}
+	return s.nodes
 }
 
 // evaluate is Evaluate on the board's own representation.
@@ -196,21 +317,7 @@ func (s *searcher) evaluate(p *board.Position) int {
 
 // run searches root, whose draw state is draw, after the game whose hashes are in s.hist.
 func (s *searcher) run(ctx context.Context, start time.Time, root board.Position, draw board.DrawState, lim Limits) SearchResult {
-	s.ctx, s.done = ctx, ctx.Done()
-	s.timed = false
-	if lim.MoveTime > 0 {
-		s.deadline, s.timed = start.Add(lim.MoveTime), true
-	}
-	if dl, ok := ctx.Deadline(); ok && (!s.timed || dl.Before(s.deadline)) {
-		s.deadline, s.timed = dl, true
-	}
-	s.nodeLimit = lim.Nodes
-	s.nodes = 0
-	s.stopped = false
-	s.noQS = lim.NoQuiescence
-	s.noPrune = lim.FullWidth
-	s.draw[0] = draw
-
+	s.begin(ctx, start, draw, lim)
 	res := SearchResult{}
 	legal := board.Restrict(s.v, board.Moves(s.v, nil, &root), &s.draw[0], &root)
 	if len(legal) == 0 {
@@ -229,9 +336,57 @@ func (s *searcher) run(ctx context.Context, start time.Time, root board.Position
 	if maxDepth <= 0 || maxDepth > MaxDepth {
 		maxDepth = MaxDepth
 	}
+	s.shared = false
+	if threads := min(lim.Threads, maxThreads); threads > 1 {
+		s.shared = true
+		hctx, cancel := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		nodes := make([]int64, threads-1)
+		for i := range nodes {
+			h := s.helper(i)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				nodes[i] = h.help(hctx, i, root, draw, lim, maxDepth)
+			}()
+		}
+		res = s.deepen(start, &root, lim, maxDepth, res)
+		cancel()
+		wg.Wait()
+		for _, n := range nodes {
+			res.Nodes += n
+		}
+		res.Elapsed = time.Since(start)
+		return res
+	}
+	return s.deepen(start, &root, lim, maxDepth, res)
+}
+
+// begin prepares s for a search within lim that started at start, of a root whose draw
+// state is draw.
+func (s *searcher) begin(ctx context.Context, start time.Time, draw board.DrawState, lim Limits) {
+	s.ctx, s.done = ctx, ctx.Done()
+	s.timed = false
+	if lim.MoveTime > 0 {
+		s.deadline, s.timed = start.Add(lim.MoveTime), true
+	}
+	if dl, ok := ctx.Deadline(); ok && (!s.timed || dl.Before(s.deadline)) {
+		s.deadline, s.timed = dl, true
+	}
+	s.nodeLimit = lim.Nodes
+	s.nodes = 0
+	s.stopped = false
+	s.noQS = lim.NoQuiescence
+	s.noPrune = lim.FullWidth
+	s.draw[0] = draw
 	s.hasHint = false
+}
+
+// deepen is run's iterative deepening of root up to maxDepth, from res (the first legal
+// move).
+func (s *searcher) deepen(start time.Time, root *board.Position, lim Limits, maxDepth int, res SearchResult) SearchResult {
 	for depth := 1; depth <= maxDepth; depth++ {
-		score := s.iterate(&root, depth, res.Score)
+		score := s.iterate(root, depth, res.Score)
 		if s.stopped {
 			if s.rootFound {
 				// the first root move searched is the previous best (rootHint),
@@ -432,8 +587,7 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 	// transposition table
 	var ttMove board.Move
 	hasTT := false
-	e := &s.tt[p.Hash&s.ttMask]
-	if e.key == p.Hash && e.bound != 0 {
+	if e := s.ttLoad(p.Hash); e.key == p.Hash && e.bound != 0 {
 		ttMove, hasTT = e.move, true
 		if !pvNode && int(e.depth) >= depth {
 			sc := fromTT(e.score, ply)
@@ -522,8 +676,8 @@ func (s *searcher) search(p *board.Position, depth, ply, alpha, beta int, from i
 	case best >= beta:
 		bound = boundLower
 	}
-	if e.key != p.Hash || int(e.depth) <= depth || bound == boundExact {
-		*e = ttEntry{key: p.Hash, move: bestMove, score: ttScore(best, ply), depth: int8(depth), bound: bound}
+	if e := s.ttLoad(p.Hash); e.key != p.Hash || int(e.depth) <= depth || bound == boundExact {
+		s.ttStore(ttEntry{key: p.Hash, move: bestMove, score: ttScore(best, ply), depth: int8(depth), bound: bound})
 	}
 	return best
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/rafle/rafle/pkg/internal/board"
 )
@@ -151,4 +152,15 @@ func negamax(s *searcher, v *board.Variant, p board.Position, depth, ply int) in
 		best = max(best, -negamax(s, v, p.Play(m), child, ply+1))
 	}
 	return best
+}
+
+// TestTTEntryWords: a table entry of either width is a whole number of 64-bit words, as
+// ttLoad and ttStore read and write it.
+func TestTTEntryWords(t *testing.T) {
+	if n := unsafe.Sizeof(ttEntry{}); n%8 != 0 || n/8 != ttWords {
+		t.Errorf("ttEntry is %d bytes", n)
+	}
+	if n := unsafe.Sizeof(wideTTEntry{}); n%8 != 0 || n/8 != wideTTWords {
+		t.Errorf("wideTTEntry is %d bytes", n)
+	}
 }

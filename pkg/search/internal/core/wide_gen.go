@@ -6,6 +6,8 @@ package core
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -21,7 +23,7 @@ type wideSearchResult struct {
 	// Depth is the last depth completed (0 when the root had a single legal move, or when
 	// not even depth 1 completed within the limits).
 	Depth int
-	// Nodes is the number of nodes visited (main and quiescence search).
+	// Nodes is the number of nodes visited (main and quiescence search), by every thread.
 	Nodes int64
 	// PV is the principal variation, starting with Move.
 	PV []board.WideMove
@@ -39,6 +41,52 @@ type wideTTEntry struct {
 	bound uint8
 }
 
+// wideTTWords is the size of a ttEntry in 64-bit words (a whole number of them: see
+// TestTTEntryWords).
+const wideTTWords = unsafe.Sizeof(wideTTEntry{}) / 8
+
+// wideTTSlot is a ttEntry as the table stores it: its words, the first (the key) XORed with
+// the others. While threads share the table each word is read and written atomically, and
+// an entry that two threads wrote at once does not check against its key: it reads as
+// empty. A single thread reads and writes the words plainly (atomic stores cost the
+// single-threaded search about 10%).
+type wideTTSlot [wideTTWords]uint64
+
+// ttLoad returns the entry in the slot of hash, whatever its key (an empty or torn one has
+// bound 0 or another key).
+func (s *wideSearcher) ttLoad(hash uint64) wideTTEntry {
+	var e wideTTEntry
+	slot := &s.tt[hash&s.ttMask]
+	w := (*[wideTTWords]uint64)(unsafe.Pointer(&e))
+	if s.shared {
+		for i := range w {
+			w[i] = atomic.LoadUint64(&slot[i])
+		}
+	} else {
+		*w = *slot
+	}
+	for i := 1; i < int(wideTTWords); i++ {
+		w[0] ^= w[i]
+	}
+	return e
+}
+
+// ttStore stores e in the slot of its key.
+func (s *wideSearcher) ttStore(e wideTTEntry) {
+	slot := &s.tt[e.key&s.ttMask]
+	w := (*[wideTTWords]uint64)(unsafe.Pointer(&e))
+	for i := 1; i < int(wideTTWords); i++ {
+		w[0] ^= w[i]
+	}
+	if !s.shared {
+		*slot = *w
+		return
+	}
+	for i := range w {
+		atomic.StoreUint64(&slot[i], w[i])
+	}
+}
+
 // wideSearcher is the search's state on a board of up to 64 bits; widegen makes its wide
 // instance, wideSearcher.
 type wideSearcher struct {
@@ -48,8 +96,11 @@ type wideSearcher struct {
 	iw     [numFeatures]int // w as integers, when intW (see intWeights)
 	intW   bool
 	pat    *widePatternEval // the pattern term (nil: none)
-	tt     []wideTTEntry
+	tt     []wideTTSlot     // shared with the helpers
 	ttMask uint64
+
+	helpers []*wideSearcher // the helper threads of the last search with several
+	shared  bool            // whether helpers search with s (the table is shared)
 
 	killers [MaxPly][2]board.WideMove
 	history [2][board.MaxIndex][board.MaxIndex]int32
@@ -97,11 +148,16 @@ func (s *wideSearcher) init(v *board.WideVariant, values map[string]float64, pat
 		hashMB = 1
 	}
 	n := uint64(1)
-	for n*2*uint64(unsafe.Sizeof(wideTTEntry{})) <= uint64(hashMB)<<20 {
+	for n*2*uint64(unsafe.Sizeof(wideTTSlot{})) <= uint64(hashMB)<<20 {
 		n *= 2
 	}
-	s.tt = make([]wideTTEntry, n)
+	s.tt = make([]wideTTSlot, n)
 	s.ttMask = n - 1
+	s.initStacks()
+}
+
+// initStacks allocates the move lists of each ply.
+func (s *wideSearcher) initStacks() {
 	for i := range s.moves {
 		s.moves[i] = make([]board.WideMove, 0, 64)
 		s.scores[i] = make([]int32, 0, 64)
@@ -111,8 +167,42 @@ func (s *wideSearcher) init(v *board.WideVariant, values map[string]float64, pat
 // clear is Clear on the board's own representation.
 func (s *wideSearcher) clear() {
 	clear(s.tt)
-	s.killers = [MaxPly][2]board.WideMove{}
-	s.history = [2][board.MaxIndex][board.MaxIndex]int32{}
+	for _, h := range append([]*wideSearcher{s}, s.helpers...) {
+		h.killers = [MaxPly][2]board.WideMove{}
+		h.history = [2][board.MaxIndex][board.MaxIndex]int32{}
+	}
+}
+
+// helper returns the i-th helper thread of s (from 0), made on first use: it shares the
+// weights, the table and the endgame database of s, and has its own killers and history.
+func (s *wideSearcher) helper(i int) *wideSearcher {
+	for len(s.helpers) <= i {
+		h := &wideSearcher{v: s.v, t: s.t, w: s.w, iw: s.iw, intW: s.intW, pat: s.pat, tt: s.tt, ttMask: s.ttMask,
+			shared: true}
+		h.initStacks()
+		s.helpers = append(s.helpers, h)
+	}
+	h := s.helpers[i]
+	h.tb, h.tbPieces = s.tb, s.tbPieces
+	h.hist = append(h.hist[:0], s.hist...)
+	return h
+}
+
+// help is the work of helper i: iterative deepening of root, with the depths of
+// helperSkip, up to maxDepth or until ctx ends. It returns the nodes it visited.
+func (s *wideSearcher) help(ctx context.Context, i int, root board.WidePosition, draw board.DrawState, lim Limits, maxDepth int) int64 {
+	s.begin(ctx, time.Time{}, draw, Limits{NoQuiescence: lim.NoQuiescence, FullWidth: lim.FullWidth})
+	score := 0
+	for depth := 1; depth <= maxDepth && !s.stopped; depth++ {
+		if helperSkip(i, depth) {
+			continue
+		}
+		score = s.iterate(&root, depth, score)
+		if !s.stopped && s.pvLen[0] > 0 {
+			s.rootHint, s.hasHint = s.pv[0][0], true
+		}
+	}
+	return s.nodes
 }
 
 // evaluate is Evaluate on the board's own representation.
@@ -134,21 +224,7 @@ func (s *wideSearcher) evaluate(p *board.WidePosition) int {
 
 // run searches root, whose draw state is draw, after the game whose hashes are in s.hist.
 func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.WidePosition, draw board.DrawState, lim Limits) wideSearchResult {
-	s.ctx, s.done = ctx, ctx.Done()
-	s.timed = false
-	if lim.MoveTime > 0 {
-		s.deadline, s.timed = start.Add(lim.MoveTime), true
-	}
-	if dl, ok := ctx.Deadline(); ok && (!s.timed || dl.Before(s.deadline)) {
-		s.deadline, s.timed = dl, true
-	}
-	s.nodeLimit = lim.Nodes
-	s.nodes = 0
-	s.stopped = false
-	s.noQS = lim.NoQuiescence
-	s.noPrune = lim.FullWidth
-	s.draw[0] = draw
-
+	s.begin(ctx, start, draw, lim)
 	res := wideSearchResult{}
 	legal := board.WideRestrict(s.v, board.WideMoves(s.v, nil, &root), &s.draw[0], &root)
 	if len(legal) == 0 {
@@ -167,9 +243,57 @@ func (s *wideSearcher) run(ctx context.Context, start time.Time, root board.Wide
 	if maxDepth <= 0 || maxDepth > MaxDepth {
 		maxDepth = MaxDepth
 	}
+	s.shared = false
+	if threads := min(lim.Threads, maxThreads); threads > 1 {
+		s.shared = true
+		hctx, cancel := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		nodes := make([]int64, threads-1)
+		for i := range nodes {
+			h := s.helper(i)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				nodes[i] = h.help(hctx, i, root, draw, lim, maxDepth)
+			}()
+		}
+		res = s.deepen(start, &root, lim, maxDepth, res)
+		cancel()
+		wg.Wait()
+		for _, n := range nodes {
+			res.Nodes += n
+		}
+		res.Elapsed = time.Since(start)
+		return res
+	}
+	return s.deepen(start, &root, lim, maxDepth, res)
+}
+
+// begin prepares s for a search within lim that started at start, of a root whose draw
+// state is draw.
+func (s *wideSearcher) begin(ctx context.Context, start time.Time, draw board.DrawState, lim Limits) {
+	s.ctx, s.done = ctx, ctx.Done()
+	s.timed = false
+	if lim.MoveTime > 0 {
+		s.deadline, s.timed = start.Add(lim.MoveTime), true
+	}
+	if dl, ok := ctx.Deadline(); ok && (!s.timed || dl.Before(s.deadline)) {
+		s.deadline, s.timed = dl, true
+	}
+	s.nodeLimit = lim.Nodes
+	s.nodes = 0
+	s.stopped = false
+	s.noQS = lim.NoQuiescence
+	s.noPrune = lim.FullWidth
+	s.draw[0] = draw
 	s.hasHint = false
+}
+
+// deepen is run's iterative deepening of root up to maxDepth, from res (the first legal
+// move).
+func (s *wideSearcher) deepen(start time.Time, root *board.WidePosition, lim Limits, maxDepth int, res wideSearchResult) wideSearchResult {
 	for depth := 1; depth <= maxDepth; depth++ {
-		score := s.iterate(&root, depth, res.Score)
+		score := s.iterate(root, depth, res.Score)
 		if s.stopped {
 			if s.rootFound {
 
@@ -321,8 +445,7 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 	// transposition table
 	var ttMove board.WideMove
 	hasTT := false
-	e := &s.tt[p.Hash&s.ttMask]
-	if e.key == p.Hash && e.bound != 0 {
+	if e := s.ttLoad(p.Hash); e.key == p.Hash && e.bound != 0 {
 		ttMove, hasTT = e.move, true
 		if !pvNode && int(e.depth) >= depth {
 			sc := fromTT(e.score, ply)
@@ -411,8 +534,8 @@ func (s *wideSearcher) search(p *board.WidePosition, depth, ply, alpha, beta int
 	case best >= beta:
 		bound = boundLower
 	}
-	if e.key != p.Hash || int(e.depth) <= depth || bound == boundExact {
-		*e = wideTTEntry{key: p.Hash, move: bestMove, score: ttScore(best, ply), depth: int8(depth), bound: bound}
+	if e := s.ttLoad(p.Hash); e.key != p.Hash || int(e.depth) <= depth || bound == boundExact {
+		s.ttStore(wideTTEntry{key: p.Hash, move: bestMove, score: ttScore(best, ply), depth: int8(depth), bound: bound})
 	}
 	return best
 }
