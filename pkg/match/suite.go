@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rafle/rafle/pkg/dxp"
+	"github.com/rafle/rafle/pkg/egdb"
 	"github.com/rafle/rafle/pkg/engine"
 	"github.com/rafle/rafle/pkg/hub"
 	"github.com/rafle/rafle/pkg/search"
@@ -113,15 +114,13 @@ func ReadSuite(r io.Reader, name string, v *engine.Variant) ([]SuitePosition, er
 	return out, errors.Join(errs...)
 }
 
-// parseSuiteJSON reads a line of `egdb suite --format json`.
+// parseSuiteJSON reads a line of `egdb suite --format json` (egdb.SuiteEntry, the format's
+// one definition), which may also name moves to avoid.
 func parseSuiteJSON(text string) (SuitePosition, error) {
 	var sp SuitePosition
 	var obj struct {
-		ID      string   `json:"id"`
-		FEN     string   `json:"fen"`
-		Best    []string `json:"best"`
-		Winning []string `json:"winning"`
-		Avoid   []string `json:"avoid"`
+		egdb.SuiteEntry
+		Avoid []string `json:"avoid"`
 	}
 	if err := json.Unmarshal([]byte(text), &obj); err != nil {
 		return sp, fmt.Errorf("JSON: %w", err)
