@@ -45,25 +45,25 @@ type wideTTEntry struct {
 // TestTTEntryWords).
 const wideTTWords = unsafe.Sizeof(wideTTEntry{}) / 8
 
-// wideTTSlot is a ttEntry as the table stores it: its words, the first (the key) XORed with
-// the others. While threads share the table each word is read and written atomically, and
-// an entry that two threads wrote at once does not check against its key: it reads as
-// empty. A single thread reads and writes the words plainly (atomic stores cost the
-// single-threaded search about 10%).
+// wideTTSlot is a ttEntry as the table stores it. While threads share the table (a search with
+// Limits.Threads above 1) its words are read and written atomically, the first (the key)
+// XORed with the others, so that an entry that two threads wrote at once does not check
+// against its key: it reads as empty. A single thread stores the entry as it is (atomic
+// stores cost the single-threaded search about 10%, the XOR a few percent of selfplay's
+// instructions); an entry stored in the other form reads as another key, a miss.
 type wideTTSlot [wideTTWords]uint64
 
 // ttLoad returns the entry in the slot of hash, whatever its key (an empty or torn one has
 // bound 0 or another key).
 func (s *wideSearcher) ttLoad(hash uint64) wideTTEntry {
-	var e wideTTEntry
 	slot := &s.tt[hash&s.ttMask]
+	if !s.shared {
+		return *(*wideTTEntry)(unsafe.Pointer(slot))
+	}
+	var e wideTTEntry
 	w := (*[wideTTWords]uint64)(unsafe.Pointer(&e))
-	if s.shared {
-		for i := range w {
-			w[i] = atomic.LoadUint64(&slot[i])
-		}
-	} else {
-		*w = *slot
+	for i := range w {
+		w[i] = atomic.LoadUint64(&slot[i])
 	}
 	for i := 1; i < int(wideTTWords); i++ {
 		w[0] ^= w[i]
@@ -74,13 +74,13 @@ func (s *wideSearcher) ttLoad(hash uint64) wideTTEntry {
 // ttStore stores e in the slot of its key.
 func (s *wideSearcher) ttStore(e wideTTEntry) {
 	slot := &s.tt[e.key&s.ttMask]
+	if !s.shared {
+		*(*wideTTEntry)(unsafe.Pointer(slot)) = e
+		return
+	}
 	w := (*[wideTTWords]uint64)(unsafe.Pointer(&e))
 	for i := 1; i < int(wideTTWords); i++ {
 		w[0] ^= w[i]
-	}
-	if !s.shared {
-		*slot = *w
-		return
 	}
 	for i := range w {
 		atomic.StoreUint64(&slot[i], w[i])
