@@ -52,22 +52,14 @@ const ExpandBytesPerNode = 4096
 // ExpandMemoryMiB returns the memory, in MiB, that Expand with opt needs at most: the
 // searchers' tables and ExpandBytesPerNode for each position expanded.
 func ExpandMemoryMiB(opt ExpandOptions) int64 {
-	hash, jobs, nodes := int64(cmp.Or(opt.HashMB, DefaultExpandHashMB)), int64(cmp.Or(opt.Jobs, runtime.GOMAXPROCS(0))), int64(cmp.Or(opt.Nodes, 100))
-	return jobs*hash + nodes/(1<<20/ExpandBytesPerNode) + 1
+	opt = opt.withDefaults()
+	return int64(opt.Jobs)*int64(opt.HashMB) + int64(opt.Nodes)/(1<<20/ExpandBytesPerNode) + 1
 }
 
-// Expand builds a book of v from its start position by drop-out expansion (see the
-// package documentation). Every search is a fresh fixed-depth search, so the book
-// depends only on v, Depth, Nodes, MaxPly and Seed. Move evals in the book are backed-up
-// values: the search score of a move to an unexpanded position, or minus the value of an
-// expanded one. Expand stops early, returning the book so far and ctx's error, when ctx
-// ends.
-func Expand(ctx context.Context, v *engine.Variant, opt ExpandOptions) (*Book, error) {
+// withDefaults returns opt with the default of each setting that is 0 or less.
+func (opt ExpandOptions) withDefaults() ExpandOptions {
 	if opt.Depth <= 0 {
 		opt.Depth = 4
-	}
-	if opt.Depth > MaxExpandDepth {
-		return nil, fmt.Errorf("book: expand: depth %d: at most %d", opt.Depth, MaxExpandDepth)
 	}
 	if opt.Nodes <= 0 {
 		opt.Nodes = 100
@@ -80,6 +72,20 @@ func Expand(ctx context.Context, v *engine.Variant, opt ExpandOptions) (*Book, e
 	}
 	if opt.HashMB <= 0 {
 		opt.HashMB = DefaultExpandHashMB
+	}
+	return opt
+}
+
+// Expand builds a book of v from its start position by drop-out expansion (see the
+// package documentation). Every search is a fresh fixed-depth search, so the book
+// depends only on v, Depth, Nodes, MaxPly and Seed. Move evals in the book are backed-up
+// values: the search score of a move to an unexpanded position, or minus the value of an
+// expanded one. Expand stops early, returning the book so far and ctx's error, when ctx
+// ends.
+func Expand(ctx context.Context, v *engine.Variant, opt ExpandOptions) (*Book, error) {
+	opt = opt.withDefaults()
+	if opt.Depth > MaxExpandDepth {
+		return nil, fmt.Errorf("book: expand: depth %d: at most %d", opt.Depth, MaxExpandDepth)
 	}
 	b := New(v)
 	b.MaxPly, b.Depth, b.Seed = opt.MaxPly, opt.Depth, opt.Seed
